@@ -1,0 +1,813 @@
+// metacu/detail/generator.h - the library of metacu's generator programs.
+//
+// metacu lowers each input file to a C++ program (the "generator") and runs
+// it in an embedded Clang interpreter; this header is what that program is
+// compiled against. It is not for CUDA code: nvcc never sees it. Meta code
+// may use the public part (namespace metacu: fail, read_file, load_json,
+// json, enum_name, enum_count, enum_values, select).
+//
+// The generator talks to the metacu tool through one C struct of callbacks
+// that the tool fills in before the program runs; everything the program
+// emits goes through it as input byte ranges and generated text.
+#ifndef METACU_DETAIL_GENERATOR_H
+#define METACU_DETAIL_GENERATOR_H
+
+#include <metacu/select.h>
+
+#include <charconv>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <source_location>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+extern "C" {
+struct metacu_host_api {
+  void *ctx;
+  // Copy input bytes [begin, end) to the output.
+  void (*text)(void *ctx, unsigned begin, unsigned end);
+  // Write generated text attributed to input offset `at`.
+  void (*code)(void *ctx, unsigned at, const char *s, size_t n);
+  // #if (0), #elif (1), #else (2), #endif (3) over a mask of passes.
+  void (*directive)(void *ctx, unsigned at, int kind, uint64_t mask);
+  // An error at input offset `at`, or (gen_line != 0) at a position of the
+  // generator program, which the tool maps back to the input.
+  void (*error)(void *ctx, unsigned at, unsigned gen_line, unsigned gen_col,
+                const char *msg);
+  // Reports the errors so far and ends the process (an exception escaped a
+  // namespace-scope meta declaration, where nothing can catch it).
+  void (*fatal)(void *ctx);
+  // A data file meta code read, for the dependency file.
+  void (*depend)(void *ctx, const char *path);
+  // Directory of the input file: data file paths are relative to it.
+  const char *input_dir;
+  // The compilation passes: 0 for the host, then each --arch value.
+  const int *passes;
+  unsigned npasses;
+};
+extern metacu_host_api metacu_host;
+}
+
+namespace metacu {
+
+/// An error raised by meta code: reported at the user's line and column.
+class error : public std::runtime_error {
+public:
+  explicit error(const std::string &msg) : std::runtime_error(msg) {}
+  error(const std::string &msg, std::source_location where)
+      : std::runtime_error(msg), where_(where), located_(true) {}
+  const std::source_location &where() const { return where_; }
+  bool located() const { return located_; }
+
+private:
+  std::source_location where_;
+  bool located_ = false;
+};
+
+/// Stops generation with an error at the caller's line and column.
+[[noreturn]] inline void
+fail(std::string_view msg,
+     std::source_location where = std::source_location::current()) {
+  throw error(std::string(msg), where);
+}
+
+namespace detail {
+
+inline unsigned current_offset = 0;
+inline bool failed = false;
+
+inline void at(unsigned offset) { current_offset = offset; }
+inline void text(unsigned b, unsigned e) {
+  metacu_host.text(metacu_host.ctx, b, e);
+}
+inline void code(unsigned at, std::string_view s) {
+  metacu_host.code(metacu_host.ctx, at, s.data(), s.size());
+}
+
+inline void report(const char *msg) {
+  failed = true;
+  metacu_host.error(metacu_host.ctx, current_offset, 0, 0, msg);
+}
+
+inline void report_current_exception() {
+  try {
+    throw;
+  } catch (const metacu::error &e) {
+    failed = true;
+    if (e.located())
+      metacu_host.error(metacu_host.ctx, current_offset, e.where().line(),
+                        e.where().column(), e.what());
+    else
+      metacu_host.error(metacu_host.ctx, current_offset, 0, 0, e.what());
+  } catch (const std::exception &e) {
+    report(("uncaught exception in meta code: " + std::string(e.what()))
+               .c_str());
+  } catch (...) {
+    report("uncaught exception of unknown type in meta code");
+  }
+}
+
+/// Runs one block of the generator unless an earlier one failed.
+template <class F> bool run(F f) {
+  if (failed)
+    return true;
+  try {
+    f();
+  } catch (...) {
+    report_current_exception();
+  }
+  return true;
+}
+
+/// '@meta static_assert' checks meta values, which are only known when the
+/// generator runs.
+inline void meta_assert(bool cond, const char *msg, const char *requirement) {
+  if (cond)
+    return;
+  std::string m = "static assertion failed";
+  if (msg)
+    m += std::string(": ") + msg;
+  else
+    m += std::string(" due to requirement '") + requirement + "'";
+  throw metacu::error(m);
+}
+
+inline std::string resolve(std::string_view path) {
+  if (!path.empty() && path.front() == '/')
+    return std::string(path);
+  std::string dir = metacu_host.input_dir;
+  return dir.empty() ? std::string(path) : dir + "/" + std::string(path);
+}
+
+//===--- Reflection -------------------------------------------------------===//
+
+template <class E> struct enum_entry {
+  E value;
+  const char *name;
+};
+
+/// What the tool generates for every enumeration meta code can see: found
+/// by argument-dependent lookup as __metacu_reflect((E *)nullptr).
+template <class E> struct enum_table {
+  /// Spelling of an enumerator in ordinary code minus its name ("E::",
+  /// "ns::"); null for meta-only enumerations, which ordinary code lacks.
+  const char *prefix;
+  std::vector<enum_entry<E>> entries;
+};
+
+template <class E, class = void> struct has_reflection : std::false_type {};
+template <class E>
+struct has_reflection<E, std::void_t<decltype(__metacu_reflect((E *)nullptr))>>
+    : std::true_type {};
+
+template <class E> const enum_table<E> &table() {
+  static_assert(std::is_enum_v<E>, "not an enumeration");
+  static_assert(has_reflection<E>::value,
+                "metacu has no reflection data for this enumeration: it must "
+                "be declared at namespace scope in the input file or in a "
+                "header it includes");
+  return __metacu_reflect((E *)nullptr);
+}
+
+//===--- Spelling values as CUDA C++ tokens -------------------------------===//
+
+template <class T, class = void> struct has_record_spelling : std::false_type {};
+template <class T>
+struct has_record_spelling<
+    T, std::void_t<decltype(__metacu_spell(std::declval<std::string &>(),
+                                           std::declval<const T &>()))>>
+    : std::true_type {};
+
+template <class T> struct is_string_like {
+  using U = std::remove_cv_t<T>;
+  static constexpr bool value =
+      std::is_same_v<U, std::string> || std::is_same_v<U, std::string_view> ||
+      std::is_same_v<U, const char *> || std::is_same_v<U, char *> ||
+      (std::is_array_v<U> &&
+       std::is_same_v<std::remove_cv_t<std::remove_extent_t<U>>, char>);
+};
+
+template <class T>
+inline constexpr bool has_spelling =
+    std::is_arithmetic_v<T> || std::is_enum_v<T> ||
+    std::is_same_v<T, std::nullptr_t> || is_string_like<T>::value ||
+    has_record_spelling<T>::value;
+
+inline void spell_string(std::string &out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\t': out += "\\t"; break;
+    case '\r': out += "\\r"; break;
+    default:
+      if (c < 0x20 || c >= 0x7f) {
+        // Octal escapes are at most three digits, so the next character can
+        // never be taken as part of one.
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\%03o", c);
+        out += buf;
+      } else {
+        out += char(c);
+      }
+    }
+  }
+  out += '"';
+}
+
+template <class T> void spell_integer(std::string &out, T v, const char *suffix) {
+  using U = std::make_unsigned_t<T>;
+  char buf[32];
+  if constexpr (std::is_signed_v<T>) {
+    if (v < 0) {
+      // The most negative value has no literal: '-2147483648' is the
+      // negation of a 'long' literal.
+      if (v == std::numeric_limits<T>::min()) {
+        auto r = std::to_chars(buf, buf + sizeof buf,
+                               std::numeric_limits<T>::max());
+        out += "(-" + std::string(buf, r.ptr) + suffix + " - 1)";
+        return;
+      }
+      auto r = std::to_chars(buf, buf + sizeof buf, U(-(v + 1)) + 1);
+      out += "(-" + std::string(buf, r.ptr) + suffix + ")";
+      return;
+    }
+  }
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out += std::string(buf, r.ptr) + suffix;
+}
+
+template <class T> void spell_floating(std::string &out, T v) {
+  constexpr bool is_float = std::is_same_v<T, float>;
+  constexpr bool is_long = std::is_same_v<T, long double>;
+  const char *suffix = is_float ? "f" : is_long ? "L" : "";
+  if (std::isnan(v)) {
+    out += is_float ? "__builtin_nanf(\"\")" : is_long ? "__builtin_nanl(\"\")"
+                                                       : "__builtin_nan(\"\")";
+    return;
+  }
+  if (std::isinf(v)) {
+    if (v < 0)
+      out += "(-";
+    out += is_float ? "__builtin_huge_valf()"
+           : is_long ? "__builtin_huge_vall()"
+                     : "__builtin_huge_val()";
+    if (v < 0)
+      out += ")";
+    return;
+  }
+  // The shortest digits that read back as exactly this value.
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  if (std::signbit(v))
+    out += "(" + s + suffix + ")";
+  else
+    out += s + suffix;
+}
+
+template <class T> void spell(std::string &out, const T &v);
+
+template <class E> void spell_enum(std::string &out, E v) {
+  using U = std::underlying_type_t<E>;
+  if constexpr (has_reflection<E>::value) {
+    const enum_table<E> &t = __metacu_reflect((E *)nullptr);
+    if (!t.prefix)
+      throw metacu::error("a value of a meta-only enumeration has no "
+                          "spelling in ordinary code; convert it with (int) "
+                          "or metacu::enum_name");
+    for (const auto &e : t.entries)
+      if (e.value == v) {
+        out += std::string(t.prefix) + e.name;
+        return;
+      }
+  }
+  throw metacu::error("enumeration value " + std::to_string(+U(v)) +
+                      " has no enumerator to spell it with in ordinary code");
+}
+
+template <class T> void spell(std::string &out, const T &v) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, bool>) {
+    out += v ? "true" : "false";
+  } else if constexpr (std::is_same_v<U, char>) {
+    if (v == '\'')
+      out += "'\\''";
+    else if (v == '"')
+      out += "'\"'";
+    else {
+      std::string s;
+      spell_string(s, std::string_view(&v, 1));
+      out += "'" + s.substr(1, s.size() - 2) + "'";
+    }
+  } else if constexpr (std::is_same_v<U, int>) {
+    spell_integer(out, v, "");
+  } else if constexpr (std::is_same_v<U, unsigned>) {
+    spell_integer(out, v, "u");
+  } else if constexpr (std::is_same_v<U, long>) {
+    spell_integer(out, v, "l");
+  } else if constexpr (std::is_same_v<U, unsigned long>) {
+    spell_integer(out, v, "ul");
+  } else if constexpr (std::is_same_v<U, long long>) {
+    spell_integer(out, v, "ll");
+  } else if constexpr (std::is_same_v<U, unsigned long long>) {
+    spell_integer(out, v, "ull");
+  } else if constexpr (std::is_integral_v<U>) {
+    // Types without a literal suffix (short, signed char, char16_t, ...).
+    const char *name = std::is_same_v<U, short>            ? "short"
+                       : std::is_same_v<U, unsigned short> ? "unsigned short"
+                       : std::is_same_v<U, signed char>    ? "signed char"
+                       : std::is_same_v<U, unsigned char>  ? "unsigned char"
+                       : std::is_same_v<U, char16_t>       ? "char16_t"
+                       : std::is_same_v<U, char32_t>       ? "char32_t"
+                       : std::is_same_v<U, char8_t>        ? "char8_t"
+                                                           : "wchar_t";
+    out += std::string("static_cast<") + name + ">(";
+    spell_integer(out, static_cast<long long>(v), "");
+    out += ")";
+  } else if constexpr (std::is_floating_point_v<U>) {
+    spell_floating(out, v);
+  } else if constexpr (std::is_enum_v<U>) {
+    spell_enum(out, v);
+  } else if constexpr (std::is_same_v<U, std::nullptr_t>) {
+    out += "nullptr";
+  } else if constexpr (is_string_like<U>::value) {
+    if constexpr (std::is_pointer_v<U>)
+      if (!v)
+        throw metacu::error("a null 'const char *' has no spelling as a "
+                            "string literal");
+    spell_string(out, std::string_view(v));
+  } else if constexpr (has_record_spelling<U>::value) {
+    __metacu_spell(out, v);
+  } else {
+    static_assert(has_spelling<U>, "no constant spelling for this type");
+  }
+}
+
+/// A meta value used in ordinary code.
+template <class T> void value(unsigned at, const T &v) {
+  std::string s;
+  spell(s, v);
+  code(at, s);
+}
+
+/// @(EXPR): strings become tokens as written, other values are spelled.
+template <class T> void splice(unsigned at, const T &v) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (is_string_like<U>::value) {
+    std::string_view s(v);
+    if (s.empty())
+      throw metacu::error("splice of an empty string");
+    code(at, s);
+  } else {
+    static_assert(has_spelling<U>,
+                  "@(...) needs a string, a number, an enumerator or an "
+                  "aggregate of those");
+    value(at, v);
+  }
+}
+
+//===--- if codegen -------------------------------------------------------===//
+
+template <class C, class R, class A> A first_arg(R (C::*)(A) const);
+
+/// One 'if codegen' chain: every condition is evaluated for every pass
+/// before anything is emitted, then each branch opens its #if/#elif/#else.
+class codegen_chain {
+public:
+  explicit codegen_chain(unsigned at) : at_(at) {}
+
+  template <class F> void branch(F cond) {
+    using arch_t = decltype(first_arg(&F::operator()));
+    uint64_t m = 0;
+    for (unsigned p = 0; p < metacu_host.npasses; ++p)
+      if (!(taken_ >> p & 1) && cond(static_cast<arch_t>(metacu_host.passes[p])))
+        m |= uint64_t(1) << p;
+    taken_ |= m;
+    masks_.push_back(m);
+  }
+  void otherwise() {
+    masks_.push_back(all() & ~taken_);
+    taken_ = all();
+  }
+
+  /// Whether branch i is emitted; writes its directive.
+  bool open(size_t i) {
+    uint64_t m = masks_[i];
+    if (!m)
+      return false;
+    uint64_t covered = 0;
+    for (size_t j = 0; j < i; ++j)
+      covered |= masks_[j];
+    bool first = true;
+    for (size_t j = 0; j < i; ++j)
+      first &= masks_[j] == 0;
+    if (first && m == all())
+      return true; // Taken in every pass: no directive at all.
+    int kind = first ? 0 : (m == (all() & ~covered) ? 2 : 1);
+    metacu_host.directive(metacu_host.ctx, at_, kind, m);
+    guarded_ = true;
+    return true;
+  }
+  void close() {
+    if (guarded_)
+      metacu_host.directive(metacu_host.ctx, at_, 3, 0);
+  }
+
+private:
+  uint64_t all() const {
+    return metacu_host.npasses >= 64 ? ~uint64_t(0)
+                                     : (uint64_t(1) << metacu_host.npasses) - 1;
+  }
+  unsigned at_;
+  uint64_t taken_ = 0;
+  std::vector<uint64_t> masks_;
+  bool guarded_ = false;
+};
+
+} // namespace detail
+
+//===--- Public API for meta code -----------------------------------------===//
+
+/// The enumerators of E in declaration order.
+template <class E> std::vector<E> enum_values() {
+  std::vector<E> v;
+  for (const auto &e : detail::table<E>().entries)
+    v.push_back(e.value);
+  return v;
+}
+
+template <class E> size_t enum_count() {
+  return detail::table<E>().entries.size();
+}
+
+template <class E> std::string enum_name(E v) {
+  for (const auto &e : detail::table<E>().entries)
+    if (e.value == v)
+      return e.name;
+  throw error("enum_name: value " +
+              std::to_string(+std::underlying_type_t<E>(v)) +
+              " is not an enumerator");
+}
+
+/// Reads a data file (relative to the input file) and records it as a
+/// dependency of the generated file.
+inline std::string read_file(std::string_view path) {
+  std::string full = detail::resolve(path);
+  std::FILE *f = std::fopen(full.c_str(), "rb");
+  if (!f)
+    throw error("cannot open '" + std::string(path) + "': " +
+                std::strerror(errno));
+  std::string s;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    s.append(buf, n);
+  std::fclose(f);
+  metacu_host.depend(metacu_host.ctx, full.c_str());
+  return s;
+}
+
+/// A parsed JSON document. Members keep their document order.
+class json {
+public:
+  enum class kind { null, boolean, number, string, array, object };
+
+  kind type() const { return kind_; }
+  bool is_null() const { return kind_ == kind::null; }
+  bool is_bool() const { return kind_ == kind::boolean; }
+  bool is_number() const { return kind_ == kind::number; }
+  bool is_string() const { return kind_ == kind::string; }
+  bool is_array() const { return kind_ == kind::array; }
+  bool is_object() const { return kind_ == kind::object; }
+
+  /// Where this value starts: "file:line:col".
+  const std::string &where() const { return where_; }
+
+  size_t size() const {
+    if (is_array())
+      return elements_.size();
+    if (is_object())
+      return members_.size();
+    throw error(where_ + ": size() of a JSON " + kind_name() +
+                ", not an array or object");
+  }
+  bool contains(std::string_view key) const {
+    if (!is_object())
+      return false;
+    for (const auto &m : members_)
+      if (m.first == key)
+        return true;
+    return false;
+  }
+  const json &operator[](std::string_view key) const {
+    if (!is_object())
+      throw error(where_ + ": JSON " + kind_name() + " has no member '" +
+                  std::string(key) + "'");
+    for (const auto &m : members_)
+      if (m.first == key)
+        return m.second;
+    throw error(where_ + ": JSON object has no member '" + std::string(key) +
+                "'");
+  }
+  const json &operator[](size_t i) const {
+    if (!is_array())
+      throw error(where_ + ": JSON " + kind_name() + " is not an array");
+    if (i >= elements_.size())
+      throw error(where_ + ": index " + std::to_string(i) +
+                  " out of range for a JSON array of " +
+                  std::to_string(elements_.size()));
+    return elements_[i];
+  }
+  const std::vector<json> &elements() const {
+    if (!is_array())
+      throw error(where_ + ": JSON " + kind_name() + " is not an array");
+    return elements_;
+  }
+  const std::vector<std::pair<std::string, json>> &items() const {
+    if (!is_object())
+      throw error(where_ + ": JSON " + kind_name() + " is not an object");
+    return members_;
+  }
+
+  /// The value as T: bool, an integer type (exact, range-checked), a
+  /// floating-point type, or std::string.
+  template <class T> T get() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      expect(kind::boolean);
+      return bool_;
+    } else if constexpr (std::is_integral_v<T>) {
+      expect(kind::number);
+      T v{};
+      auto r = std::from_chars(text_.data(), text_.data() + text_.size(), v);
+      if (r.ec == std::errc::result_out_of_range)
+        throw error(where_ + ": JSON number " + text_ +
+                    " is out of range for the requested integer type");
+      if (r.ec != std::errc() || r.ptr != text_.data() + text_.size())
+        throw error(where_ + ": JSON number " + text_ +
+                    " is not an integer");
+      return v;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      expect(kind::number);
+      return static_cast<T>(std::strtod(text_.c_str(), nullptr));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      expect(kind::string);
+      return text_;
+    } else {
+      static_assert(std::is_same_v<T, bool>,
+                    "json::get<T>: T must be bool, an integer, a floating "
+                    "point type or std::string");
+    }
+  }
+  int as_int() const { return get<int>(); }
+  double as_double() const { return get<double>(); }
+  bool as_bool() const { return get<bool>(); }
+  std::string as_string() const { return get<std::string>(); }
+
+  static json parse(std::string_view text, std::string_view name) {
+    parser p{text, std::string(name)};
+    p.skip_ws();
+    json v = p.value(0);
+    p.skip_ws();
+    if (p.i != text.size())
+      p.fail("unexpected text after the JSON value");
+    return v;
+  }
+
+private:
+  std::string kind_name() const {
+    static const char *names[] = {"null",  "boolean", "number",
+                                  "string", "array",   "object"};
+    return names[int(kind_)];
+  }
+  void expect(kind k) const {
+    if (kind_ != k) {
+      json want;
+      want.kind_ = k;
+      throw error(where_ + ": expected a JSON " + want.kind_name() +
+                  ", found a " + kind_name());
+    }
+  }
+
+  struct parser {
+    std::string_view s;
+    std::string name;
+    size_t i = 0;
+
+    std::string here() const {
+      unsigned line = 1, col = 1;
+      for (size_t k = 0; k < i && k < s.size(); ++k) {
+        if (s[k] == '\n') {
+          ++line;
+          col = 1;
+        } else {
+          ++col;
+        }
+      }
+      return name + ":" + std::to_string(line) + ":" + std::to_string(col);
+    }
+    [[noreturn]] void fail(const std::string &msg) const {
+      throw error(here() + ": " + msg);
+    }
+    void skip_ws() {
+      while (i < s.size() &&
+             (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        ++i;
+    }
+    bool literal(std::string_view w) {
+      if (s.substr(i, w.size()) != w)
+        return false;
+      i += w.size();
+      return true;
+    }
+    json value(int depth) {
+      if (depth > 512)
+        fail("JSON nested too deeply");
+      json v;
+      v.where_ = here();
+      if (i >= s.size())
+        fail("expected a JSON value, found end of file");
+      char c = s[i];
+      if (c == '{') {
+        v.kind_ = kind::object;
+        ++i;
+        skip_ws();
+        if (i < s.size() && s[i] == '}') {
+          ++i;
+          return v;
+        }
+        while (true) {
+          skip_ws();
+          if (i >= s.size() || s[i] != '"')
+            fail("expected a string as JSON object key");
+          std::string key = string_body();
+          skip_ws();
+          if (i >= s.size() || s[i] != ':')
+            fail("expected ':' after JSON object key");
+          ++i;
+          skip_ws();
+          v.members_.emplace_back(std::move(key), value(depth + 1));
+          skip_ws();
+          if (i < s.size() && s[i] == ',') {
+            ++i;
+            continue;
+          }
+          if (i < s.size() && s[i] == '}') {
+            ++i;
+            return v;
+          }
+          fail("expected ',' or '}' in JSON object");
+        }
+      }
+      if (c == '[') {
+        v.kind_ = kind::array;
+        ++i;
+        skip_ws();
+        if (i < s.size() && s[i] == ']') {
+          ++i;
+          return v;
+        }
+        while (true) {
+          skip_ws();
+          v.elements_.push_back(value(depth + 1));
+          skip_ws();
+          if (i < s.size() && s[i] == ',') {
+            ++i;
+            continue;
+          }
+          if (i < s.size() && s[i] == ']') {
+            ++i;
+            return v;
+          }
+          fail("expected ',' or ']' in JSON array");
+        }
+      }
+      if (c == '"') {
+        v.kind_ = kind::string;
+        v.text_ = string_body();
+        return v;
+      }
+      if (literal("true")) {
+        v.kind_ = kind::boolean;
+        v.bool_ = true;
+        return v;
+      }
+      if (literal("false")) {
+        v.kind_ = kind::boolean;
+        return v;
+      }
+      if (literal("null"))
+        return v;
+      if (c == '-' || (c >= '0' && c <= '9')) {
+        size_t b = i;
+        if (s[i] == '-')
+          ++i;
+        auto digits = [&] {
+          size_t d = i;
+          while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+            ++i;
+          return i > d;
+        };
+        if (!digits())
+          fail("malformed JSON number");
+        if (i < s.size() && s[i] == '.') {
+          ++i;
+          if (!digits())
+            fail("malformed JSON number");
+        }
+        if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+          ++i;
+          if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+            ++i;
+          if (!digits())
+            fail("malformed JSON number");
+        }
+        v.kind_ = kind::number;
+        v.text_ = std::string(s.substr(b, i - b));
+        return v;
+      }
+      fail(std::string("unexpected character '") + c + "' in JSON");
+    }
+    std::string string_body() {
+      ++i; // opening quote
+      std::string out;
+      while (true) {
+        if (i >= s.size())
+          fail("unterminated JSON string");
+        char c = s[i++];
+        if (c == '"')
+          return out;
+        if (c != '\\') {
+          out += c;
+          continue;
+        }
+        if (i >= s.size())
+          fail("unterminated JSON string");
+        char e = s[i++];
+        switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          if (i + 4 > s.size())
+            fail("malformed \\u escape in JSON string");
+          unsigned cp = 0;
+          auto r = std::from_chars(s.data() + i, s.data() + i + 4, cp, 16);
+          if (r.ptr != s.data() + i + 4)
+            fail("malformed \\u escape in JSON string");
+          i += 4;
+          // UTF-8; surrogate pairs are not combined (tuning files are ASCII).
+          if (cp < 0x80) {
+            out += char(cp);
+          } else if (cp < 0x800) {
+            out += char(0xC0 | cp >> 6);
+            out += char(0x80 | (cp & 0x3F));
+          } else {
+            out += char(0xE0 | cp >> 12);
+            out += char(0x80 | (cp >> 6 & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+          }
+          break;
+        }
+        default:
+          fail(std::string("unknown escape '\\") + e + "' in JSON string");
+        }
+      }
+    }
+  };
+
+  kind kind_ = kind::null;
+  bool bool_ = false;
+  std::string text_; // string contents, or a number's digits
+  std::vector<json> elements_;
+  std::vector<std::pair<std::string, json>> members_;
+  std::string where_;
+};
+
+/// Reads and parses a JSON data file (relative to the input file); it
+/// becomes a dependency of the generated file.
+inline json load_json(std::string_view path) {
+  return json::parse(read_file(path), path);
+}
+
+} // namespace metacu
+
+#endif

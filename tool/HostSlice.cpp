@@ -1,0 +1,675 @@
+//===- HostSlice.cpp ------------------------------------------------------===//
+#include "HostSlice.h"
+#include "Diagnostic.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticLex.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <functional>
+#include <optional>
+
+using namespace clang;
+
+namespace metacu {
+
+std::string maskMetaConstructs(const SourceFile &File, const ScanResult &Scan) {
+  std::string Out = File.text().str();
+  std::function<void(const std::vector<Node> &)> Walk =
+      [&](const std::vector<Node> &Nodes) {
+        for (const Node &N : Nodes) {
+          if (N.Kind == NodeKind::Text)
+            continue;
+          for (unsigned I = N.Whole.Begin; I < N.Whole.End; ++I)
+            if (Out[I] != '\n')
+              Out[I] = ' ';
+        }
+      };
+  Walk(Scan.Nodes);
+  return Out;
+}
+
+namespace {
+
+/// What the preprocessor tells about the main file.
+class SliceCallbacks : public PPCallbacks {
+public:
+  SliceCallbacks(SourceManager &SM, Preprocessor &PP, HostSliceResult &R)
+      : SM(SM), PP(PP), R(R) {}
+
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind Kind, FileID) override {
+    if (Reason != EnterFile)
+      return;
+    FileID FID = SM.getFileID(Loc);
+    auto F = SM.getFileEntryRefForID(FID);
+    if (!F)
+      return;
+    std::string Name = F->getName().str();
+    if (!Seen.insert(Name).second)
+      return;
+    R.Files.push_back(Name);
+    if (Kind == SrcMgr::C_User && FID != SM.getMainFileID())
+      findMetaConstructs(FID, Name);
+  }
+
+  void SourceRangeSkipped(SourceRange Skipped, SourceLocation) override {
+    if (SM.isInMainFile(Skipped.getBegin()))
+      R.Inactive.push_back({offset(Skipped.getBegin()),
+                            offset(Skipped.getEnd())});
+  }
+
+  void If(SourceLocation Loc, SourceRange Cond, ConditionValueKind) override {
+    if (SM.isInMainFile(Loc))
+      Stack.push_back({Loc, conditionTestsArch(Cond)});
+  }
+  void Elif(SourceLocation Loc, SourceRange Cond, ConditionValueKind,
+            SourceLocation) override {
+    if (SM.isInMainFile(Loc) && !Stack.empty())
+      Stack.back().TestsArch |= conditionTestsArch(Cond);
+  }
+  void Ifdef(SourceLocation Loc, const clang::Token &Name,
+             const MacroDefinition &) override {
+    if (SM.isInMainFile(Loc))
+      Stack.push_back({Loc, nameTestsArch(Name.getIdentifierInfo())});
+  }
+  void Ifndef(SourceLocation Loc, const clang::Token &Name,
+              const MacroDefinition &) override {
+    Ifdef(Loc, Name, MacroDefinition());
+  }
+  void Elifdef(SourceLocation Loc, const clang::Token &Name,
+               const MacroDefinition &) override {
+    if (SM.isInMainFile(Loc) && !Stack.empty())
+      Stack.back().TestsArch |= nameTestsArch(Name.getIdentifierInfo());
+  }
+  void Elifndef(SourceLocation Loc, const clang::Token &Name,
+                const MacroDefinition &MD) override {
+    Elifdef(Loc, Name, MD);
+  }
+  void Endif(SourceLocation Loc, SourceLocation) override {
+    if (!SM.isInMainFile(Loc) || Stack.empty())
+      return;
+    Cond C = Stack.back();
+    Stack.pop_back();
+    if (!C.TestsArch)
+      return;
+    Range Block{offset(C.Loc), offset(Loc)};
+    R.ArchConditional.push_back(Block);
+    // Macros defined inside such a block are feature tests derived from
+    // __CUDA_ARCH__ ('#if __CUDA_ARCH__ >= 800 / #define HAS_ASYNC_COPY').
+    llvm::StringRef Text = SM.getBufferData(SM.getMainFileID())
+                               .slice(Block.Begin, Block.End);
+    std::vector<metacu::Token> Toks = lexRaw(Text);
+    for (size_t I = 0; I + 2 < Toks.size(); ++I)
+      if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
+          Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent())
+        ArchDerived.insert(Toks[I + 2].Text);
+  }
+
+private:
+  /// metacu expands only the file it is given; a user header with meta
+  /// constructs would reach nvcc unexpanded.
+  void findMetaConstructs(FileID FID, llvm::StringRef Name) {
+    llvm::StringRef Text = SM.getBufferData(FID);
+    if (!Text.contains('@'))
+      return;
+    std::vector<metacu::Token> Toks = lexRaw(Text);
+    for (size_t I = 0; I + 1 < Toks.size(); ++I) {
+      if (!Toks[I].isAt() ||
+          !(Toks[I + 1].isIdent("meta") || Toks[I + 1].is(tok::l_paren)))
+        continue;
+      SourceLocation Inc = SM.getIncludeLoc(FID);
+      while (Inc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Inc)))
+        Inc = SM.getIncludeLoc(SM.getFileID(SM.getExpansionLoc(Inc)));
+      if (Inc.isInvalid())
+        return;
+      MetaHeader H;
+      H.IncludeOffset = offset(Inc);
+      H.Path = Name.str();
+      unsigned Off = Toks[I].Offset;
+      H.Line = SM.getLineNumber(FID, Off);
+      H.Col = SM.getColumnNumber(FID, Off);
+      R.MetaHeaders.push_back(H);
+      return;
+    }
+  }
+
+  struct Cond {
+    SourceLocation Loc;
+    bool TestsArch;
+  };
+
+  unsigned offset(SourceLocation L) const {
+    return SM.getFileOffset(SM.getExpansionLoc(L));
+  }
+
+  bool nameTestsArch(const IdentifierInfo *II, unsigned Depth = 0) const {
+    if (!II)
+      return false;
+    llvm::StringRef N = II->getName();
+    if (N.starts_with("__CUDA_ARCH") || ArchDerived.contains(N))
+      return true;
+    // A macro that expands to __CUDA_ARCH__ (#define MY_ARCH __CUDA_ARCH__).
+    if (Depth > 8)
+      return false;
+    if (const MacroInfo *MI = PP.getMacroInfo(II))
+      for (const clang::Token &T : MI->tokens())
+        if (T.getIdentifierInfo() &&
+            nameTestsArch(T.getIdentifierInfo(), Depth + 1))
+          return true;
+    return false;
+  }
+
+  bool conditionTestsArch(SourceRange Cond) const {
+    if (Cond.isInvalid())
+      return false;
+    CharSourceRange CR = CharSourceRange::getCharRange(
+        SM.getExpansionLoc(Cond.getBegin()), SM.getExpansionLoc(Cond.getEnd()));
+    std::string Text =
+        Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();
+    for (const metacu::Token &T : lexRaw(Text))
+      if (T.isIdent() && nameTestsArch(PP.getIdentifierInfo(T.Text)))
+        return true;
+    return false;
+  }
+
+  SourceManager &SM;
+  Preprocessor &PP;
+  HostSliceResult &R;
+  std::vector<Cond> Stack;
+  llvm::StringSet<> ArchDerived;
+  llvm::StringSet<> Seen;
+};
+
+/// The declaration directly inside a namespace (or the TU) that owns \p D.
+const Decl *topLevel(const Decl *D) {
+  while (D) {
+    const DeclContext *DC = D->getDeclContext();
+    if (!DC || DC->isFileContext() || isa<LinkageSpecDecl>(DC) ||
+        isa<ExportDecl>(DC))
+      break;
+    D = dyn_cast<Decl>(DC);
+  }
+  if (auto *RD = dyn_cast_or_null<CXXRecordDecl>(D))
+    if (auto *T = RD->getDescribedClassTemplate())
+      return T;
+  if (auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+    if (auto *T = FD->getDescribedFunctionTemplate())
+      return T;
+  if (auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(D))
+    if (!S->isExplicitSpecialization())
+      return S->getSpecializedTemplate();
+  return D;
+}
+
+/// Collects the declarations a declaration refers to.
+class RefCollector : public RecursiveASTVisitor<RefCollector> {
+public:
+  explicit RefCollector(std::function<void(const Decl *)> Use)
+      : Use(std::move(Use)) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    Use(E->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    Use(E->getMemberDecl());
+    return true;
+  }
+  bool VisitTagTypeLoc(TagTypeLoc TL) {
+    Use(TL.getDecl());
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+    Use(TL.getDecl());
+    return true;
+  }
+  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+    if (auto *T = TL.getTypePtr()->getTemplateName().getAsTemplateDecl())
+      Use(T);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    Use(E->getConstructor());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *E) {
+    if (auto *D = E->getCalleeDecl())
+      Use(D);
+    return true;
+  }
+
+private:
+  std::function<void(const Decl *)> Use;
+};
+
+class SliceConsumer : public ASTConsumer {
+public:
+  SliceConsumer(CompilerInstance &CI, const SourceFile &File,
+                const ScanResult &Scan, const llvm::StringSet<> &Names,
+                llvm::StringRef RuntimeInclude, HostSliceResult &R)
+      : CI(CI), SM(CI.getSourceManager()), File(File), Scan(Scan),
+        Names(Names), RuntimeInclude(RuntimeInclude), R(R) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    findByName(Ctx.getTranslationUnitDecl());
+    // Selected main-file declarations pull in what they refer to.
+    while (!Work.empty()) {
+      const Decl *D = Work.back();
+      Work.pop_back();
+      RefCollector C([&](const Decl *Ref) { use(Ref); });
+      C.TraverseDecl(const_cast<Decl *>(D));
+    }
+    findMacros();
+    llvm::sort(Selected, [&](const Decl *A, const Decl *B) {
+      return offset(A->getBeginLoc()) < offset(B->getBeginLoc());
+    });
+    for (const Decl *D : Selected)
+      addDeclaration(D);
+    describeTypes(Ctx.getTranslationUnitDecl());
+    llvm::sort(NeededIncludeOffsets);
+    NeededIncludeOffsets.erase(llvm::unique(NeededIncludeOffsets),
+                               NeededIncludeOffsets.end());
+    for (unsigned O : NeededIncludeOffsets) {
+      unsigned B = File.lineStart(O);
+      size_t E = File.text().find('\n', O);
+      R.NeededIncludes.push_back(
+          {B, unsigned(E == llvm::StringRef::npos ? File.size() : E)});
+    }
+  }
+
+private:
+  unsigned offset(SourceLocation L) const {
+    return SM.getFileOffset(SM.getExpansionLoc(L));
+  }
+  bool inMainFile(const Decl *D) const {
+    return SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation()));
+  }
+
+  void findByName(const DeclContext *DC) {
+    for (const Decl *D : DC->decls()) {
+      if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D)) {
+        findByName(cast<DeclContext>(D));
+        continue;
+      }
+      const auto *ND = dyn_cast<NamedDecl>(D);
+      if (!ND)
+        continue;
+      bool Match = ND->getIdentifier() && isReferenced(ND, ND->getName());
+      if (const auto *ED = dyn_cast<EnumDecl>(D); ED && !ED->isScoped())
+        for (const EnumConstantDecl *E : ED->enumerators())
+          Match |= isReferenced(ND, E->getName());
+      if (Match)
+        use(D);
+    }
+  }
+
+  /// Whether meta code names \p Name declared by \p D: qualified by D's
+  /// namespace, or unqualified where an unqualified name can mean it (the
+  /// global namespace, or the input file itself).
+  bool isReferenced(const NamedDecl *D, llvm::StringRef Name) const {
+    const DeclContext *DC = D->getDeclContext();
+    while (DC && (DC->isInlineNamespace() || isa<LinkageSpecDecl>(DC)))
+      DC = DC->getParent();
+    if (const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC))
+      if (NS->getIdentifier() &&
+          Names.contains((NS->getName() + "::" + Name).str()))
+        return true;
+    if (!Names.contains(Name))
+      return false;
+    return !DC || DC->isTranslationUnit() || inMainFile(D);
+  }
+
+  void use(const Decl *D) {
+    D = topLevel(D);
+    if (!D || D->isImplicit() || isa<NamespaceDecl>(D) ||
+        isa<TranslationUnitDecl>(D))
+      return;
+    SourceLocation L = SM.getExpansionLoc(D->getLocation());
+    if (L.isInvalid())
+      return;
+    if (inMainFile(D)) {
+      // Redeclarations (a forward declaration, then the definition) all go.
+      for (const Decl *RD : D->redecls())
+        if (inMainFile(RD) && SelectedSet.insert(RD).second) {
+          Selected.push_back(RD);
+          Work.push_back(RD);
+        }
+      if (SelectedSet.insert(D).second) {
+        Selected.push_back(D);
+        Work.push_back(D);
+      }
+      return;
+    }
+    needFile(SM.getFileID(L));
+  }
+
+  /// Files of metacu's runtime, which the generator always has.
+  bool inRuntimeInclude(FileID FID) const {
+    auto F = SM.getFileEntryRefForID(FID);
+    return F && !RuntimeInclude.empty() &&
+           F->getName().starts_with(RuntimeInclude);
+  }
+
+  /// Marks the main-file #include that (transitively) brings in \p FID.
+  void needFile(FileID FID) {
+    if (!NeededFiles.insert(FID).second)
+      return;
+    if (inRuntimeInclude(FID))
+      return;
+    while (FID.isValid()) {
+      SourceLocation Inc = SM.getIncludeLoc(FID);
+      if (Inc.isInvalid()) {
+        // Reached a file included from the command line (-include
+        // cuda_runtime.h, as nvcc does implicitly).
+        R.NeedsCudaRuntime = true;
+        return;
+      }
+      FileID Parent = SM.getFileID(SM.getExpansionLoc(Inc));
+      if (Parent == SM.getMainFileID()) {
+        NeededIncludeOffsets.push_back(offset(Inc));
+        return;
+      }
+      if (!SM.getFileEntryRefForID(Parent)) {
+        R.NeedsCudaRuntime = true;
+        return;
+      }
+      FID = Parent;
+    }
+  }
+
+  void findMacros() {
+    Preprocessor &PP = CI.getPreprocessor();
+    for (const auto &N : Names) {
+      IdentifierInfo *II = PP.getIdentifierInfo(N.getKey());
+      const MacroInfo *MI = PP.getMacroInfo(II);
+      if (!MI || MI->isBuiltinMacro())
+        continue;
+      SourceLocation L = SM.getExpansionLoc(MI->getDefinitionLoc());
+      if (L.isInvalid() || SM.isWrittenInMainFile(L))
+        continue;
+      if (SM.getFileEntryRefForID(SM.getFileID(L)))
+        needFile(SM.getFileID(L));
+    }
+  }
+
+  void addDeclaration(const Decl *D) {
+    const std::vector<metacu::Token> &T = Scan.Tokens;
+    unsigned B = Scan.tokenAt(offset(D->getBeginLoc()));
+    unsigned EndOff =
+        offset(D->getEndLoc()) +
+        Lexer::MeasureTokenLength(SM.getExpansionLoc(D->getEndLoc()), SM,
+                                  CI.getLangOpts());
+    unsigned E = Scan.tokenAt(EndOff);
+    // Attributes and specifiers before the begin location (__host__
+    // __device__ expand to attributes that C++ mode drops) belong to it.
+    while (B > 0 && !T[B - 1].InDirective && !T[B - 1].is(tok::semi) &&
+           !T[B - 1].is(tok::r_brace) && !T[B - 1].is(tok::l_brace))
+      --B;
+    if (E < T.size() && T[E].is(tok::semi))
+      ++E;
+    if (B >= E)
+      return;
+    SliceDecl S;
+    S.Text = {T[B].Offset, T[E - 1].end()};
+    // Only nvcc can compile the bodies of kernels and device functions.
+    bool Device = false, Host = false;
+    for (unsigned I = B; I < E && !T[I].is(tok::l_brace); ++I) {
+      Device |= T[I].isIdent("__global__") || T[I].isIdent("__device__");
+      Host |= T[I].isIdent("__host__");
+    }
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      FD = FT->getTemplatedDecl();
+    if (FD && Device && !Host) {
+      int Depth = 0;
+      for (unsigned I = B; I < E; ++I) {
+        if (T[I].is(tok::l_paren) || T[I].is(tok::l_square))
+          ++Depth;
+        else if (T[I].is(tok::r_paren) || T[I].is(tok::r_square))
+          --Depth;
+        else if (Depth == 0 && T[I].is(tok::l_brace)) {
+          S.BodyBegin = T[I].Offset;
+          break;
+        }
+      }
+    }
+    if (!R.Declarations.empty() &&
+        R.Declarations.back().Text.End > S.Text.Begin)
+      return; // Nested in (or equal to) the previous one.
+    R.Declarations.push_back(S);
+  }
+
+  /// Enumerations and aggregates the generator can see: the selected
+  /// main-file ones and those of local headers it includes.
+  void describeTypes(const DeclContext *DC) {
+    for (const Decl *D : DC->decls()) {
+      if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D)) {
+        describeTypes(cast<DeclContext>(D));
+        continue;
+      }
+      SourceLocation L = SM.getExpansionLoc(D->getLocation());
+      if (L.isInvalid())
+        continue;
+      bool Main = inMainFile(D);
+      unsigned After = 0;
+      if (Main) {
+        if (!SelectedSet.contains(D))
+          continue;
+        After = declarationEnd(D);
+      } else {
+        if (SM.isInSystemHeader(L) || inRuntimeInclude(SM.getFileID(L)))
+          continue;
+        auto Inc = generatorInclude(SM.getFileID(L));
+        if (!Inc)
+          continue;
+        After = *Inc;
+      }
+      PrintingPolicy P = D->getASTContext().getPrintingPolicy();
+      P.SuppressUnwrittenScope = true;
+      if (const auto *ED = dyn_cast<EnumDecl>(D)) {
+        if (!ED->isComplete() || !ED->getIdentifier())
+          continue;
+        EnumInfo I;
+        llvm::raw_string_ostream OS(I.QualifiedName);
+        ED->printQualifiedName(OS, P);
+        I.Scoped = ED->isScoped();
+        I.After = After;
+        I.FromHeader = !Main;
+        for (const EnumConstantDecl *E : ED->enumerators())
+          I.Enumerators.push_back(E->getName().str());
+        R.Enums.push_back(std::move(I));
+      } else if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+        if (isa<ClassTemplateSpecializationDecl>(RD) ||
+            !RD->isCompleteDefinition() || !RD->getIdentifier() ||
+            RD->isDependentContext() || !RD->isAggregate() ||
+            RD->getNumBases() != 0 || RD->isUnion())
+          continue;
+        RecordInfo I;
+        llvm::raw_string_ostream OS(I.QualifiedName);
+        RD->printQualifiedName(OS, P);
+        I.After = After;
+        I.FromHeader = !Main;
+        bool Ok = true;
+        for (const FieldDecl *F : RD->fields()) {
+          Ok &= F->getIdentifier() != nullptr &&
+                F->getAccess() != AS_private && F->getAccess() != AS_protected;
+          if (F->getIdentifier())
+            I.Fields.push_back(F->getName().str());
+        }
+        if (Ok)
+          R.Records.push_back(std::move(I));
+      }
+    }
+  }
+
+  /// If the generator includes the file, the end of the main-file #include
+  /// line that brings it in.
+  std::optional<unsigned> generatorInclude(FileID FID) const {
+    while (FID.isValid()) {
+      SourceLocation Inc = SM.getIncludeLoc(FID);
+      if (Inc.isInvalid())
+        return std::nullopt;
+      FileID Parent = SM.getFileID(SM.getExpansionLoc(Inc));
+      if (Parent == SM.getMainFileID()) {
+        unsigned O = offset(Inc);
+        if (!llvm::is_contained(NeededIncludeOffsets, O))
+          return std::nullopt;
+        size_t E = File.text().find('\n', O);
+        return E == llvm::StringRef::npos ? File.size() : unsigned(E);
+      }
+      FID = Parent;
+    }
+    return std::nullopt;
+  }
+
+  /// End of the recorded SliceDecl that contains \p D.
+  unsigned declarationEnd(const Decl *D) const {
+    unsigned O = offset(D->getLocation());
+    for (const SliceDecl &S : R.Declarations)
+      if (S.Text.Begin <= O && O < S.Text.End)
+        return S.Text.End;
+    return O;
+  }
+
+  CompilerInstance &CI;
+  SourceManager &SM;
+  const SourceFile &File;
+  const ScanResult &Scan;
+  const llvm::StringSet<> &Names;
+  llvm::StringRef RuntimeInclude;
+  HostSliceResult &R;
+  std::vector<const Decl *> Selected, Work;
+  llvm::DenseSet<const Decl *> SelectedSet;
+  llvm::DenseSet<FileID> NeededFiles;
+  std::vector<unsigned> NeededIncludeOffsets;
+};
+
+/// Errors are expected in a C++-mode parse of CUDA code and ignored, but a
+/// fatal one (a missing header) ends the parse early: that is the user's
+/// to fix.
+class FatalErrorRecorder : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
+    if (L != DiagnosticsEngine::Fatal || Offset || !Info.hasSourceManager())
+      return;
+    const SourceManager &SM = Info.getSourceManager();
+    SourceLocation Loc = Info.getLocation();
+    // Report at the main-file line that leads to the failing #include.
+    while (Loc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Loc)))
+      Loc = SM.getIncludeLoc(SM.getFileID(SM.getExpansionLoc(Loc)));
+    if (Loc.isInvalid())
+      return;
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    Message = std::string(Msg);
+    if (Info.getID() == diag::err_pp_file_not_found)
+      Message += " (pass its directory with -I, or -p BUILD_DIR)";
+    Offset = SM.getFileOffset(SM.getExpansionLoc(Loc));
+  }
+  std::optional<unsigned> Offset;
+  std::string Message;
+};
+
+class SliceAction : public ASTFrontendAction {
+public:
+  SliceAction(const SourceFile &File, const ScanResult &Scan,
+              const llvm::StringSet<> &Names, llvm::StringRef RuntimeInclude,
+              HostSliceResult &R)
+      : File(File), Scan(Scan), Names(Names), RuntimeInclude(RuntimeInclude),
+        R(R) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    // Only declarations matter here, and C++ mode cannot compile device
+    // function bodies anyway.
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(
+        std::make_unique<SliceCallbacks>(CI.getSourceManager(), PP, R));
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    return std::make_unique<SliceConsumer>(CI, File, Scan, Names,
+                                           RuntimeInclude, R);
+  }
+
+private:
+  const SourceFile &File;
+  const ScanResult &Scan;
+  const llvm::StringSet<> &Names;
+  llvm::StringRef RuntimeInclude;
+  HostSliceResult &R;
+};
+
+} // namespace
+
+llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
+                                          const ScanResult &Scan,
+                                          const llvm::StringSet<> &MetaNames,
+                                          const HostSliceOptions &Opts) {
+  HostSliceResult R;
+  llvm::SmallString<256> Path(File.path());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  Memory->addFile(Path, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(
+                      maskMetaConstructs(File, Scan), Path));
+  auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
+                                                      Overlay);
+
+  std::vector<std::string> Args = {"clang++",
+                                   "-x",
+                                   "c++",
+                                   "-std=c++20",
+                                   "-fsyntax-only",
+                                   "-w",
+                                   "-ferror-limit=0",
+                                   "-resource-dir",
+                                   Opts.ResourceDir,
+                                   "-isystem",
+                                   Opts.CudaInclude,
+                                   "-include",
+                                   "cuda_runtime.h"};
+  llvm::append_range(Args, Opts.Flags.Args);
+  Args.push_back("-I" + Opts.RuntimeInclude);
+  Args.push_back(std::string(Path));
+
+  FatalErrorRecorder Fatal;
+  tooling::ToolInvocation Invocation(
+      Args,
+      std::make_unique<SliceAction>(File, Scan, MetaNames, Opts.RuntimeInclude,
+                                    R),
+      Files.get());
+  Invocation.setDiagnosticConsumer(&Fatal);
+  // Errors in the masked input (device code C++ mode cannot see) are
+  // expected; only a parse that could not run at all is a failure.
+  Invocation.run();
+  if (Fatal.Offset)
+    return errorAt(*Fatal.Offset, Fatal.Message);
+  if (R.Files.empty())
+    return llvm::createStringError("cannot parse '%s' for its host "
+                                   "declarations",
+                                   File.path().str().c_str());
+  return R;
+}
+
+} // namespace metacu

@@ -1,0 +1,205 @@
+//===- main.cpp - The metacu command line ---------------------------------===//
+//
+// Parses options and runs the stages: scan, host slice, lower, execute,
+// emit. Nothing is written unless every stage succeeds.
+//
+//===----------------------------------------------------------------------===//
+#include "Arch.h"
+#include "CompileFlags.h"
+#include "Diagnostic.h"
+#include "Emit.h"
+#include "Execute.h"
+#include "HostSlice.h"
+#include "Lower.h"
+#include "MetaNames.h"
+#include "Scan.h"
+#include "SourceFile.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+
+using namespace metacu;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory Category("metacu options");
+
+static cl::opt<std::string> Input(cl::Positional, cl::desc("<input.cu>"),
+                                  cl::Required, cl::cat(Category));
+static cl::opt<std::string> Output("o", cl::desc("Output file ('-' for stdout)"),
+                                   cl::value_desc("file"), cl::Required,
+                                   cl::cat(Category));
+static cl::opt<std::string>
+    ArchSpec("arch",
+             cl::desc("Target architectures as CMake writes them: 75,80,90a"),
+             cl::value_desc("list"), cl::Required, cl::cat(Category));
+static cl::list<std::string> IncludeDirs("I", cl::Prefix,
+                                         cl::desc("Add an include directory"),
+                                         cl::value_desc("dir"),
+                                         cl::cat(Category));
+static cl::list<std::string> Defines("D", cl::Prefix,
+                                     cl::desc("Define a macro"),
+                                     cl::value_desc("name[=value]"),
+                                     cl::cat(Category));
+static cl::list<std::string> Undefines("U", cl::Prefix,
+                                       cl::desc("Undefine a macro"),
+                                       cl::value_desc("name"),
+                                       cl::cat(Category));
+static cl::opt<bool> WriteDeps("MD", cl::desc("Write a dependency file"),
+                               cl::cat(Category));
+static cl::opt<std::string>
+    DepFile("MF", cl::desc("Dependency file name (default: <output>.d)"),
+            cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string>
+    DepTarget("MT", cl::desc("Target of the dependency rule (default: the "
+                             "output file)"),
+              cl::value_desc("target"), cl::cat(Category));
+static cl::opt<std::string>
+    BuildDir("p", cl::desc("Build directory with compile_commands.json"),
+             cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string>
+    CudaPath("cuda-path", cl::desc("CUDA toolkit root (default: $CUDA_PATH "
+                                   "or /usr/local/cuda)"),
+             cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool>
+    DumpGenerator("dump-generator",
+                  cl::desc("Print the generator program to stderr"),
+                  cl::cat(Category));
+
+/// metacu's runtime headers: installed beside the executable
+/// (<prefix>/bin/metacu, <prefix>/include/metacu), else the source tree it
+/// was built from.
+static std::string runtimeIncludeDir(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&runtimeIncludeDir));
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Dir, "include");
+  llvm::SmallString<256> Probe(Dir);
+  llvm::sys::path::append(Probe, "metacu", "detail", "generator.h");
+  if (llvm::sys::fs::exists(Probe))
+    return std::string(Dir);
+  return METACU_SOURCE_RUNTIME_INCLUDE;
+}
+
+static std::string cudaInclude() {
+  std::string Root = CudaPath;
+  if (Root.empty())
+    if (const char *E = std::getenv("CUDA_PATH"))
+      Root = E;
+  if (Root.empty())
+    Root = "/usr/local/cuda";
+  return Root + "/include";
+}
+
+static void printVersion(llvm::raw_ostream &OS) {
+  OS << "metacu " METACU_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
+}
+
+int main(int Argc, char **Argv) {
+  llvm::InitLLVM X(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(printVersion);
+  cl::ParseCommandLineOptions(
+      Argc, Argv,
+      "metacu: expands @meta, @meta for, if codegen and @(...) into plain "
+      "CUDA C++ for the given architectures\n\n"
+      "  metacu kernel.cu -o kernel.gen.cu --arch 75,80,90 [-I dir] "
+      "[-D name=value] [-MD -MF kernel.gen.cu.d]\n");
+
+  auto Fail = [](llvm::Error E) {
+    llvm::handleAllErrors(std::move(E), [](const llvm::ErrorInfoBase &I) {
+      llvm::errs() << "metacu: error: " << I.message() << '\n';
+    });
+    return 1;
+  };
+
+  auto Archs = ArchList::parse(ArchSpec);
+  if (!Archs)
+    return Fail(Archs.takeError());
+  auto File = SourceFile::load(Input);
+  if (!File)
+    return Fail(File.takeError());
+
+  CompileFlags Flags;
+  if (!BuildDir.empty())
+    if (auto Err = Flags.addFromDatabase(BuildDir, Input))
+      return Fail(std::move(Err));
+  // Command-line flags come after the database's, so they win.
+  for (const std::string &I : IncludeDirs)
+    Flags.Args.push_back("-I" + I);
+  for (const std::string &D : Defines)
+    Flags.Args.push_back("-D" + D);
+  for (const std::string &U : Undefines)
+    Flags.Args.push_back("-U" + U);
+
+  auto ReportLocated = [&](llvm::Error E) {
+    reportError(llvm::errs(), *File, std::move(E));
+    return 1;
+  };
+
+  auto Scan = scan(*File);
+  if (!Scan)
+    return ReportLocated(Scan.takeError());
+
+  HostSliceOptions SliceOpts;
+  SliceOpts.Flags = Flags;
+  SliceOpts.ResourceDir = CLANG_RESOURCE_DIR;
+  SliceOpts.CudaInclude = cudaInclude();
+  SliceOpts.RuntimeInclude = runtimeIncludeDir(Argv[0]);
+  auto Slice = sliceHost(*File, *Scan, metaIdentifiers(*Scan), SliceOpts);
+  if (!Slice)
+    return ReportLocated(Slice.takeError());
+
+  auto G = lower(*File, *Scan, *Slice, *Archs);
+  if (!G)
+    return ReportLocated(G.takeError());
+  if (DumpGenerator)
+    llvm::errs() << "//===--- prelude ---===//\n"
+                 << G->Prelude << "//===--- program ---===//\n"
+                 << G->Program;
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecuteOptions ExecOpts;
+  ExecOpts.Flags = Flags;
+  ExecOpts.ResourceDir = SliceOpts.ResourceDir;
+  ExecOpts.CudaInclude = SliceOpts.CudaInclude;
+  ExecOpts.RuntimeInclude = SliceOpts.RuntimeInclude;
+  auto Expanded = execute(*File, *G, *Archs, ExecOpts);
+  if (!Expanded)
+    return ReportLocated(Expanded.takeError());
+
+  EmitOptions EmitOpts;
+  EmitOpts.OutputName =
+      Output == "-" ? "<stdout>" : llvm::sys::path::filename(Output).str();
+  std::string Text = emitOutput(*File, *Archs, *Expanded, EmitOpts);
+
+  std::string DepPath = DepFile;
+  if (WriteDeps && DepPath.empty()) {
+    if (Output == "-")
+      return Fail(llvm::createStringError("-MD with '-o -' needs -MF"));
+    DepPath = Output + ".d";
+  }
+  if (auto Err = writeFileAtomically(Output, Text))
+    return Fail(std::move(Err));
+  if (WriteDeps || !DepFile.empty()) {
+    std::vector<std::string> Deps{File->path().str()};
+    for (size_t I = 1; I < Slice->Files.size(); ++I)
+      Deps.push_back(Slice->Files[I]);
+    for (const std::string &D : Expanded->DataFiles)
+      Deps.push_back(D);
+    std::string Target = DepTarget.empty() ? Output.getValue() : DepTarget;
+    if (auto Err = writeFileAtomically(DepPath, dependencyRule(Target, Deps))) {
+      // The output without its dependency file would go stale unnoticed.
+      if (Output != "-")
+        llvm::sys::fs::remove(Output);
+      return Fail(std::move(Err));
+    }
+  }
+  return 0;
+}
