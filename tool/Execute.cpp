@@ -59,9 +59,16 @@ struct RunState {
     return G.Map.toInput(ProgramLineStarts[Line - 1] + Col - 1);
   }
 
+  /// One error per location: a failed instantiation in the generator
+  /// library repeats the error the lowering placed at the user's line.
   void printErrors() {
-    for (auto &[Offset, Msg] : Errors)
+    std::vector<unsigned> Seen;
+    for (auto &[Offset, Msg] : Errors) {
+      if (llvm::is_contained(Seen, Offset))
+        continue;
+      Seen.push_back(Offset);
       printDiagnostic(llvm::errs(), File, Offset, "error", Msg);
+    }
     llvm::errs().flush();
   }
 
@@ -187,7 +194,10 @@ private:
     clang::SourceLocation L = SM.getExpansionLoc(Info.getLocation());
     clang::FileID FID = SM.getFileID(L);
     if (FID != ProgramFID) {
-      if (SM.getBufferData(FID) != S.G.Program)
+      // The interpreter ends its copy of the program with a newline.
+      llvm::StringRef Data = SM.getBufferData(FID);
+      if (!Data.starts_with(S.G.Program) ||
+          Data.size() > S.G.Program.size() + 1)
         return std::nullopt;
       ProgramFID = FID;
     }
@@ -270,8 +280,11 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   auto Report = [&]() -> llvm::Error {
     Diags.flush();
     S.printErrors();
-    for (const std::string &U : Diags.Unmapped)
-      llvm::errs() << U << '\n';
+    // Errors outside the user's code follow from those in it; show them
+    // only when there is nothing better.
+    if (S.Errors.empty())
+      for (const std::string &U : Diags.Unmapped)
+        llvm::errs() << U << '\n';
     return failed();
   };
 

@@ -117,10 +117,14 @@ private:
     Map.addAnchor(Begin, Out.size(), At);
   }
 
+  /// Blocks are the initializers of globals, so they run in source order
+  /// when the program is loaded. They must not be 'const': Clang defers
+  /// const internal variables, and the interpreter then runs their
+  /// initializers ahead of the others.
   void ensureRun() {
     if (InRun)
       return;
-    write("static const bool __metacu_run_" + std::to_string(Counter++) +
+    write("static bool __metacu_run_" + std::to_string(Counter++) +
           " = ::metacu::detail::run([] {\n");
     InRun = true;
   }
@@ -201,7 +205,7 @@ private:
   /// A construct alone on its lines: the lines it occupies disappear from
   /// the output and its expansion brings its own indentation and newline.
   bool ownsLines(const Node &N) const {
-    if (N.Kind == NodeKind::Splice)
+    if (N.Kind == NodeKind::Splice || isInactive(N.Whole.Begin))
       return false;
     return Toks[N.TokBegin].StartOfLine &&
            (N.TokEnd >= Toks.size() || Toks[N.TokEnd].StartOfLine);
@@ -230,17 +234,17 @@ private:
           return Err;
         continue;
       }
-      if (isInactive(N.Whole.Begin)) {
-        // nvcc skips this region too; leave it as written.
-        emitText(N.Whole.Begin, N.Whole.End);
-        continue;
-      }
       if (contains(Slice.ArchConditional, N.Whole.Begin))
         return errorAt(N.Whole.Begin,
                        "meta construct inside a preprocessor conditional that "
                        "tests __CUDA_ARCH__; metacu sees the file once, not "
                        "once per architecture, so select per-architecture "
                        "code with 'if codegen (__nvvm_arch ...)'");
+      if (isInactive(N.Whole.Begin)) {
+        // nvcc skips this region too; leave it as written.
+        emitText(N.Whole.Begin, N.Whole.End);
+        continue;
+      }
       if (auto Err = lowerConstruct(N))
         return Err;
     }
@@ -644,7 +648,7 @@ private:
     DeclaredNames D = declaredNames(Decl);
     if (D.IsDeclaration && atNamespaceLevel()) {
       closeRun();
-      write("static const bool __metacu_at_" + std::to_string(Counter++) +
+      write("static bool __metacu_at_" + std::to_string(Counter++) +
             " = (::metacu::detail::at(" + std::to_string(N.Whole.Begin) +
             "), true);\n");
       writeVerbatim(N.Head.Begin, N.Head.End);
@@ -968,32 +972,25 @@ private:
     }
     std::string Param = "metacu_" + Var.str() + "_";
     emitCode(At, std::string(", ::metacu::loop_cmp::") + Cmp +
-                     ">([&](auto " + Param + ") {\n");
+                     ">([&](auto " + Param + ") { constexpr " + Type + " " +
+                     Var.str() + " = decltype(" + Param + ")::value; (void)" +
+                     Var.str() + ";");
+    // The lambda's braces stand in for the body's own.
     const Branch &B = N.Branches[0];
-    std::string BodyIndent = indentOf(B.Body.Begin);
-    if (BodyIndent.size() <= Indent.size())
-      BodyIndent = Indent + "  ";
-    emitCode(B.Body.Begin, BodyIndent + "constexpr " + Type + " " +
-                               Var.str() + " = decltype(" + Param +
-                               ")::value;\n");
-    emitCode(B.Body.Begin, BodyIndent + "(void)" + Var.str() + ";\n");
     pushBodyScope();
     Scopes.back().Names[Var] = false;
     llvm::Error Err = llvm::Error::success();
     if (B.Braced) {
-      emitCode(B.Body.Begin, BodyIndent);
-      emitText(B.Body.Begin, B.Body.Begin + 1);
       Err = lowerSequence(B.Nodes, B.Body.Begin + 1, B.Body.End - 1);
       emitText(B.Body.End - 1, B.Body.End);
+      emitCode(B.Body.End, std::string(");") + (Owns ? "\n" : " "));
     } else {
-      emitCode(B.Body.Begin, BodyIndent);
+      emitCode(B.Body.Begin, " ");
       Err = lowerSequence(B.Nodes, B.Body.Begin, B.Body.End);
+      emitCode(B.Body.End, std::string(" });") + (Owns ? "\n" : " "));
     }
     Scopes.pop_back();
-    if (Err)
-      return Err;
-    emitCode(B.Body.End, "\n" + Indent + "});" + (Owns ? "\n" : " "));
-    return llvm::Error::success();
+    return Err;
   }
 
   /// The body of a template-dependent loop runs as a lambda, once per index:
@@ -1052,7 +1049,7 @@ private:
     std::swap(Out, P);
     // An exception escaping a namespace-scope meta declaration's initializer
     // has no enclosing handler; report it instead of aborting silently.
-    P += "static const bool __metacu_terminate = (std::set_terminate([] {\n"
+    P += "static bool __metacu_terminate = (std::set_terminate([] {\n"
          "  ::metacu::detail::report_current_exception();\n"
          "  metacu_host.fatal(metacu_host.ctx);\n"
          "  std::abort();\n"
