@@ -160,7 +160,7 @@ public:
     flush();
     llvm::SmallString<256> Msg;
     Info.FormatDiagnostic(Msg);
-    Pending = PendingError{std::string(Msg), 0, false, describe(Info)};
+    Pending = PendingError{reword(Msg), 0, false, describe(Info)};
     if (auto O = map(Info)) {
       Pending->Offset = *O;
       Pending->Mapped = true;
@@ -180,6 +180,23 @@ public:
   std::vector<std::string> Unmapped;
 
 private:
+  /// The lowering checks that a meta value used in ordinary code can be
+  /// spelled with a static_assert; say what that failure means.
+  static std::string reword(llvm::StringRef Msg) {
+    llvm::StringRef Head =
+        "static assertion failed due to requirement "
+        "'::metacu::detail::has_spelling<";
+    size_t End = Msg.find(">': ");
+    if (!Msg.starts_with(Head) || End == llvm::StringRef::npos)
+      return Msg.str();
+    llvm::StringRef Type = Msg.slice(Head.size(), End);
+    return ("meta value of type '" + Type +
+            "' has no constant spelling in ordinary code (only numbers, "
+            "booleans, enumerators, strings and aggregates of those have "
+            "one)")
+        .str();
+  }
+
   struct PendingError {
     std::string Message;
     unsigned Offset;

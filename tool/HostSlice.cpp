@@ -29,7 +29,7 @@ std::string maskMetaConstructs(const SourceFile &File, const ScanResult &Scan) {
   std::function<void(const std::vector<Node> &)> Walk =
       [&](const std::vector<Node> &Nodes) {
         for (const Node &N : Nodes) {
-          if (N.Kind == NodeKind::Text)
+          if (N.Kind == NodeKind::Text || N.Kind == NodeKind::Malformed)
             continue;
           for (unsigned I = N.Whole.Begin; I < N.Whole.End; ++I)
             if (Out[I] != '\n')
@@ -174,7 +174,7 @@ private:
   bool conditionTestsArch(SourceRange Cond) const {
     if (Cond.isInvalid())
       return false;
-    CharSourceRange CR = CharSourceRange::getCharRange(
+    CharSourceRange CR = CharSourceRange::getTokenRange(
         SM.getExpansionLoc(Cond.getBegin()), SM.getExpansionLoc(Cond.getEnd()));
     std::string Text =
         Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();

@@ -205,7 +205,8 @@ private:
   /// A construct alone on its lines: the lines it occupies disappear from
   /// the output and its expansion brings its own indentation and newline.
   bool ownsLines(const Node &N) const {
-    if (N.Kind == NodeKind::Splice || isInactive(N.Whole.Begin))
+    if (N.Kind == NodeKind::Splice || N.Kind == NodeKind::Malformed ||
+        isInactive(N.Whole.Begin))
       return false;
     return Toks[N.TokBegin].StartOfLine &&
            (N.TokEnd >= Toks.size() || Toks[N.TokEnd].StartOfLine);
@@ -232,6 +233,12 @@ private:
                                    N.Whole.Begin));
         if (auto Err = lowerTokens(B, E))
           return Err;
+        continue;
+      }
+      if (N.Kind == NodeKind::Malformed) {
+        if (!isInactive(N.Whole.Begin))
+          return errorAt(N.ErrorOffset, N.Error);
+        emitText(N.Whole.Begin, N.Whole.End);
         continue;
       }
       if (contains(Slice.ArchConditional, N.Whole.Begin))
@@ -274,6 +281,7 @@ private:
       });
       return llvm::Error::success();
     case NodeKind::Text:
+    case NodeKind::Malformed:
       break;
     }
     return llvm::Error::success();
@@ -556,9 +564,7 @@ private:
       write("static_assert(::metacu::detail::has_spelling<std::remove_cvref_t<"
             "decltype(");
       writeVerbatim(B, E);
-      write(")>>, \"this meta value has no constant spelling in ordinary "
-            "code: only numbers, booleans, enumerators, strings and "
-            "aggregates of those have one\");\n");
+      write(")>>, \"no constant spelling\");\n");
       write("::metacu::detail::value(" + std::to_string(B) + ", (");
       writeVerbatim(B, E);
       write("));\n");

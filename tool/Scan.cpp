@@ -443,8 +443,24 @@ private:
       }
       FlushText(T.Offset, I);
       auto N = parseConstruct(I);
-      if (!N)
-        return N.takeError();
+      if (!N) {
+        // Keep scanning after the '@' (or 'if'): the rest may be fine, and
+        // this construct may sit in a region the preprocessor skips.
+        Node M;
+        M.Kind = NodeKind::Malformed;
+        M.TokBegin = I;
+        M.TokEnd = I + 1;
+        M.Whole = {T.Offset, T.end()};
+        llvm::handleAllErrors(N.takeError(), [&](const LocatedError &E) {
+          M.Error = E.text();
+          M.ErrorOffset = E.offset();
+        });
+        Nodes.push_back(std::move(M));
+        I = I + 1;
+        TextBegin = T.end();
+        TextTok = I;
+        continue;
+      }
       if (N->TokEnd > TokEnd)
         return errorAtTok(I, "meta construct extends past the end of its "
                              "enclosing body");

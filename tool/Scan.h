@@ -51,6 +51,9 @@ enum class NodeKind {
   If,      // @meta if (COND) A [else B]
   Codegen, // if codegen (COND) A [else B]
   Splice,  // @(EXPR)
+  /// A construct that does not parse. Only an error if the preprocessor
+  /// keeps its region: '#if 0' blocks may hold anything.
+  Malformed,
 };
 
 struct Node;
@@ -78,6 +81,9 @@ struct Node {
   unsigned TokBegin = 0, TokEnd = 0;
   /// For/ForEnum/While: the body. If/Codegen: the chain of branches.
   std::vector<Branch> Branches;
+  /// Malformed: what is wrong, and where.
+  std::string Error;
+  unsigned ErrorOffset = 0;
 };
 
 struct ScanResult {
@@ -88,7 +94,8 @@ struct ScanResult {
   unsigned tokenAt(unsigned Offset) const;
 };
 
-/// Scans \p File. Errors are LocatedErrors pointing at the offending token.
+/// Scans \p File. A construct that does not parse becomes a Malformed node
+/// (see there); errors are LocatedErrors pointing at the offending token.
 llvm::Expected<ScanResult> scan(const SourceFile &File);
 
 /// Lexes \p Text (a complete buffer, NUL-terminated) in raw C++20 mode.

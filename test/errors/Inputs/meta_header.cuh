@@ -1,0 +1,2 @@
+#pragma once
+@meta int hidden = 1;

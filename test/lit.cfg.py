@@ -1,0 +1,38 @@
+# lit configuration for metacu's end-to-end tests: golden expansions,
+# diagnostics at the user's line, and PTX checks through nvcc.
+import os
+
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from metacu_lit import MetacuShTest  # noqa: E402
+
+config.name = "metacu"
+config.suffixes = [".cu"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.metacu_obj_root, "test")
+# Unit, runtime and migration tests have their own runners.
+config.excludes = ["unit", "runtime", "migrate", "fuzz", "Inputs"]
+
+
+config.test_format = MetacuShTest(execute_external=True)
+
+runtime_include = os.path.join(config.metacu_src_root, "runtime", "include")
+nvcc = "%s -std=c++17 -I%s" % (config.nvcc_path, runtime_include)
+config.substitutions.append(("%metacu", config.metacu_path))
+config.substitutions.append(("%nvcc", nvcc))
+config.substitutions.append(
+    (
+        "%check-golden",
+        "%s %s --metacu %s --nvcc %s --"
+        % (
+            config.python_executable,
+            os.path.join(config.metacu_src_root, "test", "golden", "check_golden.py"),
+            config.metacu_path,
+            config.nvcc_path,
+        ),
+    )
+)
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
+)
