@@ -20,6 +20,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -866,7 +867,7 @@ std::string describeVia(const std::set<std::string> &Via) {
 /// convertible ones.
 void classify(Site &S, const Group &G, bool Pure, bool ParentStays,
               unsigned ParentLine) {
-  uint64_t Reached = 0, HostTaken = 0;
+  uint64_t Reached = 0;
   std::set<int> DeviceBranches, AllBranches;
   for (unsigned P = 0; P < NumPasses; ++P) {
     if (G.Taken[P] == Unreached)
@@ -876,7 +877,6 @@ void classify(Site &S, const Group &G, bool Pure, bool ParentStays,
     if (P != 0)
       DeviceBranches.insert(G.Taken[P]);
   }
-  (void)HostTaken;
   auto Line = [&](int Branch) {
     return Branch < 0 ? S.Directives.back().Line : S.Directives[Branch].Line;
   };
@@ -901,7 +901,7 @@ void classify(Site &S, const Group &G, bool Pure, bool ParentStays,
                    ? "no pass compiles any branch"
                    : "every pass compiles the branch at line " +
                          std::to_string(Line(*AllBranches.begin())));
-  if (DeviceBranches.size() == 1 && G.ValueCompared && !(Reached & 1) == 0 &&
+  if (DeviceBranches.size() == 1 && G.ValueCompared && (Reached & 1) &&
       G.Taken[0] != *DeviceBranches.begin()) {
     int D = *DeviceBranches.begin();
     return Set(SiteCategory::Constant,
@@ -1018,19 +1018,26 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   for (unsigned P = 1; P < NumPasses; ++P)
     if (auto Err = Run(P, /*Parse=*/false))
       return std::move(Err);
+  auto IsSite = [](const Group &G) {
+    std::set<int> Branches;
+    for (int T : G.Taken)
+      if (T != Unreached)
+        Branches.insert(T);
+    return G.Dirs.size() >= 2 && (G.Mentions || Branches.size() > 1);
+  };
   // Parse again only for branches no parsed pass has taken yet, choosing
   // the pass that covers most of them.
   std::set<unsigned> Parsed{0};
   while (true) {
     std::vector<unsigned> Gain(NumPasses, 0);
     for (auto &[K, G] : F.Groups) {
+      if (!IsSite(G))
+        continue;
       std::set<int> Covered;
       for (unsigned P : Parsed)
         Covered.insert(G.Taken[P]);
-      std::set<int> Counted;
       for (unsigned P = 0; P < NumPasses; ++P)
-        if (G.Taken[P] != Unreached && !Covered.count(G.Taken[P]) &&
-            (G.Mentions || G.Place != Placement::Unknown))
+        if (G.Taken[P] >= 0 && !Covered.count(G.Taken[P]))
           ++Gain[P];
     }
     auto Best = std::max_element(Gain.begin(), Gain.end());
@@ -1042,18 +1049,23 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
       return std::move(Err);
   }
 
-  std::map<FileKey, Site *> SiteOf;
-  std::map<std::string, FileAudit> ByFile;
-  std::string Main = F.FileOrder.front();
-  for (auto &[K, G] : F.Groups) {
-    if (G.Dirs.size() < 2)
-      continue;
-    std::set<int> Branches;
-    for (int T : G.Taken)
-      if (T != Unreached)
-        Branches.insert(T);
-    if (!G.Mentions && Branches.size() <= 1)
-      continue;
+  const std::string &Main = F.FileOrder.front();
+  std::map<FileKey, Site> Sites;
+  // A conditional inside one that stays cannot move: classify parents
+  // first (a header's conditionals may sit inside the main file's).
+  std::function<const Site *(const FileKey &)> Classify =
+      [&](const FileKey &K) -> const Site * {
+    auto Done = Sites.find(K);
+    if (Done != Sites.end())
+      return &Done->second;
+    auto GI = F.Groups.find(K);
+    if (GI == F.Groups.end() || !IsSite(GI->second))
+      return nullptr;
+    const Group &G = GI->second;
+    const Site *Parent = nullptr;
+    for (std::optional<FileKey> P = G.Parent; P && !Parent;
+         P = F.Groups[*P].Parent)
+      Parent = Classify(*P);
     llvm::StringRef Buf = F.Buffers[G.File];
     Site S;
     S.Kind = SiteKind::Conditional;
@@ -1069,61 +1081,328 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
       D.IsElse = G.DirIsElse[I];
       D.IsEndif = I + 1 == G.Dirs.size();
       for (unsigned P = 0; P < NumPasses; ++P)
-        if (G.Taken[P] == static_cast<int>(I) && !D.IsEndif)
+        if (!D.IsEndif && G.Taken[P] == static_cast<int>(I))
           D.TakenBy |= uint64_t(1) << P;
       S.Directives.push_back(D);
     }
     S.Offset = S.Directives.front().Begin;
     S.Line = S.Directives.front().Line;
-    S.Column = G.Dirs.front() - S.Offset + 1;
+    S.Column = Buf.find('#', S.Offset) - S.Offset + 1;
     S.EndLine = S.Directives.back().Line;
     S.Text = S.Directives.front().Text;
-    const Site *Parent = nullptr;
-    if (G.Parent) {
-      auto It = SiteOf.find(*G.Parent);
-      if (It != SiteOf.end())
-        Parent = It->second;
-    }
-    // #include and #define lines inside the branches must keep their
-    // preprocessor semantics.
+    classify(S, G, G.File == Main, Parent && !isConvertible(Parent->Category),
+             Parent ? Parent->Line : 0);
+    // #include and #define lines in a branch must keep their preprocessor
+    // meaning, which an 'if codegen' branch does not have.
     auto Inside = [&](const std::set<FileKey> &Set) -> std::optional<unsigned> {
       auto It = Set.lower_bound({G.File, G.Dirs.front()});
       if (It != Set.end() && It->first == G.File && It->second < G.Dirs.back())
         return It->second;
       return std::nullopt;
     };
-    classify(S, G, G.File == Main,
-             Parent && !isConvertible(Parent->Category),
-             Parent ? Parent->Line : 0);
-    if (isConvertible(S.Category)) {
-      if (auto Inc = Inside(F.Includes)) {
-        S.Category = SiteCategory::NotConvertible;
-        S.Reason = "gates the #include at line " +
-                   std::to_string(lineOf(Buf, *Inc));
-      } else if (auto Def = Inside(F.Defines)) {
-        S.Category = SiteCategory::NotConvertible;
-        S.Reason = "defines macros per architecture (line " +
-                   std::to_string(lineOf(Buf, *Def)) + ")";
-      }
-      if (!isConvertible(S.Category))
-        for (SiteDirective &D : S.Directives)
-          D.Codegen.clear();
+    std::optional<unsigned> Inc, Def;
+    if (isConvertible(S.Category) &&
+        ((Inc = Inside(F.Includes)) || (Def = Inside(F.Defines)))) {
+      S.Category = SiteCategory::NotConvertible;
+      S.Reason = Inc ? "gates the #include at line " +
+                           std::to_string(lineOf(Buf, *Inc))
+                     : "defines macros per architecture (line " +
+                           std::to_string(lineOf(Buf, *Def)) + ")";
+      for (SiteDirective &D : S.Directives)
+        D.Codegen.clear();
     }
-    FileAudit &FA = ByFile[G.File];
-    FA.Sites.push_back(std::move(S));
-    SiteOf[K] = &FA.Sites.back();
-    // SiteOf points into a vector that grows: refresh after each push.
-    for (auto &[K2, Ptr] : SiteOf)
-      (void)K2, (void)Ptr;
-    SiteOf.clear();
-    for (auto &[Name, Audit] : ByFile)
-      for (Site &X : Audit.Sites)
-        SiteOf[{Name, X.Directives.empty() ? X.Offset : 0}] = nullptr;
-    SiteOf.clear();
-    for (auto &[K3, G3] : F.Groups)
-      (void)G3, (void)K3;
+    return &Sites.emplace(K, std::move(S)).first->second;
+  };
+  for (auto &[K, G] : F.Groups)
+    Classify(K);
+
+  for (auto &[K, O] : F.Others) {
+    llvm::StringRef Buf = F.Buffers[K.first];
+    Site S;
+    S.Kind = O.Kind;
+    S.Offset = K.second;
+    S.Line = S.EndLine = lineOf(Buf, K.second);
+    size_t NL = Buf.rfind('\n', K.second);
+    S.Column = K.second - (NL == llvm::StringRef::npos ? 0 : NL + 1) + 1;
+    size_t EOL = Buf.find('\n', K.second);
+    S.Text = Buf.slice(NL == llvm::StringRef::npos ? 0 : NL + 1, EOL)
+                 .trim()
+                 .str();
+    if (!O.Via.empty())
+      S.Via.push_back(O.Via);
+    switch (O.Kind) {
+    case SiteKind::Redefinition:
+      S.Category = SiteCategory::Hazard;
+      S.Reason = "the program defines or undefines __CUDA_ARCH__, which "
+                 "only nvcc may set";
+      break;
+    case SiteKind::MacroAlias:
+      S.Category = SiteCategory::NotConvertible;
+      S.Reason = "macro derived from __CUDA_ARCH__; the conditionals that "
+                 "test it are listed on their own";
+      break;
+    default:
+      S.Category = SiteCategory::NotConvertible;
+      S.Reason = "uses __CUDA_ARCH__'s value in code; inside 'if codegen' "
+                 "use (int)__nvvm_arch * 10";
+      break;
+    }
+    Sites.emplace(K, std::move(S));
   }
-  return std::vector<FileAudit>();
+
+  std::vector<FileAudit> Result;
+  for (const std::string &Name : F.FileOrder) {
+    FileAudit FA;
+    FA.Path = Name;
+    for (auto It = Sites.lower_bound({Name, 0});
+         It != Sites.end() && It->first.first == Name; ++It)
+      FA.Sites.push_back(std::move(It->second));
+    if (Name == Main || !FA.Sites.empty())
+      Result.push_back(std::move(FA));
+  }
+  return Result;
+}
+
+static const SiteCategory Categories[] = {
+    SiteCategory::Statement, SiteCategory::HostDeviceSplit,
+    SiteCategory::NotConvertible, SiteCategory::Constant,
+    SiteCategory::Hazard};
+
+static std::string countLine(llvm::ArrayRef<const Site *> Sites) {
+  std::string S = std::to_string(Sites.size()) + " site" +
+                  (Sites.size() == 1 ? "" : "s");
+  std::vector<std::string> Parts;
+  for (SiteCategory C : Categories) {
+    size_t N = llvm::count_if(Sites, [&](const Site *X) {
+      return X->Category == C;
+    });
+    if (N)
+      Parts.push_back(std::to_string(N) + " " + categoryName(C).str());
+  }
+  return Parts.empty() ? S : S + ": " + llvm::join(Parts, ", ");
+}
+
+void printAuditText(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files) {
+  std::vector<const Site *> All;
+  for (const FileAudit &FA : Files) {
+    OS << FA.Path << '\n';
+    std::vector<const Site *> Mine;
+    for (const Site &S : FA.Sites)
+      Mine.push_back(&S);
+    if (!Mine.empty())
+      OS << llvm::formatv("  {0,-11} {1,-17} {2,-12} {3}\n", "LINES",
+                          "CATEGORY", "KIND", "SITE / REASON");
+    for (const Site *S : Mine) {
+      std::string Lines = std::to_string(S->Line);
+      if (S->EndLine != S->Line)
+        Lines += "-" + std::to_string(S->EndLine);
+      OS << llvm::formatv("  {0,-11} {1,-17} {2,-12} {3}\n", Lines,
+                          categoryName(S->Category), siteKindName(S->Kind),
+                          S->Text);
+      std::string Why = S->Reason;
+      if (!S->Via.empty())
+        Why += " (via " + llvm::join(S->Via, ", ") + ")";
+      OS << llvm::formatv("  {0,-43}{1}\n", "", Why);
+      for (const SiteDirective &D : S->Directives)
+        if (!D.Codegen.empty())
+          OS << llvm::formatv("  {0,-43}line {1}: if codegen ({2})\n", "",
+                              D.Line, D.Codegen);
+    }
+    OS << "  " << countLine(Mine) << "\n\n";
+    llvm::append_range(All, Mine);
+  }
+  OS << "summary: " << countLine(All) << " in " << Files.size() << " file"
+     << (Files.size() == 1 ? "" : "s") << '\n';
+}
+
+void printAuditJson(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files) {
+  llvm::json::OStream J(OS, 2);
+  auto Names = [&](uint64_t Mask) {
+    J.array([&] {
+      for (unsigned P = 0; P < NumPasses; ++P)
+        if (Mask >> P & 1)
+          J.value(passName(P));
+    });
+  };
+  std::map<SiteCategory, unsigned> Totals;
+  unsigned Count = 0;
+  J.object([&] {
+    J.attribute("version", 1);
+    J.attributeBegin("passes");
+    Names(AllPasses);
+    J.attributeEnd();
+    J.attributeArray("files", [&] {
+      for (const FileAudit &FA : Files)
+        J.object([&] {
+          J.attribute("path", FA.Path);
+          J.attributeArray("sites", [&] {
+            for (const Site &S : FA.Sites) {
+              ++Totals[S.Category];
+              ++Count;
+              J.object([&] {
+                J.attribute("line", S.Line);
+                J.attribute("column", S.Column);
+                J.attribute("end_line", S.EndLine);
+                J.attribute("kind", siteKindName(S.Kind));
+                J.attribute("category", categoryName(S.Category));
+                J.attribute("convertible", isConvertible(S.Category));
+                J.attribute("text", S.Text);
+                J.attributeArray("via", [&] {
+                  for (const std::string &V : S.Via)
+                    J.value(V);
+                });
+                J.attribute("reason", S.Reason);
+                J.attributeArray("directives", [&] {
+                  for (const SiteDirective &D : S.Directives)
+                    J.object([&] {
+                      J.attribute("line", D.Line);
+                      J.attribute("text", D.Text);
+                      if (D.IsEndif)
+                        return;
+                      J.attributeBegin("taken_by");
+                      Names(D.TakenBy);
+                      J.attributeEnd();
+                      if (D.Codegen.empty())
+                        J.attribute("codegen", nullptr);
+                      else
+                        J.attribute("codegen", D.Codegen);
+                    });
+                });
+              });
+            }
+          });
+        });
+    });
+    J.attributeObject("summary", [&] {
+      J.attribute("files", static_cast<int64_t>(Files.size()));
+      J.attribute("sites", Count);
+      for (SiteCategory C : Categories)
+        J.attribute(categoryName(C), Totals[C]);
+    });
+  });
+  OS << '\n';
+}
+
+llvm::Expected<SubcommandArgs>
+parseSubcommandArgs(int Argc, char **Argv, llvm::ArrayRef<llvm::StringRef> Flags,
+                    llvm::ArrayRef<llvm::StringRef> Valued) {
+  SubcommandArgs R;
+  std::vector<std::string> Pre;
+  for (int I = 2; I < Argc; ++I) {
+    llvm::StringRef A = Argv[I];
+    auto Value = [&](llvm::StringRef Opt) -> llvm::Expected<std::string> {
+      if (A.size() > Opt.size())
+        return A.drop_front(Opt.size()).ltrim('=').str();
+      if (I + 1 >= Argc)
+        return llvm::createStringError("metacu: error: " + Opt.str() +
+                                       " needs a value");
+      return std::string(Argv[++I]);
+    };
+    bool Done = false;
+    for (llvm::StringRef Opt : {"-I", "-D", "-U"})
+      if (A.starts_with(Opt)) {
+        auto V = Value(Opt);
+        if (!V)
+          return V.takeError();
+        Pre.push_back(Opt.str() + *V);
+        Done = true;
+      }
+    if (Done)
+      continue;
+    if (A == "-p" || A.starts_with("-p=")) {
+      auto V = Value("-p");
+      if (!V)
+        return V.takeError();
+      R.BuildDir = *V;
+    } else if (llvm::is_contained(Flags, A)) {
+      R.Own.push_back({A.str(), ""});
+    } else if (auto It = llvm::find_if(Valued, [&](llvm::StringRef O) {
+                 return A == O || A.starts_with((O + "=").str());
+               });
+               It != Valued.end()) {
+      auto V = Value(*It);
+      if (!V)
+        return V.takeError();
+      R.Own.push_back({It->str(), *V});
+    } else if (A.starts_with("-") && A != "-") {
+      return llvm::createStringError("metacu: error: unknown option '" +
+                                     A.str() + "'");
+    } else {
+      R.Files.push_back(A.str());
+    }
+  }
+  if (R.Files.empty())
+    return llvm::createStringError("metacu: error: no input files");
+  R.Audit.Flags.Args = std::move(Pre);
+#ifdef CLANG_RESOURCE_DIR
+  R.Audit.ResourceDir = CLANG_RESOURCE_DIR;
+#endif
+  std::string Root = "/usr/local/cuda";
+  if (const char *E = std::getenv("CUDA_PATH"))
+    Root = E;
+  R.Audit.CudaInclude = Root + "/include";
+  return R;
+}
+
+llvm::Expected<AuditOptions> optionsForFile(const SubcommandArgs &Args,
+                                            llvm::StringRef File) {
+  AuditOptions O = Args.Audit;
+  if (Args.BuildDir.empty())
+    return O;
+  CompileFlags DB;
+  if (auto Err = DB.addFromDatabase(Args.BuildDir, File))
+    return std::move(Err);
+  // Command-line flags come after the database's, so they win.
+  llvm::append_range(DB.Args, O.Flags.Args);
+  O.Flags = std::move(DB);
+  return O;
+}
+
+static int printError(llvm::Error E) {
+  llvm::handleAllErrors(std::move(E), [](const llvm::ErrorInfoBase &I) {
+    std::string M = I.message();
+    llvm::StringRef S(M);
+    llvm::errs() << (S.contains(": error: ") ? "" : "metacu: error: ") << M
+                 << '\n';
+  });
+  return 1;
+}
+
+int runAudit(int Argc, char **Argv) {
+  auto Args = parseSubcommandArgs(Argc, Argv, {"--help"}, {"--format"});
+  if (!Args)
+    return printError(Args.takeError());
+  std::string Format = "text";
+  for (auto &[Opt, Value] : Args->Own) {
+    if (Opt == "--help") {
+      llvm::outs() << "usage: metacu audit FILES... [-I dir] [-D name[=value]]"
+                      " [-U name] [-p BUILD_DIR] [--format text|json]\n";
+      return 0;
+    }
+    Format = Value;
+  }
+  if (Format != "text" && Format != "json")
+    return printError(llvm::createStringError(
+        "--format must be 'text' or 'json', not '" + Format + "'"));
+  std::vector<FileAudit> All;
+  for (const std::string &File : Args->Files) {
+    auto Opts = optionsForFile(*Args, File);
+    if (!Opts)
+      return printError(Opts.takeError());
+    auto Audit = auditFile(File, *Opts);
+    if (!Audit)
+      return printError(Audit.takeError());
+    for (FileAudit &FA : *Audit)
+      if (!llvm::any_of(All, [&](const FileAudit &X) {
+            return X.Path == FA.Path;
+          }))
+        All.push_back(std::move(FA));
+  }
+  if (Format == "json")
+    printAuditJson(llvm::outs(), All);
+  else
+    printAuditText(llvm::outs(), All);
+  return 0;
 }
 
 } // namespace metacu

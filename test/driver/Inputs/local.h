@@ -1,0 +1,2 @@
+#pragma once
+constexpr int local_value = 2;
