@@ -410,7 +410,8 @@ private:
       return;
     Frame &Fr = Stack.back();
     if (Cond.isValid()) {
-      CharSourceRange CR = CharSourceRange::getCharRange(
+      // The range ends at the start of the condition's last token.
+      CharSourceRange CR = CharSourceRange::getTokenRange(
           SM.getExpansionLoc(Cond.getBegin()),
           SM.getExpansionLoc(Cond.getEnd()));
       std::string Text =
@@ -831,8 +832,8 @@ DirectiveLine directiveLine(llvm::StringRef Buf, unsigned NameOffset) {
   Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.data(),
           Buf.data() + D.Begin, Buf.data() + Buf.size());
   L.SetCommentRetentionState(true);
-  unsigned End = NameOffset;
-  std::vector<std::string> Words, Comments;
+  unsigned End = NameOffset, CodeBegin = NameOffset, CodeEnd = NameOffset;
+  std::vector<std::string> Comments;
   for (bool First = true;; First = false) {
     clang::Token T;
     L.LexFromRawLexer(T);
@@ -840,18 +841,21 @@ DirectiveLine directiveLine(llvm::StringRef Buf, unsigned NameOffset) {
       break;
     unsigned Off = T.getLocation().getRawEncoding() - 1;
     End = Off + T.getLength();
-    llvm::StringRef Spelling = Buf.substr(Off, T.getLength());
-    if (T.is(tok::comment))
-      Comments.push_back(Spelling.str());
-    else
-      Words.push_back(Spelling.str());
+    if (T.is(tok::comment)) {
+      Comments.push_back(Buf.substr(Off, T.getLength()).str());
+      continue;
+    }
+    if (First)
+      CodeBegin = Off;
+    CodeEnd = End;
   }
   size_t EOL = Buf.find('\n', End);
   D.End = EOL == llvm::StringRef::npos ? Buf.size() : EOL + 1;
-  // "#", "if", ... joined: the '#' and the directive name form one word.
-  D.Text = Words.empty() ? "" : Words.front();
-  for (size_t I = 1; I < Words.size(); ++I)
-    D.Text += (I == 1 ? "" : " ") + Words[I];
+  for (llvm::StringRef Rest = Buf.slice(CodeBegin, CodeEnd); !Rest.empty();) {
+    auto [Part, Tail] = Rest.split("\\\n");
+    D.Text += Part;
+    Rest = Tail;
+  }
   D.Comment = llvm::join(Comments, " ");
   return D;
 }

@@ -5,6 +5,8 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Interpreter/IncrementalExecutor.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "clang/Interpreter/Interpreter.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -288,7 +290,12 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   auto CI = CB.CreateCpp();
   if (!CI)
     return CI.takeError();
-  auto Interp = clang::Interpreter::create(std::move(*CI));
+  // The large code model: the JIT places code and data wherever mmap puts
+  // them, which under AddressSanitizer (and in principle anywhere) can be
+  // more than 2 GiB from each other and from the C++ runtime.
+  auto Executor = std::make_unique<clang::IncrementalExecutorBuilder>();
+  Executor->CM = llvm::CodeModel::Large;
+  auto Interp = clang::Interpreter::create(std::move(*CI), std::move(Executor));
   if (!Interp)
     return Interp.takeError();
   (*Interp)->getCompilerInstance()->getDiagnostics().setClient(

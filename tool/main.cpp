@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Arch.h"
+#include "Audit.h"
 #include "CompileFlags.h"
 #include "Diagnostic.h"
 #include "Emit.h"
@@ -12,6 +13,7 @@
 #include "HostSlice.h"
 #include "Lower.h"
 #include "MetaNames.h"
+#include "Migrate.h"
 #include "Scan.h"
 #include "SourceFile.h"
 
@@ -102,6 +104,10 @@ static void printVersion(llvm::raw_ostream &OS) {
 
 int main(int Argc, char **Argv) {
   llvm::InitLLVM X(Argc, Argv);
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "audit")
+    return runAudit(Argc, Argv);
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "migrate")
+    return runMigrate(Argc, Argv);
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
   cl::ParseCommandLineOptions(

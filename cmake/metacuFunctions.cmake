@@ -1,0 +1,128 @@
+# metacu_target_sources(<target> [PRIVATE|PUBLIC|INTERFACE] <file.cu>...
+#                       [ARCHITECTURES <list>] [OPTIONS <metacu args>...])
+#
+# For each file, a custom command runs metacu at build time and writes
+# <binary dir>/<name>.gen.cu, which is added to <target> and compiled by the
+# CUDA compiler. The command gets
+#   --arch       ARCHITECTURES if given, else the target's CUDA_ARCHITECTURES
+#                (which CMake initialises from CMAKE_CUDA_ARCHITECTURES), read
+#                at generation time so a later set_target_properties counts;
+#   -I / -D      the target's include directories and compile definitions,
+#                usage requirements of what it links included, so metacu
+#                preprocesses the file as the compiler will;
+#   -MD -MF      a dependency file (DEPFILE), so editing the input, a header
+#                it includes or a data file read by @meta code regenerates it.
+# The target links metacu::runtime, whose header every generated file
+# includes, and the input's directory is added to the generated file's
+# include path, so `#include "local.h"` still resolves next to the input.
+# Errors in meta code are reported by metacu at the input's line and column.
+
+if(CMAKE_VERSION VERSION_LESS 3.20)
+  message(FATAL_ERROR "metacu_target_sources needs CMake 3.20 or newer (DEPFILE)")
+endif()
+
+function(metacu_target_sources target)
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "metacu_target_sources: no target named '${target}'")
+  endif()
+  if(NOT TARGET metacu::metacu OR NOT TARGET metacu::runtime)
+    message(FATAL_ERROR "metacu_target_sources: metacu::metacu and metacu::runtime "
+                        "must exist (find_package(metacu) or add_subdirectory)")
+  endif()
+
+  # Sources come bare or after a scope keyword, as with target_sources.
+  set(scope PRIVATE)
+  set(mode files)
+  set(files)
+  set(archs)
+  set(options)
+  set(archs_given FALSE)
+  foreach(arg IN LISTS ARGN)
+    if(arg STREQUAL "PRIVATE" OR arg STREQUAL "PUBLIC" OR arg STREQUAL "INTERFACE")
+      set(scope ${arg})
+      set(mode files)
+    elseif(arg STREQUAL "ARCHITECTURES")
+      set(mode archs)
+      set(archs_given TRUE)
+    elseif(arg STREQUAL "OPTIONS")
+      set(mode options)
+    else()
+      list(APPEND ${mode} "${arg}")
+    endif()
+  endforeach()
+  if(NOT files)
+    message(FATAL_ERROR "metacu_target_sources(${target}): no source files given")
+  endif()
+
+  if(archs_given)
+    string(REPLACE "," ";" archs "${archs}")
+    if(NOT archs)
+      message(FATAL_ERROR "metacu_target_sources(${target}): ARCHITECTURES is empty")
+    endif()
+    set(arch_list "${archs}")
+  else()
+    get_target_property(archs ${target} CUDA_ARCHITECTURES)
+    if(NOT archs)
+      set(archs "${CMAKE_CUDA_ARCHITECTURES}")
+    endif()
+    if(NOT archs)
+      message(FATAL_ERROR
+        "metacu_target_sources(${target}): no architectures: set the target's "
+        "CUDA_ARCHITECTURES or CMAKE_CUDA_ARCHITECTURES, or pass ARCHITECTURES")
+    endif()
+    # Read when the build system is generated, so that a CUDA_ARCHITECTURES
+    # set after this call still counts.
+    set(arch_list "$<IF:$<BOOL:$<TARGET_PROPERTY:${target},CUDA_ARCHITECTURES>>,$<TARGET_PROPERTY:${target},CUDA_ARCHITECTURES>,${CMAKE_CUDA_ARCHITECTURES}>")
+  endif()
+  foreach(a IN LISTS archs)
+    if(a MATCHES "^(all|all-major|native)$")
+      message(FATAL_ERROR
+        "metacu_target_sources(${target}): CUDA architectures '${a}' cannot be "
+        "expanded at configure time; list them (e.g. 75;80;90) or pass ARCHITECTURES")
+    endif()
+  endforeach()
+
+  get_target_property(binary_dir ${target} BINARY_DIR)
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+
+  foreach(file IN LISTS files)
+    get_filename_component(input "${file}" ABSOLUTE)
+    get_filename_component(input_dir "${input}" DIRECTORY)
+    get_filename_component(name "${input}" NAME_WLE)
+    set(output "${binary_dir}/${name}.gen.cu")
+    set(depfile "${binary_dir}/${name}.gen.cu.d")
+
+    # Two targets generating the same output would race; say so at once.
+    get_property(owner GLOBAL PROPERTY "METACU_OUTPUT_${output}")
+    if(owner)
+      message(FATAL_ERROR
+        "metacu_target_sources(${target}): ${output} is already generated for "
+        "target '${owner}'; add that file to '${target}' with target_sources, "
+        "or put '${target}' in its own directory")
+    endif()
+    set_property(GLOBAL PROPERTY "METACU_OUTPUT_${output}" ${target})
+
+    file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${output}")
+    add_custom_command(
+      OUTPUT "${output}"
+      COMMAND metacu::metacu "${input}" -o "${output}"
+              "--arch=$<JOIN:${arch_list},$<COMMA>>"
+              "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+              "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
+              -MD -MF "${depfile}"
+              ${options}
+      DEPENDS "${input}" metacu::metacu
+      DEPFILE "${depfile}"
+      COMMENT "metacu: generating ${shown}"
+      COMMAND_EXPAND_LISTS
+      VERBATIM)
+    set_source_files_properties("${output}" PROPERTIES
+      GENERATED TRUE
+      LANGUAGE CUDA
+      INCLUDE_DIRECTORIES "${input_dir}")
+    target_sources(${target} ${scope} "${output}")
+  endforeach()
+
+  target_link_libraries(${target} ${scope} metacu::runtime)
+endfunction()

@@ -1,0 +1,2 @@
+<% @meta int a = 1; %>
+@meta for enum (auto e : E) <% x[@(e)]; %>

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Round trip of every fixture in this directory through audit and migrate.
+
+For each fixture:
+  * `metacu migrate` reports exactly the sites annotated
+    `// AUDIT: CATEGORY` on their first line, with that category, and
+    converts exactly the convertible ones;
+  * nvcc -ptx of the original and of migrate -> metacu --arch 75,80,90 give
+    the same PTX for sm_75, sm_80 and sm_90 once nvcc's path- and
+    content-derived internal-linkage names and file lines are masked;
+  * `// PTX: sm_XX has|lacks TEXT` lines hold for the migrated PTX.
+
+usage: roundtrip.py METACU NVCC RUNTIME_INCLUDE [FIXTURE...]
+"""
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ARCHS = ["75", "80", "90"]
+CONVERTIBLE = {"statement", "host-device-split"}
+MASKS = [
+    (re.compile(r"_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_[0-9a-f]+"), "_INTERNAL_"),
+    (re.compile(r"_GLOBAL__N__[0-9a-f_]+"), "_GLOBAL__N__"),
+]
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        raise RuntimeError("%s failed (%d):\n%s%s" % (" ".join(cmd), p.returncode,
+                                                       p.stdout, p.stderr))
+    return p.stdout
+
+
+def masked_ptx(nvcc, source, arch, out, includes):
+    run([nvcc, "-ptx", "-arch=sm_" + arch, "-o", out, source] +
+        ["-I" + i for i in includes])
+    lines = []
+    for line in open(out):
+        # Comments and .file lines name the compiled file.
+        if line.lstrip().startswith(("//", ".file")):
+            continue
+        for rx, repl in MASKS:
+            line = rx.sub(repl, line)
+        lines.append(line)
+    return "".join(lines)
+
+
+def check(metacu, nvcc, runtime, fixture, pool):
+    errors = []
+    name = os.path.basename(fixture)
+    text = open(fixture).read().splitlines()
+    expected = {}
+    ptx_checks = []
+    for n, line in enumerate(text, 1):
+        m = re.search(r"// AUDIT: ([\w-]+)", line)
+        if m:
+            expected[n] = m.group(1)
+        m = re.search(r"// PTX: sm_(\d+) (has|lacks) (\S+)", line)
+        if m:
+            ptx_checks.append(m.groups())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # migrate reports every site with its category: one analysis per
+        # fixture checks both the audit and the rewrite.
+        report = run([metacu, "migrate", "-o", tmp, fixture])
+        sites = {}
+        for m in re.finditer(r"^.*?:(\d+): (converted|left) \(([\w-]+)\)",
+                             report, re.M):
+            sites[int(m.group(1))] = (m.group(2), m.group(3))
+        for line, cat in sorted(expected.items()):
+            if line not in sites:
+                errors.append("%s:%d: expected a %s site, found none" %
+                              (name, line, cat))
+            elif sites[line][1] != cat:
+                errors.append("%s:%d: expected %s, got %s" %
+                              (name, line, cat, sites[line][1]))
+            elif (sites[line][0] == "converted") != (cat in CONVERTIBLE):
+                errors.append("%s:%d: %s site was %s" %
+                              (name, line, cat, sites[line][0]))
+        for line, (_, cat) in sorted(sites.items()):
+            if line not in expected:
+                errors.append("%s:%d: unexpected %s site" % (name, line, cat))
+        converted = sum(1 for s in sites.values() if s[0] == "converted")
+        migrated = os.path.join(tmp, name)
+        generated = os.path.join(tmp, name[:-3] + ".gen.cu")
+        run([metacu, migrated, "-o", generated, "--arch", ",".join(ARCHS)])
+        jobs = {}
+        for arch in ARCHS:
+            jobs[arch] = (
+                pool.submit(masked_ptx, nvcc, fixture, arch,
+                            os.path.join(tmp, "orig.%s.ptx" % arch), []),
+                pool.submit(masked_ptx, nvcc, generated, arch,
+                            os.path.join(tmp, "new.%s.ptx" % arch), [runtime]))
+        for arch in ARCHS:
+            orig, new = (j.result() for j in jobs[arch])
+            if orig != new:
+                errors.append("%s: sm_%s PTX differs after migration" %
+                              (name, arch))
+            for check_arch, mode, needle in ptx_checks:
+                if check_arch == arch and (needle in new) != (mode == "has"):
+                    errors.append("%s: sm_%s PTX should %s %s" %
+                                  (name, arch, "contain" if mode == "has"
+                                   else "not contain", needle))
+    return errors, converted
+
+
+def main():
+    metacu, nvcc, runtime = sys.argv[1:4]
+    here = os.path.dirname(os.path.abspath(__file__))
+    fixtures = sys.argv[4:] or sorted(
+        os.path.join(here, f) for f in os.listdir(here) if f.endswith(".cu"))
+    failures = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for f in fixtures:
+            errors, converted = check(metacu, nvcc, runtime, f, pool)
+            status = "FAIL" if errors else "ok"
+            print("%-20s %s (%d converted, PTX compared for sm_%s)" %
+                  (os.path.basename(f), status, converted, ", sm_".join(ARCHS)))
+            failures += errors
+    for e in failures:
+        print(e)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
