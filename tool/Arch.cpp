@@ -40,8 +40,17 @@ llvm::Expected<ArchList> ArchList::parse(llvm::StringRef Spec) {
           "architecture '%s' is older than sm_%u, the oldest nvcc 13 "
           "supports",
           Orig.str().c_str(), MinSupportedCC);
-    if (!llvm::is_contained(L.Archs, A))
-      L.Archs.push_back(A);
+    if (llvm::is_contained(L.Archs, A))
+      continue;
+    // nvvm_arch_t holds compute capabilities; sm_90 and sm_90a would be
+    // the same value, and meta code could not give them different code.
+    for (const Arch &B : L.Archs)
+      if (B.CC == A.CC)
+        return llvm::createStringError(
+            "--arch lists both %s and %s; they share compute capability "
+            "%u.%u, which is all nvvm_arch_t tells apart: keep one of them",
+            B.name().c_str(), A.name().c_str(), A.CC / 10, A.CC % 10);
+    L.Archs.push_back(A);
   }
   if (L.Archs.empty())
     return llvm::createStringError("--arch needs at least one architecture");
@@ -76,32 +85,20 @@ std::string ArchList::enumDefinition() const {
   return S + " };";
 }
 
-std::string ArchList::test(const Arch &A) const {
+std::string ArchList::test(const Arch &A) {
   std::string CC = std::to_string(A.CC * 10);
-  auto Has = [&](char V) {
-    return llvm::is_contained(Archs, Arch{A.CC, V});
-  };
-  // nvcc defines __CUDA_ARCH__ identically for sm_90, sm_90a and sm_90f;
-  // the feature-set macros tell them apart. Only spell the exclusions that
-  // the list makes necessary, so the common case stays readable.
+  // nvcc defines __CUDA_ARCH__ alike for sm_90, sm_90a and sm_90f; the
+  // feature-set macros tell the variants apart.
   switch (A.Variant) {
   case 'a':
     return "(defined(__CUDA_ARCH_SPECIFIC__) && __CUDA_ARCH_SPECIFIC__ == " +
            CC + ")";
-  case 'f': {
-    std::string S = "(defined(__CUDA_ARCH_FAMILY_SPECIFIC__) && "
-                    "__CUDA_ARCH_FAMILY_SPECIFIC__ == " +
-                    CC;
-    if (Has('a'))
-      S += " && !defined(__CUDA_ARCH_SPECIFIC__)";
-    return S + ")";
-  }
-  default: {
-    std::string S = "__CUDA_ARCH__ == " + CC;
-    if (Has('a') || Has('f'))
-      S = "(" + S + " && !defined(__CUDA_ARCH_FAMILY_SPECIFIC__))";
-    return S;
-  }
+  case 'f':
+    return "(defined(__CUDA_ARCH_FAMILY_SPECIFIC__) && "
+           "__CUDA_ARCH_FAMILY_SPECIFIC__ == " +
+           CC + ")";
+  default:
+    return "__CUDA_ARCH__ == " + CC;
   }
 }
 

@@ -12,6 +12,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,7 @@ public:
   uint64_t allPasses() const { return (uint64_t(2) << Archs.size()) - 1; }
 
 private:
-  std::string test(const Arch &A) const;
+  static std::string test(const Arch &A);
   std::vector<Arch> Archs;
 };
 

@@ -12,6 +12,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <unistd.h>
@@ -312,6 +313,8 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     return failed();
   };
 
+  auto T0 = std::chrono::steady_clock::now();
+  auto DbgLap = [&](const char* W) { auto N = std::chrono::steady_clock::now(); if (getenv("METACU_DBG_TIME")) llvm::errs() << W << " " << std::chrono::duration<double, std::milli>(N - T0).count() << "\n"; T0 = N; };
   if (auto Err = (*Interp)->ParseAndExecute(G.Prelude)) {
     llvm::consumeError(std::move(Err));
     llvm::consumeError(Report());
@@ -332,7 +335,9 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
           hostError, hostFatal,    hostDepend,    DirStr.c_str(),
           Passes.data(), unsigned(Passes.size())};
 
+  DbgLap("prelude");
   auto PTU = (*Interp)->Parse(G.Program);
+  DbgLap("parse");
   if (!PTU) {
     llvm::consumeError(PTU.takeError());
     return Report();
@@ -344,6 +349,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       return Report();
     }
   }
+  DbgLap("exec");
   Diags.flush();
   if (!S.Errors.empty() || !Diags.Unmapped.empty())
     return Report();

@@ -412,6 +412,26 @@ private:
         Lexer::MeasureTokenLength(SM.getExpansionLoc(D->getEndLoc()), SM,
                                   CI.getLangOpts());
     unsigned E = Scan.tokenAt(EndOff);
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      FD = FT->getTemplatedDecl();
+    // The parse skipped function bodies, so a definition ends at its
+    // declarator here; its body is the next brace group.
+    if (FD && FD->hasSkippedBody()) {
+      int Depth = 0;
+      for (unsigned I = E; I < T.size(); ++I) {
+        if (T[I].InDirective)
+          continue;
+        if (T[I].is(tok::l_brace))
+          ++Depth;
+        else if (T[I].is(tok::r_brace) && --Depth == 0) {
+          E = I + 1;
+          break;
+        } else if (Depth == 0 && T[I].is(tok::semi)) {
+          break;
+        }
+      }
+    }
     // Attributes and specifiers before the begin location (__host__
     // __device__ expand to attributes that C++ mode drops) belong to it.
     while (B > 0 && !T[B - 1].InDirective && !T[B - 1].is(tok::semi) &&
@@ -429,9 +449,6 @@ private:
       Device |= T[I].isIdent("__global__") || T[I].isIdent("__device__");
       Host |= T[I].isIdent("__host__");
     }
-    const auto *FD = dyn_cast<FunctionDecl>(D);
-    if (auto *FT = dyn_cast<FunctionTemplateDecl>(D))
-      FD = FT->getTemplatedDecl();
     if (FD && Device && !Host) {
       int Depth = 0;
       for (unsigned I = B; I < E; ++I) {

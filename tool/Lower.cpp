@@ -30,8 +30,6 @@ struct Scope {
   ScopeKind Kind = ScopeKind::Namespace;
   /// True once inside a generator block: meta declarations become locals.
   bool InBlock = false;
-  /// Whether closing this scope closes a generator brace.
-  bool GenBrace = false;
   /// Meta names declared here (true), or ordinary names that hide an outer
   /// meta name (false).
   llvm::StringMap<bool> Names;
@@ -343,12 +341,9 @@ private:
         Pending = T.end();
         Scope S = std::move(Scopes.back());
         Scopes.pop_back();
-        if (S.GenBrace && S.Kind == ScopeKind::Namespace && !S.InBlock) {
+        if (S.Kind == ScopeKind::Namespace && !S.InBlock)
           closeRun();
-          write("}\n");
-        } else if (S.GenBrace) {
-          write("}\n");
-        }
+        write("}\n");
         StmtStart = I + 1;
         continue;
       }
@@ -459,7 +454,6 @@ private:
       S.TemplateParams = std::move(PendingTemplateParams);
       PendingTemplateParams.clear();
     }
-    S.GenBrace = true;
     if (S.Kind == ScopeKind::Namespace && !S.InBlock) {
       // Mirror the namespace so meta code sees qualified names as C++ does.
       closeRun();

@@ -4,6 +4,8 @@
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
 #include <algorithm>
 
 using clang::tok::TokenKind;
@@ -19,6 +21,29 @@ static clang::LangOptions cudaLangOptions() {
   LO.Bool = 1;
   LO.LineComment = 1;
   return LO;
+}
+
+/// A token's spelling after line splicing ('@me\<newline>ta' is '@meta').
+/// Such tokens are rare; their spellings live as long as the process.
+static llvm::StringRef spliceLines(llvm::StringRef Raw) {
+  static llvm::BumpPtrAllocator Alloc;
+  static llvm::StringSaver Saver(Alloc);
+  std::string Out;
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    if (Raw[I] == '\\') {
+      size_t J = I + 1;
+      while (J < Raw.size() && (Raw[J] == ' ' || Raw[J] == '\t'))
+        ++J;
+      if (J < Raw.size() && (Raw[J] == '\n' || Raw[J] == '\r')) {
+        if (Raw[J] == '\r' && J + 1 < Raw.size() && Raw[J + 1] == '\n')
+          ++J;
+        I = J;
+        continue;
+      }
+    }
+    Out += Raw[I];
+  }
+  return Saver.save(Out);
 }
 
 std::vector<Token> lexRaw(llvm::StringRef Text) {
@@ -41,6 +66,8 @@ std::vector<Token> lexRaw(llvm::StringRef Text) {
     R.Length = T.getLength();
     R.StartOfLine = T.isAtStartOfLine() || Toks.empty();
     R.Text = Text.substr(R.Offset, R.Length);
+    if (T.needsCleaning())
+      R.Text = spliceLines(R.Text);
     if (R.StartOfLine)
       InDirective = R.is(tok::hash);
     R.InDirective = InDirective;
@@ -113,8 +140,15 @@ private:
       const Token &T = toks()[I];
       if (T.InDirective)
         continue;
+      // An '@' inside an open bracket of meta code most likely means the
+      // bracket was never closed.
       if (InMeta && T.isAt())
-        return errorAtTok(I, "meta constructs cannot appear inside meta code");
+        return errorAtTok(Stack.back(),
+                          "expected '" +
+                              llvm::Twine(closeSpelling(
+                                  toks()[Stack.back()].Kind)) +
+                              "' to match this '" + toks()[Stack.back()].Text +
+                              "'");
       if (T.is(tok::l_paren) || T.is(tok::l_square) || T.is(tok::l_brace)) {
         Stack.push_back(I);
         continue;
@@ -159,7 +193,9 @@ private:
   llvm::Expected<unsigned> statementEnd(unsigned I, bool InMeta) {
     if (I >= toks().size())
       return errorAt(File.size(), "expected a statement before end of file");
-    if (!InMeta && startsConstruct(I)) {
+    // A statement may start with a splice ('@(name)(x);'); any other
+    // construct is a statement of its own.
+    if (!InMeta && startsConstruct(I) && !isKind(I + 1, tok::l_paren)) {
       auto N = parseConstruct(I);
       if (!N)
         return N.takeError();

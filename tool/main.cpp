@@ -23,6 +23,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <cstdlib>
 
 using namespace metacu;
@@ -67,6 +68,10 @@ static cl::opt<std::string>
     CudaPath("cuda-path", cl::desc("CUDA toolkit root (default: $CUDA_PATH "
                                    "or /usr/local/cuda)"),
              cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool>
+    TimeStages("time-stages",
+               cl::desc("Print how long each stage took to stderr"),
+               cl::cat(Category));
 static cl::opt<bool>
     DumpGenerator("dump-generator",
                   cl::desc("Print the generator program to stderr"),
@@ -148,7 +153,19 @@ int main(int Argc, char **Argv) {
     return 1;
   };
 
+  auto Last = std::chrono::steady_clock::now();
+  auto Lap = [&](const char *Stage) {
+    auto Now = std::chrono::steady_clock::now();
+    if (TimeStages)
+      llvm::errs() << "metacu: " << Stage << ": "
+                   << std::chrono::duration<double, std::milli>(Now - Last)
+                          .count()
+                   << " ms\n";
+    Last = Now;
+  };
+
   auto Scan = scan(*File);
+  Lap("scan");
   if (!Scan)
     return ReportLocated(Scan.takeError());
 
@@ -160,10 +177,12 @@ int main(int Argc, char **Argv) {
   auto Slice = sliceHost(*File, *Scan, metaIdentifiers(*Scan), SliceOpts);
   if (!Slice)
     return ReportLocated(Slice.takeError());
+  Lap("host slice");
 
   auto G = lower(*File, *Scan, *Slice, *Archs);
   if (!G)
     return ReportLocated(G.takeError());
+  Lap("lower");
   if (DumpGenerator)
     llvm::errs() << "//===--- prelude ---===//\n"
                  << G->Prelude << "//===--- program ---===//\n"
@@ -179,11 +198,13 @@ int main(int Argc, char **Argv) {
   auto Expanded = execute(*File, *G, *Archs, ExecOpts);
   if (!Expanded)
     return ReportLocated(Expanded.takeError());
+  Lap("execute");
 
   EmitOptions EmitOpts;
   EmitOpts.OutputName =
       Output == "-" ? "<stdout>" : llvm::sys::path::filename(Output).str();
   std::string Text = emitOutput(*File, *Archs, *Expanded, EmitOpts);
+  Lap("emit");
 
   std::string DepPath = DepFile;
   if (WriteDeps && DepPath.empty()) {

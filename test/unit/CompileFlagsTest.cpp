@@ -21,41 +21,40 @@ std::vector<std::string> flagsOf(std::vector<std::string> CL,
 
 TEST(CompileFlagsTest, IncludePathsInEverySpelling) {
   EXPECT_EQ(flagsOf({"nvcc", "-I", "/a", "-I/b", "--include-path=/c",
-                       "--include-path", "/d"}),
-              (Args{"-I/a", "-I/b", "-I/c", "-I/d"}));
+                     "--include-path", "/d"}),
+            (Args{"-I/a", "-I/b", "-I/c", "-I/d"}));
 }
 
 TEST(CompileFlagsTest, SystemIncludePaths) {
-  EXPECT_EQ(flagsOf({"gcc", "-isystem", "/s", "-isystem/t",
-                       "--system-include=/u"}),
-              (Args{"-isystem/s", "-isystem/t", "-isystem/u"}));
+  EXPECT_EQ(
+      flagsOf({"gcc", "-isystem", "/s", "-isystem/t", "--system-include=/u"}),
+      (Args{"-isystem/s", "-isystem/t", "-isystem/u"}));
 }
 
 TEST(CompileFlagsTest, MacroDefinitionsAndUndefinitions) {
-  EXPECT_EQ(flagsOf({"nvcc", "-D", "X=1", "-DY", "--define-macro=Z=2",
-                       "--define-macro", "W", "-U", "A", "-UB",
-                       "--undefine-macro=C"}),
-              (Args{"-DX=1", "-DY", "-DZ=2", "-DW", "-UA", "-UB", "-UC"}));
+  EXPECT_EQ(
+      flagsOf({"nvcc", "-D", "X=1", "-DY", "--define-macro=Z=2",
+               "--define-macro", "W", "-U", "A", "-UB", "--undefine-macro=C"}),
+      (Args{"-DX=1", "-DY", "-DZ=2", "-DW", "-UA", "-UB", "-UC"}));
 }
 
 TEST(CompileFlagsTest, MacroValuesAreNotTakenForPaths) {
   EXPECT_EQ(flagsOf({"nvcc", "-DDIR=rel/path"}, "/build"),
-              (Args{"-DDIR=rel/path"}));
+            (Args{"-DDIR=rel/path"}));
 }
 
 TEST(CompileFlagsTest, ForcedIncludes) {
-  EXPECT_EQ(flagsOf({"clang++", "-include", "/p/pre.h",
-                       "--pre-include=/p/q.h"}),
-              (Args{"-include/p/pre.h", "-include/p/q.h"}));
+  EXPECT_EQ(
+      flagsOf({"clang++", "-include", "/p/pre.h", "--pre-include=/p/q.h"}),
+      (Args{"-include/p/pre.h", "-include/p/q.h"}));
 }
 
 TEST(CompileFlagsTest, RelativePathsAreMadeAbsoluteAgainstTheDirectory) {
   EXPECT_EQ(flagsOf({"nvcc", "-Iinc", "-I", "../up", "-isystem", "sys",
-                       "-include", "pre.h"},
-                      "/work/build"),
-              (Args{"-I/work/build/inc", "-I/work/build/../up",
-                          "-isystem/work/build/sys",
-                          "-include/work/build/pre.h"}));
+                     "-include", "pre.h"},
+                    "/work/build"),
+            (Args{"-I/work/build/inc", "-I/work/build/../up",
+                  "-isystem/work/build/sys", "-include/work/build/pre.h"}));
 }
 
 TEST(CompileFlagsTest, RelativePathsStayRelativeWithoutADirectory) {
@@ -64,10 +63,10 @@ TEST(CompileFlagsTest, RelativePathsStayRelativeWithoutADirectory) {
 
 TEST(CompileFlagsTest, UnrelatedFlagsAndTheCompilerAreIgnored) {
   EXPECT_EQ(flagsOf({"-Inot_a_flag_but_the_compiler", "-O2", "-std=c++17",
-                       "-arch=sm_80", "-Wall", "-c", "k.cu", "-o", "k.o",
-                       "--expt-relaxed-constexpr", "-DKEEP", "-lineinfo",
-                       "-isysroot", "/sdk"}),
-              (Args{"-DKEEP"}));
+                     "-arch=sm_80", "-Wall", "-c", "k.cu", "-o", "k.o",
+                     "--expt-relaxed-constexpr", "-DKEEP", "-lineinfo",
+                     "-isysroot", "/sdk"}),
+            (Args{"-DKEEP"}));
 }
 
 TEST(CompileFlagsTest, AFlagMissingItsValueAtTheEndIsDropped) {

@@ -33,10 +33,9 @@ TEST(DiagnosticTest, SeverityIsPrintedAsGiven) {
 TEST(DiagnosticTest, TabsBeforeTheColumnAreKeptUnderTheCaret) {
   SourceFile F("k.cu", "\tint\t x;\n");
   // 'x' is at offset 6: tab, "int", tab, space.
-  EXPECT_EQ(print(F, 6, "error", "m"),
-            "k.cu:1:7: error: m\n"
-            "\tint\t x;\n"
-            "\t   \t ^\n");
+  EXPECT_EQ(print(F, 6, "error", "m"), "k.cu:1:7: error: m\n"
+                                       "\tint\t x;\n"
+                                       "\t   \t ^\n");
 }
 
 TEST(DiagnosticTest, CaretOnLastLineWithoutNewlineAndCRLF) {
@@ -81,8 +80,8 @@ TEST(DiagnosticTest, ReportErrorPrintsEveryErrorOfAList) {
   SourceFile F("k.cu", "a\nb\n");
   std::string S;
   llvm::raw_string_ostream OS(S);
-  llvm::Error E = llvm::joinErrors(errorAt(0, "first"),
-                                   llvm::createStringError("second"));
+  llvm::Error E =
+      llvm::joinErrors(errorAt(0, "first"), llvm::createStringError("second"));
   EXPECT_TRUE(reportError(OS, F, std::move(E)));
   EXPECT_EQ(S, "k.cu:1:1: error: first\na\n^\nmetacu: error: second\n");
 }

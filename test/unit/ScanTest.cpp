@@ -103,9 +103,8 @@ TEST(ScanTest, MetaStructAndEnumDeclarationsEndAtTheSemicolon) {
   Scanned S = scanOk("@meta struct cfg { int f() { return 1; } int a; };\n"
                      "@meta enum class mode { a, b = 3, c };\n"
                      "@meta std::vector<int> v{1, 2};\n");
-  ASSERT_EQ(kinds(S.nodes()),
-            (Kinds{NK::Stmt, NK::Text, NK::Stmt, NK::Text, NK::Stmt,
-                   NK::Text}));
+  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::Stmt, NK::Text, NK::Stmt, NK::Text,
+                                     NK::Stmt, NK::Text}));
   EXPECT_EQ(S.text(S.nodes()[0].Head),
             "struct cfg { int f() { return 1; } int a; };");
   EXPECT_EQ(S.text(S.nodes()[2].Head), "enum class mode { a, b = 3, c };");
@@ -193,8 +192,7 @@ TEST(ScanTest, ClassicMetaForWithBracedBody) {
   ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::For, NK::Text}));
   const Node &F = S.nodes()[0];
   EXPECT_EQ(S.text(F.Head), "int i = 0; i < 4; ++i");
-  EXPECT_EQ(S.text(F.Whole),
-            "@meta for (int i = 0; i < 4; ++i) { a[i] = 0; }");
+  EXPECT_EQ(S.text(F.Whole), "@meta for (int i = 0; i < 4; ++i) { a[i] = 0; }");
   ASSERT_EQ(F.Branches.size(), 1u);
   const Branch &B = F.Branches[0];
   EXPECT_TRUE(B.Braced);
@@ -217,8 +215,8 @@ TEST(ScanTest, RangedMetaForWithUnbracedBody) {
 TEST(ScanTest, MetaForEnumAndWhile) {
   Scanned S = scanOk("@meta for enum (auto e : mode_t) f(e);\n"
                      "@meta while (n < 3) { g(); }\n");
-  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::ForEnum, NK::Text, NK::While,
-                                     NK::Text}));
+  ASSERT_EQ(kinds(S.nodes()),
+            (Kinds{NK::ForEnum, NK::Text, NK::While, NK::Text}));
   EXPECT_EQ(S.text(S.nodes()[0].Head), "auto e : mode_t");
   EXPECT_EQ(S.text(S.nodes()[0].Branches[0].Body), "f(e);");
   EXPECT_EQ(S.text(S.nodes()[2].Head), "n < 3");
@@ -257,11 +255,12 @@ TEST(ScanTest, MetaIfWithoutElseEndsAfterItsBody) {
 }
 
 TEST(ScanTest, CodegenIfChainWithElse) {
-  Scanned S = scanOk("void f() {\n"
-                     "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) { a(); }\n"
-                     "  else if codegen (u > 2) b();\n"
-                     "  else { c(); }\n"
-                     "}\n");
+  Scanned S =
+      scanOk("void f() {\n"
+             "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) { a(); }\n"
+             "  else if codegen (u > 2) b();\n"
+             "  else { c(); }\n"
+             "}\n");
   ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::Text, NK::Codegen, NK::Text}));
   const Node &N = S.nodes()[1];
   EXPECT_EQ(S.text(N.Whole).substr(0, 11), "if codegen ");
@@ -295,8 +294,8 @@ TEST(ScanTest, IfWithoutCodegenIsOrdinaryCode) {
 TEST(ScanTest, SpliceKeepsItsExpression) {
   Scanned S = scanOk("int @(\"load_\" + std::to_string(i))(int x) "
                      "{ return x * @(f(1, (2))); }\n");
-  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::Text, NK::Splice, NK::Text,
-                                     NK::Splice, NK::Text}));
+  ASSERT_EQ(kinds(S.nodes()),
+            (Kinds{NK::Text, NK::Splice, NK::Text, NK::Splice, NK::Text}));
   EXPECT_EQ(S.text(S.nodes()[1].Head), "\"load_\" + std::to_string(i)");
   EXPECT_EQ(S.text(S.nodes()[1].Whole), "@(\"load_\" + std::to_string(i))");
   EXPECT_EQ(S.text(S.nodes()[3].Head), "f(1, (2))");
@@ -330,8 +329,8 @@ TEST(ScanTest, NestedConstructsInUnbracedBodies) {
   ASSERT_EQ(kinds(Outer.Nodes), (Kinds{NK::For}));
   const Branch &Inner = Outer.Nodes[0].Branches[0];
   EXPECT_EQ(S.text(Inner.Body), "x[@(i)][@(j)] = 0;");
-  EXPECT_EQ(kinds(Inner.Nodes), (Kinds{NK::Text, NK::Splice, NK::Text,
-                                       NK::Splice, NK::Text}));
+  EXPECT_EQ(kinds(Inner.Nodes),
+            (Kinds{NK::Text, NK::Splice, NK::Text, NK::Splice, NK::Text}));
   EXPECT_EQ(S.text(S.nodes()[1].Whole), "\nint after;\n");
 }
 
@@ -371,9 +370,15 @@ TEST(ScanTest, UnbracedBodiesOfOrdinaryLoopsAndSwitch) {
 }
 
 TEST(ScanTest, ConstructsInsideOrdinaryStatementsAndInitializers) {
-  Scanned S = scanOk("int a[] = { @meta for (int i = 0; i < 3; ++i) @(i), };\n");
-  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::Text, NK::For, NK::Text}));
-  EXPECT_EQ(S.text(S.nodes()[1].Branches[0].Body), "@(i),");
+  Scanned S =
+      scanOk("int a[] = { @meta for (int i = 0; i < 3; ++i) { @(i), } };\n"
+             "void f() { g(@(n), 1); }\n");
+  ASSERT_EQ(kinds(S.nodes()),
+            (Kinds{NK::Text, NK::For, NK::Text, NK::Splice, NK::Text}));
+  const Branch &B = S.nodes()[1].Branches[0];
+  EXPECT_EQ(S.text(B.Body), "{ @(i), }");
+  EXPECT_EQ(kinds(B.Nodes), (Kinds{NK::Text, NK::Splice, NK::Text}));
+  EXPECT_EQ(S.text(S.nodes()[2].Whole), " };\nvoid f() { g(");
 }
 
 Node malformedAt(Scanned &S, size_t I) {
@@ -387,20 +392,29 @@ Node malformedAt(Scanned &S, size_t I) {
 
 TEST(ScanTest, UnterminatedParenthesisIsMalformedAndScanningGoesOn) {
   Scanned S = scanOk("@meta for (int i = 0; i < 2; ++i { x(); }\n"
-                     "@meta int y = 1;\n");
-  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::Malformed, NK::Text, NK::Stmt,
-                                     NK::Text}));
+                     "int y = @(1);\n");
+  // Scanning resumes after the '@' and finds the splice.
+  ASSERT_EQ(kinds(S.nodes()),
+            (Kinds{NK::Malformed, NK::Text, NK::Splice, NK::Text}));
   Node M = malformedAt(S, 0);
   // Only the '@' is taken; the rest is text.
   EXPECT_EQ(S.text(M.Whole), "@");
+  // The parenthesis runs into the next '@', which cannot be meta code: the
+  // error points at the parenthesis that is never closed.
   EXPECT_EQ(M.ErrorOffset, S.offsetOf("("));
   EXPECT_EQ(M.Error, "expected ')' to match this '('");
-  EXPECT_EQ(S.text(S.nodes()[2].Head), "int y = 1;");
+
+  Scanned T = scanOk("@meta for (int i = 0; i < 2; ++i { x(); }\n"
+                     "int y = 1;\n");
+  M = malformedAt(T, 0);
+  EXPECT_EQ(M.ErrorOffset, T.offsetOf("("));
+  EXPECT_EQ(M.Error, "expected ')' to match this '('");
+  EXPECT_EQ(kinds(T.nodes()), (Kinds{NK::Malformed, NK::Text}));
 }
 
 TEST(ScanTest, UnterminatedMetaStatement) {
-  Scanned S = scanOk("@meta int x = 1\nint y;\n");
-  Node M = malformedAt(S, 0);
+  Scanned S = scanOk("int y;\n@meta int x = 1\n");
+  Node M = malformedAt(S, 1);
   EXPECT_EQ(M.ErrorOffset, S.offsetOf("int x"));
   EXPECT_EQ(M.Error, "expected ';' at the end of this meta statement");
 }
@@ -416,8 +430,7 @@ TEST(ScanTest, MismatchedBracketInABody) {
   Scanned S = scanOk("@meta while (k) { x(]; }\n");
   Node M = malformedAt(S, 0);
   EXPECT_EQ(M.ErrorOffset, S.offsetOf("]"));
-  EXPECT_EQ(M.Error,
-            "unbalanced ']': expected ')' to match the '(' at line 1");
+  EXPECT_EQ(M.Error, "unbalanced ']': expected ')' to match the '(' at line 1");
 }
 
 TEST(ScanTest, MissingBodyAtEndOfFile) {
@@ -456,10 +469,21 @@ TEST(ScanTest, ConstructInsideMetaCodeIsMalformed) {
             (Kinds{NK::Malformed, NK::Text, NK::Splice, NK::Text}));
 }
 
-TEST(ScanTest, MalformedConstructInABodyMakesTheEnclosingOneMalformed) {
+TEST(ScanTest, MalformedConstructInABodyStaysInsideTheBody) {
   Scanned S = scanOk("@meta for (int i = 0; i < 2; ++i) { @meta int y }\n");
-  Node M = malformedAt(S, 0);
-  EXPECT_EQ(M.ErrorOffset, S.offsetOf("}"));
+  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::For, NK::Text}));
+  const Branch &B = S.nodes()[0].Branches[0];
+  ASSERT_EQ(kinds(B.Nodes), (Kinds{NK::Text, NK::Malformed, NK::Text}));
+  EXPECT_EQ(B.Nodes[1].ErrorOffset, S.offsetOf("}"));
+  EXPECT_EQ(B.Nodes[1].Error, "unbalanced '}'");
+}
+
+TEST(ScanTest, MalformedBodyMakesTheEnclosingConstructMalformed) {
+  Scanned S = scanOk("@meta if (a) { x(); ) }\nint z;\n");
+  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::Malformed, NK::Text}));
+  EXPECT_EQ(S.nodes()[0].ErrorOffset, S.offsetOf(")", 2));
+  EXPECT_EQ(S.nodes()[0].Error,
+            "unbalanced ')': expected '}' to match the '{' at line 1");
 }
 
 TEST(ScanTest, TokenAtFindsTheFirstTokenAtOrAfterAnOffset) {

@@ -14,6 +14,13 @@
 
 #include <metacu/select.h>
 
+// __global__, __device__ and friends, for the declarations the generator
+// shares with device code. The guard macro is what <cuda_runtime.h> sets
+// around this internal header.
+#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+#include <crt/host_defines.h>
+#undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+
 #include <charconv>
 #include <cerrno>
 #include <cmath>
