@@ -1,6 +1,7 @@
 //===- Execute.cpp --------------------------------------------------------===//
 #include "Execute.h"
 #include "Diagnostic.h"
+#include "PreludeCache.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -12,7 +13,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <unistd.h>
@@ -258,6 +258,36 @@ private:
   int Saved;
 };
 
+/// An interpreter that has compiled and run \p Prelude, reporting to
+/// \p Diags.
+llvm::Expected<std::unique_ptr<clang::Interpreter>>
+startInterpreter(const std::vector<std::string> &Args,
+                 clang::DiagnosticConsumer &Diags, llvm::StringRef Prelude) {
+  std::vector<const char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  clang::IncrementalCompilerBuilder CB;
+  CB.SetCompilerArgs(Argv);
+  auto CI = CB.CreateCpp();
+  if (!CI)
+    return CI.takeError();
+  (*CI)->getDiagnostics().setClient(&Diags, /*ShouldOwnClient=*/false);
+  // The large code model: the JIT places code and data wherever mmap puts
+  // them, which under AddressSanitizer (and in principle anywhere) can be
+  // more than 2 GiB from each other and from the C++ runtime.
+  auto Executor = std::make_unique<clang::IncrementalExecutorBuilder>();
+  Executor->CM = llvm::CodeModel::Large;
+  auto Interp =
+      clang::Interpreter::create(std::move(*CI), std::move(Executor));
+  if (!Interp)
+    return Interp.takeError();
+  (*Interp)->getCompilerInstance()->getDiagnostics().setClient(
+      &Diags, /*ShouldOwnClient=*/false);
+  if (auto Err = (*Interp)->ParseAndExecute(Prelude))
+    return std::move(Err);
+  return std::move(*Interp);
+}
+
 llvm::Error failed() {
   return llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode());
 }
@@ -272,36 +302,19 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   llvm::sys::path::remove_filename(Dir);
   llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
 
-  std::vector<std::string> Args = {"-std=c++20",   "-O0",
+  // The flags that shape the generator library, and so its precompiled
+  // form; the user's flags and the input's directory come after.
+  std::vector<std::string> Base = {"-std=c++20",   "-O0",
                                    "-w",           "-fexceptions",
                                    "-fcxx-exceptions",
                                    "-resource-dir", Opts.ResourceDir,
                                    "-isystem",     Opts.CudaInclude,
-                                   "-I",           Opts.RuntimeInclude,
-                                   "-iquote",      std::string(Dir)};
-  llvm::append_range(Args, Opts.Flags.Args);
-  std::vector<const char *> Argv;
-  for (const std::string &A : Args)
-    Argv.push_back(A.c_str());
+                                   "-I",           Opts.RuntimeInclude};
+  std::vector<std::string> Rest = {"-iquote", std::string(Dir)};
+  llvm::append_range(Rest, Opts.Flags.Args);
 
   RunState S(File, G);
   MappingConsumer Diags(S);
-  clang::IncrementalCompilerBuilder CB;
-  CB.SetCompilerArgs(Argv);
-  auto CI = CB.CreateCpp();
-  if (!CI)
-    return CI.takeError();
-  // The large code model: the JIT places code and data wherever mmap puts
-  // them, which under AddressSanitizer (and in principle anywhere) can be
-  // more than 2 GiB from each other and from the C++ runtime.
-  auto Executor = std::make_unique<clang::IncrementalExecutorBuilder>();
-  Executor->CM = llvm::CodeModel::Large;
-  auto Interp = clang::Interpreter::create(std::move(*CI), std::move(Executor));
-  if (!Interp)
-    return Interp.takeError();
-  (*Interp)->getCompilerInstance()->getDiagnostics().setClient(
-      &Diags, /*ShouldOwnClient=*/false);
-
   auto Report = [&]() -> llvm::Error {
     Diags.flush();
     S.printErrors();
@@ -313,17 +326,41 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     return failed();
   };
 
-  auto T0 = std::chrono::steady_clock::now();
-  auto DbgLap = [&](const char* W) { auto N = std::chrono::steady_clock::now(); if (getenv("METACU_DBG_TIME")) llvm::errs() << W << " " << std::chrono::duration<double, std::milli>(N - T0).count() << "\n"; T0 = N; };
-  if (auto Err = (*Interp)->ParseAndExecute(G.Prelude)) {
-    llvm::consumeError(std::move(Err));
-    llvm::consumeError(Report());
-    return llvm::createStringError(
-        "cannot compile the generator library (metacu/detail/generator.h "
-        "in '%s'); is the installation complete?",
-        Opts.RuntimeInclude.c_str());
+  std::unique_ptr<clang::Interpreter> Interp;
+  llvm::SmallString<256> Header(Opts.RuntimeInclude);
+  llvm::sys::path::append(Header, "metacu", "detail", "generator.h");
+  if (auto PCH = precompiledPrelude(Opts.CacheDir, Header, Base)) {
+    std::vector<std::string> Args = Base;
+    Args.insert(Args.end(), {"-include-pch", *PCH});
+    llvm::append_range(Args, Rest);
+    clang::IgnoringDiagConsumer Ignore;
+    auto I = startInterpreter(Args, Ignore, G.Prelude);
+    if (I) {
+      Interp = std::move(*I);
+    } else {
+      // Stale (a system header changed since): rebuilt on the next run.
+      llvm::consumeError(I.takeError());
+      llvm::sys::fs::remove(*PCH);
+    }
   }
-  auto Host = (*Interp)->getSymbolAddress("metacu_host");
+  if (!Interp) {
+    std::vector<std::string> Args = Base;
+    llvm::append_range(Args, Rest);
+    auto I = startInterpreter(Args, Diags, G.Prelude);
+    if (!I) {
+      llvm::consumeError(I.takeError());
+      llvm::consumeError(Report());
+      return llvm::createStringError(
+          "cannot compile the generator library (metacu/detail/generator.h "
+          "in '%s'); is the installation complete?",
+          Opts.RuntimeInclude.c_str());
+    }
+    Interp = std::move(*I);
+  }
+  Interp->getCompilerInstance()->getDiagnostics().setClient(
+      &Diags, /*ShouldOwnClient=*/false);
+
+  auto Host = Interp->getSymbolAddress("metacu_host");
   if (!Host)
     return Host.takeError();
   std::vector<int> Passes{0};
@@ -335,21 +372,18 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
           hostError, hostFatal,    hostDepend,    DirStr.c_str(),
           Passes.data(), unsigned(Passes.size())};
 
-  DbgLap("prelude");
-  auto PTU = (*Interp)->Parse(G.Program);
-  DbgLap("parse");
+  auto PTU = Interp->Parse(G.Program);
   if (!PTU) {
     llvm::consumeError(PTU.takeError());
     return Report();
   }
   {
     StdoutToStderr Redirect;
-    if (auto Err = (*Interp)->Execute(*PTU)) {
+    if (auto Err = Interp->Execute(*PTU)) {
       llvm::consumeError(std::move(Err));
       return Report();
     }
   }
-  DbgLap("exec");
   Diags.flush();
   if (!S.Errors.empty() || !Diags.Unmapped.empty())
     return Report();

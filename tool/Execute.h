@@ -44,6 +44,8 @@ struct ExecuteOptions {
   std::string ResourceDir;
   std::string CudaInclude;
   std::string RuntimeInclude;
+  /// Where the precompiled generator library is kept; empty: none.
+  std::string CacheDir;
 };
 
 /// Runs \p G. Errors are printed to stderr as they are mapped (there may be

@@ -72,17 +72,17 @@ public:
 
   void If(SourceLocation Loc, SourceRange Cond, ConditionValueKind) override {
     if (SM.isInMainFile(Loc))
-      Stack.push_back({Loc, conditionTestsArch(Cond)});
+      Stack.push_back({Loc, conditionTests(Cond)});
   }
   void Elif(SourceLocation Loc, SourceRange Cond, ConditionValueKind,
             SourceLocation) override {
     if (SM.isInMainFile(Loc) && !Stack.empty())
-      Stack.back().TestsArch |= conditionTestsArch(Cond);
+      Stack.back().Tests |= conditionTests(Cond);
   }
   void Ifdef(SourceLocation Loc, const clang::Token &Name,
              const MacroDefinition &) override {
     if (SM.isInMainFile(Loc))
-      Stack.push_back({Loc, nameTestsArch(Name.getIdentifierInfo())});
+      Stack.push_back({Loc, nameTests(Name.getIdentifierInfo())});
   }
   void Ifndef(SourceLocation Loc, const clang::Token &Name,
               const MacroDefinition &) override {
@@ -91,7 +91,7 @@ public:
   void Elifdef(SourceLocation Loc, const clang::Token &Name,
                const MacroDefinition &) override {
     if (SM.isInMainFile(Loc) && !Stack.empty())
-      Stack.back().TestsArch |= nameTestsArch(Name.getIdentifierInfo());
+      Stack.back().Tests |= nameTests(Name.getIdentifierInfo());
   }
   void Elifndef(SourceLocation Loc, const clang::Token &Name,
                 const MacroDefinition &MD) override {
@@ -102,9 +102,12 @@ public:
       return;
     Cond C = Stack.back();
     Stack.pop_back();
-    if (!C.TestsArch)
-      return;
     Range Block{offset(C.Loc), offset(Loc)};
+    if (!(C.Tests & TestsArch)) {
+      if (C.Tests & TestsCompiler)
+        R.CompilerConditional.push_back(Block);
+      return;
+    }
     R.ArchConditional.push_back(Block);
     // Macros defined inside such a block are feature tests derived from
     // __CUDA_ARCH__ ('#if __CUDA_ARCH__ >= 800 / #define HAS_ASYNC_COPY').
@@ -147,41 +150,51 @@ private:
 
   struct Cond {
     SourceLocation Loc;
-    bool TestsArch;
+    unsigned Tests;
+  };
+
+  /// What a preprocessor condition depends on that metacu's single host
+  /// pass cannot reproduce.
+  enum : unsigned {
+    TestsArch = 1,     // __CUDA_ARCH__: differs per device pass
+    TestsCompiler = 2, // __CUDACC__, __NVCC__: nvcc's, not C++ mode's
   };
 
   unsigned offset(SourceLocation L) const {
     return SM.getFileOffset(SM.getExpansionLoc(L));
   }
 
-  bool nameTestsArch(const IdentifierInfo *II, unsigned Depth = 0) const {
+  unsigned nameTests(const IdentifierInfo *II, unsigned Depth = 0) const {
     if (!II)
-      return false;
+      return 0;
     llvm::StringRef N = II->getName();
     if (N.starts_with("__CUDA_ARCH") || ArchDerived.contains(N))
-      return true;
-    // A macro that expands to __CUDA_ARCH__ (#define MY_ARCH __CUDA_ARCH__).
+      return TestsArch;
+    if (N.starts_with("__CUDACC") || N == "__NVCC__")
+      return TestsCompiler;
+    // A macro that expands to one (#define MY_ARCH __CUDA_ARCH__).
+    unsigned Tests = 0;
     if (Depth > 8)
-      return false;
+      return Tests;
     if (const MacroInfo *MI = PP.getMacroInfo(II))
       for (const clang::Token &T : MI->tokens())
-        if (T.getIdentifierInfo() &&
-            nameTestsArch(T.getIdentifierInfo(), Depth + 1))
-          return true;
-    return false;
+        if (T.getIdentifierInfo())
+          Tests |= nameTests(T.getIdentifierInfo(), Depth + 1);
+    return Tests;
   }
 
-  bool conditionTestsArch(SourceRange Cond) const {
+  unsigned conditionTests(SourceRange Cond) const {
     if (Cond.isInvalid())
-      return false;
+      return 0;
     CharSourceRange CR = CharSourceRange::getTokenRange(
         SM.getExpansionLoc(Cond.getBegin()), SM.getExpansionLoc(Cond.getEnd()));
     std::string Text =
         Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();
+    unsigned Tests = 0;
     for (const metacu::Token &T : lexRaw(Text))
-      if (T.isIdent() && nameTestsArch(PP.getIdentifierInfo(T.Text)))
-        return true;
-    return false;
+      if (T.isIdent())
+        Tests |= nameTests(PP.getIdentifierInfo(T.Text));
+    return Tests;
   }
 
   SourceManager &SM;

@@ -71,6 +71,9 @@ struct HostSliceResult {
   /// Conditional blocks (#if ... #endif) whose condition tests
   /// __CUDA_ARCH__, directly or through a macro.
   std::vector<Range> ArchConditional;
+  /// Conditional blocks whose condition tests __CUDACC__ or __NVCC__,
+  /// which nvcc defines and metacu's C++-mode parse does not.
+  std::vector<Range> CompilerConditional;
   /// Main-file #include lines the generator needs, as the byte range of the
   /// directive line, in source order.
   std::vector<Range> NeededIncludes;

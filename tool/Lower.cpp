@@ -245,6 +245,13 @@ private:
                        "tests __CUDA_ARCH__; metacu sees the file once, not "
                        "once per architecture, so select per-architecture "
                        "code with 'if codegen (__nvvm_arch ...)'");
+      if (contains(Slice.CompilerConditional, N.Whole.Begin))
+        return errorAt(N.Whole.Begin,
+                       "meta construct inside a preprocessor conditional that "
+                       "tests __CUDACC__ or __NVCC__; metacu reads the file as "
+                       "a host C++ compiler does, without them, so it cannot "
+                       "tell whether nvcc compiles this region: move the "
+                       "construct out of the conditional");
       if (isInactive(N.Whole.Begin)) {
         // nvcc skips this region too; leave it as written.
         emitText(N.Whole.Begin, N.Whole.End);

@@ -13,6 +13,7 @@
 #include "HostSlice.h"
 #include "Lower.h"
 #include "MetaNames.h"
+#include "PreludeCache.h"
 #include "Migrate.h"
 #include "Scan.h"
 #include "SourceFile.h"
@@ -68,6 +69,13 @@ static cl::opt<std::string>
     CudaPath("cuda-path", cl::desc("CUDA toolkit root (default: $CUDA_PATH "
                                    "or /usr/local/cuda)"),
              cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Where to keep the precompiled generator library (default: "
+             "$METACU_CACHE_DIR, $XDG_CACHE_HOME/metacu or ~/.cache/metacu; "
+             "'' to keep none)"),
+    cl::value_desc("dir"), cl::init(defaultCacheDirectory()),
+    cl::cat(Category));
 static cl::opt<bool>
     TimeStages("time-stages",
                cl::desc("Print how long each stage took to stderr"),
@@ -195,6 +203,7 @@ int main(int Argc, char **Argv) {
   ExecOpts.ResourceDir = SliceOpts.ResourceDir;
   ExecOpts.CudaInclude = SliceOpts.CudaInclude;
   ExecOpts.RuntimeInclude = SliceOpts.RuntimeInclude;
+  ExecOpts.CacheDir = CacheDir;
   auto Expanded = execute(*File, *G, *Archs, ExecOpts);
   if (!Expanded)
     return ReportLocated(Expanded.takeError());
@@ -216,10 +225,17 @@ int main(int Argc, char **Argv) {
     return Fail(std::move(Err));
   if (WriteDeps || !DepFile.empty()) {
     std::vector<std::string> Deps{File->path().str()};
+    // Clang can name a header through '..' after a symlink
+    // (/../lib/gcc/.../../../../include/c++/12/map); Make and Ninja would
+    // drop the dots without resolving the link and see a missing file.
+    auto Real = [](const std::string &P) {
+      llvm::SmallString<256> R;
+      return llvm::sys::fs::real_path(P, R) ? P : std::string(R);
+    };
     for (size_t I = 1; I < Slice->Files.size(); ++I)
-      Deps.push_back(Slice->Files[I]);
+      Deps.push_back(Real(Slice->Files[I]));
     for (const std::string &D : Expanded->DataFiles)
-      Deps.push_back(D);
+      Deps.push_back(Real(D));
     std::string Target = DepTarget.empty() ? Output.getValue() : DepTarget;
     if (auto Err = writeFileAtomically(DepPath, dependencyRule(Target, Deps))) {
       // The output without its dependency file would go stale unnoticed.

@@ -1,0 +1,265 @@
+// convolution: a 2D convolution (17x17 filter in constant memory, zero
+// outside the image) whose block size, tile size, shared-memory padding and
+// read-only-cache use come, per architecture, from convolution.json, read by
+// @meta code at generation time (editing the file regenerates the kernel).
+//
+// Each block stages its input tile and halo in shared memory; each thread
+// then computes tile.x * tile.y outputs, sliding a register window along
+// each input row so that one shared-memory load feeds many multiply-adds
+// whose filter coefficient is a constant-bank operand. All of it is unrolled
+// with the configuration's constants; no branch is left in the inner loops.
+//
+// The program runs the per-architecture kernel and the default 16x16,
+// untiled, padded one on the same image, checks both against the CPU and
+// reports GFLOP/s. `--search` also times every candidate in the JSON file.
+//
+//   convolution [--search] [width height]    (default 4096 x 4096)
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+#include <metacu/runtime.h>
+
+#include "../common/sample.h"
+
+constexpr int radius = 8;
+constexpr int taps = 2 * radius + 1;
+
+struct conv_config {
+  int block_x, block_y; // threads per block
+  int tile_x, tile_y;   // outputs per thread
+  int pad;              // floats added to each shared-memory row
+  bool ldg;             // stage through the read-only cache
+};
+
+__constant__ float c_filter[taps * taps];
+
+@meta auto settings = metacu::load_json("convolution.json");
+
+@meta conv_config parse(const metacu::json& j) {
+  return conv_config{j["block"][0].as_int(), j["block"][1].as_int(), j["tile"][0].as_int(),
+                     j["tile"][1].as_int(), j["pad"].as_int(), j["ldg"].as_bool()};
+}
+
+@meta std::map<int, conv_config> tuned_table() {
+  std::map<int, conv_config> table;
+  for (const auto& [key, value] : settings.items())
+    if (key.rfind("sm_", 0) == 0)
+      table[std::stoi(key.substr(3))] = parse(value);
+  return table;
+}
+
+@meta struct variant {
+  std::string name;
+  bool per_arch;      // the configuration comes from tuned_table()
+  conv_config config; // otherwise this one
+};
+
+@meta std::vector<variant> variants() {
+  std::vector<variant> v{{"conv_tuned", true, {}}, {"conv_default", false, parse(settings["default"])}};
+  for (const auto& c : settings["candidates"].elements())
+    v.push_back({"conv_candidate" + std::to_string(v.size() - 2), false, parse(c)});
+  return v;
+}
+
+// The host's copy of the per-architecture table, for metacu::select.
+const std::map<int, conv_config> conv_tuning = {
+  @meta for (const auto& entry : tuned_table()) {
+    {@(entry.first), @(entry.second)},
+  }
+};
+
+@meta for (const variant& v : variants()) {
+__global__ void @(v.name)(const float* in, float* __restrict__ out, int w, int h) {
+  @meta for enum (auto arch : nvvm_arch_t) {
+    if codegen (__nvvm_arch == arch) {
+      @meta conv_config c = v.per_arch ? metacu::select(tuned_table(), (int)arch) : v.config;
+      @meta int threads = c.block_x * c.block_y;
+      @meta int out_w = c.block_x * c.tile_x, out_h = c.block_y * c.tile_y;
+      @meta int in_w = out_w + 2 * radius, in_h = out_h + 2 * radius;
+      @meta int stride = in_w + c.pad;
+      @meta bool vector_rows = c.tile_x % 4 == 0 && stride % 4 == 0;
+      @meta static_assert(c.block_x % 32 == 0 || 32 % c.block_x == 0, "block_x must divide or be a multiple of 32");
+      @meta if (in_h * stride * 4 > 48 * 1024)
+        metacu::fail(v.name + ": the staged tile needs more than 48 KiB of shared memory");
+
+      __shared__ __align__(16) float staged[in_h * stride];
+      const int x0 = blockIdx.x * out_w, y0 = blockIdx.y * out_h;
+      const int tid = threadIdx.y * c.block_x + threadIdx.x;
+
+      // Stage the tile and its halo; only the last round can run past it.
+      @meta for (int s = 0; s * threads < in_w * in_h; ++s) {
+        int idx = tid + s * threads;
+        if (@((s + 1) * threads <= in_w * in_h) || idx < in_w * in_h) {
+          int row = idx / in_w, col = idx % in_w;
+          int gx = x0 + col - radius, gy = y0 + row - radius;
+          float value = 0.0f;
+          if (gx >= 0 && gx < w && gy >= 0 && gy < h)
+            value = @(c.ldg ? "__ldg(&in[size_t(gy) * w + gx])" : "in[size_t(gy) * w + gx]");
+          staged[row * stride + col] = value;
+        }
+      }
+      __syncthreads();
+
+      // Input row r of this thread's window feeds output row v through
+      // filter row r - v; metacu drops the pairs outside the filter.
+      const float* window = &staged[threadIdx.y * @(c.tile_y * stride) + threadIdx.x * c.tile_x];
+      float acc[c.tile_y][c.tile_x] = {};
+      @meta for (int r = 0; r < c.tile_y + 2 * radius; ++r) {
+        float seg[c.tile_x + 2 * radius];
+        @meta if (vector_rows) {
+#pragma unroll
+          for (int k = 0; k < (c.tile_x + 2 * radius) / 4; ++k)
+            reinterpret_cast<float4*>(seg)[k] = reinterpret_cast<const float4*>(window + r * stride)[k];
+        } else {
+#pragma unroll
+          for (int k = 0; k < c.tile_x + 2 * radius; ++k)
+            seg[k] = window[r * stride + k];
+        }
+        @meta for (int v = 0; v < c.tile_y; ++v) {
+          @meta if (r - v >= 0 && r - v < taps) {
+#pragma unroll
+            for (int j = 0; j < taps; ++j)
+#pragma unroll
+              for (int u = 0; u < c.tile_x; ++u)
+                acc[v][u] += c_filter[(r - v) * taps + j] * seg[u + j];
+          }
+        }
+      }
+
+#pragma unroll
+      for (int oy = 0; oy < c.tile_y; ++oy) {
+        int gy = y0 + threadIdx.y * c.tile_y + oy;
+#pragma unroll
+        for (int ox = 0; ox < c.tile_x; ++ox) {
+          int gx = x0 + threadIdx.x * c.tile_x + ox;
+          if (gx < w && gy < h)
+            out[size_t(gy) * w + gx] = acc[oy][ox];
+        }
+      }
+    }
+  }
+}
+}
+
+struct conv_variant {
+  const char* name;
+  void (*kernel)(const float*, float*, int, int);
+  bool per_arch;
+  conv_config config;
+};
+
+const conv_variant conv_variants[] = {
+  @meta for (const variant& v : variants()) {
+    {v.name, @(v.name), v.per_arch, v.config},
+  }
+};
+
+// The CPU's value of output (x, y), in double.
+static double reference(const std::vector<float>& img, const std::vector<float>& filter, int w,
+                        int h, int x, int y) {
+  double sum = 0.0;
+  for (int i = 0; i < taps; ++i)
+    for (int j = 0; j < taps; ++j) {
+      int gx = x + j - radius, gy = y + i - radius;
+      if (gx >= 0 && gx < w && gy >= 0 && gy < h)
+        sum += double(filter[i * taps + j]) * img[size_t(gy) * w + gx];
+    }
+  return sum;
+}
+
+int main(int argc, char** argv) {
+  bool search = argc > 1 && std::strcmp(argv[1], "--search") == 0;
+  int arg = search ? 2 : 1;
+  int w = argc > arg + 1 ? std::atoi(argv[arg]) : 4096;
+  int h = argc > arg + 1 ? std::atoi(argv[arg + 1]) : 4096;
+
+  std::vector<float> img(size_t(w) * h), filter(taps * taps);
+  unsigned state = 2024u;
+  auto uniform = [&] { // in [-1, 1)
+    state = state * 1664525u + 1013904223u;
+    return float(state >> 8) / float(1u << 23) - 1.0f;
+  };
+  for (float& v : img)
+    v = uniform();
+  for (float& v : filter)
+    v = uniform() / taps;
+  METACU_CHECK(cudaMemcpyToSymbol(c_filter, filter.data(), filter.size() * sizeof(float)));
+
+  // Rows checked against the CPU: the borders, and rows at every offset
+  // within a tile across the image.
+  std::vector<int> rows;
+  for (int y = 0; y < h; ++y)
+    if (y < 2 * radius || y >= h - 2 * radius || y % 37 == 0)
+      rows.push_back(y);
+  std::vector<double> ref(rows.size() * w);
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (int x = 0; x < w; ++x)
+      ref[r * w + x] = reference(img, filter, w, h, x, rows[r]);
+
+  float *din = nullptr, *dout = nullptr;
+  METACU_CHECK(cudaMalloc(&din, img.size() * sizeof(float)));
+  METACU_CHECK(cudaMalloc(&dout, img.size() * sizeof(float)));
+  METACU_CHECK(cudaMemcpy(din, img.data(), img.size() * sizeof(float), cudaMemcpyHostToDevice));
+
+  const double flop = 2.0 * taps * taps * double(w) * h;
+  double default_gflops = 0.0, tuned_gflops = 0.0;
+  int failures = 0;
+  std::vector<float> out(img.size());
+  for (const conv_variant& v : conv_variants) {
+    bool candidate = std::strncmp(v.name, "conv_candidate", 14) == 0;
+    if (candidate && !search)
+      continue;
+    conv_config c = v.config;
+    std::string from = "fixed";
+    if (v.per_arch) {
+      int arch = metacu::loaded_arch(v.kernel);
+      c = metacu::select(conv_tuning, arch);
+      from = "config for loaded image sm_" + std::to_string(arch);
+    }
+    dim3 block(c.block_x, c.block_y);
+    dim3 grid((w + c.block_x * c.tile_x - 1) / (c.block_x * c.tile_x),
+              (h + c.block_y * c.tile_y - 1) / (c.block_y * c.tile_y));
+    auto launch = [&] { v.kernel<<<grid, block>>>(din, dout, w, h); };
+
+    METACU_CHECK(cudaMemset(dout, 0xff, img.size() * sizeof(float))); // NaN
+    launch();
+    METACU_CHECK(cudaGetLastError());
+    METACU_CHECK(cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    double max_err = 0.0;
+    for (size_t r = 0; r < rows.size(); ++r)
+      for (int x = 0; x < w; ++x) {
+        double err = std::fabs(out[size_t(rows[r]) * w + x] - ref[r * w + x]);
+        if (!(err <= max_err)) // NaN, from an unwritten value, counts as infinite
+          max_err = std::isnan(err) ? INFINITY : err;
+      }
+    bool ok = max_err <= 1e-4;
+    failures += !ok;
+
+    float ms = median_ms(launch);
+    double gflops = flop / (ms * 1e6);
+    if (v.per_arch)
+      tuned_gflops = gflops;
+    if (std::strcmp(v.name, "conv_default") == 0)
+      default_gflops = gflops;
+    char shape[96];
+    std::snprintf(shape, sizeof shape, "%dx%d threads, %dx%d tile, pad %d, %s", c.block_x,
+                  c.block_y, c.tile_x, c.tile_y, c.pad, c.ldg ? "ldg" : "no ldg");
+    std::printf("convolution: %-16s %dx%d (%s; %s): max error %.1e %s, %.3f ms, %.0f GFLOP/s\n",
+                v.name, w, h, shape, from.c_str(), max_err, ok ? "ok" : "MISMATCH", ms, gflops);
+    std::printf("row|convolution|%s (%s)|%.0f GFLOP/s|%s\n", v.name, shape, gflops,
+                ok ? "matches CPU" : "MISMATCH");
+  }
+  std::printf("convolution: per-architecture config vs default: %.2fx\n",
+              tuned_gflops / default_gflops);
+  std::printf("row|convolution|per-arch config vs default 16x16|%.2fx|\n",
+              tuned_gflops / default_gflops);
+  METACU_CHECK(cudaFree(din));
+  METACU_CHECK(cudaFree(dout));
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,1 @@
+constexpr int extra_offset = 1000;

@@ -1,0 +1,1 @@
+constexpr int local_offset = 100;

@@ -1,0 +1,105 @@
+# cmake -DMETACU_BUILD_DIR=<metacu build> -DWORK_DIR=<scratch> -DCONSUMER_SOURCE=<consumer>
+#       -DCUDA_COMPILER=<nvcc> [-DNINJA=<ninja>] -P consumer_test.cmake
+#
+# Installs metacu from METACU_BUILD_DIR, then configures and builds the
+# consumer project against the install with Ninja: from scratch; again after
+# touching nothing (nothing may run); after touching the data file and the
+# local header (metacu must run again); with an error in meta code (the build
+# log must point at the consumer's kernel.cu). Finally the same project
+# configures against the build tree's package.
+cmake_minimum_required(VERSION 3.20)
+foreach(var METACU_BUILD_DIR WORK_DIR CONSUMER_SOURCE CUDA_COMPILER)
+  if(NOT ${var})
+    message(FATAL_ERROR "consumer_test: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT NINJA)
+  find_program(NINJA NAMES ninja ninja-build REQUIRED)
+endif()
+
+set(prefix "${WORK_DIR}/prefix")
+set(src "${WORK_DIR}/src")
+set(build "${WORK_DIR}/build")
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(COPY "${CONSUMER_SOURCE}/" DESTINATION "${src}")
+
+function(step name)
+  message(STATUS "consumer_test: ${name}")
+endfunction()
+
+# run(<output var> <expected result: 0 or FAIL> COMMAND...)
+function(run out expect)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE stdout
+                  ERROR_VARIABLE stderr)
+  set(${out} "${stdout}${stderr}" PARENT_SCOPE)
+  if(expect STREQUAL "0" AND NOT rc EQUAL 0)
+    message(FATAL_ERROR "consumer_test: '${ARGN}' failed (${rc}):\n${stdout}${stderr}")
+  elseif(expect STREQUAL "FAIL" AND rc EQUAL 0)
+    message(FATAL_ERROR "consumer_test: '${ARGN}' succeeded but should fail:\n${stdout}${stderr}")
+  endif()
+endfunction()
+
+function(expect_match text regex what)
+  if(NOT text MATCHES "${regex}")
+    message(FATAL_ERROR "consumer_test: ${what}: no match for '${regex}' in:\n${text}")
+  endif()
+endfunction()
+
+function(expect_no_match text regex what)
+  if(text MATCHES "${regex}")
+    message(FATAL_ERROR "consumer_test: ${what}: unexpected '${regex}' in:\n${text}")
+  endif()
+endfunction()
+
+step("install metacu into ${prefix}")
+run(log 0 "${CMAKE_COMMAND}" --install "${METACU_BUILD_DIR}" --prefix "${prefix}")
+
+step("configure and build from scratch")
+run(log 0 "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja
+    "-DCMAKE_MAKE_PROGRAM=${NINJA}" "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}"
+    "-DCMAKE_PREFIX_PATH=${prefix}")
+run(log 0 "${NINJA}" -C "${build}")
+expect_match("${log}" "metacu: generating kernel.gen.cu" "first build")
+file(READ "${build}/kernel.gen.cu" gen)
+# items = 4 from tuning.json; i * CONSUMER_SCALE + 100 + 1000 for i = 3.
+expect_match("${gen}" "= 1109;" "generated file")
+expect_match("${gen}" "#error" "architecture guard")
+run(cmd 0 "${NINJA}" -C "${build}" -t commands consumer)
+expect_match("${cmd}" "${prefix}/bin/metacu" "the installed metacu runs")
+expect_match("${cmd}" "--arch=80" "--arch from CUDA_ARCHITECTURES")
+
+step("build again, nothing touched: nothing may run")
+run(log 0 "${NINJA}" -C "${build}" -n -d explain)
+expect_match("${log}" "no work to do" "no-op build")
+run(log 0 "${NINJA}" -C "${build}")
+expect_match("${log}" "no work to do" "no-op build")
+
+step("touch the data file read by @meta code: metacu must run again")
+file(WRITE "${src}/tuning.json" "{ \"items\": 6 }\n")
+run(log 0 "${NINJA}" -C "${build}")
+expect_match("${log}" "metacu: generating kernel.gen.cu" "after editing tuning.json")
+file(READ "${build}/kernel.gen.cu" gen)
+expect_match("${gen}" "= 1115;" "regenerated file (items = 6)")
+run(log 0 "${NINJA}" -C "${build}")
+expect_match("${log}" "no work to do" "no-op build after regenerating")
+
+step("touch the local header: metacu must run again")
+file(TOUCH "${src}/local.h")
+run(log 0 "${NINJA}" -C "${build}")
+expect_match("${log}" "metacu: generating kernel.gen.cu" "after touching local.h")
+
+step("an error in meta code is reported at the consumer's line")
+file(READ "${src}/kernel.cu" kernel)
+file(APPEND "${src}/kernel.cu" "@meta static_assert(CONSUMER_SCALE == 4, \"scale must be 4\");\n")
+run(log FAIL "${NINJA}" -C "${build}")
+expect_match("${log}" "kernel.cu:20:[0-9]+: error: .*scale must be 4" "meta error location")
+file(WRITE "${src}/kernel.cu" "${kernel}")
+run(log 0 "${NINJA}" -C "${build}")
+
+step("find_package from the build tree")
+run(log 0 "${CMAKE_COMMAND}" -S "${src}" -B "${WORK_DIR}/build-tree" -G Ninja
+    "-DCMAKE_MAKE_PROGRAM=${NINJA}" "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}"
+    "-Dmetacu_DIR=${METACU_BUILD_DIR}")
+run(cmd 0 "${NINJA}" -C "${WORK_DIR}/build-tree" -t commands consumer)
+expect_match("${cmd}" "${METACU_BUILD_DIR}/tool/metacu" "the build tree's metacu runs")
+step("passed")
