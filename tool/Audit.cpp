@@ -1335,7 +1335,10 @@ parseSubcommandArgs(int Argc, char **Argv, llvm::ArrayRef<llvm::StringRef> Flags
       R.Files.push_back(A.str());
     }
   }
-  if (R.Files.empty())
+  bool Help = llvm::any_of(R.Own, [](const auto &O) {
+    return O.first == "--help";
+  });
+  if (R.Files.empty() && !Help)
     return llvm::createStringError("metacu: error: no input files");
   R.Audit.Flags.Args = std::move(Pre);
 #ifdef CLANG_RESOURCE_DIR
