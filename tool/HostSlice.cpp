@@ -9,6 +9,7 @@
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
@@ -647,6 +648,86 @@ private:
 
 } // namespace
 
+/// The input with its meta constructs masked, at its real path, over the
+/// real file system: relative #includes resolve as nvcc resolves them.
+static llvm::IntrusiveRefCntPtr<FileManager>
+maskedFiles(const SourceFile &File, const ScanResult &Scan,
+            llvm::StringRef Path) {
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  Memory->addFile(Path, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(
+                      maskMetaConstructs(File, Scan), Path));
+  return llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+}
+
+/// Whether some meta construct sits in \p Ranges.
+static bool anyConstructIn(const std::vector<Node> &Nodes,
+                           const std::vector<Range> &Ranges) {
+  for (const Node &N : Nodes) {
+    if (N.Kind == NodeKind::Text)
+      continue;
+    for (const Range &R : Ranges)
+      if (R.Begin <= N.Whole.Begin && N.Whole.Begin < R.End)
+        return true;
+    for (const Branch &B : N.Branches)
+      if (anyConstructIn(B.Nodes, Ranges))
+        return true;
+  }
+  return false;
+}
+
+/// Preprocesses the file as nvcc's host pass does: in CUDA mode, with
+/// __CUDACC__ defined. Dearer than the C++-mode parse (Clang's CUDA wrapper
+/// headers), so only run when meta constructs sit in regions whose fate
+/// depends on it. Returns false if the CUDA-mode run failed.
+static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
+                             llvm::StringRef Path, const HostSliceOptions &Opts,
+                             HostSliceResult &R) {
+  std::vector<std::string> Args = {
+      "clang++",
+      "-x",
+      "cuda",
+      "--cuda-host-only",
+      "-nocudalib",
+      "--cuda-path=" +
+          llvm::sys::path::parent_path(Opts.CudaInclude).str(),
+      "-std=c++20",
+      "-E",
+      "-w",
+      "-Wno-unknown-cuda-version",
+      "-resource-dir",
+      Opts.ResourceDir};
+  llvm::append_range(Args, Opts.Flags.Args);
+  Args.push_back("-I" + Opts.RuntimeInclude);
+  Args.push_back(Path.str());
+
+  HostSliceResult Nvcc;
+  struct Action : public PreprocessOnlyAction {
+    explicit Action(HostSliceResult &R) : R(R) {}
+    bool BeginSourceFileAction(CompilerInstance &CI) override {
+      Preprocessor &PP = CI.getPreprocessor();
+      PP.addPPCallbacks(
+          std::make_unique<SliceCallbacks>(CI.getSourceManager(), PP, R));
+      return true;
+    }
+    HostSliceResult &R;
+  };
+  FatalErrorRecorder Fatal;
+  auto Files = maskedFiles(File, Scan, Path);
+  tooling::ToolInvocation Invocation(
+      Args, std::make_unique<Action>(Nvcc), Files.get());
+  Invocation.setDiagnosticConsumer(&Fatal);
+  if (!Invocation.run() || Fatal.Offset || Nvcc.Files.empty())
+    return false;
+  R.Inactive = std::move(Nvcc.Inactive);
+  R.ArchConditional = std::move(Nvcc.ArchConditional);
+  R.CompilerConditional.clear();
+  return true;
+}
+
 llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
                                           const ScanResult &Scan,
                                           const llvm::StringSet<> &MetaNames,
@@ -655,16 +736,7 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
   llvm::SmallString<256> Path(File.path());
   llvm::sys::fs::make_absolute(Path);
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  Overlay->pushOverlay(Memory);
-  Memory->addFile(Path, 0,
-                  llvm::MemoryBuffer::getMemBufferCopy(
-                      maskMetaConstructs(File, Scan), Path));
-  auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
-                                                      Overlay);
+  auto Files = maskedFiles(File, Scan, Path);
 
   std::vector<std::string> Args = {"clang++",
                                    "-x",
@@ -699,6 +771,12 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
     return llvm::createStringError("cannot parse '%s' for its host "
                                    "declarations",
                                    File.path().str().c_str());
+  // Which regions nvcc compiles can differ from what C++ mode saw where a
+  // condition tests __CUDACC__ or a macro CUDA headers define only for a
+  // CUDA compiler; ask a CUDA-mode preprocessor about constructs there.
+  if (anyConstructIn(Scan.Nodes, R.Inactive) ||
+      anyConstructIn(Scan.Nodes, R.CompilerConditional))
+    preprocessAsNvcc(File, Scan, Path, Opts, R);
   return R;
 }
 

@@ -72,7 +72,10 @@ struct HostSliceResult {
   /// __CUDA_ARCH__, directly or through a macro.
   std::vector<Range> ArchConditional;
   /// Conditional blocks whose condition tests __CUDACC__ or __NVCC__,
-  /// which nvcc defines and metacu's C++-mode parse does not.
+  /// which nvcc defines and metacu's C++-mode parse does not. Left empty
+  /// when a CUDA-mode preprocessing settled which regions nvcc compiles
+  /// (it is run when meta constructs sit in such blocks or in skipped
+  /// regions).
   std::vector<Range> CompilerConditional;
   /// Main-file #include lines the generator needs, as the byte range of the
   /// directive line, in source order.
