@@ -112,8 +112,10 @@ public:
     R.ArchConditional.push_back(Block);
     // Macros defined inside such a block are feature tests derived from
     // __CUDA_ARCH__ ('#if __CUDA_ARCH__ >= 800 / #define HAS_ASYNC_COPY').
-    llvm::StringRef Text = SM.getBufferData(SM.getMainFileID())
-                               .slice(Block.Begin, Block.End);
+    // A copy: the lexer needs the text to end in a NUL.
+    std::string Text = SM.getBufferData(SM.getMainFileID())
+                           .slice(Block.Begin, Block.End)
+                           .str();
     std::vector<metacu::Token> Toks = lexRaw(Text);
     for (size_t I = 0; I + 2 < Toks.size(); ++I)
       if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
