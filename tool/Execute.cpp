@@ -17,20 +17,7 @@
 #include <optional>
 #include <unistd.h>
 
-// Must match metacu/detail/generator.h.
-extern "C" struct metacu_host_api {
-  void *ctx;
-  void (*text)(void *ctx, unsigned begin, unsigned end);
-  void (*code)(void *ctx, unsigned at, const char *s, size_t n);
-  void (*directive)(void *ctx, unsigned at, int kind, uint64_t mask);
-  void (*error)(void *ctx, unsigned at, unsigned gen_line, unsigned gen_col,
-                const char *msg);
-  void (*fatal)(void *ctx);
-  void (*depend)(void *ctx, const char *path);
-  const char *input_dir;
-  const int *passes;
-  unsigned npasses;
-};
+#include <metacu/detail/host_api.h>
 
 namespace metacu {
 

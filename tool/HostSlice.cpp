@@ -362,10 +362,6 @@ private:
           Selected.push_back(RD);
           Work.push_back(RD);
         }
-      if (SelectedSet.insert(D).second) {
-        Selected.push_back(D);
-        Work.push_back(D);
-      }
       return;
     }
     needFile(SM.getFileID(L));

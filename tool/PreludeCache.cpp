@@ -44,14 +44,13 @@ static std::string cacheKey(llvm::StringRef Header,
     H.update(A);
     H.update(llvm::ArrayRef<uint8_t>{0});
   }
-  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Header));
-  for (llvm::StringRef F : {llvm::StringRef(Header), llvm::StringRef("")}) {
-    llvm::SmallString<256> P(F);
-    if (F.empty()) {
-      // The other header of metacu's that generator.h includes.
-      P = llvm::sys::path::parent_path(Dir);
-      llvm::sys::path::append(P, "select.h");
-    }
+  // metacu's headers the library is made of, beside it in the include tree.
+  llvm::StringRef Root = llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Header)));
+  for (const char *Own : {"metacu/detail/generator.h",
+                          "metacu/detail/host_api.h", "metacu/select.h"}) {
+    llvm::SmallString<256> P(Root);
+    llvm::sys::path::append(P, Own);
     if (auto B = llvm::MemoryBuffer::getFile(P))
       H.update((*B)->getBuffer());
   }
