@@ -7,6 +7,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <cstdlib>
 
 namespace metacu {
@@ -61,6 +63,28 @@ static std::string cacheKey(llvm::StringRef Header,
   return "generator-" + Hex + ".pch";
 }
 
+/// Each is several MiB; another metacu version or CUDA path makes another.
+/// Keeps the most recently used few.
+static void prune(llvm::StringRef CacheDir) {
+  constexpr size_t Keep = 8;
+  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Found;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(CacheDir, EC), End;
+       !EC && It != End; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (!Name.starts_with("generator-") || !Name.ends_with(".pch"))
+      continue;
+    llvm::sys::fs::file_status S;
+    if (!llvm::sys::fs::status(It->path(), S))
+      Found.push_back({S.getLastModificationTime(), It->path()});
+  }
+  if (Found.size() <= Keep)
+    return;
+  llvm::sort(Found, [](const auto &A, const auto &B) { return A > B; });
+  for (size_t I = Keep; I < Found.size(); ++I)
+    llvm::sys::fs::remove(Found[I].second);
+}
+
 std::optional<std::string>
 precompiledPrelude(llvm::StringRef CacheDir, llvm::StringRef Header,
                    const std::vector<std::string> &Args) {
@@ -68,8 +92,17 @@ precompiledPrelude(llvm::StringRef CacheDir, llvm::StringRef Header,
     return std::nullopt;
   llvm::SmallString<256> PCH(CacheDir);
   llvm::sys::path::append(PCH, cacheKey(Header, Args));
-  if (llvm::sys::fs::exists(PCH))
+  if (llvm::sys::fs::exists(PCH)) {
+    // Marks it recently used, for pruning.
+    int FD;
+    if (!llvm::sys::fs::openFileForWrite(PCH, FD, llvm::sys::fs::CD_OpenExisting,
+                                         llvm::sys::fs::OF_Append)) {
+      llvm::sys::fs::setLastAccessAndModificationTime(
+          FD, std::chrono::system_clock::now());
+      llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+    }
     return std::string(PCH);
+  }
   if (llvm::sys::fs::create_directories(CacheDir))
     return std::nullopt;
 
@@ -113,6 +146,7 @@ precompiledPrelude(llvm::StringRef CacheDir, llvm::StringRef Header,
     llvm::sys::fs::remove(Temp);
     return std::nullopt;
   }
+  prune(CacheDir);
   return std::string(PCH);
 }
 
