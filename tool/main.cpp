@@ -128,7 +128,11 @@ int main(int Argc, char **Argv) {
       "metacu: expands @meta, @meta for, if codegen and @(...) into plain "
       "CUDA C++ for the given architectures\n\n"
       "  metacu kernel.cu -o kernel.gen.cu --arch 75,80,90 [-I dir] "
-      "[-D name=value] [-MD -MF kernel.gen.cu.d]\n");
+      "[-D name=value] [-MD -MF kernel.gen.cu.d]\n\n"
+      "  metacu audit FILES...    lists the __CUDA_ARCH__ sites of existing "
+      "code (--help for more)\n"
+      "  metacu migrate FILES...  rewrites the convertible ones into 'if "
+      "codegen' (--help for more)\n");
 
   auto Fail = [](llvm::Error E) {
     llvm::handleAllErrors(std::move(E), [](const llvm::ErrorInfoBase &I) {
