@@ -543,8 +543,8 @@ private:
     }
   }
 
-  /// If the generator includes the file, the end of the main-file #include
-  /// line that brings it in.
+  /// If the generator includes the file, the start of the main-file
+  /// #include line that brings it in.
   std::optional<unsigned> generatorInclude(FileID FID) const {
     while (FID.isValid()) {
       SourceLocation Inc = SM.getIncludeLoc(FID);
@@ -555,8 +555,7 @@ private:
         unsigned O = offset(Inc);
         if (!llvm::is_contained(NeededIncludeOffsets, O))
           return std::nullopt;
-        size_t E = File.text().find('\n', O);
-        return E == llvm::StringRef::npos ? File.size() : unsigned(E);
+        return File.lineStart(O);
       }
       FID = Parent;
     }

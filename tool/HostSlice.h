@@ -30,8 +30,9 @@ namespace metacu {
 /// An enumeration the generator can iterate with '@meta for enum'.
 struct EnumInfo {
   std::string QualifiedName;
-  /// Main-file offset after which the generator can describe it: the end of
-  /// its declaration, or of the #include line that brings it in.
+  /// Where in the main file the generator can describe it: the end of its
+  /// declaration, or the start of the #include line that brings it in
+  /// (the description follows that line).
   unsigned After = 0;
   /// Declared in a header (so its description must reopen its namespace).
   bool FromHeader = false;

@@ -407,8 +407,7 @@ private:
       write("\n");
       writeVerbatim(Line.Begin, Line.End);
       write("\n");
-      describeTypesAfter(File.lineStart(Line.Begin) +
-                         (Line.End - File.lineStart(Line.Begin)));
+      describeTypesAfter(File.lineStart(Line.Begin));
     }
     return J;
   }

@@ -131,7 +131,7 @@ TEST_F(HostSliceTest, SelectsWhatMetaCodeUsesWithItsDependencies) {
   EXPECT_EQ(Details->After, R->Declarations[0].Text.End);
   EXPECT_EQ(Pair->Fields, (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(Pair->FromHeader);
-  EXPECT_EQ(Pair->After, R->NeededIncludes[1].End);
+  EXPECT_EQ(Pair->After, R->NeededIncludes[1].Begin);
 
   ASSERT_EQ(R->Enums.size(), 1u);
   EXPECT_EQ(R->Enums[0].QualifiedName, "local_mode");
@@ -139,7 +139,7 @@ TEST_F(HostSliceTest, SelectsWhatMetaCodeUsesWithItsDependencies) {
   EXPECT_TRUE(R->Enums[0].FromHeader);
   EXPECT_EQ(R->Enums[0].Enumerators,
             (std::vector<std::string>{"fast", "exact"}));
-  EXPECT_EQ(R->Enums[0].After, R->NeededIncludes[1].End);
+  EXPECT_EQ(R->Enums[0].After, R->NeededIncludes[1].Begin);
 
   // Every file read, the input first.
   ASSERT_FALSE(R->Files.empty());

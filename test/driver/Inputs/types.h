@@ -1,0 +1,5 @@
+#pragma once
+namespace tuning {
+enum class mode { fast, exact };
+struct point { int x; int y; };
+} // namespace tuning
