@@ -85,6 +85,8 @@ function(metacu_target_sources target)
   get_target_property(binary_dir ${target} BINARY_DIR)
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  # The dialect nvcc compiles the ordinary code in (unset: nvcc's default).
+  set(standard "$<TARGET_PROPERTY:${target},CUDA_STANDARD>")
 
   foreach(file IN LISTS files)
     get_filename_component(input "${file}" ABSOLUTE)
@@ -110,6 +112,7 @@ function(metacu_target_sources target)
               "--arch=$<JOIN:${arch_list},$<COMMA>>"
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
               "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
+              "$<$<BOOL:${standard}>:-std=c++${standard}>"
               -MD -MF "${depfile}"
               ${options}
       DEPENDS "${input}" metacu::metacu

@@ -23,6 +23,15 @@ void CompileFlags::addFromCommandLine(
       {"-U", "-U", false},          {"--undefine-macro", "-U", false}};
   for (size_t I = 1; I < CL.size(); ++I) {
     llvm::StringRef A = CL[I];
+    if (A == "-std" || A == "--std") {
+      if (I + 1 < CL.size())
+        Standard = CL[++I];
+      continue;
+    }
+    if (A.consume_front("-std=") || A.consume_front("--std=")) {
+      Standard = A.str();
+      continue;
+    }
     for (const Flag &F : Flags) {
       llvm::StringRef V;
       if (A == F.Spelling) {

@@ -18,6 +18,9 @@ struct CompileFlags {
   /// Clang-style arguments: "-I<dir>", "-isystem<dir>", "-D<def>", "-U<name>",
   /// "-include<file>", in command-line order.
   std::vector<std::string> Args;
+  /// The C++ standard of the ordinary code ("c++17"), from -std; empty for
+  /// nvcc's default. Kept apart from Args: meta code is always C++20.
+  std::string Standard;
 
   /// Appends the preprocessor flags found in a compiler command line (nvcc,
   /// gcc or clang spelling) to Args; other flags are ignored.

@@ -4,6 +4,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprConcepts.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticLex.h"
@@ -258,6 +259,15 @@ public:
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     Use(E->getConstructor());
+    return true;
+  }
+  bool VisitTemplateTypeParmDecl(TemplateTypeParmDecl *D) {
+    if (const TypeConstraint *TC = D->getTypeConstraint())
+      Use(TC->getNamedConcept());
+    return true;
+  }
+  bool VisitConceptSpecializationExpr(ConceptSpecializationExpr *E) {
+    Use(E->getNamedConcept());
     return true;
   }
   bool VisitCallExpr(CallExpr *E) {
@@ -691,7 +701,8 @@ static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
       "-nocudalib",
       "--cuda-path=" +
           llvm::sys::path::parent_path(Opts.CudaInclude).str(),
-      "-std=c++20",
+      "-std=" + (Opts.Flags.Standard.empty() ? std::string("c++17")
+                                             : Opts.Flags.Standard),
       "-E",
       "-w",
       "-Wno-unknown-cuda-version",
@@ -735,10 +746,15 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   auto Files = maskedFiles(File, Scan, Path);
 
+  // The ordinary code's dialect, nvcc's default unless told otherwise;
+  // C++20's standard headers also cost a third more to parse.
+  std::string Std =
+      "-std=" + (Opts.Flags.Standard.empty() ? std::string("c++17")
+                                             : Opts.Flags.Standard);
   std::vector<std::string> Args = {"clang++",
                                    "-x",
                                    "c++",
-                                   "-std=c++20",
+                                   Std,
                                    "-fsyntax-only",
                                    "-w",
                                    "-ferror-limit=0",

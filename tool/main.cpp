@@ -53,6 +53,11 @@ static cl::list<std::string> Undefines("U", cl::Prefix,
                                        cl::desc("Undefine a macro"),
                                        cl::value_desc("name"),
                                        cl::cat(Category));
+static cl::opt<std::string>
+    Standard("std",
+             cl::desc("C++ standard of the ordinary code, as given to nvcc "
+                      "(default: nvcc's, c++17); meta code is C++20"),
+             cl::value_desc("c++17|c++20"), cl::cat(Category));
 static cl::opt<bool> WriteDeps("MD", cl::desc("Write a dependency file"),
                                cl::cat(Category));
 static cl::opt<std::string>
@@ -159,6 +164,8 @@ int main(int Argc, char **Argv) {
     Flags.Args.push_back("-D" + D);
   for (const std::string &U : Undefines)
     Flags.Args.push_back("-U" + U);
+  if (!Standard.empty())
+    Flags.Standard = Standard;
 
   auto ReportLocated = [&](llvm::Error E) {
     reportError(llvm::errs(), *File, std::move(E));

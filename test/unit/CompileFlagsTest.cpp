@@ -25,6 +25,21 @@ TEST(CompileFlagsTest, IncludePathsInEverySpelling) {
             (Args{"-I/a", "-I/b", "-I/c", "-I/d"}));
 }
 
+TEST(CompileFlagsTest, StandardIsKeptApartFromThePreprocessorFlags) {
+  for (auto CL : std::vector<Args>{{"nvcc", "-std=c++20", "-DX"},
+                                   {"nvcc", "--std", "c++20", "-DX"},
+                                   {"nvcc", "--std=c++20", "-DX"},
+                                   {"g++", "-std", "c++20", "-DX"}}) {
+    CompileFlags F;
+    F.addFromCommandLine(CL, "/build");
+    EXPECT_EQ(F.Standard, "c++20") << CL[1];
+    EXPECT_EQ(F.Args, (Args{"-DX"})) << CL[1];
+  }
+  CompileFlags None;
+  None.addFromCommandLine({"nvcc", "-O2"}, "/build");
+  EXPECT_EQ(None.Standard, "");
+}
+
 TEST(CompileFlagsTest, SystemIncludePaths) {
   EXPECT_EQ(
       flagsOf({"gcc", "-isystem", "/s", "-isystem/t", "--system-include=/u"}),
