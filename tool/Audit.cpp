@@ -1,5 +1,6 @@
 //===- Audit.cpp ----------------------------------------------------------===//
 #include "Audit.h"
+#include "Toolchain.h"
 #include "Scan.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -1291,28 +1292,20 @@ llvm::Expected<SubcommandArgs>
 parseSubcommandArgs(int Argc, char **Argv, llvm::ArrayRef<llvm::StringRef> Flags,
                     llvm::ArrayRef<llvm::StringRef> Valued) {
   SubcommandArgs R;
-  std::vector<std::string> Pre;
-  for (int I = 2; I < Argc; ++I) {
-    llvm::StringRef A = Argv[I];
+  std::vector<std::string> CL(Argv, Argv + Argc);
+  for (size_t I = 2; I < CL.size(); ++I) {
+    // Relative include paths stay relative: the parse runs here.
+    if (R.Audit.Flags.consume(CL, I, ""))
+      continue;
+    llvm::StringRef A = CL[I];
     auto Value = [&](llvm::StringRef Opt) -> llvm::Expected<std::string> {
       if (A.size() > Opt.size())
         return A.drop_front(Opt.size()).ltrim('=').str();
-      if (I + 1 >= Argc)
+      if (I + 1 >= CL.size())
         return llvm::createStringError("metacu: error: " + Opt.str() +
                                        " needs a value");
-      return std::string(Argv[++I]);
+      return CL[++I];
     };
-    bool Done = false;
-    for (llvm::StringRef Opt : {"-I", "-D", "-U"})
-      if (A.starts_with(Opt)) {
-        auto V = Value(Opt);
-        if (!V)
-          return V.takeError();
-        Pre.push_back(Opt.str() + *V);
-        Done = true;
-      }
-    if (Done)
-      continue;
     if (A == "-p" || A.starts_with("-p=")) {
       auto V = Value("-p");
       if (!V)
@@ -1340,14 +1333,8 @@ parseSubcommandArgs(int Argc, char **Argv, llvm::ArrayRef<llvm::StringRef> Flags
   });
   if (R.Files.empty() && !Help)
     return llvm::createStringError("metacu: error: no input files");
-  R.Audit.Flags.Args = std::move(Pre);
-#ifdef CLANG_RESOURCE_DIR
-  R.Audit.ResourceDir = CLANG_RESOURCE_DIR;
-#endif
-  std::string Root = "/usr/local/cuda";
-  if (const char *E = std::getenv("CUDA_PATH"))
-    Root = E;
-  R.Audit.CudaInclude = Root + "/include";
+  R.Audit.ResourceDir = clangResourceDir();
+  R.Audit.CudaInclude = cudaIncludeDir();
   return R;
 }
 

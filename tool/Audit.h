@@ -121,8 +121,9 @@ struct SubcommandArgs {
   std::vector<std::pair<std::string, std::string>> Own;
 };
 
-/// Parses argv[2...]: FILES, -I/-D/-U (joined or separate), -p DIR, and the
-/// subcommand's own options \p Flags (no value) and \p Valued (with one).
+/// Parses argv[2...]: FILES, the preprocessor flags CompileFlags reads,
+/// -p DIR, and the subcommand's own options \p Flags (no value) and
+/// \p Valued (with one).
 llvm::Expected<SubcommandArgs>
 parseSubcommandArgs(int Argc, char **Argv, llvm::ArrayRef<llvm::StringRef> Flags,
                     llvm::ArrayRef<llvm::StringRef> Valued);

@@ -9,6 +9,12 @@ namespace metacu {
 
 void CompileFlags::addFromCommandLine(
     const std::vector<std::string> &CL, llvm::StringRef Directory) {
+  for (size_t I = 1; I < CL.size(); ++I)
+    consume(CL, I, Directory);
+}
+
+bool CompileFlags::consume(const std::vector<std::string> &CL, size_t &I,
+                           llvm::StringRef Directory) {
   // The preprocessor flags in the spellings nvcc, gcc and clang accept.
   // Short ones may be joined to their value (-Idir), long ones take '='.
   struct Flag {
@@ -21,39 +27,38 @@ void CompileFlags::addFromCommandLine(
       {"-include", "-include", true}, {"--pre-include", "-include", true},
       {"-D", "-D", false},          {"--define-macro", "-D", false},
       {"-U", "-U", false},          {"--undefine-macro", "-U", false}};
-  for (size_t I = 1; I < CL.size(); ++I) {
-    llvm::StringRef A = CL[I];
-    if (A == "-std" || A == "--std") {
-      if (I + 1 < CL.size())
-        Standard = CL[++I];
-      continue;
-    }
-    if (A.consume_front("-std=") || A.consume_front("--std=")) {
-      Standard = A.str();
-      continue;
-    }
-    for (const Flag &F : Flags) {
-      llvm::StringRef V;
-      if (A == F.Spelling) {
-        if (I + 1 == CL.size())
-          break;
-        V = CL[++I];
-      } else if (A.starts_with(F.Spelling)) {
-        V = A.drop_front(F.Spelling.size());
-        bool Long = F.Spelling.starts_with("--");
-        if (!V.consume_front("=") && Long)
-          continue;
-      } else {
-        continue;
-      }
-      llvm::SmallString<256> Value(V);
-      if (F.IsPath && !llvm::sys::path::is_absolute(Value) &&
-          !Directory.empty())
-        llvm::sys::path::make_absolute(Directory, Value);
-      Args.push_back((F.Clang + Value).str());
-      break;
-    }
+  llvm::StringRef A = CL[I];
+  if (A == "-std" || A == "--std") {
+    if (I + 1 < CL.size())
+      Standard = CL[++I];
+    return true;
   }
+  if (A.consume_front("-std=") || A.consume_front("--std=")) {
+    Standard = A.str();
+    return true;
+  }
+  for (const Flag &F : Flags) {
+    llvm::StringRef V;
+    if (A == F.Spelling) {
+      // A flag missing its value at the end is dropped.
+      if (I + 1 == CL.size())
+        return true;
+      V = CL[++I];
+    } else if (A.starts_with(F.Spelling)) {
+      V = A.drop_front(F.Spelling.size());
+      bool Long = F.Spelling.starts_with("--");
+      if (!V.consume_front("=") && Long)
+        continue;
+    } else {
+      continue;
+    }
+    llvm::SmallString<256> Value(V);
+    if (F.IsPath && !llvm::sys::path::is_absolute(Value) && !Directory.empty())
+      llvm::sys::path::make_absolute(Directory, Value);
+    Args.push_back((F.Clang + Value).str());
+    return true;
+  }
+  return false;
 }
 
 llvm::Error CompileFlags::addFromDatabase(llvm::StringRef BuildDir,

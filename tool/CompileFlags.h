@@ -27,6 +27,12 @@ struct CompileFlags {
   void addFromCommandLine(const std::vector<std::string> &CommandLine,
                           llvm::StringRef Directory);
 
+  /// If CommandLine[I] is a preprocessor or -std flag, takes it (and its
+  /// value, advancing I past it) and returns true. Relative paths are made
+  /// absolute against \p Directory unless it is empty.
+  bool consume(const std::vector<std::string> &CommandLine, size_t &I,
+               llvm::StringRef Directory);
+
   /// Reads the flags compile_commands.json in \p BuildDir records for
   /// \p File (or, failing that, for the closest file it knows).
   llvm::Error addFromDatabase(llvm::StringRef BuildDir, llvm::StringRef File);

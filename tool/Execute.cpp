@@ -62,10 +62,10 @@ struct RunState {
     llvm::errs().flush();
   }
 
-  bool grow(unsigned At, size_t N) {
+  void grow(unsigned At, size_t N) {
     OutputBytes += N;
     if (OutputBytes <= MaxOutputBytes)
-      return true;
+      return;
     Errors.push_back({At, "the expansion exceeds 256 MiB; is a meta loop "
                           "running away?"});
     printErrors();

@@ -28,17 +28,14 @@ namespace metacu {
 
 std::string maskMetaConstructs(const SourceFile &File, const ScanResult &Scan) {
   std::string Out = File.text().str();
-  std::function<void(const std::vector<Node> &)> Walk =
-      [&](const std::vector<Node> &Nodes) {
-        for (const Node &N : Nodes) {
-          if (N.Kind == NodeKind::Text || N.Kind == NodeKind::Malformed)
-            continue;
-          for (unsigned I = N.Whole.Begin; I < N.Whole.End; ++I)
-            if (Out[I] != '\n')
-              Out[I] = ' ';
-        }
-      };
-  Walk(Scan.Nodes);
+  // A top-level construct's range covers those nested in it.
+  for (const Node &N : Scan.Nodes) {
+    if (N.Kind == NodeKind::Text || N.Kind == NodeKind::Malformed)
+      continue;
+    for (unsigned I = N.Whole.Begin; I < N.Whole.End; ++I)
+      if (Out[I] != '\n')
+        Out[I] = ' ';
+  }
   return Out;
 }
 
@@ -576,7 +573,7 @@ private:
   unsigned declarationEnd(const Decl *D) const {
     unsigned O = offset(D->getLocation());
     for (const SliceDecl &S : R.Declarations)
-      if (S.Text.Begin <= O && O < S.Text.End)
+      if (S.Text.contains(O))
         return S.Text.End;
     return O;
   }
@@ -670,15 +667,33 @@ maskedFiles(const SourceFile &File, const ScanResult &Scan,
   return llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
 }
 
+/// A clang command line for \p Path in \p Mode ("-x c++ ..." or
+/// "-x cuda ..."): the dialect of the ordinary code (nvcc's default, C++17,
+/// unless told otherwise; C++20's standard headers also cost a third more
+/// to parse), Clang's builtin headers, the user's flags, metacu's runtime.
+static std::vector<std::string>
+commandLine(std::initializer_list<std::string> Mode,
+            const HostSliceOptions &Opts, llvm::StringRef Path) {
+  std::vector<std::string> Args = {"clang++"};
+  Args.insert(Args.end(), Mode);
+  Args.push_back("-std=" + (Opts.Flags.Standard.empty()
+                                ? std::string("c++17")
+                                : Opts.Flags.Standard));
+  Args.insert(Args.end(), {"-w", "-resource-dir", Opts.ResourceDir});
+  llvm::append_range(Args, Opts.Flags.Args);
+  Args.push_back("-I" + Opts.RuntimeInclude);
+  Args.push_back(Path.str());
+  return Args;
+}
+
 /// Whether some meta construct sits in \p Ranges.
 static bool anyConstructIn(const std::vector<Node> &Nodes,
                            const std::vector<Range> &Ranges) {
   for (const Node &N : Nodes) {
     if (N.Kind == NodeKind::Text)
       continue;
-    for (const Range &R : Ranges)
-      if (R.Begin <= N.Whole.Begin && N.Whole.Begin < R.End)
-        return true;
+    if (anyContains(Ranges, N.Whole.Begin))
+      return true;
     for (const Branch &B : N.Branches)
       if (anyConstructIn(B.Nodes, Ranges))
         return true;
@@ -693,24 +708,11 @@ static bool anyConstructIn(const std::vector<Node> &Nodes,
 static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
                              llvm::StringRef Path, const HostSliceOptions &Opts,
                              HostSliceResult &R) {
-  std::vector<std::string> Args = {
-      "clang++",
-      "-x",
-      "cuda",
-      "--cuda-host-only",
-      "-nocudalib",
-      "--cuda-path=" +
-          llvm::sys::path::parent_path(Opts.CudaInclude).str(),
-      "-std=" + (Opts.Flags.Standard.empty() ? std::string("c++17")
-                                             : Opts.Flags.Standard),
-      "-E",
-      "-w",
-      "-Wno-unknown-cuda-version",
-      "-resource-dir",
-      Opts.ResourceDir};
-  llvm::append_range(Args, Opts.Flags.Args);
-  Args.push_back("-I" + Opts.RuntimeInclude);
-  Args.push_back(Path.str());
+  std::vector<std::string> Args = commandLine(
+      {"-x", "cuda", "--cuda-host-only", "-nocudalib",
+       "--cuda-path=" + llvm::sys::path::parent_path(Opts.CudaInclude).str(),
+       "-E", "-Wno-unknown-cuda-version"},
+      Opts, Path);
 
   HostSliceResult Nvcc;
   struct Action : public PreprocessOnlyAction {
@@ -746,27 +748,10 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   auto Files = maskedFiles(File, Scan, Path);
 
-  // The ordinary code's dialect, nvcc's default unless told otherwise;
-  // C++20's standard headers also cost a third more to parse.
-  std::string Std =
-      "-std=" + (Opts.Flags.Standard.empty() ? std::string("c++17")
-                                             : Opts.Flags.Standard);
-  std::vector<std::string> Args = {"clang++",
-                                   "-x",
-                                   "c++",
-                                   Std,
-                                   "-fsyntax-only",
-                                   "-w",
-                                   "-ferror-limit=0",
-                                   "-resource-dir",
-                                   Opts.ResourceDir,
-                                   "-isystem",
-                                   Opts.CudaInclude,
-                                   "-include",
-                                   "cuda_runtime.h"};
-  llvm::append_range(Args, Opts.Flags.Args);
-  Args.push_back("-I" + Opts.RuntimeInclude);
-  Args.push_back(std::string(Path));
+  std::vector<std::string> Args =
+      commandLine({"-x", "c++", "-fsyntax-only", "-ferror-limit=0", "-isystem",
+                   Opts.CudaInclude, "-include", "cuda_runtime.h"},
+                  Opts, Path);
 
   FatalErrorRecorder Fatal;
   tooling::ToolInvocation Invocation(

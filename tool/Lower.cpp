@@ -59,13 +59,6 @@ std::string cppString(llvm::StringRef S) {
   return Out + "\"";
 }
 
-bool contains(const std::vector<Range> &Ranges, unsigned Offset) {
-  for (const Range &R : Ranges)
-    if (R.Begin <= Offset && Offset < R.End)
-      return true;
-  return false;
-}
-
 class Lowering {
 public:
   Lowering(const SourceFile &File, const ScanResult &Scan,
@@ -187,7 +180,7 @@ private:
     return llvm::ArrayRef<Token>(Toks).slice(B, E - B);
   }
   bool isInactive(unsigned Offset) const {
-    return contains(Slice.Inactive, Offset);
+    return anyContains(Slice.Inactive, Offset);
   }
   std::string indentOf(unsigned Offset) const {
     unsigned B = File.lineStart(Offset);
@@ -239,13 +232,13 @@ private:
         emitText(N.Whole.Begin, N.Whole.End);
         continue;
       }
-      if (contains(Slice.ArchConditional, N.Whole.Begin))
+      if (anyContains(Slice.ArchConditional, N.Whole.Begin))
         return errorAt(N.Whole.Begin,
                        "meta construct inside a preprocessor conditional that "
                        "tests __CUDA_ARCH__; metacu sees the file once, not "
                        "once per architecture, so select per-architecture "
                        "code with 'if codegen (__nvvm_arch ...)'");
-      if (contains(Slice.CompilerConditional, N.Whole.Begin))
+      if (anyContains(Slice.CompilerConditional, N.Whole.Begin))
         return errorAt(N.Whole.Begin,
                        "meta construct inside a preprocessor conditional that "
                        "tests __CUDACC__ or __NVCC__; metacu reads the file as "

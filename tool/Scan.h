@@ -23,7 +23,18 @@ struct Range {
   unsigned Begin = 0;
   unsigned End = 0;
   bool empty() const { return Begin >= End; }
+  bool contains(unsigned Offset) const {
+    return Begin <= Offset && Offset < End;
+  }
 };
+
+/// Whether any of \p Ranges contains \p Offset.
+inline bool anyContains(const std::vector<Range> &Ranges, unsigned Offset) {
+  for (const Range &R : Ranges)
+    if (R.contains(Offset))
+      return true;
+  return false;
+}
 
 struct Token {
   clang::tok::TokenKind Kind = clang::tok::unknown;

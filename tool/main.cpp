@@ -17,6 +17,7 @@
 #include "Migrate.h"
 #include "Scan.h"
 #include "SourceFile.h"
+#include "Toolchain.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -106,16 +107,6 @@ static std::string runtimeIncludeDir(const char *Argv0) {
   return METACU_SOURCE_RUNTIME_INCLUDE;
 }
 
-static std::string cudaInclude() {
-  std::string Root = CudaPath;
-  if (Root.empty())
-    if (const char *E = std::getenv("CUDA_PATH"))
-      Root = E;
-  if (Root.empty())
-    Root = "/usr/local/cuda";
-  return Root + "/include";
-}
-
 static void printVersion(llvm::raw_ostream &OS) {
   OS << "metacu " METACU_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
 }
@@ -190,8 +181,8 @@ int main(int Argc, char **Argv) {
 
   HostSliceOptions SliceOpts;
   SliceOpts.Flags = Flags;
-  SliceOpts.ResourceDir = CLANG_RESOURCE_DIR;
-  SliceOpts.CudaInclude = cudaInclude();
+  SliceOpts.ResourceDir = clangResourceDir();
+  SliceOpts.CudaInclude = cudaIncludeDir(CudaPath);
   SliceOpts.RuntimeInclude = runtimeIncludeDir(Argv[0]);
   auto Slice = sliceHost(*File, *Scan, metaIdentifiers(*Scan), SliceOpts);
   if (!Slice)

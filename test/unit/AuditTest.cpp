@@ -1,5 +1,7 @@
 //===- AuditTest.cpp ------------------------------------------------------===//
 #include "Audit.h"
+#include "TempDir.h"
+#include "Toolchain.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -59,32 +61,17 @@ TEST(AuditTest, DisjointSetsBecomeAlternatives) {
 
 class AuditFileTest : public ::testing::Test {
 protected:
-  std::string write(llvm::StringRef Name, llvm::StringRef Text) {
-    llvm::SmallString<128> Dir;
-    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("metacu-audit", Dir));
-    Dirs.push_back(std::string(Dir));
-    llvm::SmallString<128> Path(Dir);
-    llvm::sys::path::append(Path, Name);
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    OS << Text;
-    return std::string(Path);
-  }
-  void TearDown() override {
-    for (const std::string &D : Dirs)
-      llvm::sys::fs::remove_directories(D);
-  }
   AuditOptions options() {
     AuditOptions O;
-    O.ResourceDir = CLANG_RESOURCE_DIR;
+    O.ResourceDir = clangResourceDir();
     O.CudaInclude = METACU_CUDA_INCLUDE;
     return O;
   }
-  std::vector<std::string> Dirs;
+  TempDir Tmp;
 };
 
 TEST_F(AuditFileTest, ClassifiesAndReportsJson) {
-  std::string Path = write("k.cu", R"(#define ARCH __CUDA_ARCH__
+  std::string Path = Tmp.write("k.cu", R"(#define ARCH __CUDA_ARCH__
 __device__ int f(int x) {
 #if ARCH >= 800
   x += 1;
@@ -126,7 +113,7 @@ __device__ int g();
 }
 
 TEST_F(AuditFileTest, MissingHeaderIsAnErrorAtTheInclude) {
-  std::string Path = write("bad.cu", "\n#include \"nope.h\"\n");
+  std::string Path = Tmp.write("bad.cu", "\n#include \"nope.h\"\n");
   auto Audit = auditFile(Path, options());
   ASSERT_FALSE(static_cast<bool>(Audit));
   std::string Msg = llvm::toString(Audit.takeError());

@@ -1,5 +1,6 @@
 //===- CompileFlagsTest.cpp - The user's preprocessor flags ---------------===//
 #include "CompileFlags.h"
+#include "TempDir.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -99,49 +100,33 @@ TEST(CompileFlagsTest, FlagsAccumulateInCommandLineOrder) {
 /// A temporary build directory with a compile_commands.json.
 class CompileFlagsDatabaseTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(
-        llvm::sys::fs::createUniqueDirectory("metacu-compileflags", Dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
-
   void writeDatabase(llvm::StringRef Json) {
-    llvm::SmallString<256> P(Dir);
-    llvm::sys::path::append(P, "compile_commands.json");
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(P, EC);
-    ASSERT_FALSE(EC);
-    OS << Json;
-  }
-  std::string path(llvm::StringRef Name) const {
-    llvm::SmallString<256> P(Dir);
-    llvm::sys::path::append(P, Name);
-    return std::string(P);
+    Tmp.write("compile_commands.json", Json);
   }
 
-  llvm::SmallString<256> Dir;
+  TempDir Tmp;
 };
 
 TEST_F(CompileFlagsDatabaseTest, ReadsTheEntryOfTheFile) {
-  std::string D = std::string(Dir);
+  std::string D = Tmp.dir().str();
   writeDatabase("[{\"directory\": \"" + D +
                 "\", \"command\": \"/usr/local/cuda/bin/nvcc -Iinc -DTUNED=1 "
                 "-O3 -c " +
                 D + "/k.cu -o k.o\", \"file\": \"" + D + "/k.cu\"}]");
   CompileFlags F;
-  llvm::Error E = F.addFromDatabase(Dir, path("k.cu"));
+  llvm::Error E = F.addFromDatabase(Tmp.dir(), Tmp.path("k.cu"));
   ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
   EXPECT_EQ(F.Args, (Args{"-I" + D + "/inc", "-DTUNED=1"}));
 }
 
 TEST_F(CompileFlagsDatabaseTest, InfersFlagsForAFileNotInTheDatabase) {
-  std::string D = std::string(Dir);
+  std::string D = Tmp.dir().str();
   writeDatabase("[{\"directory\": \"" + D +
                 "\", \"arguments\": [\"nvcc\", \"-I\", \"include\", \"-D\", "
                 "\"MODE=2\", \"-c\", \"" +
                 D + "/kernel_a.cu\"], \"file\": \"" + D + "/kernel_a.cu\"}]");
   CompileFlags F;
-  llvm::Error E = F.addFromDatabase(Dir, path("kernel_b.cu"));
+  llvm::Error E = F.addFromDatabase(Tmp.dir(), Tmp.path("kernel_b.cu"));
   ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
   auto Has = [&](const std::string &A) {
     return std::find(F.Args.begin(), F.Args.end(), A) != F.Args.end();
@@ -152,12 +137,12 @@ TEST_F(CompileFlagsDatabaseTest, InfersFlagsForAFileNotInTheDatabase) {
 
 TEST_F(CompileFlagsDatabaseTest, MissingDatabaseIsAnError) {
   CompileFlags F;
-  llvm::Error E = F.addFromDatabase(Dir, path("k.cu"));
+  llvm::Error E = F.addFromDatabase(Tmp.dir(), Tmp.path("k.cu"));
   ASSERT_TRUE(bool(E));
   std::string Msg = llvm::toString(std::move(E));
   EXPECT_NE(Msg.find("cannot load compile_commands.json"), std::string::npos)
       << Msg;
-  EXPECT_NE(Msg.find(std::string(Dir)), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find(Tmp.dir().str()), std::string::npos) << Msg;
   EXPECT_TRUE(F.Args.empty());
 }
 

@@ -1,5 +1,6 @@
 //===- EmitTest.cpp - The generated file, #line and dependencies ----------===//
 #include "Emit.h"
+#include "TempDir.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -181,50 +182,37 @@ TEST(EmitTest, DependencyRuleEscapesSpacesHashesAndDollars) {
 
 class EmitFileTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("metacu-emit", Dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
-  std::string path(llvm::StringRef Name) const {
-    llvm::SmallString<256> P(Dir);
-    llvm::sys::path::append(P, Name);
-    return std::string(P);
-  }
-  static std::string read(llvm::StringRef Path) {
-    auto B = llvm::MemoryBuffer::getFile(Path);
-    return B ? (*B)->getBuffer().str() : "<unreadable>";
-  }
   std::vector<std::string> entries() const {
     std::vector<std::string> Names;
     std::error_code EC;
-    for (llvm::sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+    for (llvm::sys::fs::directory_iterator I(Tmp.dir(), EC), E; I != E && !EC;
          I.increment(EC))
       Names.push_back(llvm::sys::path::filename(I->path()).str());
     llvm::sort(Names);
     return Names;
   }
-  llvm::SmallString<256> Dir;
+  TempDir Tmp;
 };
 
 TEST_F(EmitFileTest, WritesANewFile) {
-  std::string P = path("k.gen.cu");
+  std::string P = Tmp.path("k.gen.cu");
   llvm::Error E = writeFileAtomically(P, "int x;\n");
   ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
-  EXPECT_EQ(read(P), "int x;\n");
+  EXPECT_EQ(TempDir::read(P), "int x;\n");
   EXPECT_EQ(entries(), (std::vector<std::string>{"k.gen.cu"}));
 }
 
 TEST_F(EmitFileTest, ReplacesAnExistingFile) {
-  std::string P = path("k.gen.cu");
+  std::string P = Tmp.path("k.gen.cu");
   ASSERT_FALSE(bool(writeFileAtomically(P, "a much longer old content\n")));
   llvm::Error E = writeFileAtomically(P, "new\n");
   ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
-  EXPECT_EQ(read(P), "new\n");
+  EXPECT_EQ(TempDir::read(P), "new\n");
   EXPECT_EQ(entries(), (std::vector<std::string>{"k.gen.cu"}));
 }
 
 TEST_F(EmitFileTest, FailsInAMissingDirectoryAndLeavesNothing) {
-  std::string P = path("missing/k.gen.cu");
+  std::string P = Tmp.path("missing/k.gen.cu");
   llvm::Error E = writeFileAtomically(P, "x\n");
   ASSERT_TRUE(bool(E));
   std::string Msg = llvm::toString(std::move(E));
@@ -234,14 +222,14 @@ TEST_F(EmitFileTest, FailsInAMissingDirectoryAndLeavesNothing) {
 
 TEST_F(EmitFileTest, FailedRenameRemovesTheTemporaryFile) {
   // A directory cannot be replaced by a file.
-  std::string P = path("taken");
+  std::string P = Tmp.path("taken");
   ASSERT_FALSE(llvm::sys::fs::create_directory(P));
   ASSERT_FALSE(bool(writeFileAtomically(P + "/inner", "keep\n")));
   llvm::Error E = writeFileAtomically(P, "x\n");
   ASSERT_TRUE(bool(E));
   llvm::consumeError(std::move(E));
   EXPECT_EQ(entries(), (std::vector<std::string>{"taken"}));
-  EXPECT_EQ(read(P + "/inner"), "keep\n");
+  EXPECT_EQ(TempDir::read(P + "/inner"), "keep\n");
 }
 
 } // namespace

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Execute.h"
+#include "TempDir.h"
+#include "Toolchain.h"
 #include "Emit.h"
 #include "MetaNames.h"
 
@@ -27,22 +29,12 @@ protected:
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   }
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("metacu-execute", Dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
-
-  std::string path(llvm::StringRef Name) const {
-    llvm::SmallString<256> P(Dir);
-    llvm::sys::path::append(P, Name);
-    return std::string(P);
-  }
 
   /// Runs the pipeline on \p Code as k.cu. On failure returns nothing and
   /// leaves what was reported in Stderr.
   std::optional<std::string> run(std::string Code,
                                  llvm::StringRef ArchSpec = "80") {
-    File = std::make_unique<SourceFile>(path("k.cu"), std::move(Code));
+    File = std::make_unique<SourceFile>(Tmp.path("k.cu"), std::move(Code));
     auto Archs = ArchList::parse(ArchSpec);
     EXPECT_TRUE(bool(Archs));
     if (!Archs)
@@ -53,7 +45,7 @@ protected:
       return std::nullopt;
     }
     HostSliceOptions SO;
-    SO.ResourceDir = CLANG_RESOURCE_DIR;
+    SO.ResourceDir = clangResourceDir();
     SO.CudaInclude = METACU_CUDA_INCLUDE;
     SO.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     auto Slice = sliceHost(*File, *S, metaIdentifiers(*S), SO);
@@ -92,7 +84,7 @@ protected:
            std::to_string(LC.Col) + ": error: ";
   }
 
-  llvm::SmallString<256> Dir;
+  TempDir Tmp;
   std::unique_ptr<SourceFile> File;
   std::string Stderr, Error;
 };
@@ -271,7 +263,7 @@ TEST_F(ExecuteTest, CodegenBranchesBecomeArchConditionals) {
   EXPECT_LT(Nine, Else);
   EXPECT_LT(Else, One);
   // Branch braces are kept, and the else branch maps back to line 6.
-  EXPECT_NE(Out->find("#line 6 \"" + path("k.cu") +
+  EXPECT_NE(Out->find("#line 6 \"" + Tmp.path("k.cu") +
                       "\"\n  {\n    p[2] = 1;\n  }\n#endif\n"),
             std::string::npos)
       << *Out;

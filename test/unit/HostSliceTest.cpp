@@ -1,5 +1,7 @@
 //===- HostSliceTest.cpp - What meta code needs from ordinary code --------===//
 #include "HostSlice.h"
+#include "TempDir.h"
+#include "Toolchain.h"
 #include "Diagnostic.h"
 #include "MetaNames.h"
 
@@ -16,34 +18,18 @@ namespace {
 
 class HostSliceTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("metacu-slice", Dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
-
-  std::string path(llvm::StringRef Name) const {
-    llvm::SmallString<256> P(Dir);
-    llvm::sys::path::append(P, Name);
-    return std::string(P);
-  }
-  void write(llvm::StringRef Name, llvm::StringRef Text) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(path(Name), EC);
-    ASSERT_FALSE(EC);
-    OS << Text;
-  }
 
   /// Scans and slices \p Code as k.cu.
   llvm::Expected<HostSliceResult> slice(std::string Code,
                                         std::vector<std::string> Args = {}) {
-    File = std::make_unique<SourceFile>(path("k.cu"), std::move(Code));
+    File = std::make_unique<SourceFile>(Tmp.path("k.cu"), std::move(Code));
     auto S = scan(*File);
     if (!S)
       return S.takeError();
     Scan = std::move(*S);
     HostSliceOptions Opts;
     Opts.Flags.Args = std::move(Args);
-    Opts.ResourceDir = CLANG_RESOURCE_DIR;
+    Opts.ResourceDir = clangResourceDir();
     Opts.CudaInclude = METACU_CUDA_INCLUDE;
     Opts.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     return sliceHost(*File, Scan, metaIdentifiers(Scan), Opts);
@@ -64,13 +50,13 @@ protected:
     return false;
   }
 
-  llvm::SmallString<256> Dir;
+  TempDir Tmp;
   std::unique_ptr<SourceFile> File;
   ScanResult Scan;
 };
 
 TEST_F(HostSliceTest, SelectsWhatMetaCodeUsesWithItsDependencies) {
-  write("local.h", "#pragma once\n"
+  Tmp.write("local.h", "#pragma once\n"
                    "enum class local_mode { fast, exact };\n"
                    "struct local_pair { int a; float b; };\n");
   auto R = slice("#include <map>\n"
@@ -143,14 +129,14 @@ TEST_F(HostSliceTest, SelectsWhatMetaCodeUsesWithItsDependencies) {
 
   // Every file read, the input first.
   ASSERT_FALSE(R->Files.empty());
-  EXPECT_EQ(R->Files[0], path("k.cu"));
-  EXPECT_NE(std::find(R->Files.begin(), R->Files.end(), path("local.h")),
+  EXPECT_EQ(R->Files[0], Tmp.path("k.cu"));
+  EXPECT_NE(std::find(R->Files.begin(), R->Files.end(), Tmp.path("local.h")),
             R->Files.end());
   EXPECT_TRUE(R->MetaHeaders.empty());
 }
 
 TEST_F(HostSliceTest, FindsInactiveAndArchConditionalRegions) {
-  write("meta.h", "int q;\n  @meta int w = 1;\n");
+  Tmp.write("meta.h", "int q;\n  @meta int w = 1;\n");
   auto R = slice("#define A __CUDA_ARCH__\n"
                  "int before;\n"
                  "#if 0\n"
@@ -195,11 +181,11 @@ TEST_F(HostSliceTest, FindsInactiveAndArchConditionalRegions) {
   // A local header with meta constructs is reported at its #include.
   ASSERT_EQ(R->MetaHeaders.size(), 1u);
   const MetaHeader &H = R->MetaHeaders[0];
-  EXPECT_EQ(H.Path, path("meta.h"));
+  EXPECT_EQ(H.Path, Tmp.path("meta.h"));
   EXPECT_EQ(File->lineStart(H.IncludeOffset), offsetOf("#include \"meta.h\""));
   EXPECT_EQ(H.Line, 2u);
   EXPECT_EQ(H.Col, 3u);
-  EXPECT_NE(std::find(R->Files.begin(), R->Files.end(), path("meta.h")),
+  EXPECT_NE(std::find(R->Files.begin(), R->Files.end(), Tmp.path("meta.h")),
             R->Files.end());
 }
 

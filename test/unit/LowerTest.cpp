@@ -1,5 +1,7 @@
 //===- LowerTest.cpp - The construct tree becomes a generator program -----===//
 #include "Lower.h"
+#include "TempDir.h"
+#include "Toolchain.h"
 #include "Diagnostic.h"
 #include "MetaNames.h"
 
@@ -61,18 +63,7 @@ protected:
   }
 
   void load(std::string Code) {
-    File = std::make_unique<SourceFile>(path("k.cu"), std::move(Code));
-  }
-  std::string path(llvm::StringRef Name) {
-    if (Dir.empty())
-      EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("metacu-lower", Dir));
-    llvm::SmallString<256> P(Dir);
-    llvm::sys::path::append(P, Name);
-    return std::string(P);
-  }
-  void TearDown() override {
-    if (!Dir.empty())
-      llvm::sys::fs::remove_directories(Dir);
+    File = std::make_unique<SourceFile>(Tmp.path("k.cu"), std::move(Code));
   }
 
   unsigned offsetOf(llvm::StringRef Needle, unsigned Nth = 0) const {
@@ -109,7 +100,7 @@ protected:
     return Opens > Closes;
   }
 
-  llvm::SmallString<256> Dir;
+  TempDir Tmp;
   std::unique_ptr<SourceFile> File;
   ScanResult Scan;
   std::unique_ptr<ArchList> Archs;
@@ -348,7 +339,7 @@ TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {
   auto S = scan(*File);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   HostSliceOptions Opts;
-  Opts.ResourceDir = CLANG_RESOURCE_DIR;
+  Opts.ResourceDir = clangResourceDir();
   Opts.CudaInclude = METACU_CUDA_INCLUDE;
   Opts.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
   auto Slice = sliceHost(*File, *S, metaIdentifiers(*S), Opts);
