@@ -5,12 +5,12 @@
 // a Clang parse) returns a program or a located error.
 //
 //===----------------------------------------------------------------------===//
-#include "Arch.h"
-#include "HostSlice.h"
-#include "Lower.h"
-#include "MetaNames.h"
-#include "Scan.h"
-#include "SourceFile.h"
+#include "toolchain/Arch.h"
+#include "expand/HostSlice.h"
+#include "expand/Lower.h"
+#include "expand/MetaNames.h"
+#include "expand/Scan.h"
+#include "support/SourceFile.h"
 
 #include "llvm/Support/Error.h"
 #include <cstdint>

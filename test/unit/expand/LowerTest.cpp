@@ -1,0 +1,368 @@
+//===- LowerTest.cpp - The construct tree becomes a generator program -----===//
+#include "expand/Lower.h"
+#include "TempDir.h"
+#include "toolchain/Toolchain.h"
+#include "support/Diagnostic.h"
+#include "expand/MetaNames.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <gtest/gtest.h>
+#include <memory>
+#include <regex>
+
+using namespace metacu;
+
+namespace {
+
+/// Lowers one input. Most tests hand-make the host slice (the input needs
+/// nothing from ordinary code); sliced() runs the real one.
+class LowerTest : public ::testing::Test {
+protected:
+  llvm::Expected<Generator> lowerWith(std::string Code,
+                                      const HostSliceResult &Slice,
+                                      llvm::StringRef ArchSpec = "80") {
+    load(std::move(Code));
+    auto S = scan(*File);
+    if (!S)
+      return S.takeError();
+    Scan = std::move(*S);
+    Archs = std::make_unique<ArchList>(std::move(*ArchList::parse(ArchSpec)));
+    return lower(*File, Scan, Slice, *Archs);
+  }
+  llvm::Expected<Generator> lowerCode(std::string Code) {
+    return lowerWith(std::move(Code), HostSliceResult());
+  }
+  Generator lowerOk(std::string Code) {
+    auto G = lowerCode(std::move(Code));
+    if (!G) {
+      ADD_FAILURE() << llvm::toString(G.takeError());
+      return Generator();
+    }
+    return std::move(*G);
+  }
+  /// The located error lowering \p Code gives: offset and message.
+  std::pair<unsigned, std::string>
+  lowerError(std::string Code, const HostSliceResult &Slice = {}) {
+    auto G = lowerWith(std::move(Code), Slice);
+    std::pair<unsigned, std::string> Out{~0u, "<no error>"};
+    if (G) {
+      ADD_FAILURE() << "lowering should fail; program:\n" << G->Program;
+      return Out;
+    }
+    llvm::handleAllErrors(
+        G.takeError(),
+        [&](const LocatedError &E) {
+          Out = {E.offset(), E.text()};
+        },
+        [&](const llvm::ErrorInfoBase &E) {
+          ADD_FAILURE() << "not a located error: " << E.message();
+        });
+    return Out;
+  }
+
+  void load(std::string Code) {
+    File = std::make_unique<SourceFile>(Tmp.path("k.cu"), std::move(Code));
+  }
+
+  unsigned offsetOf(llvm::StringRef Needle, unsigned Nth = 0) const {
+    size_t P = File->text().find(Needle);
+    while (Nth-- && P != llvm::StringRef::npos)
+      P = File->text().find(Needle, P + 1);
+    EXPECT_NE(P, llvm::StringRef::npos) << Needle.str();
+    return P;
+  }
+
+  /// The input ranges the program copies to the output with text().
+  static std::vector<Range> textRanges(const std::string &Program) {
+    std::vector<Range> Out;
+    std::regex Call(R"(::metacu::detail::text\((\d+), (\d+)\);)");
+    for (std::sregex_iterator I(Program.begin(), Program.end(), Call), E;
+         I != E; ++I)
+      Out.push_back(
+          {unsigned(std::stoul((*I)[1])), unsigned(std::stoul((*I)[2]))});
+    return Out;
+  }
+  static bool copied(const std::string &Program, unsigned Offset) {
+    for (const Range &R : textRanges(Program))
+      if (R.Begin <= Offset && Offset < R.End)
+        return true;
+    return false;
+  }
+  /// Whether program offset \p Pos is inside a run block (a block that runs
+  /// when the program is loaded) rather than at namespace scope.
+  static bool inRunBlock(const std::string &Program, size_t Pos) {
+    EXPECT_NE(Pos, std::string::npos);
+    llvm::StringRef Before = llvm::StringRef(Program).take_front(Pos);
+    size_t Opens = Before.count("::metacu::detail::run([] {\n");
+    size_t Closes = Before.count("\n});\n") + Before.starts_with("});\n");
+    return Opens > Closes;
+  }
+
+  TempDir Tmp;
+  std::unique_ptr<SourceFile> File;
+  ScanResult Scan;
+  std::unique_ptr<ArchList> Archs;
+};
+
+TEST_F(LowerTest, PreludeHasTheLibraryAndTheArchEnum) {
+  auto G = lowerWith("int x;\n", HostSliceResult(), "75,90");
+  ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+  EXPECT_NE(G->Prelude.find("#include <metacu/detail/generator.h>"),
+            std::string::npos);
+  EXPECT_NE(
+      G->Prelude.find("enum class nvvm_arch_t { sm_75 = 75, sm_90 = 90 };"),
+      std::string::npos);
+  // Reflection over nvvm_arch_t, for '@meta for enum'.
+  EXPECT_NE(G->Prelude.find("{nvvm_arch_t::sm_90, \"sm_90\"}"),
+            std::string::npos)
+      << G->Prelude;
+  // Plain code is copied whole.
+  EXPECT_EQ(textRanges(G->Program).size(), 1u);
+  EXPECT_TRUE(copied(G->Program, 0));
+  EXPECT_TRUE(copied(G->Program, 5));
+}
+
+TEST_F(LowerTest, NamespaceScopeMetaDeclarationsAreGlobalsAndStatementsRun) {
+  Generator G = lowerOk("@meta int n = 4;\n"
+                        "@meta int twice(int v) { return 2 * v; }\n"
+                        "__global__ void k(int *p) {\n"
+                        "  @meta int m = twice(n);\n"
+                        "  p[0] = m + s.m;\n"
+                        "}\n");
+  const std::string &P = G.Program;
+  size_t N = P.find("int n = 4;");
+  size_t Twice = P.find("int twice(int v) { return 2 * v; }");
+  size_t M = P.find("int m = twice(n);");
+  ASSERT_NE(N, std::string::npos) << P;
+  ASSERT_NE(Twice, std::string::npos) << P;
+  ASSERT_NE(M, std::string::npos) << P;
+  EXPECT_FALSE(inRunBlock(P, N)) << P;
+  EXPECT_FALSE(inRunBlock(P, Twice)) << P;
+  EXPECT_TRUE(inRunBlock(P, M)) << P;
+  EXPECT_LT(N, Twice);
+  EXPECT_LT(Twice, M);
+
+  // Meta code is copied verbatim and maps back byte for byte.
+  EXPECT_EQ(G.Map.toInput(M), offsetOf("int m = twice(n);"));
+  EXPECT_EQ(G.Map.toInput(M + 8), offsetOf("twice(n);"));
+  EXPECT_EQ(G.Map.toInput(N), offsetOf("int n = 4;"));
+
+  // The use of 'm' in ordinary code becomes a value; 's.m' is a member.
+  unsigned Use = offsetOf("m + s.m");
+  EXPECT_NE(
+      P.find("::metacu::detail::value(" + std::to_string(Use) + ", (m));"),
+      std::string::npos)
+      << P;
+  EXPECT_EQ(P.find("::metacu::detail::value(" + std::to_string(Use + 6)),
+            std::string::npos)
+      << P;
+  EXPECT_FALSE(copied(P, Use));
+  EXPECT_TRUE(copied(P, Use + 4));
+  EXPECT_TRUE(copied(P, offsetOf("__global__")));
+  EXPECT_TRUE(copied(P, offsetOf("p[0] = ")));
+  // Meta statements alone on their lines vanish from the output, lines
+  // included.
+  EXPECT_FALSE(copied(P, offsetOf("@meta int n")));
+  EXPECT_FALSE(copied(P, offsetOf("@meta int m")));
+  EXPECT_FALSE(copied(P, offsetOf("@meta int m") - 1));
+}
+
+TEST_F(LowerTest, MetaLoopsAndIfsBecomeRealLoopsAndIfsAroundTheirBodies) {
+  Generator G =
+      lowerOk("__device__ void f(float *x) {\n"
+              "  @meta for (int i = 0; i < 4; ++i)\n"
+              "    x[i] = 0;\n"
+              "  @meta if (sizeof(int) == 4) x[0] = 1; else x[0] = 2;\n"
+              "}\n");
+  const std::string &P = G.Program;
+  size_t For = P.find("for (int i = 0; i < 4; ++i) {");
+  ASSERT_NE(For, std::string::npos) << P;
+  EXPECT_TRUE(inRunBlock(P, For));
+  EXPECT_NE(P.find("if (sizeof(int) == 4) {"), std::string::npos) << P;
+  EXPECT_NE(P.find("} else {"), std::string::npos) << P;
+  // The loop variable is a meta value in the body.
+  EXPECT_NE(P.find("::metacu::detail::value(" +
+                   std::to_string(offsetOf("i] = 0")) + ", (i));"),
+            std::string::npos)
+      << P;
+  EXPECT_EQ(P.find("unroll_for"), std::string::npos);
+}
+
+TEST_F(LowerTest, TemplateDependentLoopUnrollsThroughTheRuntimeHelper) {
+  Generator G = lowerOk("template <int N>\n"
+                        "__device__ void f(float *x) {\n"
+                        "  @meta for (int i = 0; i < N; i += 2)\n"
+                        "    x[i] = 0;\n"
+                        "}\n");
+  const std::string &P = G.Program;
+  EXPECT_NE(P.find("::metacu::unroll_for<int, "), std::string::npos) << P;
+  EXPECT_NE(P.find("::metacu::loop_cmp::lt>"), std::string::npos) << P;
+  EXPECT_NE(P.find("constexpr int i = decltype(metacu_i_)::value;"),
+            std::string::npos)
+      << P;
+  // Nothing runs the loop at generation time.
+  EXPECT_EQ(P.find("for (int i = 0; i < N"), std::string::npos) << P;
+  // The bound and the body are ordinary code, copied.
+  EXPECT_TRUE(copied(P, offsetOf("N; i += 2")));
+  EXPECT_TRUE(copied(P, offsetOf("x[i] = 0")));
+  EXPECT_TRUE(copied(P, offsetOf("i] = 0")));
+}
+
+TEST_F(LowerTest, TemplateDependentLoopRejectsBreakAndMetaUseOfItsIndex) {
+  auto [Offset, Msg] =
+      lowerError("template <int N> __device__ void f(int *x) {\n"
+                 "  @meta for (int i = 0; i < N; ++i) {\n"
+                 "    if (x[i]) break;\n"
+                 "  }\n"
+                 "}\n");
+  EXPECT_EQ(Offset, offsetOf("break"));
+  EXPECT_NE(Msg.find("'break' cannot appear"), std::string::npos) << Msg;
+
+  auto [Offset2, Msg2] =
+      lowerError("template <int N> __device__ void f(int *x) {\n"
+                 "  @meta for (int i = 0; i < N; ++i) { @meta int j = i; }\n"
+                 "}\n");
+  EXPECT_EQ(Offset2, offsetOf("i; }"));
+  EXPECT_NE(Msg2.find("not known at generation time"), std::string::npos)
+      << Msg2;
+}
+
+TEST_F(LowerTest, CodegenChainEvaluatesEveryCondition) {
+  Generator G = lowerOk("__global__ void k(int *p) {\n"
+                        "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) "
+                        "p[0] = 1;\n"
+                        "  else p[0] = 2;\n"
+                        "}\n");
+  const std::string &P = G.Program;
+  EXPECT_NE(P.find("::metacu::detail::codegen_chain __metacu_cg(" +
+                   std::to_string(offsetOf("if codegen")) + ");"),
+            std::string::npos)
+      << P;
+  EXPECT_NE(P.find("return static_cast<bool>(__nvvm_arch >= "
+                   "nvvm_arch_t::sm_80); });"),
+            std::string::npos)
+      << P;
+  EXPECT_NE(P.find("__metacu_cg.otherwise();"), std::string::npos) << P;
+  EXPECT_NE(P.find("if (__metacu_cg.open(1)) {"), std::string::npos) << P;
+  EXPECT_NE(P.find("__metacu_cg.close();"), std::string::npos) << P;
+}
+
+TEST_F(LowerTest, CodegenOutsideAFunctionIsAnError) {
+  auto [Offset, Msg] = lowerError("int a;\nif codegen (true) int x;\n");
+  EXPECT_EQ(Offset, 7u);
+  EXPECT_EQ(Msg, "'if codegen' can only appear inside a function body");
+  auto [Offset2, Msg2] =
+      lowerError("struct S {\n  if codegen (true) int x;\n};\n");
+  EXPECT_EQ(Offset2, offsetOf("if codegen"));
+  EXPECT_EQ(Msg2, "'if codegen' can only appear inside a function body");
+}
+
+TEST_F(LowerTest, OrdinaryDeclarationShadowingAMetaVariableIsAnError) {
+  auto [Offset, Msg] = lowerError("@meta int n = 4;\n"
+                                  "__global__ void k(int *x) {\n"
+                                  "  int n = x[0];\n"
+                                  "}\n");
+  EXPECT_EQ(Offset, offsetOf("n = x[0]"));
+  EXPECT_EQ(Msg, "declaration of 'n' in ordinary code shadows the meta "
+                 "variable 'n'; rename one of them");
+}
+
+TEST_F(LowerTest, MetaNamesAreScopedByBraces) {
+  // 'n' declared in f's body is not a meta name in g.
+  Generator G = lowerOk("void f() { @meta int n = 1; }\n"
+                        "void g(int n) { int m = n; }\n");
+  EXPECT_EQ(G.Program.find("::metacu::detail::value("), std::string::npos)
+      << G.Program;
+  EXPECT_TRUE(copied(G.Program, offsetOf("n; }")));
+}
+
+TEST_F(LowerTest, UnbalancedBracesAreErrors) {
+  auto [Offset, Msg] = lowerError("int a;\n}\nint b;\n");
+  EXPECT_EQ(Offset, 7u);
+  EXPECT_EQ(Msg, "unbalanced '}'");
+  auto [Offset2, Msg2] = lowerError("int a;\nvoid f() {\n  int b;\n");
+  EXPECT_EQ(Offset2, offsetOf("{"));
+  EXPECT_NE(Msg2.find("this '{' is never closed"), std::string::npos) << Msg2;
+}
+
+TEST_F(LowerTest, MalformedConstructInLiveCodeIsAnError) {
+  auto [Offset, Msg] =
+      lowerError("int a;\n@meta for (int i = 0; i < 2; ++i\nint b;\n");
+  EXPECT_EQ(Offset, offsetOf("("));
+  EXPECT_EQ(Msg, "expected ')' to match this '('");
+}
+
+TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
+  std::string Code = "#if 0\n@meta for (\n@meta int x = 1;\n#endif\nint b;\n";
+  HostSliceResult Slice;
+  Slice.Inactive.push_back({5, unsigned(Code.find("#endif"))});
+  auto G = lowerWith(Code, Slice);
+  ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+  EXPECT_TRUE(copied(G->Program, offsetOf("@meta for")));
+  EXPECT_TRUE(copied(G->Program, offsetOf("@meta int")));
+  EXPECT_EQ(G->Program.find("int x = 1;\n"), std::string::npos);
+}
+
+TEST_F(LowerTest, ConstructInAnArchConditionalBlockIsAnError) {
+  std::string Code = "#if __CUDA_ARCH__ >= 800\n@meta int x = 1;\n#endif\n";
+  HostSliceResult Slice;
+  Slice.ArchConditional.push_back({1, unsigned(Code.find("endif"))});
+  auto [Offset, Msg] = lowerError(Code, Slice);
+  EXPECT_EQ(Offset, offsetOf("@meta"));
+  EXPECT_NE(Msg.find("tests __CUDA_ARCH__"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("if codegen"), std::string::npos) << Msg;
+}
+
+TEST_F(LowerTest, HeaderWithMetaConstructsIsAnErrorAtItsInclude) {
+  HostSliceResult Slice;
+  Slice.MetaHeaders.push_back({7, "/src/tune.h", 3, 5});
+  auto [Offset, Msg] =
+      lowerError("int a;\n#include \"tune.h\"\nint b;\n", Slice);
+  EXPECT_EQ(Offset, 7u);
+  EXPECT_NE(Msg.find("header '/src/tune.h' contains meta constructs (at "
+                     "/src/tune.h:3:5)"),
+            std::string::npos)
+      << Msg;
+}
+
+TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {
+  std::string Code = "#include <map>\n"
+                     "#include <vector>\n"
+                     "const std::map<int, int> t{{80, 2}};\n"
+                     "__global__ void k(int *p) {\n"
+                     "  @meta int u = t.at(80);\n"
+                     "  p[0] = u;\n"
+                     "}\n";
+  load(Code);
+  auto S = scan(*File);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  HostSliceOptions Opts;
+  Opts.ResourceDir = clangResourceDir();
+  Opts.CudaInclude = METACU_CUDA_INCLUDE;
+  Opts.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  auto Slice = sliceHost(*File, *S, metaIdentifiers(*S), Opts);
+  ASSERT_TRUE(bool(Slice)) << llvm::toString(Slice.takeError());
+  Scan = std::move(*S);
+  ArchList A = std::move(*ArchList::parse("80"));
+  auto G = lower(*File, Scan, *Slice, A);
+  ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+  const std::string &P = G->Program;
+  size_t Inc = P.find("\n#include <map>\n");
+  size_t Table = P.find("\nconst std::map<int, int> t{{80, 2}};\n");
+  size_t Use = P.find("int u = t.at(80);");
+  ASSERT_NE(Inc, std::string::npos) << P;
+  ASSERT_NE(Table, std::string::npos) << P;
+  ASSERT_NE(Use, std::string::npos) << P;
+  EXPECT_EQ(P.find("#include <vector>"), std::string::npos) << P;
+  EXPECT_LT(Inc, Table);
+  EXPECT_LT(Table, Use);
+  EXPECT_FALSE(inRunBlock(P, Table));
+  EXPECT_TRUE(inRunBlock(P, Use));
+  // The table is ordinary code too: the output keeps it.
+  EXPECT_TRUE(copied(P, offsetOf("const std::map")));
+  EXPECT_TRUE(copied(P, offsetOf("#include <vector>")));
+}
+
+} // namespace

@@ -1,0 +1,107 @@
+//===- MigrateTest.cpp ----------------------------------------------------===//
+#include "migrate/Migrate.h"
+
+#include "gtest/gtest.h"
+
+using namespace metacu;
+
+namespace {
+
+/// A conditional site over \p Text whose directives start at the lines
+/// holding \p Markers; the last marker is the #endif.
+Site conditional(llvm::StringRef Text, std::vector<llvm::StringRef> Markers,
+                 std::vector<std::string> Codegen, SiteCategory C) {
+  Site S;
+  S.Kind = SiteKind::Conditional;
+  S.Category = C;
+  for (size_t I = 0; I < Markers.size(); ++I) {
+    SiteDirective D;
+    D.Begin = Text.find(Markers[I]);
+    D.End = Text.find('\n', D.Begin) + 1;
+    D.Line = Text.take_front(D.Begin).count('\n') + 1;
+    D.Text = Text.slice(D.Begin, D.End - 1).split("//").first.rtrim().str();
+    size_t Comment = Text.slice(D.Begin, D.End).find("//");
+    if (Comment != llvm::StringRef::npos)
+      D.Comment = Text.slice(D.Begin + Comment, D.End - 1).str();
+    D.IsEndif = I + 1 == Markers.size();
+    D.IsElse = Markers[I].contains("#else");
+    if (!D.IsEndif) {
+      D.Codegen = Codegen[I];
+      D.TakenBy = Codegen[I] == "dead" ? 0 : 1;
+    }
+    S.Directives.push_back(D);
+  }
+  S.Line = S.Directives.front().Line;
+  S.Text = S.Directives.front().Text;
+  S.Reason = "why";
+  return S;
+}
+
+const char *Input = R"(void f() {
+  int x = 0;
+#if __CUDA_ARCH__ >= 800 // fast path
+  x = 1;
+#elif __CUDA_ARCH__ >= 300
+  x = 3;
+#else
+  x = 2;
+#endif
+  g(x);
+}
+)";
+
+TEST(MigrateTest, RewritesOnlyDirectiveLinesAndKeepsComments) {
+  Site S = conditional(Input,
+                       {"#if", "#elif", "#else", "#endif"},
+                       {"(int)__nvvm_arch >= 80", "(int)__nvvm_arch != 0", ""},
+                       SiteCategory::Statement);
+  Migration M = migrate("f.cu", Input, {S});
+  EXPECT_EQ(M.Text, R"(void f() {
+  int x = 0;
+  if codegen ((int)__nvvm_arch >= 80) { // fast path
+  x = 1;
+  } else if codegen ((int)__nvvm_arch != 0) {
+  x = 3;
+  } else {
+  x = 2;
+  }
+  g(x);
+}
+)");
+  ASSERT_EQ(M.Report.size(), 1u);
+  EXPECT_NE(M.Report[0].find("f.cu:3: converted (statement)"),
+            std::string::npos);
+}
+
+TEST(MigrateTest, DropsBranchesNoArchitectureCompiles) {
+  Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"},
+                       {"(int)__nvvm_arch >= 80", "dead", ""},
+                       SiteCategory::Statement);
+  Migration M = migrate("f.cu", Input, {S});
+  EXPECT_EQ(M.Text.find("x = 3"), std::string::npos);
+  EXPECT_NE(M.Text.find("  } else {\n  x = 2;\n  }\n"), std::string::npos);
+}
+
+TEST(MigrateTest, LeavesOtherSitesAndSaysWhy) {
+  Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"},
+                       {"", "", ""}, SiteCategory::NotConvertible);
+  Migration M = migrate("f.cu", Input, {S});
+  EXPECT_EQ(M.Text, Input);
+  EXPECT_TRUE(M.Edits.empty());
+  ASSERT_EQ(M.Report.size(), 1u);
+  EXPECT_EQ(M.Report[0],
+            "f.cu:3: left (not-convertible): #if __CUDA_ARCH__ >= 800: why");
+}
+
+TEST(MigrateTest, DiffShowsEachEditWithContext) {
+  std::string Old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n";
+  std::vector<Edit> Edits = {{2, 4, "B\n"}, {22, 24, ""}};
+  EXPECT_EQ(unifiedDiff("x.cu", Old, Edits), "--- a/x.cu\n+++ b/x.cu\n"
+                                             "@@ -1,5 +1,5 @@\n"
+                                             " a\n-b\n+B\n c\n d\n e\n"
+                                             "@@ -9,4 +9,3 @@\n"
+                                             " i\n j\n k\n-l\n");
+  EXPECT_EQ(unifiedDiff("x.cu", Old, {}), "");
+}
+
+} // namespace

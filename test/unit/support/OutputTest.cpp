@@ -1,0 +1,93 @@
+//===- OutputTest.cpp -----------------------------------------------------===//
+#include "support/Output.h"
+#include "TempDir.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <gtest/gtest.h>
+
+using namespace metacu;
+
+namespace {
+
+class OutputTest : public ::testing::Test {
+protected:
+  std::vector<std::string> entries() const {
+    std::vector<std::string> Names;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator I(Tmp.dir(), EC), E; I != E && !EC;
+         I.increment(EC))
+      Names.push_back(llvm::sys::path::filename(I->path()).str());
+    llvm::sort(Names);
+    return Names;
+  }
+  TempDir Tmp;
+};
+
+TEST_F(OutputTest, WritesANewFile) {
+  std::string P = Tmp.path("k.gen.cu");
+  llvm::Error E = writeOutput(P, "int x;\n");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(TempDir::read(P), "int x;\n");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"k.gen.cu"}));
+}
+
+TEST_F(OutputTest, ReplacesAnExistingFile) {
+  std::string P = Tmp.path("k.gen.cu");
+  ASSERT_FALSE(bool(writeOutput(P, "a much longer old content\n")));
+  llvm::Error E = writeOutput(P, "new\n");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(TempDir::read(P), "new\n");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"k.gen.cu"}));
+}
+
+TEST_F(OutputTest, FailsInAMissingDirectoryAndLeavesNothing) {
+  std::string P = Tmp.path("missing/k.gen.cu");
+  llvm::Error E = writeOutput(P, "x\n");
+  ASSERT_TRUE(bool(E));
+  std::string Msg = llvm::toString(std::move(E));
+  EXPECT_NE(Msg.find("cannot write '" + P + "'"), std::string::npos) << Msg;
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(OutputTest, FailedRenameRemovesTheTemporaryFile) {
+  // A directory cannot be replaced by a file.
+  std::string P = Tmp.path("taken");
+  ASSERT_FALSE(llvm::sys::fs::create_directory(P));
+  ASSERT_FALSE(bool(writeOutput(P + "/inner", "keep\n")));
+  llvm::Error E = writeOutput(P, "x\n");
+  ASSERT_TRUE(bool(E));
+  llvm::consumeError(std::move(E));
+  EXPECT_EQ(entries(), (std::vector<std::string>{"taken"}));
+  EXPECT_EQ(TempDir::read(P + "/inner"), "keep\n");
+}
+
+TEST_F(OutputTest, WritesNothingWhenOneOutputCannotBeStaged) {
+  std::string Kept = Tmp.path("k.gen.cu");
+  ASSERT_FALSE(bool(writeOutput(Kept, "old\n")));
+  llvm::Error E = writeOutputs(
+      {{Kept, "new\n"}, {Tmp.path("missing/k.gen.cu.d"), "deps\n"}});
+  ASSERT_TRUE(bool(E));
+  llvm::consumeError(std::move(E));
+  EXPECT_EQ(TempDir::read(Kept), "old\n");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"k.gen.cu"}));
+}
+
+TEST_F(OutputTest, WritesEveryOutputTogether) {
+  llvm::Error E = writeOutputs(
+      {{Tmp.path("k.gen.cu"), "code\n"}, {Tmp.path("k.gen.cu.d"), "deps\n"}});
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(TempDir::read(Tmp.path("k.gen.cu")), "code\n");
+  EXPECT_EQ(TempDir::read(Tmp.path("k.gen.cu.d")), "deps\n");
+}
+
+TEST_F(OutputTest, WritesThroughADeviceInsteadOfReplacingIt) {
+  llvm::Error E = writeOutput("/dev/null", "x\n");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  llvm::sys::fs::file_status St;
+  ASSERT_FALSE(llvm::sys::fs::status("/dev/null", St));
+  EXPECT_EQ(St.type(), llvm::sys::fs::file_type::character_file);
+}
+
+} // namespace

@@ -1,0 +1,133 @@
+//===- SourceFileTest.cpp - Offsets to lines and columns ------------------===//
+#include "support/SourceFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <gtest/gtest.h>
+
+using namespace metacu;
+
+namespace {
+
+TEST(SourceFileTest, LineColOfFirstMiddleAndLastLine) {
+  //                 0123 4567 8901
+  SourceFile F("a.cu", "ab\ncde\nfg\n");
+  EXPECT_EQ(F.lineCol(0).Line, 1u);
+  EXPECT_EQ(F.lineCol(0).Col, 1u);
+  EXPECT_EQ(F.lineCol(1).Col, 2u);
+  // The newline belongs to the line it ends.
+  EXPECT_EQ(F.lineCol(2).Line, 1u);
+  EXPECT_EQ(F.lineCol(2).Col, 3u);
+  EXPECT_EQ(F.lineCol(3).Line, 2u);
+  EXPECT_EQ(F.lineCol(3).Col, 1u);
+  EXPECT_EQ(F.lineCol(5).Col, 3u);
+  EXPECT_EQ(F.lineCol(8).Line, 3u);
+  EXPECT_EQ(F.lineCol(8).Col, 2u);
+  EXPECT_EQ(F.line(7), 3u);
+}
+
+TEST(SourceFileTest, OffsetAtEndOfFileIsOnTheLineAfterTheLastNewline) {
+  SourceFile F("a.cu", "ab\ncd\n");
+  EXPECT_EQ(F.lineCol(6).Line, 3u);
+  EXPECT_EQ(F.lineCol(6).Col, 1u);
+  // Past the end is clamped to the end.
+  EXPECT_EQ(F.lineCol(100).Line, 3u);
+  EXPECT_EQ(F.lineCol(100).Col, 1u);
+}
+
+TEST(SourceFileTest, LastLineWithoutTrailingNewline) {
+  SourceFile F("a.cu", "int a;\nint bb;");
+  EXPECT_EQ(F.lineCol(13).Line, 2u);
+  EXPECT_EQ(F.lineCol(13).Col, 7u);
+  EXPECT_EQ(F.lineText(10), "int bb;");
+  EXPECT_EQ(F.lineStart(13), 7u);
+  // At the very end: still the last line, one column past its text.
+  EXPECT_EQ(F.lineCol(14).Line, 2u);
+  EXPECT_EQ(F.lineCol(14).Col, 8u);
+  EXPECT_EQ(F.lineText(14), "int bb;");
+}
+
+TEST(SourceFileTest, LineTextExcludesNewlineAndCarriageReturn) {
+  SourceFile F("a.cu", "first\r\nsecond\r\nthird");
+  EXPECT_EQ(F.lineText(0), "first");
+  EXPECT_EQ(F.lineText(5), "first"); // the '\r' itself
+  EXPECT_EQ(F.lineText(7), "second");
+  EXPECT_EQ(F.lineText(16), "third");
+  // CRLF counts as one line break: "second" starts line 2 at column 1.
+  EXPECT_EQ(F.lineCol(7).Line, 2u);
+  EXPECT_EQ(F.lineCol(7).Col, 1u);
+  EXPECT_EQ(F.lineCol(15).Line, 3u);
+}
+
+TEST(SourceFileTest, LineTextOfEmptyLines) {
+  SourceFile F("a.cu", "a\n\n\nb\n");
+  EXPECT_EQ(F.lineText(2), "");
+  EXPECT_EQ(F.lineText(3), "");
+  EXPECT_EQ(F.lineText(4), "b");
+  EXPECT_EQ(F.lineCol(3).Line, 3u);
+}
+
+TEST(SourceFileTest, LineStartFindsTheFirstByteOfTheLine) {
+  SourceFile F("a.cu", "ab\ncde\nfg");
+  EXPECT_EQ(F.lineStart(0), 0u);
+  EXPECT_EQ(F.lineStart(2), 0u);
+  EXPECT_EQ(F.lineStart(3), 3u);
+  EXPECT_EQ(F.lineStart(6), 3u);
+  EXPECT_EQ(F.lineStart(8), 7u);
+  EXPECT_EQ(F.lineStart(9), 7u);
+}
+
+TEST(SourceFileTest, OffsetOfLineIsClampedToTheFile) {
+  SourceFile F("a.cu", "ab\ncde\nfg");
+  EXPECT_EQ(F.offsetOfLine(1), 0u);
+  EXPECT_EQ(F.offsetOfLine(2), 3u);
+  EXPECT_EQ(F.offsetOfLine(3), 7u);
+  EXPECT_EQ(F.offsetOfLine(4), F.size());
+  EXPECT_EQ(F.offsetOfLine(99), F.size());
+  EXPECT_EQ(F.offsetOfLine(0), 0u);
+  // Round trip with lineCol for every line.
+  for (unsigned L = 1; L <= 3; ++L)
+    EXPECT_EQ(F.lineCol(F.offsetOfLine(L)).Line, L);
+}
+
+TEST(SourceFileTest, EmptyFileHasOneLine) {
+  SourceFile F("e.cu", "");
+  EXPECT_EQ(F.size(), 0u);
+  EXPECT_EQ(F.lineCol(0).Line, 1u);
+  EXPECT_EQ(F.lineCol(0).Col, 1u);
+  EXPECT_EQ(F.lineText(0), "");
+  EXPECT_EQ(F.offsetOfLine(1), 0u);
+  EXPECT_EQ(F.offsetOfLine(2), 0u);
+}
+
+TEST(SourceFileTest, TextIsNulTerminatedAndPathKeptAsSpelled) {
+  SourceFile F("../dir/k.cu", "x;");
+  EXPECT_EQ(F.path(), "../dir/k.cu");
+  EXPECT_EQ(F.data()[F.size()], '\0');
+  EXPECT_EQ(F.text(), "x;");
+}
+
+TEST(SourceFileTest, LoadReadsAFileAndReportsAMissingOne) {
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sourcefile", "cu", Path));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    ASSERT_FALSE(EC);
+    OS << "line1\nline2";
+  }
+  auto F = SourceFile::load(Path);
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  EXPECT_EQ(F->path(), Path.str());
+  EXPECT_EQ(F->lineText(7), "line2");
+  llvm::sys::fs::remove(Path);
+
+  auto Missing = SourceFile::load(Path);
+  ASSERT_FALSE(bool(Missing));
+  std::string Msg = llvm::toString(Missing.takeError());
+  EXPECT_NE(Msg.find("cannot read"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find(Path.str().str()), std::string::npos) << Msg;
+}
+
+} // namespace

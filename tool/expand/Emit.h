@@ -1,0 +1,38 @@
+//===- Emit.h - Stage 5: the generated CUDA file and its dependencies -----===//
+//
+// Turns the generator's events into the output file: a prelude (runtime
+// include, architecture guard, nvvm_arch_t), then the expanded code with
+// #line directives wherever the output stops following the input line by
+// line, so nvcc's errors and -lineinfo point at the user's file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_EXPAND_EMIT_H
+#define METACU_EXPAND_EMIT_H
+
+#include "toolchain/Arch.h"
+#include "expand/Execute.h"
+#include "support/SourceFile.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+
+namespace metacu {
+
+struct EmitOptions {
+  /// The output's file name, for the message of the architecture guard.
+  std::string OutputName;
+};
+
+std::string emitOutput(const SourceFile &File, const ArchList &Archs,
+                       const Expansion &X, const EmitOptions &Opts);
+
+/// A Makefile rule "Target: Deps..." with paths escaped as Make and Ninja
+/// read them.
+std::string dependencyRule(llvm::StringRef Target,
+                           llvm::ArrayRef<std::string> Deps);
+
+} // namespace metacu
+
+#endif

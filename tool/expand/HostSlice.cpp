@@ -1,0 +1,781 @@
+//===- HostSlice.cpp ------------------------------------------------------===//
+#include "expand/HostSlice.h"
+#include "support/Diagnostic.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprConcepts.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticLex.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <functional>
+#include <optional>
+
+using namespace clang;
+
+namespace metacu {
+
+std::string maskMetaConstructs(const SourceFile &File, const ScanResult &Scan) {
+  std::string Out = File.text().str();
+  // A top-level construct's range covers those nested in it.
+  for (const Node &N : Scan.Nodes) {
+    if (N.Kind == NodeKind::Text || N.Kind == NodeKind::Malformed)
+      continue;
+    for (unsigned I = N.Whole.Begin; I < N.Whole.End; ++I)
+      if (Out[I] != '\n')
+        Out[I] = ' ';
+  }
+  return Out;
+}
+
+namespace {
+
+/// What the preprocessor tells about the main file.
+class SliceCallbacks : public PPCallbacks {
+public:
+  SliceCallbacks(SourceManager &SM, Preprocessor &PP, HostSliceResult &R)
+      : SM(SM), PP(PP), R(R) {}
+
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind Kind, FileID) override {
+    if (Reason != EnterFile)
+      return;
+    FileID FID = SM.getFileID(Loc);
+    auto F = SM.getFileEntryRefForID(FID);
+    if (!F)
+      return;
+    std::string Name = F->getName().str();
+    if (!Seen.insert(Name).second)
+      return;
+    R.Files.push_back(Name);
+    if (Kind == SrcMgr::C_User && FID != SM.getMainFileID())
+      findMetaConstructs(FID, Name);
+  }
+
+  void SourceRangeSkipped(SourceRange Skipped, SourceLocation) override {
+    if (SM.isInMainFile(Skipped.getBegin()))
+      R.Inactive.push_back({offset(Skipped.getBegin()),
+                            offset(Skipped.getEnd())});
+  }
+
+  void If(SourceLocation Loc, SourceRange Cond, ConditionValueKind) override {
+    if (SM.isInMainFile(Loc))
+      Stack.push_back({Loc, conditionTests(Cond)});
+  }
+  void Elif(SourceLocation Loc, SourceRange Cond, ConditionValueKind,
+            SourceLocation) override {
+    if (SM.isInMainFile(Loc) && !Stack.empty())
+      Stack.back().Tests |= conditionTests(Cond);
+  }
+  void Ifdef(SourceLocation Loc, const clang::Token &Name,
+             const MacroDefinition &) override {
+    if (SM.isInMainFile(Loc))
+      Stack.push_back({Loc, nameTests(Name.getIdentifierInfo())});
+  }
+  void Ifndef(SourceLocation Loc, const clang::Token &Name,
+              const MacroDefinition &) override {
+    Ifdef(Loc, Name, MacroDefinition());
+  }
+  void Elifdef(SourceLocation Loc, const clang::Token &Name,
+               const MacroDefinition &) override {
+    if (SM.isInMainFile(Loc) && !Stack.empty())
+      Stack.back().Tests |= nameTests(Name.getIdentifierInfo());
+  }
+  void Elifndef(SourceLocation Loc, const clang::Token &Name,
+                const MacroDefinition &MD) override {
+    Elifdef(Loc, Name, MD);
+  }
+  void Endif(SourceLocation Loc, SourceLocation) override {
+    if (!SM.isInMainFile(Loc) || Stack.empty())
+      return;
+    Cond C = Stack.back();
+    Stack.pop_back();
+    Range Block{offset(C.Loc), offset(Loc)};
+    if (!(C.Tests & TestsArch)) {
+      if (C.Tests & TestsCompiler)
+        R.CompilerConditional.push_back(Block);
+      return;
+    }
+    R.ArchConditional.push_back(Block);
+    // Macros defined inside such a block are feature tests derived from
+    // __CUDA_ARCH__ ('#if __CUDA_ARCH__ >= 800 / #define HAS_ASYNC_COPY').
+    // A copy: the lexer needs the text to end in a NUL.
+    std::string Text = SM.getBufferData(SM.getMainFileID())
+                           .slice(Block.Begin, Block.End)
+                           .str();
+    std::vector<metacu::Token> Toks = lexRaw(Text);
+    for (size_t I = 0; I + 2 < Toks.size(); ++I)
+      if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
+          Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent())
+        ArchDerived.insert(Toks[I + 2].Text);
+  }
+
+private:
+  /// metacu expands only the file it is given; a user header with meta
+  /// constructs would reach nvcc unexpanded.
+  void findMetaConstructs(FileID FID, llvm::StringRef Name) {
+    llvm::StringRef Text = SM.getBufferData(FID);
+    if (!Text.contains('@'))
+      return;
+    std::vector<metacu::Token> Toks = lexRaw(Text);
+    for (size_t I = 0; I + 1 < Toks.size(); ++I) {
+      if (!Toks[I].isAt() ||
+          !(Toks[I + 1].isIdent("meta") || Toks[I + 1].is(tok::l_paren)))
+        continue;
+      SourceLocation Inc = SM.getIncludeLoc(FID);
+      while (Inc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Inc)))
+        Inc = SM.getIncludeLoc(SM.getFileID(SM.getExpansionLoc(Inc)));
+      if (Inc.isInvalid())
+        return;
+      MetaHeader H;
+      H.IncludeOffset = offset(Inc);
+      H.Path = Name.str();
+      unsigned Off = Toks[I].Offset;
+      H.Line = SM.getLineNumber(FID, Off);
+      H.Col = SM.getColumnNumber(FID, Off);
+      R.MetaHeaders.push_back(H);
+      return;
+    }
+  }
+
+  struct Cond {
+    SourceLocation Loc;
+    unsigned Tests;
+  };
+
+  /// What a preprocessor condition depends on that metacu's single host
+  /// pass cannot reproduce.
+  enum : unsigned {
+    TestsArch = 1,     // __CUDA_ARCH__: differs per device pass
+    TestsCompiler = 2, // __CUDACC__, __NVCC__: nvcc's, not C++ mode's
+  };
+
+  unsigned offset(SourceLocation L) const {
+    return SM.getFileOffset(SM.getExpansionLoc(L));
+  }
+
+  unsigned nameTests(const IdentifierInfo *II, unsigned Depth = 0) const {
+    if (!II)
+      return 0;
+    llvm::StringRef N = II->getName();
+    if (N.starts_with("__CUDA_ARCH") || ArchDerived.contains(N))
+      return TestsArch;
+    if (N.starts_with("__CUDACC") || N == "__NVCC__")
+      return TestsCompiler;
+    // A macro that expands to one (#define MY_ARCH __CUDA_ARCH__).
+    unsigned Tests = 0;
+    if (Depth > 8)
+      return Tests;
+    if (const MacroInfo *MI = PP.getMacroInfo(II))
+      for (const clang::Token &T : MI->tokens())
+        if (T.getIdentifierInfo())
+          Tests |= nameTests(T.getIdentifierInfo(), Depth + 1);
+    return Tests;
+  }
+
+  unsigned conditionTests(SourceRange Cond) const {
+    if (Cond.isInvalid())
+      return 0;
+    CharSourceRange CR = CharSourceRange::getTokenRange(
+        SM.getExpansionLoc(Cond.getBegin()), SM.getExpansionLoc(Cond.getEnd()));
+    std::string Text =
+        Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();
+    unsigned Tests = 0;
+    for (const metacu::Token &T : lexRaw(Text))
+      if (T.isIdent())
+        Tests |= nameTests(PP.getIdentifierInfo(T.Text));
+    return Tests;
+  }
+
+  SourceManager &SM;
+  Preprocessor &PP;
+  HostSliceResult &R;
+  std::vector<Cond> Stack;
+  llvm::StringSet<> ArchDerived;
+  llvm::StringSet<> Seen;
+};
+
+/// The declaration directly inside a namespace (or the TU) that owns \p D.
+const Decl *topLevel(const Decl *D) {
+  while (D) {
+    const DeclContext *DC = D->getDeclContext();
+    if (!DC || DC->isFileContext() || isa<LinkageSpecDecl>(DC) ||
+        isa<ExportDecl>(DC))
+      break;
+    D = dyn_cast<Decl>(DC);
+  }
+  if (auto *RD = dyn_cast_or_null<CXXRecordDecl>(D))
+    if (auto *T = RD->getDescribedClassTemplate())
+      return T;
+  if (auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+    if (auto *T = FD->getDescribedFunctionTemplate())
+      return T;
+  if (auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(D))
+    if (!S->isExplicitSpecialization())
+      return S->getSpecializedTemplate();
+  return D;
+}
+
+/// Collects the declarations a declaration refers to.
+class RefCollector : public RecursiveASTVisitor<RefCollector> {
+public:
+  explicit RefCollector(std::function<void(const Decl *)> Use)
+      : Use(std::move(Use)) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    Use(E->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    Use(E->getMemberDecl());
+    return true;
+  }
+  bool VisitTagTypeLoc(TagTypeLoc TL) {
+    Use(TL.getDecl());
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+    Use(TL.getDecl());
+    return true;
+  }
+  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+    if (auto *T = TL.getTypePtr()->getTemplateName().getAsTemplateDecl())
+      Use(T);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    Use(E->getConstructor());
+    return true;
+  }
+  bool VisitTemplateTypeParmDecl(TemplateTypeParmDecl *D) {
+    if (const TypeConstraint *TC = D->getTypeConstraint())
+      Use(TC->getNamedConcept());
+    return true;
+  }
+  bool VisitConceptSpecializationExpr(ConceptSpecializationExpr *E) {
+    Use(E->getNamedConcept());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *E) {
+    if (auto *D = E->getCalleeDecl())
+      Use(D);
+    return true;
+  }
+
+private:
+  std::function<void(const Decl *)> Use;
+};
+
+class SliceConsumer : public ASTConsumer {
+public:
+  SliceConsumer(CompilerInstance &CI, const SourceFile &File,
+                const ScanResult &Scan, const llvm::StringSet<> &Names,
+                llvm::StringRef RuntimeInclude, HostSliceResult &R)
+      : CI(CI), SM(CI.getSourceManager()), File(File), Scan(Scan),
+        Names(Names), RuntimeInclude(RuntimeInclude), R(R) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    findByName(Ctx.getTranslationUnitDecl());
+    // Selected main-file declarations pull in what they refer to.
+    while (!Work.empty()) {
+      const Decl *D = Work.back();
+      Work.pop_back();
+      RefCollector C([&](const Decl *Ref) { use(Ref); });
+      C.TraverseDecl(const_cast<Decl *>(D));
+    }
+    findMacros();
+    llvm::sort(Selected, [&](const Decl *A, const Decl *B) {
+      return offset(A->getBeginLoc()) < offset(B->getBeginLoc());
+    });
+    for (const Decl *D : Selected)
+      addDeclaration(D);
+    describeTypes(Ctx.getTranslationUnitDecl());
+    llvm::sort(NeededIncludeOffsets);
+    NeededIncludeOffsets.erase(llvm::unique(NeededIncludeOffsets),
+                               NeededIncludeOffsets.end());
+    for (unsigned O : NeededIncludeOffsets) {
+      unsigned B = File.lineStart(O);
+      size_t E = File.text().find('\n', O);
+      R.NeededIncludes.push_back(
+          {B, unsigned(E == llvm::StringRef::npos ? File.size() : E)});
+    }
+  }
+
+private:
+  unsigned offset(SourceLocation L) const {
+    return SM.getFileOffset(SM.getExpansionLoc(L));
+  }
+  bool inMainFile(const Decl *D) const {
+    return SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation()));
+  }
+
+  void findByName(const DeclContext *DC) {
+    for (const Decl *D : DC->decls()) {
+      if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D)) {
+        findByName(cast<DeclContext>(D));
+        continue;
+      }
+      const auto *ND = dyn_cast<NamedDecl>(D);
+      if (!ND)
+        continue;
+      bool Match = ND->getIdentifier() && isReferenced(ND, ND->getName());
+      if (const auto *ED = dyn_cast<EnumDecl>(D); ED && !ED->isScoped())
+        for (const EnumConstantDecl *E : ED->enumerators())
+          Match |= isReferenced(ND, E->getName());
+      if (Match)
+        use(D);
+    }
+  }
+
+  /// Whether meta code names \p Name declared by \p D: qualified by D's
+  /// namespace, or unqualified where an unqualified name can mean it (the
+  /// global namespace, or the input file itself).
+  bool isReferenced(const NamedDecl *D, llvm::StringRef Name) const {
+    const DeclContext *DC = D->getDeclContext();
+    while (DC && (DC->isInlineNamespace() || isa<LinkageSpecDecl>(DC)))
+      DC = DC->getParent();
+    if (const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC))
+      if (NS->getIdentifier() &&
+          Names.contains((NS->getName() + "::" + Name).str()))
+        return true;
+    if (!Names.contains(Name))
+      return false;
+    return !DC || DC->isTranslationUnit() || inMainFile(D);
+  }
+
+  void use(const Decl *D) {
+    D = topLevel(D);
+    if (!D || D->isImplicit() || isa<NamespaceDecl>(D) ||
+        isa<TranslationUnitDecl>(D))
+      return;
+    SourceLocation L = SM.getExpansionLoc(D->getLocation());
+    if (L.isInvalid())
+      return;
+    if (inMainFile(D)) {
+      // Redeclarations (a forward declaration, then the definition) all go.
+      for (const Decl *RD : D->redecls())
+        if (inMainFile(RD) && SelectedSet.insert(RD).second) {
+          Selected.push_back(RD);
+          Work.push_back(RD);
+        }
+      return;
+    }
+    needFile(SM.getFileID(L));
+  }
+
+  /// Files of metacu's runtime, which the generator always has.
+  bool inRuntimeInclude(FileID FID) const {
+    auto F = SM.getFileEntryRefForID(FID);
+    return F && !RuntimeInclude.empty() &&
+           F->getName().starts_with(RuntimeInclude);
+  }
+
+  /// Marks the main-file #include that (transitively) brings in \p FID.
+  void needFile(FileID FID) {
+    if (!NeededFiles.insert(FID).second)
+      return;
+    if (inRuntimeInclude(FID))
+      return;
+    while (FID.isValid()) {
+      SourceLocation Inc = SM.getIncludeLoc(FID);
+      if (Inc.isInvalid()) {
+        // Reached a file included from the command line (-include
+        // cuda_runtime.h, as nvcc does implicitly).
+        R.NeedsCudaRuntime = true;
+        return;
+      }
+      FileID Parent = SM.getFileID(SM.getExpansionLoc(Inc));
+      if (Parent == SM.getMainFileID()) {
+        NeededIncludeOffsets.push_back(offset(Inc));
+        return;
+      }
+      if (!SM.getFileEntryRefForID(Parent)) {
+        R.NeedsCudaRuntime = true;
+        return;
+      }
+      FID = Parent;
+    }
+  }
+
+  void findMacros() {
+    Preprocessor &PP = CI.getPreprocessor();
+    for (const auto &N : Names) {
+      IdentifierInfo *II = PP.getIdentifierInfo(N.getKey());
+      const MacroInfo *MI = PP.getMacroInfo(II);
+      if (!MI || MI->isBuiltinMacro())
+        continue;
+      SourceLocation L = SM.getExpansionLoc(MI->getDefinitionLoc());
+      if (L.isInvalid() || SM.isWrittenInMainFile(L))
+        continue;
+      if (SM.getFileEntryRefForID(SM.getFileID(L)))
+        needFile(SM.getFileID(L));
+    }
+  }
+
+  void addDeclaration(const Decl *D) {
+    const std::vector<metacu::Token> &T = Scan.Tokens;
+    unsigned B = Scan.tokenAt(offset(D->getBeginLoc()));
+    unsigned EndOff =
+        offset(D->getEndLoc()) +
+        Lexer::MeasureTokenLength(SM.getExpansionLoc(D->getEndLoc()), SM,
+                                  CI.getLangOpts());
+    unsigned E = Scan.tokenAt(EndOff);
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      FD = FT->getTemplatedDecl();
+    // The parse skipped function bodies, so a definition ends at its
+    // declarator here; its body is the next brace group.
+    if (FD && FD->hasSkippedBody()) {
+      int Depth = 0;
+      for (unsigned I = E; I < T.size(); ++I) {
+        if (T[I].InDirective)
+          continue;
+        if (T[I].is(tok::l_brace))
+          ++Depth;
+        else if (T[I].is(tok::r_brace) && --Depth == 0) {
+          E = I + 1;
+          break;
+        } else if (Depth == 0 && T[I].is(tok::semi)) {
+          break;
+        }
+      }
+    }
+    // Attributes and specifiers before the begin location (__host__
+    // __device__ expand to attributes that C++ mode drops) belong to it.
+    while (B > 0 && !T[B - 1].InDirective && !T[B - 1].is(tok::semi) &&
+           !T[B - 1].is(tok::r_brace) && !T[B - 1].is(tok::l_brace))
+      --B;
+    if (E < T.size() && T[E].is(tok::semi))
+      ++E;
+    if (B >= E)
+      return;
+    SliceDecl S;
+    S.Text = {T[B].Offset, T[E - 1].end()};
+    // Only nvcc can compile the bodies of kernels and device functions.
+    bool Device = false, Host = false;
+    for (unsigned I = B; I < E && !T[I].is(tok::l_brace); ++I) {
+      Device |= T[I].isIdent("__global__") || T[I].isIdent("__device__");
+      Host |= T[I].isIdent("__host__");
+    }
+    if (FD && Device && !Host) {
+      int Depth = 0;
+      for (unsigned I = B; I < E; ++I) {
+        if (T[I].is(tok::l_paren) || T[I].is(tok::l_square))
+          ++Depth;
+        else if (T[I].is(tok::r_paren) || T[I].is(tok::r_square))
+          --Depth;
+        else if (Depth == 0 && T[I].is(tok::l_brace)) {
+          S.BodyBegin = T[I].Offset;
+          break;
+        }
+      }
+    }
+    if (!R.Declarations.empty() &&
+        R.Declarations.back().Text.End > S.Text.Begin)
+      return; // Nested in (or equal to) the previous one.
+    R.Declarations.push_back(S);
+  }
+
+  /// Enumerations and aggregates the generator can see: the selected
+  /// main-file ones and those of local headers it includes.
+  void describeTypes(const DeclContext *DC) {
+    for (const Decl *D : DC->decls()) {
+      if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D)) {
+        describeTypes(cast<DeclContext>(D));
+        continue;
+      }
+      SourceLocation L = SM.getExpansionLoc(D->getLocation());
+      if (L.isInvalid())
+        continue;
+      bool Main = inMainFile(D);
+      unsigned After = 0;
+      if (Main) {
+        if (!SelectedSet.contains(D))
+          continue;
+        After = declarationEnd(D);
+      } else {
+        if (SM.isInSystemHeader(L) || inRuntimeInclude(SM.getFileID(L)))
+          continue;
+        auto Inc = generatorInclude(SM.getFileID(L));
+        if (!Inc)
+          continue;
+        After = *Inc;
+      }
+      PrintingPolicy P = D->getASTContext().getPrintingPolicy();
+      P.SuppressUnwrittenScope = true;
+      if (const auto *ED = dyn_cast<EnumDecl>(D)) {
+        if (!ED->isComplete() || !ED->getIdentifier())
+          continue;
+        EnumInfo I;
+        llvm::raw_string_ostream OS(I.QualifiedName);
+        ED->printQualifiedName(OS, P);
+        I.Scoped = ED->isScoped();
+        I.After = After;
+        I.FromHeader = !Main;
+        for (const EnumConstantDecl *E : ED->enumerators())
+          I.Enumerators.push_back(E->getName().str());
+        R.Enums.push_back(std::move(I));
+      } else if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+        if (isa<ClassTemplateSpecializationDecl>(RD) ||
+            !RD->isCompleteDefinition() || !RD->getIdentifier() ||
+            RD->isDependentContext() || !RD->isAggregate() ||
+            RD->getNumBases() != 0 || RD->isUnion())
+          continue;
+        RecordInfo I;
+        llvm::raw_string_ostream OS(I.QualifiedName);
+        RD->printQualifiedName(OS, P);
+        I.After = After;
+        I.FromHeader = !Main;
+        bool Ok = true;
+        for (const FieldDecl *F : RD->fields()) {
+          Ok &= F->getIdentifier() != nullptr &&
+                F->getAccess() != AS_private && F->getAccess() != AS_protected;
+          if (F->getIdentifier())
+            I.Fields.push_back(F->getName().str());
+        }
+        if (Ok)
+          R.Records.push_back(std::move(I));
+      }
+    }
+  }
+
+  /// If the generator includes the file, the start of the main-file
+  /// #include line that brings it in.
+  std::optional<unsigned> generatorInclude(FileID FID) const {
+    while (FID.isValid()) {
+      SourceLocation Inc = SM.getIncludeLoc(FID);
+      if (Inc.isInvalid())
+        return std::nullopt;
+      FileID Parent = SM.getFileID(SM.getExpansionLoc(Inc));
+      if (Parent == SM.getMainFileID()) {
+        unsigned O = offset(Inc);
+        if (!llvm::is_contained(NeededIncludeOffsets, O))
+          return std::nullopt;
+        return File.lineStart(O);
+      }
+      FID = Parent;
+    }
+    return std::nullopt;
+  }
+
+  /// End of the recorded SliceDecl that contains \p D.
+  unsigned declarationEnd(const Decl *D) const {
+    unsigned O = offset(D->getLocation());
+    for (const SliceDecl &S : R.Declarations)
+      if (S.Text.contains(O))
+        return S.Text.End;
+    return O;
+  }
+
+  CompilerInstance &CI;
+  SourceManager &SM;
+  const SourceFile &File;
+  const ScanResult &Scan;
+  const llvm::StringSet<> &Names;
+  llvm::StringRef RuntimeInclude;
+  HostSliceResult &R;
+  std::vector<const Decl *> Selected, Work;
+  llvm::DenseSet<const Decl *> SelectedSet;
+  llvm::DenseSet<FileID> NeededFiles;
+  std::vector<unsigned> NeededIncludeOffsets;
+};
+
+/// Errors are expected in a C++-mode parse of CUDA code and ignored, but a
+/// fatal one (a missing header) ends the parse early: that is the user's
+/// to fix.
+class FatalErrorRecorder : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
+    if (L != DiagnosticsEngine::Fatal || Offset || !Info.hasSourceManager())
+      return;
+    const SourceManager &SM = Info.getSourceManager();
+    SourceLocation Loc = Info.getLocation();
+    // Report at the main-file line that leads to the failing #include.
+    while (Loc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Loc)))
+      Loc = SM.getIncludeLoc(SM.getFileID(SM.getExpansionLoc(Loc)));
+    if (Loc.isInvalid())
+      return;
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    Message = std::string(Msg);
+    if (Info.getID() == diag::err_pp_file_not_found)
+      Message += " (pass its directory with -I, or -p BUILD_DIR)";
+    Offset = SM.getFileOffset(SM.getExpansionLoc(Loc));
+  }
+  std::optional<unsigned> Offset;
+  std::string Message;
+};
+
+class SliceAction : public ASTFrontendAction {
+public:
+  SliceAction(const SourceFile &File, const ScanResult &Scan,
+              const llvm::StringSet<> &Names, llvm::StringRef RuntimeInclude,
+              HostSliceResult &R)
+      : File(File), Scan(Scan), Names(Names), RuntimeInclude(RuntimeInclude),
+        R(R) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    // Only declarations matter here, and C++ mode cannot compile device
+    // function bodies anyway.
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(
+        std::make_unique<SliceCallbacks>(CI.getSourceManager(), PP, R));
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    return std::make_unique<SliceConsumer>(CI, File, Scan, Names,
+                                           RuntimeInclude, R);
+  }
+
+private:
+  const SourceFile &File;
+  const ScanResult &Scan;
+  const llvm::StringSet<> &Names;
+  llvm::StringRef RuntimeInclude;
+  HostSliceResult &R;
+};
+
+} // namespace
+
+/// The input with its meta constructs masked, at its real path, over the
+/// real file system: relative #includes resolve as nvcc resolves them.
+static llvm::IntrusiveRefCntPtr<FileManager>
+maskedFiles(const SourceFile &File, const ScanResult &Scan,
+            llvm::StringRef Path) {
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  Memory->addFile(Path, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(
+                      maskMetaConstructs(File, Scan), Path));
+  return llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+}
+
+/// A clang command line for \p Path in \p Mode ("-x c++ ..." or
+/// "-x cuda ..."): the dialect of the ordinary code (nvcc's default, C++17,
+/// unless told otherwise; C++20's standard headers also cost a third more
+/// to parse), Clang's builtin headers, the user's flags, metacu's runtime.
+static std::vector<std::string>
+commandLine(std::initializer_list<std::string> Mode,
+            const HostSliceOptions &Opts, llvm::StringRef Path) {
+  std::vector<std::string> Args = {"clang++"};
+  Args.insert(Args.end(), Mode);
+  Args.push_back("-std=" + (Opts.Flags.Standard.empty()
+                                ? std::string("c++17")
+                                : Opts.Flags.Standard));
+  Args.insert(Args.end(), {"-w", "-resource-dir", Opts.ResourceDir});
+  llvm::append_range(Args, Opts.Flags.Args);
+  Args.push_back("-I" + Opts.RuntimeInclude);
+  Args.push_back(Path.str());
+  return Args;
+}
+
+/// Whether some meta construct sits in \p Ranges.
+static bool anyConstructIn(const std::vector<Node> &Nodes,
+                           const std::vector<Range> &Ranges) {
+  for (const Node &N : Nodes) {
+    if (N.Kind == NodeKind::Text)
+      continue;
+    if (anyContains(Ranges, N.Whole.Begin))
+      return true;
+    for (const Branch &B : N.Branches)
+      if (anyConstructIn(B.Nodes, Ranges))
+        return true;
+  }
+  return false;
+}
+
+/// Preprocesses the file as nvcc's host pass does: in CUDA mode, with
+/// __CUDACC__ defined. Dearer than the C++-mode parse (Clang's CUDA wrapper
+/// headers), so only run when meta constructs sit in regions whose fate
+/// depends on it. Returns false if the CUDA-mode run failed.
+static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
+                             llvm::StringRef Path, const HostSliceOptions &Opts,
+                             HostSliceResult &R) {
+  std::vector<std::string> Args = commandLine(
+      {"-x", "cuda", "--cuda-host-only", "-nocudalib",
+       "--cuda-path=" + llvm::sys::path::parent_path(Opts.CudaInclude).str(),
+       "-E", "-Wno-unknown-cuda-version"},
+      Opts, Path);
+
+  HostSliceResult Nvcc;
+  struct Action : public PreprocessOnlyAction {
+    explicit Action(HostSliceResult &R) : R(R) {}
+    bool BeginSourceFileAction(CompilerInstance &CI) override {
+      Preprocessor &PP = CI.getPreprocessor();
+      PP.addPPCallbacks(
+          std::make_unique<SliceCallbacks>(CI.getSourceManager(), PP, R));
+      return true;
+    }
+    HostSliceResult &R;
+  };
+  FatalErrorRecorder Fatal;
+  auto Files = maskedFiles(File, Scan, Path);
+  tooling::ToolInvocation Invocation(
+      Args, std::make_unique<Action>(Nvcc), Files.get());
+  Invocation.setDiagnosticConsumer(&Fatal);
+  if (!Invocation.run() || Fatal.Offset || Nvcc.Files.empty())
+    return false;
+  R.Inactive = std::move(Nvcc.Inactive);
+  R.ArchConditional = std::move(Nvcc.ArchConditional);
+  R.CompilerConditional.clear();
+  return true;
+}
+
+llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
+                                          const ScanResult &Scan,
+                                          const llvm::StringSet<> &MetaNames,
+                                          const HostSliceOptions &Opts) {
+  HostSliceResult R;
+  llvm::SmallString<256> Path(File.path());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  auto Files = maskedFiles(File, Scan, Path);
+
+  std::vector<std::string> Args =
+      commandLine({"-x", "c++", "-fsyntax-only", "-ferror-limit=0", "-isystem",
+                   Opts.CudaInclude, "-include", "cuda_runtime.h"},
+                  Opts, Path);
+
+  FatalErrorRecorder Fatal;
+  tooling::ToolInvocation Invocation(
+      Args,
+      std::make_unique<SliceAction>(File, Scan, MetaNames, Opts.RuntimeInclude,
+                                    R),
+      Files.get());
+  Invocation.setDiagnosticConsumer(&Fatal);
+  // Errors in the masked input (device code C++ mode cannot see) are
+  // expected; only a parse that could not run at all is a failure.
+  Invocation.run();
+  if (Fatal.Offset)
+    return errorAt(*Fatal.Offset, Fatal.Message);
+  if (R.Files.empty())
+    return llvm::createStringError("cannot parse '%s' for its host "
+                                   "declarations",
+                                   File.path().str().c_str());
+  // Which regions nvcc compiles can differ from what C++ mode saw where a
+  // condition tests __CUDACC__ or a macro CUDA headers define only for a
+  // CUDA compiler; ask a CUDA-mode preprocessor about constructs there.
+  if (anyConstructIn(Scan.Nodes, R.Inactive) ||
+      anyConstructIn(Scan.Nodes, R.CompilerConditional))
+    preprocessAsNvcc(File, Scan, Path, Opts, R);
+  return R;
+}
+
+} // namespace metacu

@@ -1,0 +1,119 @@
+//===- HostSlice.h - Stage 2: what meta code needs from ordinary code -----===//
+//
+// Parses the input once, in C++ mode (the cheapest that works: CUDA host
+// mode costs several times more in Clang's wrapper headers), with the meta
+// constructs masked and function bodies skipped. From that parse it learns:
+//  - the namespace-scope declarations meta code refers to, and what they in
+//    turn depend on, so the generator program can compile them;
+//  - which #include lines provide the other declarations and macros meta code
+//    uses, so the generator includes only those;
+//  - the enumerations and aggregates the generator can reflect on and spell;
+//  - which regions the preprocessor skips with the user's -D flags, and which
+//    conditional blocks test __CUDA_ARCH__;
+//  - every file the preprocessor read, for the dependency file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_EXPAND_HOSTSLICE_H
+#define METACU_EXPAND_HOSTSLICE_H
+
+#include "toolchain/CompileFlags.h"
+#include "expand/Scan.h"
+#include "support/SourceFile.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace metacu {
+
+/// An enumeration the generator can iterate with '@meta for enum'.
+struct EnumInfo {
+  std::string QualifiedName;
+  /// Where in the main file the generator can describe it: the end of its
+  /// declaration, or the start of the #include line that brings it in
+  /// (the description follows that line).
+  unsigned After = 0;
+  /// Declared in a header (so its description must reopen its namespace).
+  bool FromHeader = false;
+  bool Scoped = false;
+  std::vector<std::string> Enumerators;
+};
+
+/// An aggregate whose values the generator can spell as 'Type{...}'.
+struct RecordInfo {
+  std::string QualifiedName;
+  unsigned After = 0;
+  bool FromHeader = false;
+  std::vector<std::string> Fields;
+};
+
+/// A main-file declaration the generator must compile.
+struct SliceDecl {
+  /// The full declaration: template header, attributes, trailing ';'.
+  Range Text;
+  /// For device functions and kernels, whose bodies only nvcc can compile:
+  /// where the body starts (the generator gets a declaration). 0 otherwise.
+  unsigned BodyBegin = 0;
+};
+
+/// A local header that contains meta constructs, which metacu does not
+/// expand.
+struct MetaHeader {
+  /// Offset of the main-file #include that brings it in.
+  unsigned IncludeOffset = 0;
+  std::string Path;
+  unsigned Line = 0, Col = 0;
+};
+
+struct HostSliceResult {
+  /// Byte ranges of the input the preprocessor skips (host pass).
+  std::vector<Range> Inactive;
+  /// Conditional blocks (#if ... #endif) whose condition tests
+  /// __CUDA_ARCH__, directly or through a macro.
+  std::vector<Range> ArchConditional;
+  /// Conditional blocks whose condition tests __CUDACC__ or __NVCC__,
+  /// which nvcc defines and metacu's C++-mode parse does not. Left empty
+  /// when a CUDA-mode preprocessing settled which regions nvcc compiles
+  /// (it is run when meta constructs sit in such blocks or in skipped
+  /// regions).
+  std::vector<Range> CompilerConditional;
+  /// Main-file #include lines the generator needs, as the byte range of the
+  /// directive line, in source order.
+  std::vector<Range> NeededIncludes;
+  /// The generator needs <cuda_runtime.h>, which nvcc includes implicitly.
+  bool NeedsCudaRuntime = false;
+  /// Main-file declarations meta code uses, in source order.
+  std::vector<SliceDecl> Declarations;
+  std::vector<EnumInfo> Enums;
+  std::vector<RecordInfo> Records;
+  std::vector<MetaHeader> MetaHeaders;
+  /// Every file the preprocessor read, the input first.
+  std::vector<std::string> Files;
+};
+
+struct HostSliceOptions {
+  CompileFlags Flags;
+  /// Clang's resource directory (builtin headers).
+  std::string ResourceDir;
+  /// The CUDA toolkit's include directory.
+  std::string CudaInclude;
+  /// metacu's runtime include directory: the generator always has it, so
+  /// declarations from there never need an #include of the user's.
+  std::string RuntimeInclude;
+};
+
+/// Parses \p File with its meta constructs masked. \p MetaNames are the
+/// identifiers meta code uses (MetaNames.h).
+llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
+                                          const ScanResult &Scan,
+                                          const llvm::StringSet<> &MetaNames,
+                                          const HostSliceOptions &Opts);
+
+/// The input with every meta construct replaced by blanks (newlines kept, so
+/// offsets and lines are unchanged).
+std::string maskMetaConstructs(const SourceFile &File, const ScanResult &Scan);
+
+} // namespace metacu
+
+#endif

@@ -1,0 +1,40 @@
+//===- Lower.h - Stage 3: the construct tree becomes a generator program --===//
+//
+// The generator is one C++ program per input file. Meta code is copied into
+// it as real C++; ordinary code becomes calls that emit input byte ranges;
+// meta values in ordinary code become typed value-spelling calls; 'if
+// codegen' conditions become per-architecture evaluations. Namespace-scope
+// meta declarations are the program's globals; everything else runs in
+// blocks that are initialised, in source order, when the program is loaded.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_EXPAND_LOWER_H
+#define METACU_EXPAND_LOWER_H
+
+#include "toolchain/Arch.h"
+#include "expand/HostSlice.h"
+#include "expand/Scan.h"
+#include "support/SourceFile.h"
+#include "expand/SourceMap.h"
+
+#include "llvm/Support/Error.h"
+#include <string>
+
+namespace metacu {
+
+struct Generator {
+  /// Compiled first: the generator library and nvvm_arch_t.
+  std::string Prelude;
+  /// The program proper, compiled as one unit.
+  std::string Program;
+  /// Ties Program offsets back to the input.
+  SourceMap Map;
+};
+
+llvm::Expected<Generator> lower(const SourceFile &File, const ScanResult &Scan,
+                                const HostSliceResult &Slice,
+                                const ArchList &Archs);
+
+} // namespace metacu
+
+#endif

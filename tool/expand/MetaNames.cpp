@@ -1,0 +1,351 @@
+//===- MetaNames.cpp ------------------------------------------------------===//
+#include "expand/MetaNames.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include <functional>
+
+namespace tok = clang::tok;
+
+namespace metacu {
+
+bool isKeyword(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases({"alignas", "alignof", "asm", "auto", "bool", "break", "case",
+              "catch", "char", "char8_t", "char16_t", "char32_t", "class"},
+             true)
+      .Cases({"concept", "const", "consteval", "constexpr", "constinit",
+              "const_cast", "continue", "co_await", "co_return", "co_yield",
+              "decltype", "default", "delete", "do", "double"},
+             true)
+      .Cases({"dynamic_cast", "else", "enum", "explicit", "export", "extern",
+              "false", "float", "for", "friend", "goto", "if", "inline", "int",
+              "long", "mutable", "namespace", "new", "noexcept", "nullptr"},
+             true)
+      .Cases({"operator", "private", "protected", "public", "register",
+              "reinterpret_cast", "requires", "return", "short", "signed",
+              "sizeof", "static", "static_assert", "static_cast", "struct",
+              "switch", "template", "this", "thread_local", "throw", "true"},
+             true)
+      .Cases({"try", "typedef", "typeid", "typename", "union", "unsigned",
+              "using", "virtual", "void", "volatile", "wchar_t", "while",
+              "__global__", "__device__", "__host__", "__shared__",
+              "__constant__", "__forceinline__", "__restrict__"},
+             true)
+      .Default(false);
+}
+
+static bool isTypeKeyword(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases({"auto", "bool", "char", "char8_t", "char16_t", "char32_t",
+              "double", "float", "int", "long", "short", "signed",
+              "unsigned", "void", "wchar_t"},
+             true)
+      .Default(false);
+}
+
+static bool isSpecifier(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases({"static", "inline", "constexpr", "consteval", "constinit",
+              "const", "volatile", "thread_local", "extern", "mutable",
+              "typename", "__host__", "__device__", "__forceinline__"},
+             true)
+      .Default(false);
+}
+
+namespace {
+
+/// A cursor over a token slice with bracket skipping.
+class Cursor {
+public:
+  explicit Cursor(llvm::ArrayRef<Token> T) : T(T) {}
+  bool done() const { return I >= T.size(); }
+  const Token &cur() const { return T[I]; }
+  bool is(tok::TokenKind K) const { return !done() && T[I].is(K); }
+  bool isIdent() const { return !done() && T[I].isIdent(); }
+  bool isIdent(llvm::StringRef S) const { return !done() && T[I].isIdent(S); }
+  void next() { ++I; }
+  size_t pos() const { return I; }
+  void seek(size_t P) { I = P; }
+
+  /// Skips a balanced (), [], {} or <> group starting at the cursor.
+  void skipGroup() {
+    tok::TokenKind Open = T[I].Kind;
+    tok::TokenKind Close = Open == tok::l_paren    ? tok::r_paren
+                           : Open == tok::l_square ? tok::r_square
+                           : Open == tok::l_brace  ? tok::r_brace
+                                                   : tok::greater;
+    int Depth = 0;
+    for (; I < T.size(); ++I) {
+      tok::TokenKind K = T[I].Kind;
+      if (K == Open)
+        ++Depth;
+      else if (K == Close || (Close == tok::greater &&
+                              K == tok::greatergreater && Depth >= 2)) {
+        Depth -= K == tok::greatergreater ? 2 : 1;
+        if (Depth <= 0) {
+          ++I;
+          return;
+        }
+      } else if (Close == tok::greater &&
+                 (K == tok::l_paren || K == tok::l_square ||
+                  K == tok::l_brace)) {
+        skipGroup();
+        --I;
+      }
+    }
+  }
+
+private:
+  llvm::ArrayRef<Token> T;
+  size_t I = 0;
+};
+
+/// Parses '[::] name [<...>] (:: name [<...>])*' or a run of builtin type
+/// keywords, or decltype(...). Returns false if no type is there.
+bool parseType(Cursor &C) {
+  size_t Start = C.pos();
+  if (C.isIdent("decltype")) {
+    C.next();
+    if (!C.is(tok::l_paren))
+      return false;
+    C.skipGroup();
+    return true;
+  }
+  if (C.isIdent() && isTypeKeyword(C.cur().Text)) {
+    while (C.isIdent() && (isTypeKeyword(C.cur().Text) ||
+                           isSpecifier(C.cur().Text)))
+      C.next();
+    return true;
+  }
+  if (C.is(tok::coloncolon))
+    C.next();
+  while (C.isIdent() && !isKeyword(C.cur().Text)) {
+    C.next();
+    if (C.is(tok::less))
+      C.skipGroup();
+    if (!C.is(tok::coloncolon))
+      return true;
+    C.next();
+  }
+  C.seek(Start);
+  return false;
+}
+
+void skipPtrOps(Cursor &C) {
+  while (C.is(tok::star) || C.is(tok::amp) || C.is(tok::ampamp) ||
+         C.isIdent("const") || C.isIdent("volatile") ||
+         C.isIdent("__restrict__"))
+    C.next();
+}
+
+/// Skips to the next ',' at depth 0 (or the end). Returns false at the end.
+bool skipToComma(Cursor &C) {
+  while (!C.done()) {
+    if (C.is(tok::comma)) {
+      C.next();
+      return true;
+    }
+    if (C.is(tok::l_paren) || C.is(tok::l_square) || C.is(tok::l_brace))
+      C.skipGroup();
+    else
+      C.next();
+  }
+  return false;
+}
+
+} // namespace
+
+DeclaredNames declaredNames(llvm::ArrayRef<Token> Toks) {
+  DeclaredNames R;
+  Cursor C(Toks);
+  if (C.isIdent("template")) {
+    C.next();
+    if (C.is(tok::less))
+      C.skipGroup();
+  }
+  while (C.isIdent() && isSpecifier(C.cur().Text) &&
+         !C.isIdent("typename"))
+    C.next();
+  if (C.isIdent("struct") || C.isIdent("class") || C.isIdent("union") ||
+      C.isIdent("enum")) {
+    bool IsEnum = C.isIdent("enum");
+    R.IsDeclaration = true;
+    C.next();
+    if (IsEnum && (C.isIdent("class") || C.isIdent("struct"))) {
+      R.IsScopedEnum = true;
+      C.next();
+    }
+    if (C.isIdent() && !isKeyword(C.cur().Text)) {
+      R.Types.push_back(C.cur().Text.str());
+      C.next();
+    }
+    if (IsEnum) {
+      while (!C.done() && !C.is(tok::l_brace))
+        C.next();
+      if (C.done())
+        return R;
+      // Enumerators: identifiers after '{' or ',' at depth 1.
+      C.next();
+      bool ExpectName = true;
+      while (!C.done() && !C.is(tok::r_brace)) {
+        if (ExpectName && C.isIdent())
+          R.Enumerators.push_back(C.cur().Text.str());
+        ExpectName = C.is(tok::comma);
+        if (C.is(tok::l_paren) || C.is(tok::l_square) || C.is(tok::l_brace))
+          C.skipGroup();
+        else
+          C.next();
+      }
+    }
+    return R;
+  }
+  if (C.isIdent("using")) {
+    R.IsDeclaration = true;
+    C.next();
+    if (C.isIdent() && !C.isIdent("namespace")) {
+      size_t P = C.pos();
+      C.next();
+      if (C.is(tok::equal))
+        R.Types.push_back(Toks[P].Text.str());
+    }
+    return R;
+  }
+  if (C.isIdent("typedef")) {
+    R.IsDeclaration = true;
+    for (size_t I = Toks.size(); I-- > 0;)
+      if (Toks[I].isIdent() && !isKeyword(Toks[I].Text)) {
+        R.Types.push_back(Toks[I].Text.str());
+        break;
+      }
+    return R;
+  }
+  if (C.isIdent("namespace")) {
+    R.IsDeclaration = true;
+    return R;
+  }
+  if (!parseType(C))
+    return R;
+  skipPtrOps(C);
+  // 'auto [a, b] = ...': a structured binding.
+  if (C.is(tok::l_square)) {
+    if (Toks.empty() || !Toks[C.pos() - 1].isIdent("auto")) {
+      bool SawAuto = false;
+      for (size_t I = 0; I < C.pos(); ++I)
+        SawAuto |= Toks[I].isIdent("auto");
+      if (!SawAuto)
+        return R;
+    }
+    R.IsDeclaration = true;
+    C.next();
+    while (!C.done() && !C.is(tok::r_square)) {
+      if (C.isIdent())
+        R.Values.push_back(C.cur().Text.str());
+      C.next();
+    }
+    return R;
+  }
+  if (!C.isIdent() || isKeyword(C.cur().Text))
+    return R;
+  R.IsDeclaration = true;
+  while (true) {
+    if (C.isIdent() && !isKeyword(C.cur().Text)) {
+      R.Values.push_back(C.cur().Text.str());
+      C.next();
+      // A function definition declares nothing after its parameter list.
+      if (C.is(tok::l_paren)) {
+        size_t P = C.pos();
+        C.skipGroup();
+        while (C.isIdent("const") || C.isIdent("noexcept") ||
+               C.isIdent("override"))
+          C.next();
+        if (C.is(tok::l_brace) || C.is(tok::arrow))
+          return R;
+        C.seek(P);
+      }
+    }
+    if (!skipToComma(C))
+      return R;
+    skipPtrOps(C);
+  }
+}
+
+std::vector<std::string> loopVariables(llvm::ArrayRef<Token> Head) {
+  // The declaration part ends at the first ';' or ':' at depth 0.
+  size_t End = Head.size();
+  int Depth = 0;
+  for (size_t I = 0; I < Head.size(); ++I) {
+    tok::TokenKind K = Head[I].Kind;
+    if (K == tok::l_paren || K == tok::l_square || K == tok::l_brace)
+      ++Depth;
+    else if (K == tok::r_paren || K == tok::r_square || K == tok::r_brace)
+      --Depth;
+    else if (Depth == 0 && (K == tok::semi || K == tok::colon)) {
+      End = I;
+      break;
+    }
+  }
+  return declaredNames(Head.take_front(End)).Values;
+}
+
+llvm::StringSet<> metaIdentifiers(const ScanResult &Scan) {
+  llvm::StringSet<> Used, Declared;
+  const std::vector<Token> &T = Scan.Tokens;
+  auto AddRange = [&](Range R) {
+    unsigned B = Scan.tokenAt(R.Begin);
+    for (unsigned I = B; I < T.size() && T[I].Offset < R.End; ++I) {
+      if (!T[I].isIdent() || isKeyword(T[I].Text))
+        continue;
+      if (I > B && (T[I - 1].is(tok::period) || T[I - 1].is(tok::arrow)))
+        continue;
+      if (I >= B + 2 && T[I - 1].is(tok::coloncolon) && T[I - 2].isIdent())
+        Used.insert((T[I - 2].Text + "::" + T[I].Text).str());
+      else
+        Used.insert(T[I].Text);
+    }
+  };
+  auto TokensOf = [&](Range R) {
+    unsigned B = Scan.tokenAt(R.Begin), E = Scan.tokenAt(R.End);
+    return llvm::ArrayRef<Token>(Scan.Tokens).slice(B, E - B);
+  };
+  std::function<void(const std::vector<Node> &)> Walk =
+      [&](const std::vector<Node> &Nodes) {
+        for (const Node &N : Nodes) {
+          switch (N.Kind) {
+          case NodeKind::Text:
+            break;
+          case NodeKind::Stmt: {
+            AddRange(N.Head);
+            DeclaredNames D = declaredNames(TokensOf(N.Head).drop_back());
+            for (auto &V : D.Values)
+              Declared.insert(V);
+            for (auto &T : D.Types)
+              Declared.insert(T);
+            for (auto &E : D.Enumerators)
+              Declared.insert(E);
+            break;
+          }
+          case NodeKind::For:
+          case NodeKind::ForEnum:
+            for (auto &V : loopVariables(TokensOf(N.Head)))
+              Declared.insert(V);
+            AddRange(N.Head);
+            break;
+          default:
+            AddRange(N.Head);
+            break;
+          }
+          for (const Branch &B : N.Branches) {
+            AddRange(B.Cond);
+            Walk(B.Nodes);
+          }
+        }
+      };
+  Walk(Scan.Nodes);
+  llvm::StringSet<> Result;
+  for (auto &U : Used)
+    if (!Declared.contains(U.getKey()))
+      Result.insert(U.getKey());
+  return Result;
+}
+
+} // namespace metacu

@@ -1,0 +1,34 @@
+//===- PreludeCache.h - The generator library, precompiled ----------------===//
+//
+// Every generator program starts by compiling metacu/detail/generator.h and
+// the standard headers it pulls in, which is most of a run's time. The same
+// compiler and flags always give the same result, so it is compiled once
+// into a precompiled header kept in a cache directory and reused.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_EXPAND_PRELUDECACHE_H
+#define METACU_EXPAND_PRELUDECACHE_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace metacu {
+
+/// The cache directory: $METACU_CACHE_DIR, else $XDG_CACHE_HOME/metacu, else
+/// $HOME/.cache/metacu. Empty when none can be determined.
+std::string defaultCacheDirectory();
+
+/// The precompiled generator library for interpreter arguments \p Args
+/// (those that shape the header: language, include paths of metacu and
+/// CUDA), building it in \p CacheDir if it is not there yet. Returns nothing
+/// if it cannot be built or stored; the caller then compiles the header
+/// itself, which is slower but equivalent.
+std::optional<std::string>
+precompiledPrelude(llvm::StringRef CacheDir, llvm::StringRef Header,
+                   const std::vector<std::string> &Args);
+
+} // namespace metacu
+
+#endif

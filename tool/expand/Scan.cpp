@@ -1,0 +1,453 @@
+//===- Scan.cpp -----------------------------------------------------------===//
+#include "expand/Scan.h"
+#include "support/Diagnostic.h"
+
+#include <algorithm>
+
+using clang::tok::TokenKind;
+namespace tok = clang::tok;
+
+namespace metacu {
+
+unsigned ScanResult::tokenAt(unsigned Offset) const {
+  auto It = std::lower_bound(
+      Tokens.begin(), Tokens.end(), Offset,
+      [](const Token &T, unsigned O) { return T.Offset < O; });
+  return It - Tokens.begin();
+}
+
+namespace {
+
+/// Recursive-descent over the token stream. Each parse function takes the
+/// index of the construct's first token and returns one past its last.
+class Scanner {
+public:
+  Scanner(const SourceFile &File) : File(File) {
+    Result.Tokens = lexRaw(File.text());
+  }
+
+  llvm::Expected<ScanResult> run() {
+    auto Nodes = scanSequence(0, toks().size(), 0, File.size());
+    if (!Nodes)
+      return Nodes.takeError();
+    Result.Nodes = std::move(*Nodes);
+    return std::move(Result);
+  }
+
+private:
+  const std::vector<Token> &toks() const { return Result.Tokens; }
+  const Token *at(unsigned I) const {
+    return I < toks().size() ? &toks()[I] : nullptr;
+  }
+  bool isKind(unsigned I, TokenKind K) const {
+    return at(I) && !at(I)->InDirective && at(I)->is(K);
+  }
+  bool isIdent(unsigned I, llvm::StringRef S) const {
+    return at(I) && !at(I)->InDirective && at(I)->isIdent(S);
+  }
+  bool isAt(unsigned I) const { return at(I) && at(I)->isAt(); }
+  /// 'if codegen (' starts a codegen branch.
+  bool isCodegenIf(unsigned I) const {
+    return isIdent(I, "if") && isIdent(I + 1, "codegen") &&
+           isKind(I + 2, tok::l_paren);
+  }
+  bool startsConstruct(unsigned I) const {
+    return (isAt(I) && !at(I)->InDirective) || isCodegenIf(I);
+  }
+  unsigned offsetOf(unsigned I) const {
+    return I < toks().size() ? toks()[I].Offset : File.size();
+  }
+  unsigned endOf(unsigned I) const { return toks()[I].end(); }
+
+  llvm::Error errorAtTok(unsigned I, const llvm::Twine &Msg) const {
+    return errorAt(offsetOf(I), Msg);
+  }
+
+  /// Index of the token closing the bracket opened at \p Open, skipping
+  /// preprocessor lines. '@' inside is an error when \p InMeta.
+  llvm::Expected<unsigned> matchClose(unsigned Open, bool InMeta) const {
+    llvm::SmallVector<unsigned, 8> Stack{Open};
+    for (unsigned I = Open + 1; I < toks().size(); ++I) {
+      const Token &T = toks()[I];
+      if (T.InDirective)
+        continue;
+      // An '@' inside an open bracket of meta code most likely means the
+      // bracket was never closed.
+      if (InMeta && T.isAt())
+        return errorAtTok(Stack.back(),
+                          "expected '" +
+                              llvm::Twine(closeSpelling(
+                                  toks()[Stack.back()].Kind)) +
+                              "' to match this '" + toks()[Stack.back()].Text +
+                              "'");
+      if (T.is(tok::l_paren) || T.is(tok::l_square) || T.is(tok::l_brace)) {
+        Stack.push_back(I);
+        continue;
+      }
+      if (!(T.is(tok::r_paren) || T.is(tok::r_square) || T.is(tok::r_brace)))
+        continue;
+      const Token &O = toks()[Stack.back()];
+      TokenKind Want = O.is(tok::l_paren)    ? tok::r_paren
+                       : O.is(tok::l_square) ? tok::r_square
+                                             : tok::r_brace;
+      if (!T.is(Want))
+        return errorAtTok(I, "unbalanced '" + T.Text + "': expected '" +
+                                 tok::getPunctuatorSpelling(Want) +
+                                 "' to match the '" + O.Text + "' at line " +
+                                 llvm::Twine(File.line(O.Offset)));
+      Stack.pop_back();
+      if (Stack.empty())
+        return I;
+    }
+    return errorAtTok(Stack.back(), "expected '" +
+                                        llvm::Twine(closeSpelling(
+                                            toks()[Stack.back()].Kind)) +
+                                        "' to match this '" +
+                                        toks()[Stack.back()].Text + "'");
+  }
+
+  static const char *closeSpelling(TokenKind K) {
+    return K == tok::l_paren ? ")" : K == tok::l_square ? "]" : "}";
+  }
+
+  /// Expects '(' at \p I and returns the index of its ')'.
+  llvm::Expected<unsigned> parenGroup(unsigned I, bool InMeta,
+                                      llvm::StringRef After) {
+    if (!isKind(I, tok::l_paren))
+      return errorAtTok(I, "expected '(' after '" + After + "'");
+    return matchClose(I, InMeta);
+  }
+
+  /// One past the end of the statement starting at \p I. In meta code the
+  /// statement is opaque; in ordinary code nested constructs are parsed to
+  /// find their extent.
+  llvm::Expected<unsigned> statementEnd(unsigned I, bool InMeta) {
+    if (I >= toks().size())
+      return errorAt(File.size(), "expected a statement before end of file");
+    // A statement may start with a splice ('@(name)(x);'); any other
+    // construct is a statement of its own.
+    if (!InMeta && startsConstruct(I) && !isKind(I + 1, tok::l_paren)) {
+      auto N = parseConstruct(I);
+      if (!N)
+        return N.takeError();
+      return N->TokEnd;
+    }
+    if (InMeta && isAt(I))
+      return errorAtTok(I, "meta constructs cannot appear inside meta code");
+    const Token &T = toks()[I];
+    if (T.is(tok::semi))
+      return I + 1;
+    if (T.is(tok::l_brace)) {
+      auto C = matchClose(I, InMeta);
+      if (!C)
+        return C.takeError();
+      return *C + 1;
+    }
+    if (T.isIdent("if")) {
+      unsigned J = I + 1;
+      if (isIdent(J, "constexpr") || isIdent(J, "consteval") ||
+          isKind(J, tok::exclaim))
+        ++J;
+      if (isIdent(J, "consteval"))
+        ++J;
+      unsigned ThenStart = J;
+      if (isKind(J, tok::l_paren)) {
+        auto C = matchClose(J, InMeta);
+        if (!C)
+          return C.takeError();
+        ThenStart = *C + 1;
+      }
+      auto E = statementEnd(ThenStart, InMeta);
+      if (!E)
+        return E;
+      if (isIdent(*E, "else"))
+        return statementEnd(*E + 1, InMeta);
+      return E;
+    }
+    if (T.isIdent("for") || T.isIdent("while") || T.isIdent("switch")) {
+      auto C = parenGroup(I + 1, InMeta, T.Text);
+      if (!C)
+        return C.takeError();
+      return statementEnd(*C + 1, InMeta);
+    }
+    if (T.isIdent("do")) {
+      auto E = statementEnd(I + 1, InMeta);
+      if (!E)
+        return E;
+      if (!isIdent(*E, "while"))
+        return errorAtTok(*E, "expected 'while' after 'do' body");
+      auto C = parenGroup(*E + 1, InMeta, "while");
+      if (!C)
+        return C.takeError();
+      if (!isKind(*C + 1, tok::semi))
+        return errorAtTok(*C + 1, "expected ';' after 'do ... while (...)'");
+      return *C + 2;
+    }
+    if (T.isIdent("try")) {
+      auto E = statementEnd(I + 1, InMeta);
+      while (E && isIdent(*E, "catch")) {
+        auto C = parenGroup(*E + 1, InMeta, "catch");
+        if (!C)
+          return C.takeError();
+        E = statementEnd(*C + 1, InMeta);
+      }
+      return E;
+    }
+    return declarationEnd(I, InMeta);
+  }
+
+  /// A declaration or expression statement: up to ';' at depth 0, or to the
+  /// closing brace of a function, namespace or linkage-spec body.
+  llvm::Expected<unsigned> declarationEnd(unsigned I, bool InMeta) {
+    bool SawParen = false, SawAssign = false;
+    bool BraceEnds = isIdent(I, "namespace") ||
+                     (isIdent(I, "extern") && at(I + 1) &&
+                      at(I + 1)->is(tok::string_literal) &&
+                      isKind(I + 2, tok::l_brace));
+    for (unsigned J = I; J < toks().size(); ++J) {
+      const Token &T = toks()[J];
+      if (T.InDirective)
+        continue;
+      if (!InMeta && startsConstruct(J)) {
+        auto N = parseConstruct(J);
+        if (!N)
+          return N.takeError();
+        J = N->TokEnd - 1;
+        continue;
+      }
+      if (InMeta && T.isAt())
+        return errorAtTok(J, "meta constructs cannot appear inside meta code");
+      if (T.is(tok::semi))
+        return J + 1;
+      if (T.is(tok::equal))
+        SawAssign = true;
+      if (T.is(tok::r_paren) || T.is(tok::r_square) || T.is(tok::r_brace))
+        return errorAtTok(J, "unbalanced '" + T.Text + "'");
+      if (T.is(tok::l_paren) || T.is(tok::l_square) || T.is(tok::l_brace)) {
+        auto C = matchClose(J, InMeta);
+        if (!C)
+          return C.takeError();
+        if (T.is(tok::l_paren))
+          SawParen = true;
+        if (T.is(tok::l_brace) && (BraceEnds || (SawParen && !SawAssign))) {
+          // A function body (or namespace body) ends the declaration; a
+          // stray ';' after it belongs to it.
+          return isKind(*C + 1, tok::semi) ? *C + 2 : *C + 1;
+        }
+        J = *C;
+      }
+    }
+    return errorAtTok(I, InMeta ? "expected ';' at the end of this meta "
+                                  "statement"
+                                : "expected ';' at the end of this statement");
+  }
+
+  /// Parses a loop body or branch starting at token \p I.
+  llvm::Error parseBody(unsigned I, Branch &B, unsigned &End) {
+    if (I >= toks().size())
+      return errorAt(File.size(), "expected a statement before end of file");
+    if (isKind(I, tok::l_brace)) {
+      auto C = matchClose(I, /*InMeta=*/false);
+      if (!C)
+        return C.takeError();
+      B.Braced = true;
+      B.Body = {offsetOf(I), endOf(*C)};
+      auto Nodes = scanSequence(I + 1, *C, endOf(I), offsetOf(*C));
+      if (!Nodes)
+        return Nodes.takeError();
+      B.Nodes = std::move(*Nodes);
+      End = *C + 1;
+      return llvm::Error::success();
+    }
+    auto E = statementEnd(I, /*InMeta=*/false);
+    if (!E)
+      return E.takeError();
+    B.Body = {offsetOf(I), endOf(*E - 1)};
+    auto Nodes = scanSequence(I, *E, B.Body.Begin, B.Body.End);
+    if (!Nodes)
+      return Nodes.takeError();
+    B.Nodes = std::move(*Nodes);
+    End = *E;
+    return llvm::Error::success();
+  }
+
+  /// Parses an if chain whose first condition's '(' is at \p Paren.
+  /// \p Codegen selects 'else if codegen' chaining, else 'else if' (meta).
+  llvm::Error parseIfChain(unsigned Paren, Node &N, bool Codegen) {
+    unsigned I = Paren;
+    while (true) {
+      auto C = parenGroup(I, /*InMeta=*/true,
+                          Codegen ? "if codegen" : "@meta if");
+      if (!C)
+        return C.takeError();
+      Branch B;
+      B.Cond = {endOf(I), offsetOf(*C)};
+      unsigned End;
+      if (auto Err = parseBody(*C + 1, B, End))
+        return Err;
+      N.Branches.push_back(std::move(B));
+      N.TokEnd = End;
+      if (!isIdent(End, "else"))
+        return llvm::Error::success();
+      unsigned Next = End + 1;
+      if (Codegen && isCodegenIf(Next)) {
+        I = Next + 2;
+        continue;
+      }
+      if (!Codegen && isIdent(Next, "if") && isKind(Next + 1, tok::l_paren)) {
+        I = Next + 1;
+        continue;
+      }
+      if (!Codegen && isAt(Next) && isIdent(Next + 1, "meta") &&
+          isIdent(Next + 2, "if")) {
+        I = Next + 3;
+        continue;
+      }
+      Branch Else;
+      Else.IsElse = true;
+      if (auto Err = parseBody(Next, Else, End))
+        return Err;
+      N.Branches.push_back(std::move(Else));
+      N.TokEnd = End;
+      return llvm::Error::success();
+    }
+  }
+
+  llvm::Expected<Node> parseConstruct(unsigned I) {
+    Node N;
+    N.TokBegin = I;
+    if (isCodegenIf(I)) {
+      N.Kind = NodeKind::Codegen;
+      if (auto Err = parseIfChain(I + 2, N, /*Codegen=*/true))
+        return std::move(Err);
+    } else if (isKind(I + 1, tok::l_paren)) {
+      N.Kind = NodeKind::Splice;
+      auto C = matchClose(I + 1, /*InMeta=*/true);
+      if (!C)
+        return C.takeError();
+      N.Head = {endOf(I + 1), offsetOf(*C)};
+      if (N.Head.empty() ||
+          File.text().slice(N.Head.Begin, N.Head.End).trim().empty())
+        return errorAtTok(I, "empty splice '@()'");
+      N.TokEnd = *C + 1;
+    } else if (isIdent(I + 1, "meta")) {
+      unsigned K = I + 2;
+      if (isIdent(K, "for")) {
+        bool IsEnum = isIdent(K + 1, "enum");
+        N.Kind = IsEnum ? NodeKind::ForEnum : NodeKind::For;
+        unsigned Paren = K + 1 + IsEnum;
+        auto C = parenGroup(Paren, /*InMeta=*/true,
+                            IsEnum ? "@meta for enum" : "@meta for");
+        if (!C)
+          return C.takeError();
+        N.Head = {endOf(Paren), offsetOf(*C)};
+        Branch B;
+        unsigned End;
+        if (auto Err = parseBody(*C + 1, B, End))
+          return std::move(Err);
+        N.Branches.push_back(std::move(B));
+        N.TokEnd = End;
+      } else if (isIdent(K, "while")) {
+        N.Kind = NodeKind::While;
+        auto C = parenGroup(K + 1, /*InMeta=*/true, "@meta while");
+        if (!C)
+          return C.takeError();
+        N.Head = {endOf(K + 1), offsetOf(*C)};
+        Branch B;
+        unsigned End;
+        if (auto Err = parseBody(*C + 1, B, End))
+          return std::move(Err);
+        N.Branches.push_back(std::move(B));
+        N.TokEnd = End;
+      } else if (isIdent(K, "if")) {
+        N.Kind = NodeKind::If;
+        if (auto Err = parseIfChain(K + 1, N, /*Codegen=*/false))
+          return std::move(Err);
+        N.Head = N.Branches.front().Cond;
+      } else {
+        N.Kind = NodeKind::Stmt;
+        if (K >= toks().size() || at(K)->InDirective)
+          return errorAtTok(I, "expected a statement after '@meta'");
+        auto E = statementEnd(K, /*InMeta=*/true);
+        if (!E)
+          return E.takeError();
+        N.Head = {offsetOf(K), endOf(*E - 1)};
+        N.TokEnd = *E;
+      }
+    } else {
+      return errorAtTok(I, "expected 'meta' or '(' after '@'");
+    }
+    N.Whole = {offsetOf(I), endOf(N.TokEnd - 1)};
+    return N;
+  }
+
+  /// Splits tokens [TokBegin, TokEnd) spanning bytes [Begin, End) into text
+  /// and constructs.
+  llvm::Expected<std::vector<Node>> scanSequence(unsigned TokBegin,
+                                                 unsigned TokEnd,
+                                                 unsigned Begin,
+                                                 unsigned End) {
+    std::vector<Node> Nodes;
+    unsigned TextBegin = Begin, TextTok = TokBegin;
+    auto FlushText = [&](unsigned Upto, unsigned UptoTok) {
+      if (Upto > TextBegin) {
+        Node T;
+        T.Kind = NodeKind::Text;
+        T.Whole = {TextBegin, Upto};
+        T.TokBegin = TextTok;
+        T.TokEnd = UptoTok;
+        Nodes.push_back(std::move(T));
+      }
+    };
+    for (unsigned I = TokBegin; I < TokEnd;) {
+      const Token &T = toks()[I];
+      if (T.InDirective && T.isAt())
+        return errorAtTok(
+            I, "meta constructs cannot appear inside preprocessor directives");
+      if (!startsConstruct(I)) {
+        ++I;
+        continue;
+      }
+      FlushText(T.Offset, I);
+      auto N = parseConstruct(I);
+      if (!N) {
+        // Keep scanning after the '@' (or 'if'): the rest may be fine, and
+        // this construct may sit in a region the preprocessor skips.
+        Node M;
+        M.Kind = NodeKind::Malformed;
+        M.TokBegin = I;
+        M.TokEnd = I + 1;
+        M.Whole = {T.Offset, T.end()};
+        llvm::handleAllErrors(N.takeError(), [&](const LocatedError &E) {
+          M.Error = E.text();
+          M.ErrorOffset = E.offset();
+        });
+        Nodes.push_back(std::move(M));
+        I = I + 1;
+        TextBegin = T.end();
+        TextTok = I;
+        continue;
+      }
+      if (N->TokEnd > TokEnd)
+        return errorAtTok(I, "meta construct extends past the end of its "
+                             "enclosing body");
+      I = N->TokEnd;
+      TextBegin = N->Whole.End;
+      TextTok = I;
+      Nodes.push_back(std::move(*N));
+    }
+    FlushText(End, TokEnd);
+    return Nodes;
+  }
+
+  const SourceFile &File;
+  ScanResult Result;
+};
+
+} // namespace
+
+llvm::Expected<ScanResult> scan(const SourceFile &File) {
+  return Scanner(File).run();
+}
+
+} // namespace metacu

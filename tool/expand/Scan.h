@@ -1,0 +1,79 @@
+//===- Scan.h - Stage 1: find the meta constructs of the input ------------===//
+//
+// Lexes the input with clang::Lexer in raw mode (so comments, string and raw
+// string literals, digraphs and line continuations are Clang's business) and
+// builds a tree of meta constructs over byte ranges of the input. Nothing is
+// interpreted here: meta code is kept as ranges for the lowering stage.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_EXPAND_SCAN_H
+#define METACU_EXPAND_SCAN_H
+
+#include "support/SourceFile.h"
+#include "support/Tokens.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <vector>
+
+namespace metacu {
+
+enum class NodeKind {
+  Text,    // ordinary code
+  Stmt,    // @meta STATEMENT
+  For,     // @meta for (...) BODY (classic or ranged)
+  ForEnum, // @meta for enum (DECL : ENUM) BODY
+  While,   // @meta while (COND) BODY
+  If,      // @meta if (COND) A [else B]
+  Codegen, // if codegen (COND) A [else B]
+  Splice,  // @(EXPR)
+  /// A construct that does not parse. Only an error if the preprocessor
+  /// keeps its region: '#if 0' blocks may hold anything.
+  Malformed,
+};
+
+struct Node;
+
+/// A loop body, or one branch of an if chain.
+struct Branch {
+  /// The condition inside its parentheses; empty for a final 'else'.
+  Range Cond;
+  bool IsElse = false;
+  /// The body statement, braces included when Braced.
+  Range Body;
+  bool Braced = false;
+  /// What the body contains: the inside of the braces, or the statement.
+  std::vector<Node> Nodes;
+};
+
+struct Node {
+  NodeKind Kind = NodeKind::Text;
+  /// The whole construct: from '@' (or 'if') to its last byte.
+  Range Whole;
+  /// Stmt: the statement after '@meta'. For, ForEnum, While, If: inside the
+  /// parentheses. Splice: inside the parentheses.
+  Range Head;
+  /// Token index range of Whole.
+  unsigned TokBegin = 0, TokEnd = 0;
+  /// For/ForEnum/While: the body. If/Codegen: the chain of branches.
+  std::vector<Branch> Branches;
+  /// Malformed: what is wrong, and where.
+  std::string Error;
+  unsigned ErrorOffset = 0;
+};
+
+struct ScanResult {
+  std::vector<Token> Tokens;
+  std::vector<Node> Nodes;
+
+  /// Index of the first token at or after \p Offset.
+  unsigned tokenAt(unsigned Offset) const;
+};
+
+/// Scans \p File. A construct that does not parse becomes a Malformed node
+/// (see there); errors are LocatedErrors pointing at the offending token.
+llvm::Expected<ScanResult> scan(const SourceFile &File);
+
+} // namespace metacu
+
+#endif

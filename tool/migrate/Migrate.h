@@ -1,0 +1,50 @@
+//===- Migrate.h - Rewrite __CUDA_ARCH__ conditionals as 'if codegen' -----===//
+//
+// `metacu migrate` turns the conditionals `metacu audit` finds convertible
+// into 'if codegen' chains and leaves every other site as written. Only the
+// directive lines change: the branches' code, its formatting and its
+// comments stay byte for byte, and so do the directives' own comments.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_MIGRATE_MIGRATE_H
+#define METACU_MIGRATE_MIGRATE_H
+
+#include "migrate/Audit.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace metacu {
+
+/// Replaces the bytes [Begin, End) of the original text, whole lines.
+struct Edit {
+  unsigned Begin = 0, End = 0;
+  std::string Replacement;
+};
+
+struct Migration {
+  std::vector<Edit> Edits; // ascending, not overlapping
+  std::string Text;        // the rewritten file
+  /// One line per site: what was converted, or what was left and why.
+  std::vector<std::string> Report;
+};
+
+/// Rewrites the convertible conditionals among \p Sites, the audit of
+/// \p Text (a file named \p Path).
+Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
+                  llvm::ArrayRef<Site> Sites);
+
+/// A unified diff ("--- a/PATH", "+++ b/PATH", 3 lines of context) of the
+/// edits made to \p Old.
+std::string unifiedDiff(llvm::StringRef Path, llvm::StringRef Old,
+                        llvm::ArrayRef<Edit> Edits);
+
+/// `metacu migrate FILES... [-o DIR | --in-place] [--dry-run] [-I ...]
+/// [-D ...] [-p BUILD_DIR]`.
+int runMigrate(int Argc, char **Argv);
+
+} // namespace metacu
+
+#endif

@@ -1,0 +1,55 @@
+//===- SourceFile.cpp -----------------------------------------------------===//
+#include "support/SourceFile.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
+
+namespace metacu {
+
+SourceFile::SourceFile(std::string P, std::string T)
+    : Path(std::move(P)), Text(std::move(T)) {
+  LineStarts.push_back(0);
+  for (unsigned I = 0, E = Text.size(); I != E; ++I)
+    if (Text[I] == '\n')
+      LineStarts.push_back(I + 1);
+}
+
+llvm::Expected<SourceFile> SourceFile::load(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "cannot read '%s': %s",
+                                   Path.str().c_str(),
+                                   Buf.getError().message().c_str());
+  return SourceFile(Path.str(), (*Buf)->getBuffer().str());
+}
+
+LineCol SourceFile::lineCol(unsigned Offset) const {
+  Offset = std::min<unsigned>(Offset, Text.size());
+  auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
+  unsigned Line = It - LineStarts.begin();
+  return {Line, Offset - LineStarts[Line - 1] + 1};
+}
+
+unsigned SourceFile::lineStart(unsigned Offset) const {
+  return LineStarts[lineCol(Offset).Line - 1];
+}
+
+unsigned SourceFile::offsetOfLine(unsigned Line) const {
+  if (Line == 0)
+    return 0;
+  if (Line > LineStarts.size())
+    return Text.size();
+  return LineStarts[Line - 1];
+}
+
+llvm::StringRef SourceFile::lineText(unsigned Offset) const {
+  unsigned Begin = lineStart(Offset);
+  size_t End = Text.find('\n', Begin);
+  if (End == std::string::npos)
+    End = Text.size();
+  llvm::StringRef L(Text.data() + Begin, End - Begin);
+  return L.rtrim('\r');
+}
+
+} // namespace metacu
