@@ -17,8 +17,6 @@
 #include <optional>
 #include <unistd.h>
 
-#include <metacu/detail/host_api.h>
-
 namespace metacu {
 
 namespace {
@@ -97,8 +95,8 @@ extern "C" void hostCode(void *Ctx, unsigned At, const char *P, size_t N) {
   S.X.Events.push_back(std::move(Ev));
 }
 
-extern "C" void hostDirective(void *Ctx, unsigned At, int Kind,
-                              uint64_t Mask) {
+extern "C" void hostDirective(void *Ctx, unsigned At,
+                              metacu_directive_kind Kind, uint64_t Mask) {
   Event Ev;
   Ev.K = Event::Directive;
   Ev.Begin = At;

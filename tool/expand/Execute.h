@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <metacu/detail/host_api.h>
+
 namespace metacu {
 
 struct Event {
@@ -27,8 +29,8 @@ struct Event {
   /// offset the output is attributed to.
   unsigned Begin = 0, End = 0;
   std::string Generated;
-  /// Directive: 0 #if, 1 #elif, 2 #else, 3 #endif, over the passes in Mask.
-  int DirectiveKind = 0;
+  /// Directive: which line, over the passes in Mask.
+  metacu_directive_kind DirectiveKind = METACU_DIRECTIVE_IF;
   uint64_t Mask = 0;
 };
 

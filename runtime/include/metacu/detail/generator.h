@@ -399,14 +399,17 @@ public:
       first &= masks_[j] == 0;
     if (first && m == all())
       return true; // Taken in every pass: no directive at all.
-    int kind = first ? 0 : (m == (all() & ~covered) ? 2 : 1);
+    metacu_directive_kind kind = first ? METACU_DIRECTIVE_IF
+                                 : m == (all() & ~covered)
+                                     ? METACU_DIRECTIVE_ELSE
+                                     : METACU_DIRECTIVE_ELIF;
     metacu_host.directive(metacu_host.ctx, at_, kind, m);
     guarded_ = true;
     return true;
   }
   void close() {
     if (guarded_)
-      metacu_host.directive(metacu_host.ctx, at_, 3, 0);
+      metacu_host.directive(metacu_host.ctx, at_, METACU_DIRECTIVE_ENDIF, 0);
   }
 
 private:

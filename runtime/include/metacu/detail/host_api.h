@@ -11,14 +11,24 @@
 #include <cstdint>
 
 extern "C" {
+// The preprocessor line a codegen branch opens or closes, over the passes
+// whose bits are set in the mask that goes with it.
+enum metacu_directive_kind {
+  METACU_DIRECTIVE_IF,    // #if
+  METACU_DIRECTIVE_ELIF,  // #elif
+  METACU_DIRECTIVE_ELSE,  // #else
+  METACU_DIRECTIVE_ENDIF, // #endif
+};
+
 struct metacu_host_api {
   void *ctx;
   // Copy input bytes [begin, end) to the output.
   void (*text)(void *ctx, unsigned begin, unsigned end);
   // Write generated text attributed to input offset `at`.
   void (*code)(void *ctx, unsigned at, const char *s, size_t n);
-  // #if (0), #elif (1), #else (2), #endif (3) over a mask of passes.
-  void (*directive)(void *ctx, unsigned at, int kind, uint64_t mask);
+  // A preprocessor line over a mask of passes.
+  void (*directive)(void *ctx, unsigned at, metacu_directive_kind kind,
+                    uint64_t mask);
   // An error at input offset `at`, or (gen_line != 0) at a position of the
   // generator program, which the tool maps back to the input.
   void (*error)(void *ctx, unsigned at, unsigned gen_line, unsigned gen_col,
