@@ -16,6 +16,25 @@ unsigned ScanResult::tokenAt(unsigned Offset) const {
   return It - Tokens.begin();
 }
 
+llvm::ArrayRef<Token> ScanResult::tokensIn(Range R) const {
+  unsigned B = tokenAt(R.Begin), E = tokenAt(R.End);
+  return llvm::ArrayRef<Token>(Tokens).slice(B, E - B);
+}
+
+bool walkNodes(llvm::ArrayRef<Node> Nodes,
+               llvm::function_ref<WalkNext(const Node &)> Visit) {
+  for (const Node &N : Nodes) {
+    WalkNext Next = Visit(N);
+    if (Next == WalkNext::Stop)
+      return false;
+    if (Next == WalkNext::Children)
+      for (const Branch &B : N.Branches)
+        if (!walkNodes(B.Nodes, Visit))
+          return false;
+  }
+  return true;
+}
+
 namespace {
 
 /// Recursive-descent over the token stream. Each parse function takes the
@@ -24,6 +43,18 @@ class Scanner {
 public:
   Scanner(const SourceFile &File) : File(File) {
     Result.Tokens = lexRaw(File.text());
+    // Where the next token that breaks a bracket group is, from each token:
+    // matchClose() then checks a group in constant time.
+    unsigned N = toks().size();
+    NextStray.assign(N + 1, N);
+    NextAt.assign(N + 1, N);
+    for (unsigned I = N; I-- > 0;) {
+      const Token &T = toks()[I];
+      bool Code = !T.InDirective;
+      NextStray[I] =
+          Code && T.isCloseBracket() && !T.Partner ? I : NextStray[I + 1];
+      NextAt[I] = Code && T.isAt() ? I : NextAt[I + 1];
+    }
   }
 
   llvm::Expected<ScanResult> run() {
@@ -66,44 +97,39 @@ private:
   /// Index of the token closing the bracket opened at \p Open, skipping
   /// preprocessor lines. '@' inside is an error when \p InMeta.
   llvm::Expected<unsigned> matchClose(unsigned Open, bool InMeta) const {
-    llvm::SmallVector<unsigned, 8> Stack{Open};
-    for (unsigned I = Open + 1; I < toks().size(); ++I) {
-      const Token &T = toks()[I];
-      if (T.InDirective)
-        continue;
-      // An '@' inside an open bracket of meta code most likely means the
-      // bracket was never closed.
-      if (InMeta && T.isAt())
-        return errorAtTok(Stack.back(),
-                          "expected '" +
-                              llvm::Twine(closeSpelling(
-                                  toks()[Stack.back()].Kind)) +
-                              "' to match this '" + toks()[Stack.back()].Text +
-                              "'");
-      if (T.is(tok::l_paren) || T.is(tok::l_square) || T.is(tok::l_brace)) {
-        Stack.push_back(I);
-        continue;
-      }
-      if (!(T.is(tok::r_paren) || T.is(tok::r_square) || T.is(tok::r_brace)))
-        continue;
-      const Token &O = toks()[Stack.back()];
-      TokenKind Want = O.is(tok::l_paren)    ? tok::r_paren
-                       : O.is(tok::l_square) ? tok::r_square
-                                             : tok::r_brace;
-      if (!T.is(Want))
-        return errorAtTok(I, "unbalanced '" + T.Text + "': expected '" +
-                                 tok::getPunctuatorSpelling(Want) +
-                                 "' to match the '" + O.Text + "' at line " +
-                                 llvm::Twine(File.line(O.Offset)));
-      Stack.pop_back();
-      if (Stack.empty())
-        return I;
+    std::optional<unsigned> Close = partnerOf(toks(), Open);
+    // The first token inside that makes the group an error, if any.
+    unsigned Bad = NextStray[Open + 1];
+    if (InMeta)
+      Bad = std::min(Bad, NextAt[Open + 1]);
+    if (Close && Bad > *Close)
+      return *Close;
+    auto Unclosed = [&](unsigned O) {
+      return errorAtTok(O, "expected '" +
+                               llvm::Twine(closeSpelling(toks()[O].Kind)) +
+                               "' to match this '" + toks()[O].Text + "'");
+    };
+    if (Bad == toks().size()) {
+      // Never closed: the innermost bracket still open at the end.
+      unsigned Last = Open;
+      for (unsigned I = toks().size(); I-- > Open;)
+        if (!toks()[I].InDirective && toks()[I].isOpenBracket() &&
+            !toks()[I].Partner) {
+          Last = I;
+          break;
+        }
+      return Unclosed(Last);
     }
-    return errorAtTok(Stack.back(), "expected '" +
-                                        llvm::Twine(closeSpelling(
-                                            toks()[Stack.back()].Kind)) +
-                                        "' to match this '" +
-                                        toks()[Stack.back()].Text + "'");
+    unsigned Inner = enclosingOpen(toks(), Bad).value_or(Open);
+    // An '@' inside an open bracket of meta code most likely means the
+    // bracket was never closed.
+    if (toks()[Bad].isAt())
+      return Unclosed(Inner);
+    const Token &O = toks()[Inner];
+    return errorAtTok(Bad, "unbalanced '" + toks()[Bad].Text + "': expected '" +
+                               closeSpelling(O.Kind) + "' to match the '" +
+                               O.Text + "' at line " +
+                               llvm::Twine(File.line(O.Offset)));
   }
 
   static const char *closeSpelling(TokenKind K) {
@@ -442,6 +468,9 @@ private:
 
   const SourceFile &File;
   ScanResult Result;
+  /// For each token index, the first unpaired closing bracket and the
+  /// first '@' at or after it, outside directive lines (size() if none).
+  std::vector<unsigned> NextStray, NextAt;
 };
 
 } // namespace
