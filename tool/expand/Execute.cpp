@@ -7,9 +7,13 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Interpreter/IncrementalExecutor.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "clang/Interpreter/Interpreter.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,50 +53,58 @@ struct RunState {
 
   /// One error per location: a failed instantiation in the generator
   /// library repeats the error the lowering placed at the user's line.
-  void printErrors() {
+  llvm::Error takeErrors() {
+    llvm::Error All = llvm::Error::success();
     std::vector<unsigned> Seen;
     for (auto &[Offset, Msg] : Errors) {
       if (llvm::is_contained(Seen, Offset))
         continue;
       Seen.push_back(Offset);
-      printDiagnostic(llvm::errs(), File, Offset, "error", Msg);
+      All = llvm::joinErrors(std::move(All), errorAt(Offset, Msg));
     }
-    llvm::errs().flush();
+    Errors.clear();
+    return All;
   }
 
-  void grow(unsigned At, size_t N) {
+  /// Counts \p N more bytes of output; false once there are too many.
+  bool grow(unsigned At, size_t N) {
+    if (OutputBytes > MaxOutputBytes)
+      return false;
     OutputBytes += N;
     if (OutputBytes <= MaxOutputBytes)
-      return;
+      return true;
     Errors.push_back({At, "the expansion exceeds 256 MiB; is a meta loop "
                           "running away?"});
-    printErrors();
-    std::_Exit(1);
+    return false;
   }
 };
 
 RunState &state(void *Ctx) { return *static_cast<RunState *>(Ctx); }
 
-extern "C" void hostText(void *Ctx, unsigned B, unsigned E) {
+extern "C" int hostText(void *Ctx, unsigned B, unsigned E) {
   RunState &S = state(Ctx);
   if (E < B || E > S.File.size())
-    return;
-  S.grow(B, E - B);
+    return 0;
+  if (!S.grow(B, E - B))
+    return 1;
   Event Ev;
   Ev.K = Event::Text;
   Ev.Begin = B;
   Ev.End = E;
   S.X.Events.push_back(std::move(Ev));
+  return 0;
 }
 
-extern "C" void hostCode(void *Ctx, unsigned At, const char *P, size_t N) {
+extern "C" int hostCode(void *Ctx, unsigned At, const char *P, size_t N) {
   RunState &S = state(Ctx);
-  S.grow(At, N);
+  if (!S.grow(At, N))
+    return 1;
   Event Ev;
   Ev.K = Event::Code;
   Ev.Begin = At;
   Ev.Generated.assign(P, N);
   S.X.Events.push_back(std::move(Ev));
+  return 0;
 }
 
 extern "C" void hostDirective(void *Ctx, unsigned At,
@@ -112,11 +124,6 @@ extern "C" void hostError(void *Ctx, unsigned At, unsigned GenLine,
     if (auto O = S.fromProgram(GenLine, GenCol))
       At = *O;
   S.Errors.push_back({At, Msg});
-}
-
-extern "C" void hostFatal(void *Ctx) {
-  state(Ctx).printErrors();
-  std::_Exit(1);
 }
 
 extern "C" void hostDepend(void *Ctx, const char *Path) {
@@ -148,7 +155,7 @@ public:
     flush();
     llvm::SmallString<256> Msg;
     Info.FormatDiagnostic(Msg);
-    Pending = PendingError{reword(Msg), 0, false, describe(Info)};
+    Pending = PendingError{reword(Msg), 0, false, presumed(Info)};
     if (auto O = map(Info)) {
       Pending->Offset = *O;
       Pending->Mapped = true;
@@ -161,11 +168,18 @@ public:
     if (Pending->Mapped)
       S.Errors.push_back({Pending->Offset, Pending->Message});
     else
-      Unmapped.push_back(Pending->Where + "error: " + Pending->Message);
+      Unmapped.push_back(Pending->Where
+                             ? llvm::Error(llvm::make_error<SourceError>(
+                                   Pending->Where->getFilename(),
+                                   LineCol{Pending->Where->getLine(),
+                                           Pending->Where->getColumn()},
+                                   std::nullopt, Pending->Message))
+                             : llvm::createStringError(Pending->Message));
     Pending.reset();
   }
 
-  std::vector<std::string> Unmapped;
+  /// Errors outside the user's code, at their place (if any).
+  std::vector<llvm::Error> Unmapped;
 
 private:
   /// The lowering checks that a meta value used in ordinary code can be
@@ -189,7 +203,7 @@ private:
     std::string Message;
     unsigned Offset;
     bool Mapped;
-    std::string Where;
+    std::optional<clang::PresumedLoc> Where;
   };
 
   std::optional<unsigned> map(const clang::Diagnostic &Info) {
@@ -209,15 +223,15 @@ private:
     return S.G.Map.toInput(SM.getFileOffset(L));
   }
 
-  std::string describe(const clang::Diagnostic &Info) const {
+  static std::optional<clang::PresumedLoc>
+  presumed(const clang::Diagnostic &Info) {
     if (!Info.hasSourceManager() || Info.getLocation().isInvalid())
-      return "metacu: ";
+      return std::nullopt;
     clang::PresumedLoc P =
         Info.getSourceManager().getPresumedLoc(Info.getLocation());
     if (P.isInvalid())
-      return "metacu: ";
-    return std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
-           ":" + std::to_string(P.getColumn()) + ": ";
+      return std::nullopt;
+    return P;
   }
 
   RunState &S;
@@ -242,6 +256,35 @@ public:
 private:
   int Saved;
 };
+
+/// Moves the global constructors of \p M, in their order, into one function
+/// named METACU_INITIALIZERS, which the program runs inside its handler
+/// (host_api.h) rather than the JIT as global constructors.
+void gatherInitializers(llvm::Module &M) {
+  std::vector<std::pair<uint64_t, llvm::Function *>> Ctors;
+  if (llvm::GlobalVariable *GV = M.getGlobalVariable("llvm.global_ctors")) {
+    if (auto *List = llvm::dyn_cast<llvm::ConstantArray>(GV->getInitializer()))
+      for (const llvm::Use &U : List->operands()) {
+        auto *Entry = llvm::cast<llvm::ConstantStruct>(U.get());
+        auto *Priority = llvm::cast<llvm::ConstantInt>(Entry->getOperand(0));
+        if (auto *F = llvm::dyn_cast<llvm::Function>(
+                Entry->getOperand(1)->stripPointerCasts()))
+          Ctors.push_back({Priority->getZExtValue(), F});
+      }
+    GV->eraseFromParent();
+  }
+  llvm::stable_sort(Ctors, llvm::less_first());
+  llvm::LLVMContext &Ctx = M.getContext();
+  llvm::Function *Init = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx), false),
+      llvm::GlobalValue::ExternalLinkage, METACU_INITIALIZERS, M);
+  // Exceptions unwind through it to the program's handler.
+  Init->setUWTableKind(llvm::UWTableKind::Default);
+  llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "entry", Init));
+  for (auto &[Priority, F] : Ctors)
+    B.CreateCall(F->getFunctionType(), F);
+  B.CreateRetVoid();
+}
 
 /// An interpreter that has compiled and run \p Prelude, reporting to
 /// \p Diags.
@@ -273,10 +316,6 @@ startInterpreter(const std::vector<std::string> &Args,
   return std::move(*Interp);
 }
 
-llvm::Error failed() {
-  return llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode());
-}
-
 } // namespace
 
 llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
@@ -300,15 +339,26 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
 
   RunState S(File, G);
   MappingConsumer Diags(S);
-  auto Report = [&]() -> llvm::Error {
+  // Everything the run reported, as one error; \p Cause, the interpreter's
+  // own account, only when nothing else says what went wrong.
+  auto Failure = [&](llvm::Error Cause) -> llvm::Error {
     Diags.flush();
-    S.printErrors();
-    // Errors outside the user's code follow from those in it; show them
+    bool Mapped = !S.Errors.empty();
+    bool Any = Mapped || !Diags.Unmapped.empty();
+    llvm::Error All = S.takeErrors();
+    // Errors outside the user's code follow from those in it; give them
     // only when there is nothing better.
-    if (S.Errors.empty())
-      for (const std::string &U : Diags.Unmapped)
-        llvm::errs() << U << '\n';
-    return failed();
+    for (llvm::Error &U : Diags.Unmapped)
+      if (Mapped)
+        llvm::consumeError(std::move(U));
+      else
+        All = llvm::joinErrors(std::move(All), std::move(U));
+    Diags.Unmapped.clear();
+    if (Any)
+      llvm::consumeError(std::move(Cause));
+    else
+      All = llvm::joinErrors(std::move(All), std::move(Cause));
+    return All;
   };
 
   std::unique_ptr<clang::Interpreter> Interp;
@@ -334,11 +384,12 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     auto I = startInterpreter(Args, Diags, G.Prelude);
     if (!I) {
       llvm::consumeError(I.takeError());
-      llvm::consumeError(Report());
-      return llvm::createStringError(
-          "cannot compile the generator library (metacu/detail/generator.h "
-          "in '%s'); is the installation complete?",
-          Opts.RuntimeInclude.c_str());
+      return llvm::joinErrors(
+          Failure(llvm::Error::success()),
+          llvm::createStringError(
+              "cannot compile the generator library (metacu/detail/generator.h "
+              "in '%s'); is the installation complete?",
+              Opts.RuntimeInclude.c_str()));
     }
     Interp = std::move(*I);
   }
@@ -353,25 +404,35 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     Passes.push_back(int(A.CC));
   std::string DirStr(Dir);
   auto *API = Host->toPtr<metacu_host_api *>();
-  *API = {&S,      hostText,       hostCode,      hostDirective,
-          hostError, hostFatal,    hostDepend,    DirStr.c_str(),
-          Passes.data(), unsigned(Passes.size())};
+  *API = {&S,
+          hostText,
+          hostCode,
+          hostDirective,
+          hostError,
+          hostDepend,
+          DirStr.c_str(),
+          Passes.data(),
+          unsigned(Passes.size())};
 
   auto PTU = Interp->Parse(G.Program);
-  if (!PTU) {
-    llvm::consumeError(PTU.takeError());
-    return Report();
-  }
+  if (!PTU)
+    return Failure(PTU.takeError());
+  gatherInitializers(*PTU->TheModule);
   {
     StdoutToStderr Redirect;
-    if (auto Err = Interp->Execute(*PTU)) {
-      llvm::consumeError(std::move(Err));
-      return Report();
-    }
+    if (auto Err = Interp->Execute(*PTU))
+      return Failure(std::move(Err));
+    auto Run = Interp->getSymbolAddress(METACU_RUN_INITIALIZERS);
+    if (!Run)
+      return Failure(Run.takeError());
+    auto Init = Interp->getSymbolAddress(METACU_INITIALIZERS);
+    if (!Init)
+      return Failure(Init.takeError());
+    Run->toPtr<void (*)(void (*)())>()(Init->toPtr<void (*)()>());
   }
   Diags.flush();
   if (!S.Errors.empty() || !Diags.Unmapped.empty())
-    return Report();
+    return Failure(llvm::Error::success());
   return std::move(S.X);
 }
 

@@ -50,8 +50,8 @@ struct ExecuteOptions {
   std::string CacheDir;
 };
 
-/// Runs \p G. Errors are printed to stderr as they are mapped (there may be
-/// several); the returned error is then an empty-message failure.
+/// Runs \p G. Its errors come back joined: LocatedErrors in the input where
+/// they map there, SourceErrors at their place in a header otherwise.
 llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
                                   const ArchList &Archs,
                                   const ExecuteOptions &Opts);

@@ -7,6 +7,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
+#include <metacu/detail/host_api.h>
+
 namespace metacu {
 namespace lowering {
 
@@ -193,13 +195,9 @@ std::string Lowering::prelude() {
   std::swap(Out, P);
   writeEnumReflection("nvvm_arch_t", Names, std::string("nvvm_arch_t::"));
   std::swap(Out, P);
-  // An exception escaping a namespace-scope meta declaration's initializer
-  // has no enclosing handler; report it instead of aborting silently.
-  P += "static bool __metacu_terminate = (std::set_terminate([] {\n"
-       "  ::metacu::detail::report_current_exception();\n"
-       "  metacu_host.fatal(metacu_host.ctx);\n"
-       "  std::abort();\n"
-       "}), true);\n";
+  P += "extern \"C\" void " METACU_RUN_INITIALIZERS "(void (*init)()) {\n"
+       "  ::metacu::detail::run(init);\n"
+       "}\n";
   return P;
 }
 

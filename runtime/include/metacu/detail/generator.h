@@ -68,11 +68,17 @@ inline unsigned current_offset = 0;
 inline bool failed = false;
 
 inline void at(unsigned offset) { current_offset = offset; }
+/// Thrown when the tool says generation must stop; it has recorded why, so
+/// nothing more is reported.
+struct stop_generation {};
+
 inline void text(unsigned b, unsigned e) {
-  metacu_host.text(metacu_host.ctx, b, e);
+  if (metacu_host.text(metacu_host.ctx, b, e))
+    throw stop_generation{};
 }
 inline void code(unsigned at, std::string_view s) {
-  metacu_host.code(metacu_host.ctx, at, s.data(), s.size());
+  if (metacu_host.code(metacu_host.ctx, at, s.data(), s.size()))
+    throw stop_generation{};
 }
 
 inline void report(const char *msg) {
@@ -83,6 +89,8 @@ inline void report(const char *msg) {
 inline void report_current_exception() {
   try {
     throw;
+  } catch (const stop_generation &) {
+    failed = true;
   } catch (const metacu::error &e) {
     failed = true;
     if (e.located())
