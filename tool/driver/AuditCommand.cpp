@@ -25,13 +25,13 @@ static cl::list<std::string> Files(cl::Positional, cl::desc("<files>"),
                                    cl::cat(MetacuCategory));
 
 enum class AuditFormat { Text, Json };
-static cl::opt<AuditFormat> Format(
-    "format", cl::desc("Output format"),
-    cl::values(clEnumValN(AuditFormat::Text, "text", "a table per file"),
-               clEnumValN(AuditFormat::Json, "json",
-                          "as docs/audit-json.md documents")),
-    cl::init(AuditFormat::Text), cl::sub(AuditSubcommand),
-    cl::cat(MetacuCategory));
+static cl::opt<AuditFormat>
+    Format("format", cl::desc("Output format"),
+           cl::values(clEnumValN(AuditFormat::Text, "text", "a table per file"),
+                      clEnumValN(AuditFormat::Json, "json",
+                                 "as docs/audit-json.md documents")),
+           cl::init(AuditFormat::Text), cl::sub(AuditSubcommand),
+           cl::cat(MetacuCategory));
 
 int runAuditCommand() {
   std::vector<FileAudit> All;

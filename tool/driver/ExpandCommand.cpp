@@ -33,7 +33,8 @@ namespace metacu {
 // Options of the top-level command, which is the expansion.
 static cl::opt<std::string> Input(cl::Positional, cl::desc("<input.cu>"),
                                   cl::Required, cl::cat(MetacuCategory));
-static cl::opt<std::string> Output("o", cl::desc("Output file ('-' for stdout)"),
+static cl::opt<std::string> Output("o",
+                                   cl::desc("Output file ('-' for stdout)"),
                                    cl::value_desc("file"), cl::Required,
                                    cl::cat(MetacuCategory));
 static cl::opt<std::string>
@@ -46,8 +47,9 @@ static cl::opt<std::string>
     DepFile("MF", cl::desc("Dependency file name (default: <output>.d)"),
             cl::value_desc("file"), cl::cat(MetacuCategory));
 static cl::opt<std::string>
-    DepTarget("MT", cl::desc("Target of the dependency rule (default: the "
-                             "output file)"),
+    DepTarget("MT",
+              cl::desc("Target of the dependency rule (default: the "
+                       "output file)"),
               cl::value_desc("target"), cl::cat(MetacuCategory));
 static cl::opt<std::string> CacheDir(
     "cache-dir",
@@ -86,10 +88,10 @@ int runExpandCommand() {
   auto Lap = [&](const char *Stage) {
     auto Now = std::chrono::steady_clock::now();
     if (TimeStages)
-      llvm::errs() << "metacu: " << Stage << ": "
-                   << std::chrono::duration<double, std::milli>(Now - Last)
-                          .count()
-                   << " ms\n";
+      llvm::errs()
+          << "metacu: " << Stage << ": "
+          << std::chrono::duration<double, std::milli>(Now - Last).count()
+          << " ms\n";
     Last = Now;
   };
 
@@ -139,7 +141,8 @@ int runExpandCommand() {
   std::string DepPath = DepFile;
   if (WriteDeps && DepPath.empty()) {
     if (Output == "-")
-      return reportFailure(llvm::createStringError("-MD with '-o -' needs -MF"));
+      return reportFailure(
+          llvm::createStringError("-MD with '-o -' needs -MF"));
     DepPath = Output + ".d";
   }
   std::vector<OutputFile> Outputs{{Output, std::move(Text)}};

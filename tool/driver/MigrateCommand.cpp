@@ -22,24 +22,27 @@ namespace cl = llvm::cl;
 
 namespace metacu {
 
-cl::SubCommand MigrateSubcommand(
-    "migrate", "rewrites the convertible __CUDA_ARCH__ sites into 'if "
-               "codegen'");
+cl::SubCommand
+    MigrateSubcommand("migrate",
+                      "rewrites the convertible __CUDA_ARCH__ sites into 'if "
+                      "codegen'");
 
 static cl::list<std::string> Files(cl::Positional, cl::desc("<files>"),
                                    cl::OneOrMore, cl::sub(MigrateSubcommand),
                                    cl::cat(MetacuCategory));
-static cl::opt<std::string>
-    OutDir("o", cl::desc("Directory for the migrated files"),
-           cl::value_desc("dir"), cl::sub(MigrateSubcommand),
-           cl::cat(MetacuCategory));
+static cl::opt<std::string> OutDir("o",
+                                   cl::desc("Directory for the migrated files"),
+                                   cl::value_desc("dir"),
+                                   cl::sub(MigrateSubcommand),
+                                   cl::cat(MetacuCategory));
 static cl::opt<bool> InPlace("in-place",
                              cl::desc("Rewrite the files where they are"),
                              cl::sub(MigrateSubcommand),
                              cl::cat(MetacuCategory));
-static cl::opt<bool>
-    DryRun("dry-run", cl::desc("Print the changes as a unified diff"),
-           cl::sub(MigrateSubcommand), cl::cat(MetacuCategory));
+static cl::opt<bool> DryRun("dry-run",
+                            cl::desc("Print the changes as a unified diff"),
+                            cl::sub(MigrateSubcommand),
+                            cl::cat(MetacuCategory));
 
 int runMigrateCommand() {
   if (!DryRun && InPlace == !OutDir.empty())
@@ -68,9 +71,8 @@ int runMigrateCommand() {
     for (const std::string &Line : M.Report)
       Report << Line << '\n';
     for (size_t I = 1; I < Audit->size(); ++I)
-      if (llvm::any_of((*Audit)[I].Sites, [](const Site &S) {
-            return isConvertible(S.Category);
-          }))
+      if (llvm::any_of((*Audit)[I].Sites,
+                       [](const Site &S) { return isConvertible(S.Category); }))
         Report << (*Audit)[I].Path
                << ": note: included header with __CUDA_ARCH__ sites; "
                   "migrate only rewrites the files it is given\n";

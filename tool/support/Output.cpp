@@ -40,8 +40,8 @@ static llvm::Error writeThrough(llvm::StringRef Path,
 }
 
 /// Writes \p Contents to a new temporary file beside \p Path.
-static llvm::Expected<llvm::sys::fs::TempFile>
-stage(llvm::StringRef Path, llvm::StringRef Contents) {
+static llvm::Expected<llvm::sys::fs::TempFile> stage(llvm::StringRef Path,
+                                                     llvm::StringRef Contents) {
   auto Temp = llvm::sys::fs::TempFile::create(Path + ".tmp-%%%%%%");
   if (!Temp)
     return cannotWrite(Path, llvm::toString(Temp.takeError()));
@@ -82,11 +82,12 @@ llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files) {
     if (Staged[I]) {
       // keep() removes the temporary file when the rename fails.
       if (llvm::Error E = Staged[I]->keep(F.Path))
-        Result = llvm::joinErrors(std::move(Result),
-                                  cannotWrite(F.Path, llvm::toString(std::move(E))));
+        Result =
+            llvm::joinErrors(std::move(Result),
+                             cannotWrite(F.Path, llvm::toString(std::move(E))));
     } else if (F.Path != "-") {
-      Result = llvm::joinErrors(std::move(Result),
-                                writeThrough(F.Path, F.Contents));
+      Result =
+          llvm::joinErrors(std::move(Result), writeThrough(F.Path, F.Contents));
     }
   }
   for (const OutputFile &F : Files)
