@@ -71,6 +71,10 @@ int runExpandCommand() {
   auto Archs = ArchList::parse(ArchSpec);
   if (!Archs)
     return reportFailure(Archs.takeError());
+  // Not even a successful run may overwrite the source it read.
+  if (Output != "-" && llvm::sys::fs::equivalent(Input, Output))
+    return reportFailure(llvm::createStringError(
+        "the output '" + Output + "' is the input file; choose another -o"));
   auto File = SourceFile::load(Input);
   if (!File)
     return reportFailure(File.takeError());

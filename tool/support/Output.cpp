@@ -39,6 +39,15 @@ static llvm::Error writeThrough(llvm::StringRef Path,
   return llvm::Error::success();
 }
 
+/// A regular file its owner may not write: replacing it by a rename would
+/// go around the protection the user gave it.
+static bool isReadOnlyFile(llvm::StringRef Path) {
+  llvm::sys::fs::file_status St;
+  return !llvm::sys::fs::status(Path, St) &&
+         llvm::sys::fs::is_regular_file(St) &&
+         !(St.permissions() & llvm::sys::fs::owner_write);
+}
+
 /// Writes \p Contents to a new temporary file beside \p Path.
 static llvm::Expected<llvm::sys::fs::TempFile> stage(llvm::StringRef Path,
                                                      llvm::StringRef Contents) {
@@ -69,6 +78,10 @@ llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files) {
     const OutputFile &F = Files[I];
     if (F.Path == "-" || isSpecialFile(F.Path))
       continue;
+    if (isReadOnlyFile(F.Path)) {
+      DiscardAll();
+      return cannotWrite(F.Path, "the file is read-only");
+    }
     auto Temp = stage(F.Path, F.Contents);
     if (!Temp) {
       DiscardAll();
