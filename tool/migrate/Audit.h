@@ -112,31 +112,6 @@ void printAuditText(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files);
 /// The format docs/audit-json.md documents.
 void printAuditJson(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files);
 
-/// What `metacu audit` and `metacu migrate` share on their command lines.
-struct SubcommandArgs {
-  std::vector<std::string> Files;
-  AuditOptions Audit;
-  std::string BuildDir;
-  /// Options the subcommand itself handles, with their values.
-  std::vector<std::pair<std::string, std::string>> Own;
-};
-
-/// Parses argv[2...]: FILES, the preprocessor flags CompileFlags reads,
-/// -p DIR, and the subcommand's own options \p Flags (no value) and
-/// \p Valued (with one).
-llvm::Expected<SubcommandArgs>
-parseSubcommandArgs(int Argc, char **Argv, llvm::ArrayRef<llvm::StringRef> Flags,
-                    llvm::ArrayRef<llvm::StringRef> Valued);
-
-/// The audit options for one file: -p's database entry, then the command
-/// line's flags.
-llvm::Expected<AuditOptions> optionsForFile(const SubcommandArgs &Args,
-                                            llvm::StringRef File);
-
-/// `metacu audit FILES... [-I ...] [-D ...] [-p BUILD_DIR]
-/// [--format text|json]`.
-int runAudit(int Argc, char **Argv);
-
 } // namespace metacu
 
 #endif

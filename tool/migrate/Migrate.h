@@ -41,10 +41,6 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
 std::string unifiedDiff(llvm::StringRef Path, llvm::StringRef Old,
                         llvm::ArrayRef<Edit> Edits);
 
-/// `metacu migrate FILES... [-o DIR | --in-place] [--dry-run] [-I ...]
-/// [-D ...] [-p BUILD_DIR]`.
-int runMigrate(int Argc, char **Argv);
-
 } // namespace metacu
 
 #endif

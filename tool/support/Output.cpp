@@ -39,9 +39,18 @@ static llvm::Error writeThrough(llvm::StringRef Path,
   return llvm::Error::success();
 }
 
+/// A regular file its owner may not write: replacing it by a rename would
+/// go around the protection the user gave it.
+static bool isReadOnlyFile(llvm::StringRef Path) {
+  llvm::sys::fs::file_status St;
+  return !llvm::sys::fs::status(Path, St) &&
+         llvm::sys::fs::is_regular_file(St) &&
+         !(St.permissions() & llvm::sys::fs::owner_write);
+}
+
 /// Writes \p Contents to a new temporary file beside \p Path.
-static llvm::Expected<llvm::sys::fs::TempFile>
-stage(llvm::StringRef Path, llvm::StringRef Contents) {
+static llvm::Expected<llvm::sys::fs::TempFile> stage(llvm::StringRef Path,
+                                                     llvm::StringRef Contents) {
   auto Temp = llvm::sys::fs::TempFile::create(Path + ".tmp-%%%%%%");
   if (!Temp)
     return cannotWrite(Path, llvm::toString(Temp.takeError()));
@@ -69,6 +78,10 @@ llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files) {
     const OutputFile &F = Files[I];
     if (F.Path == "-" || isSpecialFile(F.Path))
       continue;
+    if (isReadOnlyFile(F.Path)) {
+      DiscardAll();
+      return cannotWrite(F.Path, "the file is read-only");
+    }
     auto Temp = stage(F.Path, F.Contents);
     if (!Temp) {
       DiscardAll();
@@ -82,11 +95,12 @@ llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files) {
     if (Staged[I]) {
       // keep() removes the temporary file when the rename fails.
       if (llvm::Error E = Staged[I]->keep(F.Path))
-        Result = llvm::joinErrors(std::move(Result),
-                                  cannotWrite(F.Path, llvm::toString(std::move(E))));
+        Result =
+            llvm::joinErrors(std::move(Result),
+                             cannotWrite(F.Path, llvm::toString(std::move(E))));
     } else if (F.Path != "-") {
-      Result = llvm::joinErrors(std::move(Result),
-                                writeThrough(F.Path, F.Contents));
+      Result =
+          llvm::joinErrors(std::move(Result), writeThrough(F.Path, F.Contents));
     }
   }
   for (const OutputFile &F : Files)

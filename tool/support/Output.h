@@ -25,7 +25,8 @@ struct OutputFile {
 /// through a temporary file in its directory and a rename, so readers never
 /// see half a file; a destination that exists and is not a regular file (a
 /// FIFO, a device) is written through, not replaced; stdout is written last.
-/// If any temporary file cannot be written, nothing is touched.
+/// If any temporary file cannot be written, or a destination is a read-only
+/// file, nothing is touched.
 llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files);
 
 /// writeOutputs() of one file.

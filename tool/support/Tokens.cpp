@@ -76,8 +76,7 @@ std::vector<Token> lexRaw(llvm::StringRef Text) {
   clang::LangOptions LO = cudaLangOptions();
   // Raw lexing needs no SourceManager; locations are offsets from a base.
   clang::SourceLocation Base = clang::SourceLocation::getFromRawEncoding(1);
-  clang::Lexer L(Base, LO, Text.data(), Text.data(),
-                 Text.data() + Text.size());
+  clang::Lexer L(Base, LO, Text.data(), Text.data(), Text.data() + Text.size());
   L.SetCommentRetentionState(false);
   bool InDirective = false;
   while (true) {

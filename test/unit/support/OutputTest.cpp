@@ -82,6 +82,17 @@ TEST_F(OutputTest, WritesEveryOutputTogether) {
   EXPECT_EQ(TempDir::read(Tmp.path("k.gen.cu.d")), "deps\n");
 }
 
+TEST_F(OutputTest, LeavesAReadOnlyFileAsItWas) {
+  std::string P = Tmp.path("k.gen.cu");
+  ASSERT_FALSE(bool(writeOutput(P, "old\n")));
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(P, llvm::sys::fs::all_read));
+  llvm::Error E = writeOutput(P, "new\n");
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("read-only"), std::string::npos);
+  EXPECT_EQ(TempDir::read(P), "old\n");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"k.gen.cu"}));
+}
+
 TEST_F(OutputTest, WritesThroughADeviceInsteadOfReplacingIt) {
   llvm::Error E = writeOutput("/dev/null", "x\n");
   ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));

@@ -36,6 +36,7 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#include <sys/stat.h>
 
 #include <metacu/detail/host_api.h>
 
@@ -460,6 +461,11 @@ template <class E> std::string enum_name(E v) {
 /// dependency of the generated file.
 inline std::string read_file(std::string_view path) {
   std::string full = detail::resolve(path);
+  // A FIFO or a device would block the build or never end.
+  struct stat st;
+  if (::stat(full.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw error("cannot read '" + std::string(path) +
+                "': not a regular file");
   std::FILE *f = std::fopen(full.c_str(), "rb");
   if (!f)
     throw error("cannot open '" + std::string(path) + "': " +
@@ -600,19 +606,22 @@ private:
     std::string name;
     size_t i = 0;
 
-    std::string here() const {
-      unsigned line = 1, col = 1;
-      for (size_t k = 0; k < i && k < s.size(); ++k) {
-        if (s[k] == '\n') {
+    // The position is only ever asked for at or after the last one asked,
+    // so lines are counted once over the whole document, not per value.
+    size_t counted = 0;
+    unsigned line = 1;
+    size_t line_start = 0;
+
+    std::string here() {
+      for (; counted < i && counted < s.size(); ++counted)
+        if (s[counted] == '\n') {
           ++line;
-          col = 1;
-        } else {
-          ++col;
+          line_start = counted + 1;
         }
-      }
-      return name + ":" + std::to_string(line) + ":" + std::to_string(col);
+      return name + ":" + std::to_string(line) + ":" +
+             std::to_string(i - line_start + 1);
     }
-    [[noreturn]] void fail(const std::string &msg) const {
+    [[noreturn]] void fail(const std::string &msg) {
       throw error(here() + ": " + msg);
     }
     void skip_ws() {

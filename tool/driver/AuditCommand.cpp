@@ -1,0 +1,62 @@
+//===- AuditCommand.cpp - metacu audit FILES... ---------------------------===//
+//
+// Lists every __CUDA_ARCH__ site of the files and the local headers they
+// include, with its category, as text or JSON (docs/audit-json.md).
+//
+//===----------------------------------------------------------------------===//
+#include "driver/Commands.h"
+#include "driver/Options.h"
+#include "migrate/Audit.h"
+#include "toolchain/Toolchain.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cl = llvm::cl;
+
+namespace metacu {
+
+cl::SubCommand AuditSubcommand(
+    "audit", "lists the __CUDA_ARCH__ sites of existing code and what can "
+             "become 'if codegen'");
+
+static cl::list<std::string> Files(cl::Positional, cl::desc("<files>"),
+                                   cl::OneOrMore, cl::sub(AuditSubcommand),
+                                   cl::cat(MetacuCategory));
+
+enum class AuditFormat { Text, Json };
+static cl::opt<AuditFormat>
+    Format("format", cl::desc("Output format"),
+           cl::values(clEnumValN(AuditFormat::Text, "text", "a table per file"),
+                      clEnumValN(AuditFormat::Json, "json",
+                                 "as docs/audit-json.md documents")),
+           cl::init(AuditFormat::Text), cl::sub(AuditSubcommand),
+           cl::cat(MetacuCategory));
+
+int runAuditCommand() {
+  std::vector<FileAudit> All;
+  for (const std::string &File : Files) {
+    auto Flags = compileFlagsFor(File);
+    if (!Flags)
+      return reportFailure(Flags.takeError());
+    AuditOptions Opts;
+    Opts.Flags = std::move(*Flags);
+    Opts.ResourceDir = clangResourceDir();
+    Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
+    auto Audit = auditFile(File, Opts);
+    if (!Audit)
+      return reportFailure(Audit.takeError());
+    // A header included by several files is listed once.
+    for (FileAudit &FA : *Audit)
+      if (!llvm::any_of(All,
+                        [&](const FileAudit &X) { return X.Path == FA.Path; }))
+        All.push_back(std::move(FA));
+  }
+  if (Format == AuditFormat::Json)
+    printAuditJson(llvm::outs(), All);
+  else
+    printAuditText(llvm::outs(), All);
+  return 0;
+}
+
+} // namespace metacu

@@ -1,0 +1,28 @@
+//===- Commands.h - The subcommands of metacu -----------------------------===//
+//
+// One file per subcommand, each declaring its own options (llvm::cl, under
+// its SubCommand) and a run function main() calls once the command line is
+// parsed. Each returns the process's exit status; only the driver prints
+// errors and exits.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_DRIVER_COMMANDS_H
+#define METACU_DRIVER_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace metacu {
+
+extern llvm::cl::SubCommand AuditSubcommand;
+extern llvm::cl::SubCommand MigrateSubcommand;
+
+/// metacu INPUT.cu -o OUTPUT --arch LIST: the top-level command.
+int runExpandCommand();
+/// metacu audit FILES...
+int runAuditCommand();
+/// metacu migrate FILES...
+int runMigrateCommand();
+
+} // namespace metacu
+
+#endif

@@ -1,0 +1,104 @@
+//===- Options.cpp --------------------------------------------------------===//
+#include "driver/Options.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <vector>
+
+namespace cl = llvm::cl;
+
+namespace metacu {
+
+cl::OptionCategory MetacuCategory("metacu options");
+
+static cl::SubCommand &all() { return cl::SubCommand::getAll(); }
+
+static cl::list<std::string> IncludeDirs("I", cl::Prefix,
+                                         cl::desc("Add an include directory"),
+                                         cl::value_desc("dir"), cl::sub(all()),
+                                         cl::cat(MetacuCategory));
+static cl::list<std::string>
+    SystemIncludeDirs("isystem", cl::desc("Add a system include directory"),
+                      cl::value_desc("dir"), cl::sub(all()),
+                      cl::cat(MetacuCategory));
+static cl::list<std::string>
+    PreIncludes("include", cl::desc("Include a file before the input"),
+                cl::value_desc("file"), cl::sub(all()),
+                cl::cat(MetacuCategory));
+static cl::list<std::string> Defines("D", cl::Prefix,
+                                     cl::desc("Define a macro"),
+                                     cl::value_desc("name[=value]"),
+                                     cl::sub(all()), cl::cat(MetacuCategory));
+static cl::list<std::string> Undefines("U", cl::Prefix,
+                                       cl::desc("Undefine a macro"),
+                                       cl::value_desc("name"), cl::sub(all()),
+                                       cl::cat(MetacuCategory));
+static cl::opt<std::string>
+    Standard("std",
+             cl::desc("C++ standard of the ordinary code, as given to nvcc "
+                      "(default: nvcc's, c++17); meta code is C++20"),
+             cl::value_desc("c++17|c++20"), cl::sub(all()),
+             cl::cat(MetacuCategory));
+static cl::opt<std::string>
+    BuildDir("p", cl::desc("Build directory with compile_commands.json"),
+             cl::value_desc("dir"), cl::sub(all()), cl::cat(MetacuCategory));
+cl::opt<std::string> CudaPathOption(
+    "cuda-path",
+    cl::desc("CUDA toolkit root (default: $CUDA_PATH or /usr/local/cuda)"),
+    cl::value_desc("dir"), cl::sub(all()), cl::cat(MetacuCategory));
+
+llvm::Expected<CompileFlags> compileFlagsFor(llvm::StringRef File) {
+  CompileFlags Flags;
+  if (!BuildDir.empty())
+    if (auto Err = Flags.addFromDatabase(BuildDir, File))
+      return std::move(Err);
+  // The lists lose their interleaving; positions restore it (-DX -UX is
+  // not -UX -DX).
+  std::vector<std::pair<unsigned, std::string>> Given;
+  auto Collect = [&](const cl::list<std::string> &L, llvm::StringRef Flag) {
+    for (size_t I = 0; I < L.size(); ++I)
+      Given.push_back({L.getPosition(I), Flag.str() + L[I]});
+  };
+  Collect(IncludeDirs, "-I");
+  Collect(SystemIncludeDirs, "-isystem");
+  Collect(PreIncludes, "-include");
+  Collect(Defines, "-D");
+  Collect(Undefines, "-U");
+  llvm::stable_sort(Given, llvm::less_first());
+  for (auto &[Position, Arg] : Given)
+    Flags.Args.push_back(std::move(Arg));
+  if (!Standard.empty())
+    Flags.Standard = Standard;
+  return Flags;
+}
+
+std::string runtimeIncludeDir() {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&runtimeIncludeDir));
+  llvm::SmallString<256> Dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Dir, "include");
+  llvm::SmallString<256> Probe(Dir);
+  llvm::sys::path::append(Probe, "metacu", "detail", "generator.h");
+  if (llvm::sys::fs::exists(Probe))
+    return std::string(Dir);
+  return METACU_SOURCE_RUNTIME_INCLUDE;
+}
+
+int reportFailure(llvm::Error Err) {
+  llvm::handleAllErrors(std::move(Err), [](const llvm::ErrorInfoBase &E) {
+    std::string Msg = E.message();
+    // Messages already printed by a diagnostic consumer come back empty.
+    if (Msg.empty())
+      return;
+    bool Located = llvm::StringRef(Msg).contains(": error: ");
+    llvm::errs() << (Located ? "" : "metacu: error: ") << Msg << '\n';
+  });
+  return 1;
+}
+
+} // namespace metacu
