@@ -18,6 +18,7 @@
 #include "Scan.h"
 #include "SourceFile.h"
 #include "Toolchain.h"
+#include "driver/TuneCommand.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -128,7 +129,11 @@ int main(int Argc, char **Argv) {
       "  metacu audit FILES...    lists the __CUDA_ARCH__ sites of existing "
       "code (--help for more)\n"
       "  metacu migrate FILES...  rewrites the convertible ones into 'if "
-      "codegen' (--help for more)\n");
+      "codegen' (--help for more)\n"
+      "  metacu tune --replay CACHE.json.gz  runs a tuning strategy on "
+      "recorded times (tune --help for more)\n");
+  if (tuneCommandSelected())
+    return runTuneCommand();
 
   auto Fail = [](llvm::Error E) {
     llvm::handleAllErrors(std::move(E), [](const llvm::ErrorInfoBase &I) {

@@ -1,6 +1,7 @@
 //===- LocalSearch.cpp - Moves shared by the local-search strategies ------===//
 #include "LocalSearch.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace metacu::tune;
@@ -28,24 +29,55 @@ static std::optional<uint32_t> improve(Evaluator &E, double Current,
   return Best;
 }
 
+/// The configuration one more step from \p To in the direction \p From ->
+/// \p To, if it is valid.
+static std::optional<uint32_t> sameStepAgain(const SearchSpace &Space,
+                                             uint32_t From, uint32_t To) {
+  Config A = Space.config(From), B = Space.config(To);
+  for (size_t P = 0; P < A.size(); ++P) {
+    if (A[P] == B[P])
+      continue;
+    int64_t Next = 2 * int64_t(B[P]) - int64_t(A[P]);
+    if (Next < 0 || Next >= int64_t(Space.parameters()[P].Values.size()))
+      return std::nullopt;
+    B[P] = Next;
+  }
+  return Space.indexOf(B);
+}
+
 uint32_t metacu::tune::climb(Evaluator &E, Random &R, uint32_t Start,
                              const ClimbOptions &Options) {
+  std::vector<uint32_t> Path{Start};
   uint32_t Current = Start;
   double CurrentCost = E.evaluate(Current).Value;
   llvm::SmallVector<uint32_t, 64> Near;
   size_t K = 0;
   while (K < Options.Neighbourhoods.size() && !E.done()) {
+    if (Options.Memory && Path.size() > 1)
+      if (auto Known = Options.Memory->optimumFrom(Current)) {
+        Options.Memory->remember(Path, *Known);
+        return *Known;
+      }
     E.space().neighbours(Current, Options.Neighbourhoods[K], Near);
     std::vector<uint32_t> Candidates(Near.begin(), Near.end());
     R.shuffle(Candidates);
+    if (Options.FollowThrough && Path.size() > 1)
+      if (auto Again = sameStepAgain(E.space(), Path.end()[-2], Current)) {
+        auto It = llvm::find(Candidates, *Again);
+        if (It != Candidates.end())
+          std::rotate(Candidates.begin(), It, It + 1);
+      }
     if (auto Next = improve(E, CurrentCost, Candidates, Options.Rule)) {
       Current = *Next;
       CurrentCost = E.cost(Current).Value;
+      Path.push_back(Current);
       K = 0;
     } else {
       ++K;
     }
   }
+  if (Options.Memory)
+    Options.Memory->remember(Path, Current);
   return Current;
 }
 

@@ -13,7 +13,10 @@
 #include "../Random.h"
 #include "../SearchSpace.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <vector>
 
 namespace metacu::tune {
 
@@ -25,6 +28,28 @@ enum class Pivot {
   Best,
 };
 
+/// What earlier climbs of a run learned: the local optimum that each
+/// configuration on their paths led to. A climb that steps onto such a
+/// configuration stops and reports that optimum, since from there it would
+/// most likely retrace the earlier climb, re-measuring nothing but paying
+/// for the neighbourhood scans that confirm the optimum.
+class ClimbMemory {
+public:
+  explicit ClimbMemory(size_t SpaceSize) : OptimumOf(SpaceSize, -1) {}
+  std::optional<uint32_t> optimumFrom(uint32_t Config) const {
+    if (OptimumOf[Config] < 0)
+      return std::nullopt;
+    return uint32_t(OptimumOf[Config]);
+  }
+  void remember(llvm::ArrayRef<uint32_t> Path, uint32_t Optimum) {
+    for (uint32_t C : Path)
+      OptimumOf[C] = Optimum;
+  }
+
+private:
+  std::vector<int64_t> OptimumOf;
+};
+
 struct ClimbOptions {
   /// Tried in order: a climb moves on in the first neighbourhood that has a
   /// better configuration and goes back to the first after each move
@@ -32,6 +57,12 @@ struct ClimbOptions {
   /// most of the work and a larger one only confirms the optimum.
   llvm::SmallVector<Neighbourhood, 2> Neighbourhoods;
   Pivot Rule = Pivot::First;
+  /// After a move, try the same step again first: tuning objectives are
+  /// mostly monotone along one parameter near a good region, so a step that
+  /// helped tends to help twice.
+  bool FollowThrough = false;
+  /// Where to stop early and what to record; none when null.
+  ClimbMemory *Memory = nullptr;
 };
 
 /// Climbs from \p Start while some neighbour is better and returns where it

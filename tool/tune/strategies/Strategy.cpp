@@ -6,11 +6,15 @@ using namespace metacu::tune;
 Strategy::~Strategy() = default;
 
 static const StrategyInfo Strategies[] = {
+    {"ils",
+     "iterated local search over adjacent-then-Hamming descent with "
+     "follow-through steps and path memory (the default)",
+     createIteratedLocalSearch},
     {"greedy_ils",
-     "iterated local search: climb, perturb the local optimum by a random "
-     "walk, keep what improves, restart when stuck",
+     "Kernel Tuner's greedy_ils: Hamming climbs, random-walk kicks of a "
+     "third of the parameters, restarts",
      createGreedyILS},
-    {"mls", "multi-start local search: climb from random starting points",
+    {"mls", "Kernel Tuner's mls: Hamming climbs from random starting points",
      createMultiStartLocalSearch},
     {"random_sample", "random configurations, each once",
      createRandomSample},

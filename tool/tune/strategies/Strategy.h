@@ -40,6 +40,7 @@ const StrategyInfo *findStrategy(llvm::StringRef Name);
 llvm::StringRef defaultStrategy();
 
 /// One factory per strategy file.
+std::unique_ptr<Strategy> createIteratedLocalSearch();
 std::unique_ptr<Strategy> createBruteForce();
 std::unique_ptr<Strategy> createRandomSample();
 std::unique_ptr<Strategy> createMultiStartLocalSearch();
