@@ -17,8 +17,9 @@
 using namespace metacu;
 namespace cl = llvm::cl;
 
-static cl::SubCommand TuneSub(
-    "tune", "Search a kernel's tuning parameters; for now --replay runs a "
+static cl::SubCommand
+    TuneSub("tune",
+            "Search a kernel's tuning parameters; for now --replay runs a "
             "strategy against a Kernel Tuner cache file's recorded times");
 static cl::OptionCategory TuneCategory("metacu tune options");
 
@@ -54,8 +55,7 @@ static cl::opt<std::string>
               cl::value_desc("T"), cl::sub(TuneSub), cl::cat(TuneCategory));
 static cl::opt<std::string>
     T4Path("t4", cl::desc("Write every evaluation, in order, in T4 format"),
-           cl::value_desc("out.json"), cl::sub(TuneSub),
-           cl::cat(TuneCategory));
+           cl::value_desc("out.json"), cl::sub(TuneSub), cl::cat(TuneCategory));
 static cl::opt<std::string>
     JournalPath("journal",
                 cl::desc("Resume from and append each result to this "
@@ -110,7 +110,8 @@ int metacu::runTuneCommand() {
     auto Seconds = parseDuration(TimeLimit);
     if (!Seconds)
       return fail("--time-limit: expected a positive duration such as 90, "
-                  "90s, 15m or 2h, not '" + TimeLimit + "'");
+                  "90s, 15m or 2h, not '" +
+                  TimeLimit + "'");
     Options.Limit.Seconds = *Seconds;
   }
   if (!Options.Limit.Evaluations && !Options.Limit.Seconds)

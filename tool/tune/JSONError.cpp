@@ -12,8 +12,8 @@ llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
   // keeps the numbers private.
   unsigned Line = 0, Col = 0, Offset = 0;
   int Consumed = 0;
-  if (std::sscanf(Message.c_str(), "[%u:%u, byte=%u]: %n", &Line, &Col,
-                  &Offset, &Consumed) == 3 &&
+  if (std::sscanf(Message.c_str(), "[%u:%u, byte=%u]: %n", &Line, &Col, &Offset,
+                  &Consumed) == 3 &&
       Consumed > 0)
     return llvm::createStringError(FileName + ":" + llvm::Twine(Line) + ":" +
                                    llvm::Twine(Col) + ": " +
@@ -21,8 +21,7 @@ llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
   return llvm::createStringError(FileName + ": " + Message);
 }
 
-void JSONReader::fail(const llvm::Twine &Where,
-                      const llvm::Twine &Message) {
+void JSONReader::fail(const llvm::Twine &Where, const llvm::Twine &Message) {
   if (!Err)
     Err = error(Where, Message);
 }

@@ -18,9 +18,9 @@ static std::string closeOpenCache(llvm::StringRef Text) {
   return T.str() + "}\n}";
 }
 
-static const char *const HeaderFields[] = {
-    "device_name", "kernel_name", "tune_params_keys", "tune_params",
-    "objective",   "cache"};
+static const char *const HeaderFields[] = {"device_name",      "kernel_name",
+                                           "tune_params_keys", "tune_params",
+                                           "objective",        "cache"};
 
 llvm::Expected<KernelTunerCache>
 KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
@@ -94,11 +94,34 @@ KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
   // makes the entries, and a rewritten file, the same on every run.
   llvm::sort(C.Entries,
              [](const Entry &A, const Entry &B) { return A.Key < B.Key; });
+  C.recoverFloatSpellings();
   return C;
 }
 
-llvm::Expected<KernelTunerCache>
-KernelTunerCache::read(llvm::StringRef Path) {
+void KernelTunerCache::recoverFloatSpellings() {
+  // llvm::json reads 1.0 as the integer 1, but Kernel Tuner keys the entry
+  // "1.0", and a key metacu writes must match the one Kernel Tuner looks up.
+  // The keys show which parameters were floats.
+  if (Entries.empty())
+    return;
+  llvm::SmallVector<llvm::StringRef, 16> Parts;
+  llvm::StringRef(Entries.front().Key).split(Parts, ',');
+  if (Parts.size() != Params.size())
+    return; // a string value with a comma: the key cannot be split
+  for (size_t P = 0; P < Params.size(); ++P) {
+    bool Integers = llvm::all_of(Params[P].Values, [](const Value &V) {
+      return V.kind() == Value::Kind::Int;
+    });
+    bool FloatSpelling =
+        Parts[P].contains('.') || Parts[P].contains_insensitive('e');
+    if (!Integers || !FloatSpelling)
+      continue;
+    for (Value &V : Params[P].Values)
+      V = Value::real(double(V.asInt()));
+  }
+}
+
+llvm::Expected<KernelTunerCache> KernelTunerCache::read(llvm::StringRef Path) {
   auto Text = readMaybeGzipFile(Path);
   if (!Text)
     return Text.takeError();

@@ -65,6 +65,8 @@ public:
   void record(const SearchSpace &Space, uint32_t Index, const Measurement &M);
 
 private:
+  void recoverFloatSpellings();
+
   std::string FileName;
 };
 

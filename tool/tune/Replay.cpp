@@ -9,21 +9,20 @@
 
 using namespace metacu::tune;
 
-std::optional<size_t>
-ReplayResult::evaluationsToWithin(double Fraction) const {
+std::optional<size_t> ReplayResult::evaluationsToWithin(double Fraction) const {
   if (!Optimum)
     return std::nullopt;
   double Target = OptimumObjective * (Maximize ? 1 - Fraction : 1 + Fraction);
   for (size_t I = 0; I < Run.Trace.size(); ++I) {
     const Measurement &M = Run.Trace[I].M;
-    if (M.valid() &&
-        (Maximize ? M.Objective >= Target : M.Objective <= Target))
+    if (M.valid() && (Maximize ? M.Objective >= Target : M.Objective <= Target))
       return I + 1;
   }
   return std::nullopt;
 }
 
-llvm::Expected<ReplayResult> metacu::tune::replay(const ReplayOptions &Options) {
+llvm::Expected<ReplayResult>
+metacu::tune::replay(const ReplayOptions &Options) {
   auto Cache = KernelTunerCache::read(Options.CachePath);
   if (!Cache)
     return Cache.takeError();
@@ -68,7 +67,7 @@ llvm::Expected<ReplayResult> metacu::tune::replay(const ReplayOptions &Options) 
   Tune.Evaluation.Limit = Options.Limit;
   Tune.Evaluation.Maximize = Result.Maximize;
   Tune.Evaluation.Journal = Journal.get();
-  auto Run = tune(*Space, **Runner, Tune);
+  auto Run = runTuning(*Space, **Runner, Tune);
   if (!Run)
     return Run.takeError();
   Result.Run = std::move(*Run);
@@ -77,8 +76,8 @@ llvm::Expected<ReplayResult> metacu::tune::replay(const ReplayOptions &Options) 
   Result.SimulatedSeconds = (*Runner)->seconds();
 
   if (!Options.T4Path.empty())
-    if (llvm::Error Err = writeT4(Options.T4Path, *Space, Result.Run.Trace,
-                                  Cache->Objective))
+    if (llvm::Error Err =
+            writeT4(Options.T4Path, *Space, Result.Run.Trace, Cache->Objective))
       return std::move(Err);
   Result.Space = std::move(*Space);
   return Result;
@@ -103,8 +102,8 @@ void metacu::tune::printReplaySummary(llvm::raw_ostream &OS,
     Resumed += E.Resumed;
   }
 
-  OS << "replay of " << R.Kernel << " on " << R.Device << " ("
-     << R.CachePath << ")\n";
+  OS << "replay of " << R.Kernel << " on " << R.Device << " (" << R.CachePath
+     << ")\n";
   Row("space", llvm::Twine(R.Space.size()) + " configurations, " +
                    llvm::Twine(R.ValidConfigs) + " valid");
   Row("strategy", R.Run.Strategy + ", seed " + llvm::Twine(R.Run.Seed));
@@ -124,8 +123,8 @@ void metacu::tune::printReplaySummary(llvm::raw_ostream &OS,
   if (R.Optimum) {
     double Gap = (Best - R.OptimumObjective) / R.OptimumObjective * 100;
     Row("recorded optimum",
-        llvm::formatv("{0:f4}{1} ({2:+f2}% from it)", R.OptimumObjective,
-                      Unit, R.Maximize ? -Gap : Gap));
+        llvm::formatv("{0:f4}{1} ({2:+f2}% from it)", R.OptimumObjective, Unit,
+                      R.Maximize ? -Gap : Gap));
   }
   for (double Fraction : {0.01, 0.02}) {
     auto N = R.evaluationsToWithin(Fraction);

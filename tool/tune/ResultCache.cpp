@@ -45,8 +45,8 @@ llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
     return locatedParseError(Where, V.takeError());
   JSONReader R(Where);
   const llvm::json::Object *O = R.object(*V, "entry");
-  const llvm::json::Object *Config = O ? R.object(O->get("config"), "config")
-                                       : nullptr;
+  const llvm::json::Object *Config =
+      O ? R.object(O->get("config"), "config") : nullptr;
   if (!Config)
     return R.takeError();
   Target T;
@@ -101,11 +101,10 @@ ResultCache::open(llvm::StringRef Path) {
   Complete = Complete == std::string::npos ? 0 : Complete + 1;
   if (Complete < Text.size()) {
     Text.resize(Complete);
-    if (llvm::Error Err =
-            llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-              OS << Text;
-              return llvm::Error::success();
-            }))
+    if (llvm::Error Err = llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
+          OS << Text;
+          return llvm::Error::success();
+        }))
       return llvm::createStringError("cannot drop the torn last line of " +
                                      Path + ": " +
                                      llvm::toString(std::move(Err)));
@@ -115,8 +114,8 @@ ResultCache::open(llvm::StringRef Path) {
   auto OS = std::make_unique<llvm::raw_fd_ostream>(Path, EC,
                                                    llvm::sys::fs::OF_Append);
   if (EC)
-    return llvm::createStringError(EC, "cannot open " + Path + ": " +
-                                           EC.message());
+    return llvm::createStringError(EC,
+                                   "cannot open " + Path + ": " + EC.message());
   std::unique_ptr<ResultCache> C(new ResultCache(Path.str(), std::move(OS)));
   llvm::StringRef Rest = Text;
   for (unsigned LineNo = 1; !Rest.empty(); ++LineNo) {
@@ -130,8 +129,8 @@ ResultCache::open(llvm::StringRef Path) {
   return C;
 }
 
-const Measurement *
-ResultCache::lookup(const Target &T, const llvm::json::Object &Config) const {
+const Measurement *ResultCache::lookup(const Target &T,
+                                       const llvm::json::Object &Config) const {
   auto It = Entries.find(key(T, Config));
   return It == Entries.end() ? nullptr : &It->second;
 }

@@ -92,11 +92,9 @@ SearchSpace::recorded(std::vector<Parameter> Params,
   S.Weights = weightsOf(S.Params);
   for (const Config &C : Configs) {
     if (C.size() != S.Params.size())
-      return llvm::createStringError("a configuration has " +
-                                     std::to_string(C.size()) +
-                                     " values for " +
-                                     std::to_string(S.Params.size()) +
-                                     " parameters");
+      return llvm::createStringError(
+          "a configuration has " + std::to_string(C.size()) + " values for " +
+          std::to_string(S.Params.size()) + " parameters");
     for (size_t I = 0; I < C.size(); ++I)
       if (C[I] >= S.Params[I].Values.size())
         return llvm::createStringError("value index out of range for '" +
@@ -127,8 +125,7 @@ Config SearchSpace::config(uint32_t Index) const {
   return C;
 }
 
-std::optional<uint32_t>
-SearchSpace::indexOf(llvm::ArrayRef<uint32_t> C) const {
+std::optional<uint32_t> SearchSpace::indexOf(llvm::ArrayRef<uint32_t> C) const {
   if (C.size() != Params.size())
     return std::nullopt;
   for (size_t I = 0; I < C.size(); ++I)
@@ -141,8 +138,8 @@ SearchSpace::indexOf(llvm::ArrayRef<uint32_t> C) const {
 }
 
 const Value &SearchSpace::value(uint32_t Index, unsigned Param) const {
-  return Params[Param].Values[Codes[Index] / Weights[Param] %
-                              Params[Param].Values.size()];
+  return Params[Param]
+      .Values[Codes[Index] / Weights[Param] % Params[Param].Values.size()];
 }
 
 void SearchSpace::neighbours(uint32_t Index, Neighbourhood N,

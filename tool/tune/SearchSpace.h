@@ -54,8 +54,8 @@ public:
   /// enumerated with the last parameter varying fastest (Kernel Tuner's
   /// order). Fails on an empty value list, a repeated name or value, or a
   /// product too large to enumerate.
-  static llvm::Expected<SearchSpace>
-  restricted(std::vector<Parameter> Params, Restriction Allowed);
+  static llvm::Expected<SearchSpace> restricted(std::vector<Parameter> Params,
+                                                Restriction Allowed);
   /// Exactly the given configurations (e.g. those a cache recorded), sorted
   /// into enumeration order; duplicates are merged.
   static llvm::Expected<SearchSpace> recorded(std::vector<Parameter> Params,

@@ -17,8 +17,8 @@ static llvm::json::Object t4Result(const SearchSpace &Space,
   if (M.valid())
     Measured["value"] = M.Objective;
   else
-    Measured["value"] = M.Reason.empty() ? kernelTunerName(M.Status).str()
-                                         : M.Reason;
+    Measured["value"] =
+        M.Reason.empty() ? kernelTunerName(M.Status).str() : M.Reason;
   llvm::json::Object Times{{"compilation_time", M.CompileMs},
                            {"benchmark", M.BenchmarkMs},
                            {"framework", M.FrameworkMs},

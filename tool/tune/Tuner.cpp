@@ -6,9 +6,9 @@
 
 using namespace metacu::tune;
 
-llvm::Expected<TuneResult> metacu::tune::tune(const SearchSpace &Space,
-                                              Runner &R,
-                                              const TuneOptions &Options) {
+llvm::Expected<TuneResult> metacu::tune::runTuning(const SearchSpace &Space,
+                                                   Runner &R,
+                                                   const TuneOptions &Options) {
   llvm::StringRef Name =
       Options.Strategy.empty() ? defaultStrategy() : Options.Strategy;
   const StrategyInfo *Info = findStrategy(Name);

@@ -35,8 +35,8 @@ struct TuneResult {
 
 /// Fails on an unknown strategy, or when the runner or the journal fails
 /// (what completed before is in the journal).
-llvm::Expected<TuneResult> tune(const SearchSpace &Space, Runner &R,
-                                const TuneOptions &Options);
+llvm::Expected<TuneResult> runTuning(const SearchSpace &Space, Runner &R,
+                                     const TuneOptions &Options);
 
 } // namespace metacu::tune
 

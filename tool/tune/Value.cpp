@@ -38,8 +38,8 @@ Value Value::string(std::string S) {
 llvm::Expected<Value> Value::fromJSON(const llvm::json::Value &J) {
   if (auto B = J.getAsBoolean())
     return boolean(*B);
-  // llvm::json keeps integers written without a fraction or exponent as
-  // integers, which is the distinction Python's json makes too.
+  // llvm::json answers getAsInteger for integral doubles too, so 4.0 reads
+  // as the integer 4; KernelTunerCache recovers such floats from its keys.
   if (J.kind() == llvm::json::Value::Number) {
     if (auto I = J.getAsInteger())
       return integer(*I);
@@ -50,8 +50,7 @@ llvm::Expected<Value> Value::fromJSON(const llvm::json::Value &J) {
   std::string Text;
   llvm::raw_string_ostream(Text) << J;
   return llvm::createStringError(
-      "a parameter value must be a number, a boolean or a string, not " +
-      Text);
+      "a parameter value must be a number, a boolean or a string, not " + Text);
 }
 
 double Value::asDouble() const { return K == Kind::Float ? D : double(I); }

@@ -23,7 +23,9 @@ public:
   static Value real(double D);
   static Value boolean(bool B);
   static Value string(std::string S);
-  /// Numbers, booleans and strings; anything else is an error.
+  /// Numbers, booleans and strings; anything else is an error. An integral
+  /// number reads as an Int even when written 4.0: llvm::json does not keep
+  /// the spelling.
   static llvm::Expected<Value> fromJSON(const llvm::json::Value &V);
 
   Kind kind() const { return K; }

@@ -17,8 +17,7 @@ public:
   void search(Evaluator &E, Random &) override {
     size_t Batch = std::max(1u, E.batchSize());
     std::vector<uint32_t> Chunk;
-    for (size_t From = 0; From < E.space().size() && !E.done();
-         From += Batch) {
+    for (size_t From = 0; From < E.space().size() && !E.done(); From += Batch) {
       Chunk.resize(std::min(Batch, E.space().size() - From));
       std::iota(Chunk.begin(), Chunk.end(), uint32_t(From));
       E.evaluate(Chunk);

@@ -20,8 +20,8 @@ public:
   void search(Evaluator &E, Random &R) override {
     ClimbOptions Options{{Neighbourhood::Hamming}, Pivot::First};
     // Perturb about a third of the parameters, as Kernel Tuner does.
-    unsigned Steps = std::max<unsigned>(
-        1, std::ceil(0.3 * E.space().parameters().size()));
+    unsigned Steps =
+        std::max<unsigned>(1, std::ceil(0.3 * E.space().parameters().size()));
     const unsigned Patience = 50;
     while (!E.done()) {
       uint32_t Base = climb(E, R, randomUnevaluated(E, R), Options);
@@ -29,8 +29,7 @@ public:
         uint32_t Kicked =
             randomWalk(E.space(), R, Base, Steps, Neighbourhood::Hamming);
         uint32_t Next = climb(E, R, Kicked, Options);
-        if (E.cost(Next).valid() &&
-            E.cost(Next).Value < E.cost(Base).Value) {
+        if (E.cost(Next).valid() && E.cost(Next).Value < E.cost(Base).Value) {
           Base = Next;
           Stale = 0;
         } else {

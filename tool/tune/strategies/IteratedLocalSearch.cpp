@@ -39,8 +39,7 @@ public:
         uint32_t Kicked =
             randomWalk(E.space(), R, Base, KickSteps, Neighbourhood::Hamming);
         uint32_t Next = climb(E, R, Kicked, Options);
-        if (E.cost(Next).valid() &&
-            E.cost(Next).Value < E.cost(Base).Value) {
+        if (E.cost(Next).valid() && E.cost(Next).Value < E.cost(Base).Value) {
           Base = Next;
           Stale = 0;
         } else {

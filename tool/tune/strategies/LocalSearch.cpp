@@ -13,8 +13,7 @@ static std::optional<uint32_t> improve(Evaluator &E, double Current,
   std::optional<uint32_t> Best;
   double BestCost = Current;
   size_t Batch = std::max(1u, E.batchSize());
-  for (size_t From = 0; From < Candidates.size() && !E.done();
-       From += Batch) {
+  for (size_t From = 0; From < Candidates.size() && !E.done(); From += Batch) {
     llvm::ArrayRef<uint32_t> Chunk =
         llvm::ArrayRef(Candidates).slice(From).take_front(Batch);
     std::vector<Cost> Costs = E.evaluate(Chunk);

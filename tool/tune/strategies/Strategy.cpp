@@ -16,8 +16,7 @@ static const StrategyInfo Strategies[] = {
      createGreedyILS},
     {"mls", "Kernel Tuner's mls: Hamming climbs from random starting points",
      createMultiStartLocalSearch},
-    {"random_sample", "random configurations, each once",
-     createRandomSample},
+    {"random_sample", "random configurations, each once", createRandomSample},
     {"brute_force", "every configuration, in enumeration order",
      createBruteForce},
 };
