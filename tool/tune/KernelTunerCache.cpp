@@ -3,7 +3,6 @@
 #include "Gzip.h"
 #include "JSONError.h"
 
-#include "llvm/ADT/StringSet.h"
 
 using namespace metacu::tune;
 

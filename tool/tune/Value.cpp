@@ -1,7 +1,6 @@
 //===- Value.cpp - One value of a tuning parameter ------------------------===//
 #include "Value.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include <cmath>
 #include <cstdio>
 
