@@ -15,6 +15,7 @@ namespace metacu {
 
 extern llvm::cl::SubCommand AuditSubcommand;
 extern llvm::cl::SubCommand MigrateSubcommand;
+extern llvm::cl::SubCommand TuneSubcommand;
 
 /// metacu INPUT.cu -o OUTPUT --arch LIST: the top-level command.
 int runExpandCommand();
@@ -22,6 +23,8 @@ int runExpandCommand();
 int runAuditCommand();
 /// metacu migrate FILES...
 int runMigrateCommand();
+/// metacu tune ...
+int runTuneCommand();
 
 } // namespace metacu
 
