@@ -79,6 +79,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   ExecOpts.CudaInclude = Opts.CudaInclude;
   ExecOpts.RuntimeInclude = Opts.RuntimeInclude;
   ExecOpts.CacheDir = Opts.CacheDir;
+  ExecOpts.Limits = Opts.Limits;
   auto X = execute(File, *G, Archs, ExecOpts);
   if (!X)
     return X.takeError();

@@ -11,6 +11,7 @@
 #ifndef METACU_EXPAND_PIPELINE_H
 #define METACU_EXPAND_PIPELINE_H
 
+#include "support/Isolation.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
 #include "toolchain/CompileFlags.h"
@@ -33,6 +34,8 @@ struct PipelineOptions {
   std::string RuntimeInclude;
   /// Where the precompiled generator library is kept; empty: none.
   std::string CacheDir;
+  /// How long and how much memory meta code may take.
+  IsolationLimits Limits;
   /// The output's file name, for the message of the architecture guard.
   std::string OutputName;
   /// Where to write the generator program once it is lowered, if anywhere:

@@ -68,7 +68,10 @@ namespace detail {
 inline unsigned current_offset = 0;
 inline bool failed = false;
 
-inline void at(unsigned offset) { current_offset = offset; }
+inline void at(unsigned offset) {
+  current_offset = offset;
+  *metacu_host.running = offset;
+}
 /// Thrown when the tool says generation must stop; it has recorded why, so
 /// nothing more is reported.
 struct stop_generation {};
