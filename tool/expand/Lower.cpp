@@ -71,6 +71,7 @@ void Lowering::ensureRun() {
   write("static bool __metacu_run_" + std::to_string(Counter++) +
         " = ::metacu::detail::run([] {\n");
   InRun = true;
+  RunBegin = Out.size();
 }
 
 void Lowering::closeRun() {

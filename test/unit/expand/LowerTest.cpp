@@ -1,9 +1,9 @@
 //===- LowerTest.cpp - The construct tree becomes a generator program -----===//
 #include "expand/Lower.h"
 #include "TempDir.h"
-#include "toolchain/Toolchain.h"
-#include "support/Diagnostic.h"
 #include "expand/MetaNames.h"
+#include "support/Diagnostic.h"
+#include "toolchain/Toolchain.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -53,9 +53,7 @@ protected:
     }
     llvm::handleAllErrors(
         G.takeError(),
-        [&](const LocatedError &E) {
-          Out = {E.offset(), E.text()};
-        },
+        [&](const LocatedError &E) { Out = {E.offset(), E.text()}; },
         [&](const llvm::ErrorInfoBase &E) {
           ADD_FAILURE() << "not a located error: " << E.message();
         });
@@ -334,6 +332,33 @@ TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {
   // The table is ordinary code too: the output keeps it.
   EXPECT_TRUE(copied(P, offsetOf("const std::map")));
   EXPECT_TRUE(copied(P, offsetOf("#include <vector>")));
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(LowerTest, LongFilesAreLoweredIntoManyBoundedRuns) {
+  // One function per run of namespace-level code would make the generator
+  // one huge function, which the JIT compiles in more than linear time.
+  std::string Code;
+  for (int I = 0; I < 3000; ++I)
+    Code += "__device__ int f" + std::to_string(I) + "(int x) { return x; }\n";
+  Generator G = lowerOk(Code);
+  llvm::StringRef P = G.Program;
+  size_t Runs = 0, Largest = 0, Start = P.find("__metacu_run_");
+  while (Start != llvm::StringRef::npos) {
+    size_t Next = P.find("__metacu_run_", Start + 1);
+    Largest = std::max(
+        Largest, (Next == llvm::StringRef::npos ? P.size() : Next) - Start);
+    ++Runs;
+    Start = Next;
+  }
+  EXPECT_GT(Runs, 10u);
+  EXPECT_LT(Largest, 64u << 10);
+  // Every function body is still there, in order.
+  EXPECT_NE(P.find("text(" + std::to_string(Code.rfind("{ return")) + ", "),
+            llvm::StringRef::npos);
 }
 
 } // namespace
