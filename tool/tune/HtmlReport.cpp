@@ -114,7 +114,7 @@ struct Scale {
         return Ticks;
       Ticks.clear();
     }
-    double Rough = (Hi - Lo) / 5;
+    double Rough = (Hi - Lo) / 6;
     double Magnitude = std::pow(10.0, std::floor(std::log10(Rough)));
     double Step = Magnitude;
     for (double M : {1.0, 2.0, 5.0, 10.0})
@@ -243,7 +243,7 @@ svg text { font: 11px system-ui, sans-serif; fill: #59636e; }
 svg text.label { font-size: 12px; fill: #1f2328; }
 svg .grid { stroke: #eef1f4; }
 svg .axis { stroke: #8c959f; }
-svg .eval { fill: #8c959f; fill-opacity: 0.45; }
+svg .eval { fill: #8c959f; fill-opacity: 0.55; }
 svg .invalid { stroke: #cf222e; stroke-width: 1.5; }
 svg .best { fill: none; stroke: #0b5cad; stroke-width: 2; }
 svg .improve { fill: #0b5cad; }
@@ -473,7 +473,7 @@ void Report::parameterPlot(unsigned P, const Scale &YTemplate) {
     for (const auto &[Objective, I] : Points) {
       double Offset = std::fmod(double(I) * 0.6180339887, 1.0) - 0.5;
       OS << llvm::formatv("<circle class=\"eval\" cx=\"{0:f1}\" "
-                          "cy=\"{1:f1}\" r=\"1.8\"/>\n",
+                          "cy=\"{1:f1}\" r=\"2\"/>\n",
                           Cx + Offset * std::min(Band * 0.6, 28.0),
                           Y(Objective));
     }
