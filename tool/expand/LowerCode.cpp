@@ -57,6 +57,15 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
         writeDeclaration(*D);
       }
     if (T.is(tok::l_brace)) {
+      // A block of plain code is copied as part of the text around it: it
+      // has nothing to lower, and mirroring every function body as a
+      // block of the generator made large files slow to run.
+      if (auto Close = plainBlockEnd(I, StmtStart, E)) {
+        PendingTemplateParams.clear();
+        I = *Close;
+        StmtStart = I + 1;
+        continue;
+      }
       emitText(Pending, T.end());
       Pending = T.end();
       openBrace(I, StmtStart);
@@ -112,6 +121,24 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
   }
   emitText(Pending, E);
   return llvm::Error::success();
+}
+
+std::optional<unsigned>
+Lowering::plainBlockEnd(unsigned Open, unsigned StmtStart, unsigned E) const {
+  std::optional<unsigned> Close = partnerOf(Toks, Open);
+  if (!Close || Toks[*Close].Offset >= E)
+    return std::nullopt;
+  // Namespace bodies are mirrored so meta code sees qualified names.
+  for (unsigned K = StmtStart; K < Open; ++K)
+    if (Toks[K].isIdent("namespace") || Toks[K].isIdent("extern"))
+      return std::nullopt;
+  for (unsigned K = Open + 1; K < *Close; ++K) {
+    const Token &T = Toks[K];
+    // Directives may define macros meta code uses later.
+    if (T.InDirective || (T.isIdent() && isMetaName(T.Text)))
+      return std::nullopt;
+  }
+  return Close;
 }
 
 unsigned Lowering::lowerDirective(unsigned I, unsigned E, unsigned &Pending) {

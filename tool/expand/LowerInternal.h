@@ -119,6 +119,11 @@ private:
   bool isNeededInclude(unsigned LineBegin) const;
   /// Lowers ordinary code in [B, E): text calls, with meta values replaced
   /// and braces mirrored so meta declarations are scoped like C++ ones.
+  /// The closing brace of the block opened at \p Open if the block holds
+  /// plain code only (no directive, no meta name) and is no namespace
+  /// body, so it can be copied with the text around it.
+  std::optional<unsigned> plainBlockEnd(unsigned Open, unsigned StmtStart,
+                                        unsigned E) const;
   llvm::Error lowerTokens(unsigned B, unsigned E);
   /// Returns the index of the first token after the directive.
   unsigned lowerDirective(unsigned I, unsigned E, unsigned &Pending);

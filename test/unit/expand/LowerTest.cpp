@@ -341,9 +341,10 @@ namespace {
 TEST_F(LowerTest, LongFilesAreLoweredIntoManyBoundedRuns) {
   // One function per run of namespace-level code would make the generator
   // one huge function, which the JIT compiles in more than linear time.
-  std::string Code;
+  std::string Code = "@meta int n = 1;\n";
   for (int I = 0; I < 3000; ++I)
-    Code += "__device__ int f" + std::to_string(I) + "(int x) { return x; }\n";
+    Code +=
+        "__device__ int f" + std::to_string(I) + "(int x) { return x + n; }\n";
   Generator G = lowerOk(Code);
   llvm::StringRef P = G.Program;
   size_t Runs = 0, Largest = 0, Start = P.find("__metacu_run_");
@@ -359,6 +360,23 @@ TEST_F(LowerTest, LongFilesAreLoweredIntoManyBoundedRuns) {
   // Every function body is still there, in order.
   EXPECT_NE(P.find("text(" + std::to_string(Code.rfind("{ return") + 1) + ", "),
             llvm::StringRef::npos);
+}
+
+TEST_F(LowerTest, BlocksOfPlainCodeAreCopiedWithTheTextAroundThem) {
+  std::string Code = "@meta int n = 1;\n"
+                     "__device__ int f(int x) { if (x) { return x; } }\n"
+                     "__device__ int g(int x) { return x + n; }\n";
+  Generator G = lowerOk(Code);
+  // f's body holds nothing to lower: one text() from after the meta
+  // statement to g's brace.
+  unsigned FBegin = Code.find("__device__ int f");
+  unsigned GBrace = Code.find("{ return x + n");
+  EXPECT_NE(G.Program.find("text(" + std::to_string(FBegin) + ", " +
+                           std::to_string(GBrace + 1) + ")"),
+            std::string::npos)
+      << G.Program;
+  // g's body uses a meta name: lowered on its own.
+  EXPECT_NE(G.Program.find("value("), std::string::npos);
 }
 
 } // namespace
