@@ -174,19 +174,25 @@ public:
       return;
     if (Pending->Mapped)
       S.Errors.push_back({Pending->Offset, Pending->Message});
+    else if (Pending->Where && !isMetacusOwn(Pending->Where->getFilename()))
+      Unmapped.push_back(llvm::make_error<SourceError>(
+          Pending->Where->getFilename(),
+          LineCol{Pending->Where->getLine(), Pending->Where->getColumn()},
+          std::nullopt, Pending->Message));
     else
-      Unmapped.push_back(Pending->Where
-                             ? llvm::Error(llvm::make_error<SourceError>(
-                                   Pending->Where->getFilename(),
-                                   LineCol{Pending->Where->getLine(),
-                                           Pending->Where->getColumn()},
-                                   std::nullopt, Pending->Message))
-                             : llvm::createStringError(Pending->Message));
+      // A place in metacu's own buffers or headers would mean nothing to
+      // the user; what went wrong still does.
+      Unmapped.push_back(llvm::createStringError(
+          Pending->Message + " (in the generator program metacu wrote for "
+                             "this file; --dump-generator prints it)"));
     Pending.reset();
   }
 
   /// Errors outside the user's code, at their place (if any).
   std::vector<llvm::Error> Unmapped;
+
+  /// metacu's runtime headers, the generator library among them.
+  std::string RuntimeInclude;
 
 private:
   /// The lowering checks that a meta value used in ordinary code can be
@@ -203,6 +209,12 @@ private:
             "booleans, enumerators, strings and aggregates of those have "
             "one)")
         .str();
+  }
+
+  /// The interpreter's buffers ("input_line_2") and metacu's headers.
+  bool isMetacusOwn(llvm::StringRef Path) const {
+    return Path.starts_with("input_line_") ||
+           (!RuntimeInclude.empty() && Path.starts_with(RuntimeInclude));
   }
 
   struct PendingError {
@@ -502,6 +514,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
 
   RunState S(File, G);
   MappingConsumer Diags(S);
+  Diags.RuntimeInclude = Opts.RuntimeInclude;
   // Everything the run reported, as one error; \p Cause, the interpreter's
   // own account, only when nothing else says what went wrong.
   auto Failure = [&](llvm::Error Cause) -> llvm::Error {
