@@ -43,6 +43,10 @@ static cl::opt<unsigned>
                cl::desc("MiB meta code may allocate; past it allocations throw "
                         "std::bad_alloc (0: no limit)"),
                cl::value_desc("MiB"), cl::init(4096), cl::cat(MetacuCategory));
+static cl::opt<unsigned> MaxExpansion(
+    "max-expansion",
+    cl::desc("MiB the expansion may grow to before metacu stops it"),
+    cl::value_desc("MiB"), cl::init(256), cl::cat(MetacuCategory));
 static cl::opt<bool> WriteDeps("MD", cl::desc("Write a dependency file"),
                                cl::cat(MetacuCategory));
 static cl::opt<std::string>
@@ -93,6 +97,7 @@ int runExpandCommand() {
   Opts.CacheDir = CacheDir;
   Opts.Limits.TimeoutSeconds = MetaTimeout;
   Opts.Limits.MemoryBytes = uint64_t(MetaMemory) << 20;
+  Opts.MaxOutputBytes = size_t(MaxExpansion) << 20;
   Opts.OutputName =
       Output == "-" ? "<stdout>" : llvm::sys::path::filename(Output).str();
   if (DumpGenerator)

@@ -27,9 +27,6 @@ namespace metacu {
 
 namespace {
 
-/// A runaway '@meta while' must end in an error, not in exhausted memory.
-constexpr size_t MaxOutputBytes = size_t(256) << 20;
-
 /// Everything the generator reports while it runs.
 struct RunState {
   const SourceFile &File;
@@ -38,8 +35,11 @@ struct RunState {
   std::vector<std::pair<unsigned, std::string>> Errors;
   std::vector<unsigned> ProgramLineStarts;
   size_t OutputBytes = 0;
+  /// A runaway '@meta while' must end in an error, not in exhausted memory.
+  size_t MaxOutputBytes;
 
-  RunState(const SourceFile &File, const Generator &G) : File(File), G(G) {
+  RunState(const SourceFile &File, const Generator &G, size_t MaxOutputBytes)
+      : File(File), G(G), MaxOutputBytes(MaxOutputBytes) {
     ProgramLineStarts.push_back(0);
     for (unsigned I = 0; I < G.Program.size(); ++I)
       if (G.Program[I] == '\n')
@@ -77,8 +77,10 @@ struct RunState {
     OutputBytes += N + sizeof(Event);
     if (OutputBytes <= MaxOutputBytes)
       return true;
-    Errors.push_back({At, "the expansion exceeds 256 MiB; is a meta loop "
-                          "running away?"});
+    Errors.push_back(
+        {At, "the expansion exceeds " + std::to_string(MaxOutputBytes >> 20) +
+                 " MiB; is a meta loop running away? (--max-expansion "
+                 "raises the limit)"});
     return false;
   }
 };
@@ -512,7 +514,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   std::vector<std::string> Rest = {"-iquote", std::string(Dir)};
   llvm::append_range(Rest, Opts.Flags.Args);
 
-  RunState S(File, G);
+  RunState S(File, G, Opts.MaxOutputBytes);
   MappingConsumer Diags(S);
   Diags.RuntimeInclude = Opts.RuntimeInclude;
   // Everything the run reported, as one error; \p Cause, the interpreter's

@@ -9,11 +9,11 @@
 #ifndef METACU_EXPAND_EXECUTE_H
 #define METACU_EXPAND_EXECUTE_H
 
-#include "toolchain/Arch.h"
-#include "toolchain/CompileFlags.h"
 #include "expand/Lower.h"
 #include "support/Isolation.h"
 #include "support/SourceFile.h"
+#include "toolchain/Arch.h"
+#include "toolchain/CompileFlags.h"
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -53,6 +53,9 @@ struct ExecuteOptions {
   /// process, so a crash, an exit() or a limit reached is an error at the
   /// meta statement that was running.
   IsolationLimits Limits;
+  /// The most the expansion may hold, counting every record the generator
+  /// makes as well as its text.
+  size_t MaxOutputBytes = size_t(256) << 20;
 };
 
 /// Runs \p G. Its errors come back joined: LocatedErrors in the input where

@@ -80,6 +80,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   ExecOpts.RuntimeInclude = Opts.RuntimeInclude;
   ExecOpts.CacheDir = Opts.CacheDir;
   ExecOpts.Limits = Opts.Limits;
+  ExecOpts.MaxOutputBytes = Opts.MaxOutputBytes;
   auto X = execute(File, *G, Archs, ExecOpts);
   if (!X)
     return X.takeError();

@@ -36,6 +36,8 @@ struct PipelineOptions {
   std::string CacheDir;
   /// How long and how much memory meta code may take.
   IsolationLimits Limits;
+  /// How large the expansion may grow (ExecuteOptions::MaxOutputBytes).
+  size_t MaxOutputBytes = size_t(256) << 20;
   /// The output's file name, for the message of the architecture guard.
   std::string OutputName;
   /// Where to write the generator program once it is lowered, if anywhere:

@@ -21,7 +21,8 @@ namespace metacu {
 
 // Written by the child after its output: the parent tells a child that
 // finished from one that called exit() part-way through.
-static constexpr llvm::StringLiteral Finished = "\0metacu-finished\n";
+static constexpr llvm::StringLiteral Finished =
+    llvm::StringLiteral::withInnerNUL("\0metacu-finished\n");
 
 std::string IsolationFailure::describe(const IsolationLimits &Limits) const {
   switch (K) {
@@ -115,7 +116,7 @@ llvm::Expected<IsolationResult> runIsolated(
     return systemError("mmap");
   auto *Progress = static_cast<volatile uint64_t *>(Shared);
   *Progress = 0;
-  auto Unmap = llvm::make_scope_exit([&] { munmap(Shared, sizeof(uint64_t)); });
+  llvm::scope_exit Unmap([&] { munmap(Shared, sizeof(uint64_t)); });
 
   int Pipe[2];
   if (pipe(Pipe) != 0)
