@@ -7,6 +7,6 @@
 // emits only empty blocks stops too, quickly and in bounded memory.
 __global__ void k(int* x) {
   @meta while (true) {}
-// CHECK: [[FILE]]:[[@LINE-1]]:23: error: the expansion exceeds 256 MiB; is a meta loop running away? (--max-expansion raises the limit)
+// CHECK: [[FILE]]:[[@LINE-1]]:3: error: the expansion exceeds 256 MiB; is a meta loop running away? (--max-expansion raises the limit)
   x[0] = 1;
 }

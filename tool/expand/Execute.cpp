@@ -37,6 +37,8 @@ struct RunState {
   size_t OutputBytes = 0;
   /// A runaway '@meta while' must end in an error, not in exhausted memory.
   size_t MaxOutputBytes;
+  /// Where the program says which meta statement it is running.
+  volatile uint64_t *Running = nullptr;
 
   RunState(const SourceFile &File, const Generator &G, size_t MaxOutputBytes)
       : File(File), G(G), MaxOutputBytes(MaxOutputBytes) {
@@ -77,6 +79,10 @@ struct RunState {
     OutputBytes += N + sizeof(Event);
     if (OutputBytes <= MaxOutputBytes)
       return true;
+    // The meta statement running (the runaway loop) says more than the
+    // piece of output that happened to cross the limit.
+    if (Running && *Running)
+      At = unsigned(*Running);
     Errors.push_back(
         {At, "the expansion exceeds " + std::to_string(MaxOutputBytes >> 20) +
                  " MiB; is a meta loop running away? (--max-expansion "
@@ -620,7 +626,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   };
   auto Child = runIsolated(
       [&](llvm::raw_ostream &Out, volatile uint64_t &Running) {
-        API->running = &Running;
+        API->running = S.Running = &Running;
         writeRun(Out, S.X, Run());
       },
       Opts.Limits);
