@@ -2,7 +2,6 @@
 #include "report/Diagnose.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include <cmath>
 
 namespace metacu::report {
 
@@ -140,20 +139,28 @@ std::vector<std::string> diagnose(const KernelReport &R) {
     D.push_back(cannotLaunch(R));
   else if (R.Occ && R.Occ->Fraction < 1)
     D.push_back(llvm::formatv("occupancy {0}% {1} is limited by {2}{3}",
-                              std::lround(R.Occ->Fraction * 100), whereAt(R),
+                              occupancyPercent(*R.Occ), whereAt(R),
                               limitedBy(R), oneMoreBlock(R)));
-  if (R.Model && R.Model->Bound == Phase::Latency &&
-      R.Counts.GlobalLoads.Instructions) {
+  if (R.Model && R.Model->Bound == Phase::Latency) {
     const DeviceParams &Dev = R.Limits->Device;
     uint64_t InFlight = R.Counts.GlobalLoads.Bytes * R.Launch->Block.count() *
                         R.Occ->BlocksPerSM;
     double Needed =
         Dev.DramGBps / Dev.ClockGHz / Dev.SMs * Dev.DramLatencyCycles;
-    D.push_back(llvm::formatv(
-        "latency-bound {0}: {1} bytes of loads in flight per SM, about {2:0} "
-        "needed to cover DRAM latency on a {3}: more values per thread or "
-        "more resident warps",
-        whereAt(R), InFlight, Needed, Dev.Name));
+    // Either DRAM latency is not covered by the loads in flight, or too few
+    // warps are resident to keep the schedulers busy.
+    if (R.Counts.GlobalLoads.Instructions && InFlight < Needed)
+      D.push_back(llvm::formatv(
+          "latency-bound {0}: {1} bytes of loads in flight per SM, about "
+          "{2:0} needed to cover DRAM latency on a {3}: more values per "
+          "thread or more resident warps",
+          whereAt(R), InFlight, Needed, Dev.Name));
+    else
+      D.push_back(llvm::formatv(
+          "latency-bound {0}: {1} resident warps per SM cannot keep its "
+          "schedulers issuing: more resident warps (fewer registers or less "
+          "shared memory per block)",
+          whereAt(R), R.Occ->BlocksPerSM * R.Occ->WarpsPerBlock));
   }
   return D;
 }

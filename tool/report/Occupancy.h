@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -95,6 +96,11 @@ struct Occupancy {
   /// The shared-memory carve-out the SM is configured with.
   uint64_t SharedPerSM = 0;
 };
+
+/// Occupancy in whole percent, rounded half up, as printed.
+inline long occupancyPercent(const Occupancy &O) {
+  return std::lround(O.Fraction * 100);
+}
 
 /// "registers", "shared_memory", "warps", "blocks", "barriers",
 /// "cannot_launch": the JSON spelling.

@@ -10,10 +10,6 @@ namespace metacu::report {
 // The JSON layout's version: raised only if a field changes meaning.
 static constexpr int FormatVersion = 1;
 
-static std::string percent(double Fraction) {
-  return llvm::formatv("{0:0}%", Fraction * 100);
-}
-
 void printText(llvm::raw_ostream &OS, llvm::ArrayRef<KernelReport> Rows) {
   if (llvm::any_of(Rows, [](const KernelReport &R) { return !R.Launch; }))
     OS << "launch configuration unknown (give --block): occupancy and "
@@ -41,7 +37,7 @@ void printText(llvm::raw_ostream &OS, llvm::ArrayRef<KernelReport> Rows) {
     std::string Blocks = "-", Occ = "-", Limit = "-", Time = "-", Bound = "-";
     if (R.Occ) {
       Blocks = std::to_string(R.Occ->BlocksPerSM);
-      Occ = percent(R.Occ->Fraction);
+      Occ = std::to_string(occupancyPercent(*R.Occ)) + "%";
       Limit = limiterName(R.Occ->Limit).str();
     }
     if (R.Model) {
