@@ -1,13 +1,19 @@
 //===- TuneCommand.cpp - The `metacu tune` subcommand ---------------------===//
 //
 // Options of `metacu tune` and what they run. For now that is replay: a
-// strategy against a Kernel Tuner cache file's recorded times.
+// strategy against a Kernel Tuner cache file's recorded times, with the
+// outputs a GPU run will have too: the progress line, the summary, the
+// tuning file and the HTML report.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
 #include "driver/Options.h"
 
+#include "toolchain/Arch.h"
+#include "tune/HtmlReport.h"
+#include "tune/Progress.h"
 #include "tune/Replay.h"
+#include "tune/TuningFile.h"
 #include "tune/strategies/Strategy.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -62,7 +68,37 @@ static cl::opt<std::string>
                          "journal (JSON lines)"),
                 cl::value_desc("file"), cl::sub(TuneSubcommand),
                 cl::cat(MetacuCategory));
-
+static cl::opt<std::string>
+    TuningFilePath("tuning-file",
+                   cl::desc("Record the best configuration as the --arch "
+                            "entry of this JSON file, which the kernel's "
+                            "meta code reads"),
+                   cl::value_desc("file.json"), cl::sub(TuneSubcommand),
+                   cl::cat(MetacuCategory));
+static cl::opt<std::string>
+    ArchName("arch",
+             cl::desc("The architecture the results are for (replay: the "
+                      "recorded device's), e.g. 86 or 90a"),
+             cl::value_desc("arch"), cl::sub(TuneSubcommand),
+             cl::cat(MetacuCategory));
+static cl::opt<bool>
+    Force("force",
+          cl::desc("Write the tuning file's entry even when the recorded one "
+                   "is better on the same device, or is for another kernel"),
+          cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+static cl::opt<std::string>
+    ReportPath("report",
+               cl::desc("Write a self-contained HTML report of the run"),
+               cl::value_desc("out.html"), cl::sub(TuneSubcommand),
+               cl::cat(MetacuCategory));
+static cl::opt<bool> Quiet("quiet", cl::desc("Show no progress"),
+                           cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+static cl::opt<unsigned>
+    TopConfigs("top",
+               cl::desc("How many of the best configurations the summary "
+                        "and the report list (default 10)"),
+               cl::init(10), cl::value_desc("N"), cl::sub(TuneSubcommand),
+               cl::cat(MetacuCategory));
 
 /// Seconds in "90", "90s", "15m" or "2h".
 static std::optional<double> parseDuration(llvm::StringRef Text) {
@@ -115,10 +151,42 @@ int metacu::runTuneCommand() {
   }
   if (!Options.Limit.Evaluations && !Options.Limit.Seconds)
     Options.Limit.Evaluations = 1000;
+  if (!ArchName.empty()) {
+    auto Archs = ArchList::parse(ArchName);
+    if (!Archs)
+      return fail("--arch: " + llvm::toString(Archs.takeError()));
+    if (Archs->archs().size() != 1)
+      return fail("--arch: results are for one architecture, not " +
+                  Archs->names());
+    Options.Arch = Archs->archs().front().name();
+  } else if (!TuningFilePath.empty()) {
+    return fail("--tuning-file needs --arch: a cache records the device, "
+                "not the architecture its entry is for");
+  }
 
+  std::optional<tune::Progress> Progress;
+  if (!Quiet)
+    Options.Listener =
+        &Progress.emplace(llvm::errs(), tune::Progress::styleForStderr());
   auto Result = tune::replay(Options);
   if (!Result)
     return fail(llvm::toString(Result.takeError()));
-  tune::printReplaySummary(llvm::outs(), *Result);
+  tune::printReplaySummary(llvm::outs(), *Result, TopConfigs);
+
+  if (!TuningFilePath.empty()) {
+    auto Entry = tune::bestEntry(Result->Info, Result->Space, Result->Run);
+    if (!Entry)
+      return fail(TuningFilePath + ": " + llvm::toString(Entry.takeError()));
+    auto Merged =
+        tune::updateTuningFile(TuningFilePath, Result->Info, *Entry, Force);
+    if (!Merged)
+      return fail(llvm::toString(Merged.takeError()));
+    llvm::errs() << "metacu tune: " << TuningFilePath << ": "
+                 << Merged->describe(Result->Info.Where.Arch, *Entry) << '\n';
+  }
+  if (!ReportPath.empty())
+    if (llvm::Error Err = tune::writeHtmlReport(
+            ReportPath, Result->Info, Result->Space, Result->Run, TopConfigs))
+      return fail(llvm::toString(std::move(Err)));
   return 0;
 }

@@ -5,13 +5,15 @@
 namespace metacu {
 
 llvm::Error check(const ScanResult &Scan, const HostSliceResult &Slice) {
-  for (const MetaHeader &H : Slice.MetaHeaders)
+  if (!Slice.MetaHeaders.empty()) {
+    const MetaHeader &H = Slice.MetaHeaders.front();
     return errorAt(H.IncludeOffset,
                    "header '" + H.Path + "' contains meta constructs (at " +
                        H.Path + ":" + llvm::Twine(H.Line) + ":" +
                        llvm::Twine(H.Col) +
                        "); metacu expands only the file it is given, so "
                        "move them into this file");
+  }
   llvm::Error Err = llvm::Error::success();
   walkNodes(Scan.Nodes, [&](const Node &N) {
     if (N.Kind == NodeKind::Text)

@@ -1,7 +1,7 @@
 //===- Execute.cpp --------------------------------------------------------===//
 #include "expand/Execute.h"
-#include "support/Diagnostic.h"
 #include "expand/PreludeCache.h"
+#include "support/Diagnostic.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -18,6 +18,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <optional>
 #include <unistd.h>
 
@@ -66,11 +68,13 @@ struct RunState {
     return All;
   }
 
-  /// Counts \p N more bytes of output; false once there are too many.
+  /// Counts one more event of \p N bytes of output; false once there are
+  /// too many. The record counts as well as its text: a loop that emits
+  /// empty blocks forever must stop too.
   bool grow(unsigned At, size_t N) {
     if (OutputBytes > MaxOutputBytes)
       return false;
-    OutputBytes += N;
+    OutputBytes += N + sizeof(Event);
     if (OutputBytes <= MaxOutputBytes)
       return true;
     Errors.push_back({At, "the expansion exceeds 256 MiB; is a meta loop "
@@ -109,6 +113,9 @@ extern "C" int hostCode(void *Ctx, unsigned At, const char *P, size_t N) {
 
 extern "C" void hostDirective(void *Ctx, unsigned At,
                               metacu_directive_kind Kind, uint64_t Mask) {
+  // Directives follow the code of a branch, which has been counted; one
+  // past the limit is harmless.
+  state(Ctx).grow(At, 0);
   Event Ev;
   Ev.K = Event::Directive;
   Ev.Begin = At;
@@ -185,9 +192,8 @@ private:
   /// The lowering checks that a meta value used in ordinary code can be
   /// spelled with a static_assert; say what that failure means.
   static std::string reword(llvm::StringRef Msg) {
-    llvm::StringRef Head =
-        "static assertion failed due to requirement "
-        "'::metacu::detail::has_spelling<";
+    llvm::StringRef Head = "static assertion failed due to requirement "
+                           "'::metacu::detail::has_spelling<";
     size_t End = Msg.find(">': ");
     if (!Msg.starts_with(Head) || End == llvm::StringRef::npos)
       return Msg.str();
@@ -257,6 +263,159 @@ private:
   int Saved;
 };
 
+/// How the child process that runs the program hands its results back:
+/// length-prefixed fields, in the order they are written.
+class WireWriter {
+public:
+  explicit WireWriter(llvm::raw_ostream &OS) : OS(OS) {}
+  void u64(uint64_t V) { OS.write(reinterpret_cast<const char *>(&V), 8); }
+  void str(llvm::StringRef S) {
+    u64(S.size());
+    OS << S;
+  }
+
+private:
+  llvm::raw_ostream &OS;
+};
+
+class WireReader {
+public:
+  explicit WireReader(llvm::StringRef Data) : Data(Data) {}
+  bool u64(uint64_t &V) {
+    if (Data.size() < 8)
+      return false;
+    std::memcpy(&V, Data.data(), 8);
+    Data = Data.drop_front(8);
+    return true;
+  }
+  bool str(std::string &S) {
+    uint64_t N;
+    if (!u64(N) || Data.size() < N)
+      return false;
+    S = Data.take_front(N).str();
+    Data = Data.drop_front(N);
+    return true;
+  }
+  bool done() const { return Data.empty(); }
+
+private:
+  llvm::StringRef Data;
+};
+
+enum WireError : uint64_t { InInput, InFile, Plain };
+
+/// Writes what a run produced: \p Err (which it consumes), and the
+/// expansion when there is no error.
+void writeRun(llvm::raw_ostream &OS, const Expansion &X, llvm::Error Err) {
+  WireWriter W(OS);
+  std::vector<std::function<void()>> Records;
+  llvm::handleAllErrors(
+      std::move(Err),
+      [&](const LocatedError &E) {
+        Records.push_back([&W, Offset = E.offset(), Msg = E.text()] {
+          W.u64(InInput);
+          W.u64(Offset);
+          W.str(Msg);
+        });
+      },
+      [&](const SourceError &E) {
+        Records.push_back(
+            [&W, Path = E.path().str(), Where = E.where(), Msg = E.text()] {
+              W.u64(InFile);
+              W.str(Path);
+              W.u64(Where.Line);
+              W.u64(Where.Col);
+              W.str(Msg);
+            });
+      },
+      [&](const llvm::ErrorInfoBase &E) {
+        Records.push_back([&W, Msg = E.message()] {
+          W.u64(Plain);
+          W.str(Msg);
+        });
+      });
+  W.u64(Records.size());
+  for (auto &R : Records)
+    R();
+  if (!Records.empty())
+    return;
+  W.u64(X.Events.size());
+  for (const Event &E : X.Events) {
+    W.u64(E.K);
+    W.u64(E.Begin);
+    W.u64(E.End);
+    W.u64(E.DirectiveKind);
+    W.u64(E.Mask);
+    W.str(E.Generated);
+  }
+  W.u64(X.DataFiles.size());
+  for (const std::string &D : X.DataFiles)
+    W.str(D);
+}
+
+/// Reads what writeRun() wrote.
+llvm::Expected<Expansion> readRun(llvm::StringRef Data) {
+  WireReader R(Data);
+  auto Damaged = [] {
+    return llvm::createStringError(
+        "the process running meta code sent back damaged results");
+  };
+  uint64_t NErrors;
+  if (!R.u64(NErrors))
+    return Damaged();
+  llvm::Error All = llvm::Error::success();
+  for (uint64_t I = 0; I < NErrors; ++I) {
+    uint64_t Kind, A = 0, B = 0;
+    std::string Path, Msg;
+    bool Ok = R.u64(Kind);
+    if (Ok && Kind == InInput)
+      Ok = R.u64(A) && R.str(Msg);
+    else if (Ok && Kind == InFile)
+      Ok = R.str(Path) && R.u64(A) && R.u64(B) && R.str(Msg);
+    else if (Ok)
+      Ok = R.str(Msg);
+    if (!Ok) {
+      llvm::consumeError(std::move(All));
+      return Damaged();
+    }
+    llvm::Error E =
+        Kind == InInput ? errorAt(unsigned(A), Msg)
+        : Kind == InFile
+            ? llvm::Error(llvm::make_error<SourceError>(
+                  Path, LineCol{unsigned(A), unsigned(B)}, std::nullopt, Msg))
+            : llvm::createStringError(Msg);
+    All = llvm::joinErrors(std::move(All), std::move(E));
+  }
+  if (NErrors)
+    return std::move(All);
+  Expansion X;
+  uint64_t NEvents;
+  if (!R.u64(NEvents))
+    return Damaged();
+  for (uint64_t I = 0; I < NEvents; ++I) {
+    Event E;
+    uint64_t Kind, Begin, End, Directive;
+    if (!R.u64(Kind) || !R.u64(Begin) || !R.u64(End) || !R.u64(Directive) ||
+        !R.u64(E.Mask) || !R.str(E.Generated))
+      return Damaged();
+    E.K = Event::Kind(Kind);
+    E.Begin = unsigned(Begin);
+    E.End = unsigned(End);
+    E.DirectiveKind = metacu_directive_kind(Directive);
+    X.Events.push_back(std::move(E));
+  }
+  uint64_t NData;
+  if (!R.u64(NData))
+    return Damaged();
+  X.DataFiles.resize(NData);
+  for (std::string &D : X.DataFiles)
+    if (!R.str(D))
+      return Damaged();
+  if (!R.done())
+    return Damaged();
+  return X;
+}
+
 /// Moves the global constructors of \p M, in their order, into one function
 /// named METACU_INITIALIZERS, which the program runs inside its handler
 /// (host_api.h) rather than the JIT as global constructors.
@@ -305,8 +464,7 @@ startInterpreter(const std::vector<std::string> &Args,
   // more than 2 GiB from each other and from the C++ runtime.
   auto Executor = std::make_unique<clang::IncrementalExecutorBuilder>();
   Executor->CM = llvm::CodeModel::Large;
-  auto Interp =
-      clang::Interpreter::create(std::move(*CI), std::move(Executor));
+  auto Interp = clang::Interpreter::create(std::move(*CI), std::move(Executor));
   if (!Interp)
     return Interp.takeError();
   (*Interp)->getCompilerInstance()->getDiagnostics().setClient(
@@ -328,12 +486,17 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
 
   // The flags that shape the generator library, and so its precompiled
   // form; the user's flags and the input's directory come after.
-  std::vector<std::string> Base = {"-std=c++20",   "-O0",
-                                   "-w",           "-fexceptions",
+  std::vector<std::string> Base = {"-std=c++20",
+                                   "-O0",
+                                   "-w",
+                                   "-fexceptions",
                                    "-fcxx-exceptions",
-                                   "-resource-dir", Opts.ResourceDir,
-                                   "-isystem",     Opts.CudaInclude,
-                                   "-I",           Opts.RuntimeInclude};
+                                   "-resource-dir",
+                                   Opts.ResourceDir,
+                                   "-isystem",
+                                   Opts.CudaInclude,
+                                   "-I",
+                                   Opts.RuntimeInclude};
   std::vector<std::string> Rest = {"-iquote", std::string(Dir)};
   llvm::append_range(Rest, Opts.Flags.Args);
 
@@ -404,6 +567,9 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     Passes.push_back(int(A.CC));
   std::string DirStr(Dir);
   auto *API = Host->toPtr<metacu_host_api *>();
+  // Until the program runs in its own process, where it gets a word the
+  // two processes share.
+  volatile uint64_t Running = 0;
   *API = {&S,
           hostText,
           hostCode,
@@ -412,13 +578,16 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
           hostDepend,
           DirStr.c_str(),
           Passes.data(),
-          unsigned(Passes.size())};
+          unsigned(Passes.size()),
+          &Running};
 
   auto PTU = Interp->Parse(G.Program);
   if (!PTU)
     return Failure(PTU.takeError());
   gatherInitializers(*PTU->TheModule);
-  {
+  // The program is compiled to machine code and run in a child process:
+  // whatever meta code does, this process reports it.
+  auto Run = [&]() -> llvm::Error {
     StdoutToStderr Redirect;
     if (auto Err = Interp->Execute(*PTU))
       return Failure(std::move(Err));
@@ -429,11 +598,23 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     if (!Init)
       return Failure(Init.takeError());
     Run->toPtr<void (*)(void (*)())>()(Init->toPtr<void (*)()>());
-  }
-  Diags.flush();
-  if (!S.Errors.empty() || !Diags.Unmapped.empty())
-    return Failure(llvm::Error::success());
-  return std::move(S.X);
+    Diags.flush();
+    if (!S.Errors.empty() || !Diags.Unmapped.empty())
+      return Failure(llvm::Error::success());
+    return llvm::Error::success();
+  };
+  auto Child = runIsolated(
+      [&](llvm::raw_ostream &Out, volatile uint64_t &Running) {
+        API->running = &Running;
+        writeRun(Out, S.X, Run());
+      },
+      Opts.Limits);
+  if (!Child)
+    return Child.takeError();
+  if (Child->Failure)
+    return errorAt(unsigned(Child->Failure->Progress),
+                   Child->Failure->describe(Opts.Limits));
+  return readRun(Child->Output);
 }
 
 } // namespace metacu

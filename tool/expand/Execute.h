@@ -12,6 +12,7 @@
 #include "toolchain/Arch.h"
 #include "toolchain/CompileFlags.h"
 #include "expand/Lower.h"
+#include "support/Isolation.h"
 #include "support/SourceFile.h"
 
 #include "llvm/Support/Error.h"
@@ -48,6 +49,10 @@ struct ExecuteOptions {
   std::string RuntimeInclude;
   /// Where the precompiled generator library is kept; empty: none.
   std::string CacheDir;
+  /// How long and how much memory meta code may take. It runs in a child
+  /// process, so a crash, an exit() or a limit reached is an error at the
+  /// meta statement that was running.
+  IsolationLimits Limits;
 };
 
 /// Runs \p G. Its errors come back joined: LocatedErrors in the input where

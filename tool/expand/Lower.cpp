@@ -1,6 +1,5 @@
 //===- Lower.cpp
 //------------------------------------------------------------===//
-#include "expand/Check.h"
 #include "expand/LowerInternal.h"
 #include "support/Diagnostic.h"
 
@@ -72,6 +71,7 @@ void Lowering::ensureRun() {
   write("static bool __metacu_run_" + std::to_string(Counter++) +
         " = ::metacu::detail::run([] {\n");
   InRun = true;
+  RunBegin = Out.size();
 }
 
 void Lowering::closeRun() {
@@ -206,8 +206,6 @@ std::string Lowering::prelude() {
 llvm::Expected<Generator> lower(const SourceFile &File, const ScanResult &Scan,
                                 const HostSliceResult &Slice,
                                 const ArchList &Archs) {
-  if (auto Err = check(Scan, Slice))
-    return std::move(Err);
   return lowering::Lowering(File, Scan, Slice, Archs).run();
 }
 

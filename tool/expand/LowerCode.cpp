@@ -73,6 +73,11 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       if (S.Kind == ScopeKind::Namespace && !S.InBlock)
         closeRun();
       write("}\n");
+      // Back at namespace level, a long run ends here: the JIT's code
+      // generation takes more than linear time in a function's size, and
+      // thousands of function bodies in one run made it quadratic.
+      if (atNamespaceLevel() && InRun && Out.size() - RunBegin > MaxRunBytes)
+        closeRun();
       StmtStart = I + 1;
       continue;
     }

@@ -22,6 +22,10 @@
 
 namespace metacu::lowering {
 
+/// The program text after which a run of namespace-level code is closed
+/// and a new one begun, at the next point where that is possible.
+constexpr size_t MaxRunBytes = 16 << 10;
+
 /// How ordinary code inside a brace behaves: what a meta loop body keeps
 /// and whether 'if codegen' is allowed.
 enum class ScopeKind {
@@ -163,6 +167,8 @@ private:
   std::vector<Scope> Scopes;
   std::vector<std::string> PendingTemplateParams;
   bool InRun = false;
+  /// Where the open run's body starts in the program.
+  size_t RunBegin = 0;
   unsigned Counter = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "support/Diagnostic.h"
 
 #include <algorithm>
+#include <map>
 
 using clang::tok::TokenKind;
 namespace tok = clang::tok;
@@ -10,9 +11,9 @@ namespace tok = clang::tok;
 namespace metacu {
 
 unsigned ScanResult::tokenAt(unsigned Offset) const {
-  auto It = std::lower_bound(
-      Tokens.begin(), Tokens.end(), Offset,
-      [](const Token &T, unsigned O) { return T.Offset < O; });
+  auto It =
+      std::lower_bound(Tokens.begin(), Tokens.end(), Offset,
+                       [](const Token &T, unsigned O) { return T.Offset < O; });
   return It - Tokens.begin();
 }
 
@@ -37,6 +38,11 @@ bool walkNodes(llvm::ArrayRef<Node> Nodes,
 
 namespace {
 
+/// How deep brackets and meta constructs may nest in one another. Deeper
+/// input would overflow the stack here and the bracket limit of the
+/// generator's compiler; real code stays far below it.
+constexpr unsigned MaxNesting = 256;
+
 /// Recursive-descent over the token stream. Each parse function takes the
 /// index of the construct's first token and returns one past its last.
 class Scanner {
@@ -55,9 +61,23 @@ public:
           Code && T.isCloseBracket() && !T.Partner ? I : NextStray[I + 1];
       NextAt[I] = Code && T.isAt() ? I : NextAt[I + 1];
     }
+    BracketDepth.assign(N + 1, 0);
+    unsigned Depth = 0;
+    for (unsigned I = 0; I < N; ++I) {
+      const Token &T = toks()[I];
+      bool Paired = !T.InDirective && T.Partner;
+      if (Paired && T.isCloseBracket())
+        --Depth;
+      BracketDepth[I] = Depth;
+      if (Paired && T.isOpenBracket())
+        ++Depth;
+    }
   }
 
   llvm::Expected<ScanResult> run() {
+    for (unsigned I = 0; I < toks().size(); ++I)
+      if (BracketDepth[I] >= MaxNesting)
+        return tooDeep(I);
     auto Nodes = scanSequence(0, toks().size(), 0, File.size());
     if (!Nodes)
       return Nodes.takeError();
@@ -160,6 +180,10 @@ private:
     }
     if (InMeta && isAt(I))
       return errorAtTok(I, "meta constructs cannot appear inside meta code");
+    // 'if (a) if (b) ...' nests as deeply as the input says.
+    Nested Level(*this);
+    if (nestedTooDeep(I))
+      return tooDeep(I);
     const Token &T = toks()[I];
     if (T.is(tok::semi))
       return I + 1;
@@ -226,10 +250,10 @@ private:
   /// closing brace of a function, namespace or linkage-spec body.
   llvm::Expected<unsigned> declarationEnd(unsigned I, bool InMeta) {
     bool SawParen = false, SawAssign = false;
-    bool BraceEnds = isIdent(I, "namespace") ||
-                     (isIdent(I, "extern") && at(I + 1) &&
-                      at(I + 1)->is(tok::string_literal) &&
-                      isKind(I + 2, tok::l_brace));
+    bool BraceEnds =
+        isIdent(I, "namespace") ||
+        (isIdent(I, "extern") && at(I + 1) &&
+         at(I + 1)->is(tok::string_literal) && isKind(I + 2, tok::l_brace));
     for (unsigned J = I; J < toks().size(); ++J) {
       const Token &T = toks()[J];
       if (T.InDirective)
@@ -302,8 +326,8 @@ private:
   llvm::Error parseIfChain(unsigned Paren, Node &N, bool Codegen) {
     unsigned I = Paren;
     while (true) {
-      auto C = parenGroup(I, /*InMeta=*/true,
-                          Codegen ? "if codegen" : "@meta if");
+      auto C =
+          parenGroup(I, /*InMeta=*/true, Codegen ? "if codegen" : "@meta if");
       if (!C)
         return C.takeError();
       Branch B;
@@ -339,7 +363,31 @@ private:
     }
   }
 
+  /// A construct is parsed once: an unbraced body is measured (to find
+  /// where it ends) and then scanned, and each nested construct would
+  /// otherwise be parsed twice per level of nesting above it.
   llvm::Expected<Node> parseConstruct(unsigned I) {
+    if (auto It = Parsed.find(I); It != Parsed.end())
+      return It->second;
+    if (auto It = Failed.find(I); It != Failed.end())
+      return errorAt(It->second.first, It->second.second);
+    Nested Level(*this);
+    if (nestedTooDeep(I))
+      return tooDeep(I);
+    auto N = parseConstructOnce(I);
+    if (N) {
+      Parsed.emplace(I, *N);
+      return N;
+    }
+    llvm::Error Kept = llvm::handleErrors(
+        N.takeError(), [&](std::unique_ptr<LocatedError> E) -> llvm::Error {
+          Failed.try_emplace(I, E->offset(), E->text());
+          return llvm::Error(std::move(E));
+        });
+    return std::move(Kept);
+  }
+
+  llvm::Expected<Node> parseConstructOnce(unsigned I) {
     Node N;
     N.TokBegin = I;
     if (isCodegenIf(I)) {
@@ -411,8 +459,7 @@ private:
   /// and constructs.
   llvm::Expected<std::vector<Node>> scanSequence(unsigned TokBegin,
                                                  unsigned TokEnd,
-                                                 unsigned Begin,
-                                                 unsigned End) {
+                                                 unsigned Begin, unsigned End) {
     std::vector<Node> Nodes;
     unsigned TextBegin = Begin, TextTok = TokBegin;
     auto FlushText = [&](unsigned Upto, unsigned UptoTok) {
@@ -466,8 +513,32 @@ private:
     return Nodes;
   }
 
+  /// Counts the levels of parsing that hold one another, for as long as
+  /// it lives.
+  struct Nested {
+    explicit Nested(Scanner &S) : S(S) { ++S.Nesting; }
+    ~Nested() { --S.Nesting; }
+    Scanner &S;
+  };
+  bool nestedTooDeep(unsigned I) const {
+    return Nesting + BracketDepth[std::min<size_t>(I, toks().size())] >
+           MaxNesting;
+  }
+  llvm::Error tooDeep(unsigned I) const {
+    return errorAtTok(I, "nesting too deep: more than " +
+                             llvm::Twine(MaxNesting) +
+                             " levels of brackets and meta constructs "
+                             "(metacu's limit, as Clang's -fbracket-depth)");
+  }
+
   const SourceFile &File;
   ScanResult Result;
+  /// Levels of constructs and statements being parsed, one in another.
+  unsigned Nesting = 0;
+  /// How many bracket groups hold each token.
+  std::vector<unsigned> BracketDepth;
+  std::map<unsigned, Node> Parsed;
+  std::map<unsigned, std::pair<unsigned, std::string>> Failed;
   /// For each token index, the first unpaired closing bracket and the
   /// first '@' at or after it, outside directive lines (size() if none).
   std::vector<unsigned> NextStray, NextAt;

@@ -14,15 +14,15 @@ SourceError::SourceError(const SourceFile &File, unsigned Offset,
 
 void SourceError::log(llvm::raw_ostream &OS) const {
   OS << Path << ':' << Where.Line << ':' << Where.Col << ": " << Severity
-     << ": " << Message << '\n';
+     << ": " << Message;
   if (!LineText)
     return;
-  OS << *LineText << '\n';
+  OS << '\n' << *LineText << '\n';
   // Tabs in the source line are kept under the caret so it lines up.
   std::string Caret;
   for (unsigned I = 0; I + 1 < Where.Col && I < LineText->size(); ++I)
     Caret += (*LineText)[I] == '\t' ? '\t' : ' ';
-  OS << Caret << "^\n";
+  OS << Caret << '^';
 }
 
 llvm::Error locate(const SourceFile &File, llvm::Error Err) {
@@ -38,6 +38,7 @@ bool printErrors(llvm::raw_ostream &OS, llvm::Error Err) {
       std::move(Err),
       [&](const SourceError &E) {
         E.log(OS);
+        OS << '\n';
         Printed = true;
       },
       [&](const llvm::ErrorInfoBase &E) {
@@ -55,6 +56,7 @@ void printDiagnostic(llvm::raw_ostream &OS, const SourceFile &File,
                      unsigned Offset, llvm::StringRef Severity,
                      llvm::StringRef Message) {
   SourceError(File, Offset, Message.str(), Severity.str()).log(OS);
+  OS << '\n';
 }
 
 bool reportError(llvm::raw_ostream &OS, const SourceFile &File,

@@ -66,7 +66,7 @@ public:
   LineCol where() const { return Where; }
   const std::string &text() const { return Message; }
 
-  /// The whole diagnostic, its last line ended by a newline.
+  /// The whole diagnostic, as Clang prints it, without a final newline.
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override {
     return llvm::inconvertibleErrorCode();

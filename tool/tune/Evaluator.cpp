@@ -5,6 +5,8 @@
 
 using namespace metacu::tune;
 
+EvaluationListener::~EvaluationListener() = default;
+
 Evaluator::Evaluator(const SearchSpace &Space, Runner &R,
                      EvaluatorOptions Options)
     : Space(Space), R(R), Options(Options), Start(R.seconds()),
@@ -38,10 +40,12 @@ void Evaluator::record(uint32_t Config, Measurement M, bool Resumed) {
   Cost &C = Costs[Config];
   C.Evaluated = true;
   if (M.valid())
-    C.Value = Options.Maximize ? -M.Objective : M.Objective;
+    C.Value = Options.Objective.Maximize ? -M.Objective : M.Objective;
   if (C.valid() && (!Best || C.Value < Costs[*Best].Value))
     Best = Config;
   Trace.push_back({Config, std::move(M), Resumed, R.seconds() - Start});
+  if (Options.Listener)
+    Options.Listener->evaluated(*this, Trace.back());
 }
 
 std::vector<Cost> Evaluator::evaluate(llvm::ArrayRef<uint32_t> Configs) {

@@ -55,13 +55,28 @@ struct Budget {
   std::optional<double> Seconds;
 };
 
+class Evaluator;
+
+/// Follows a run as it goes, e.g. to show progress. runTuning() calls
+/// started() and finished() around the search; the evaluator calls
+/// evaluated() as each evaluation is recorded, resumed ones included.
+class EvaluationListener {
+public:
+  virtual ~EvaluationListener();
+  virtual void started(const Evaluator &E) {}
+  virtual void evaluated(const Evaluator &E, const Evaluation &Last) = 0;
+  virtual void finished(const Evaluator &E) {}
+};
+
 struct EvaluatorOptions {
   Budget Limit;
-  /// For objectives such as GFLOP/s, where higher is better.
-  bool Maximize = false;
+  /// Which way is better (GFLOP/s is maximised), and how to show it.
+  Metric Objective;
   /// Answers configurations an earlier run measured and keeps new ones;
   /// none when null.
   ResultCache *Journal = nullptr;
+  /// Told of each evaluation; none when null.
+  EvaluationListener *Listener = nullptr;
 };
 
 class Evaluator {
@@ -72,6 +87,7 @@ public:
   Evaluator &operator=(const Evaluator &) = delete;
 
   const SearchSpace &space() const { return Space; }
+  const EvaluatorOptions &options() const { return Options; }
   /// How many configurations the runner takes at once with profit.
   unsigned batchSize() const { return R.preferredBatch(); }
 

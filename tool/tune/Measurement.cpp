@@ -2,7 +2,9 @@
 #include "Measurement.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
@@ -76,4 +78,28 @@ std::string metacu::tune::currentTimestamp() {
   size_t N = std::strftime(Buf, sizeof(Buf), "%Y-%m-%d %H:%M:%S", &Utc);
   std::snprintf(Buf + N, sizeof(Buf) - N, ".%06d+00:00", int(Us));
   return Buf;
+}
+
+Metric Metric::fromObjective(llvm::StringRef Name) {
+  Metric M;
+  M.Name = Name.str();
+  M.Maximize = Name.ends_with("/s");
+  M.Unit = Name == "time" ? "ms" : M.Maximize ? Name.str() : "";
+  return M;
+}
+
+std::string Metric::format(double V, bool WithUnit) const {
+  // Objectives span orders of magnitude (0.0123 ms to 47213 GFLOP/s);
+  // a fixed number of decimals would print the first as 0.01 or the
+  // second with digits that mean nothing.
+  int Magnitude = V == 0 || !std::isfinite(V)
+                      ? 0
+                      : int(std::floor(std::log10(std::fabs(V))));
+  int Decimals = std::clamp(4 - Magnitude, 0, 9);
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%.*f", Decimals, V);
+  std::string Text = Buf;
+  if (WithUnit && !Unit.empty())
+    Text += " " + Unit;
+  return Text;
 }

@@ -65,6 +65,28 @@ struct Measurement {
 /// The current time as Measurement::Timestamp spells it.
 std::string currentTimestamp();
 
+/// What a run optimises: the objective's name, its unit and which way is
+/// better. Every output (summary, report, tuning file, T4) states it.
+struct Metric {
+  std::string Name = "time";
+  /// Empty for a quantity without one.
+  std::string Unit = "ms";
+  bool Maximize = false;
+
+  /// Kernel Tuner's files name the objective only: "time" is in
+  /// milliseconds and minimised, a rate such as "GFLOP/s" is its own unit
+  /// and maximised, anything else is unitless and minimised.
+  static Metric fromObjective(llvm::StringRef Name);
+
+  /// Whether objective \p A is strictly better than \p B.
+  bool better(double A, double B) const { return Maximize ? A > B : A < B; }
+  /// "min" or "max".
+  llvm::StringRef direction() const { return Maximize ? "max" : "min"; }
+  /// \p V to five significant digits without an exponent, followed by the
+  /// unit when \p WithUnit: "0.51234 ms", "47213 GFLOP/s".
+  std::string format(double V, bool WithUnit = true) const;
+};
+
 } // namespace metacu::tune
 
 #endif

@@ -9,6 +9,7 @@
 #ifndef METACU_TUNE_REPLAY_H
 #define METACU_TUNE_REPLAY_H
 
+#include "RunInfo.h"
 #include "SearchSpace.h"
 #include "Tuner.h"
 
@@ -30,14 +31,17 @@ struct ReplayOptions {
   std::string T4Path;
   /// A journal to resume from and append to; none when empty.
   std::string JournalPath;
+  /// The architecture the recorded times stand for (for the tuning file
+  /// and the report); a cache records only a device name.
+  std::string Arch;
+  /// Told of each evaluation (progress); none when null.
+  EvaluationListener *Listener = nullptr;
 };
 
 struct ReplayResult {
-  std::string CachePath;
-  std::string Kernel;
-  std::string Device;
-  std::string Objective;
-  bool Maximize = false;
+  /// The kernel, the cache's device, its objective, the budget; the source
+  /// is the cache file.
+  RunInfo Info;
   /// The recorded configurations.
   SearchSpace Space;
   size_t ValidConfigs = 0;
@@ -58,8 +62,10 @@ struct ReplayResult {
 
 llvm::Expected<ReplayResult> replay(const ReplayOptions &Options);
 
-/// The summary table printed at the end of a replay.
-void printReplaySummary(llvm::raw_ostream &OS, const ReplayResult &R);
+/// The summary table printed at the end of a replay, with the \p Top best
+/// configurations.
+void printReplaySummary(llvm::raw_ostream &OS, const ReplayResult &R,
+                        unsigned Top);
 
 } // namespace metacu::tune
 

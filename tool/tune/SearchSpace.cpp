@@ -179,6 +179,13 @@ std::string SearchSpace::key(uint32_t Index) const {
   return Key;
 }
 
+std::string SearchSpace::describe(uint32_t Index) const {
+  std::string Text;
+  for (size_t P = 0; P < Params.size(); ++P)
+    Text += (P ? " " : "") + Params[P].Name + "=" + value(Index, P).str();
+  return Text;
+}
+
 llvm::json::Object SearchSpace::toJSON(uint32_t Index) const {
   llvm::json::Object O;
   for (size_t P = 0; P < Params.size(); ++P)

@@ -82,6 +82,8 @@ public:
 
   /// Kernel Tuner's cache key: the values' Python spellings joined by ",".
   std::string key(uint32_t Index) const;
+  /// For people: "block_size_x=64 block_size_y=4".
+  std::string describe(uint32_t Index) const;
   /// The configuration as a JSON object, parameter name to value.
   llvm::json::Object toJSON(uint32_t Index) const;
 

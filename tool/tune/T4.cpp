@@ -10,8 +10,8 @@ static llvm::json::Object t4Result(const SearchSpace &Space,
                                    const Evaluation &E,
                                    llvm::StringRef Objective) {
   const Measurement &M = E.M;
-  llvm::StringRef Unit = Objective == "time" ? "ms" : "";
-  llvm::json::Object Measured{{"name", Objective}, {"unit", Unit}};
+  llvm::json::Object Measured{{"name", Objective},
+                              {"unit", Metric::fromObjective(Objective).Unit}};
   // T4 has no field for why a configuration failed; the value of the
   // objective carries it, as Kernel Tuner's error strings do.
   if (M.valid())

@@ -22,7 +22,11 @@ llvm::Expected<TuneResult> metacu::tune::runTuning(const SearchSpace &Space,
   }
   Evaluator E(Space, R, Options.Evaluation);
   Random Rng(Options.Seed);
+  if (EvaluationListener *L = Options.Evaluation.Listener)
+    L->started(E);
   Info->Create()->search(E, Rng);
+  if (EvaluationListener *L = Options.Evaluation.Listener)
+    L->finished(E);
   if (llvm::Error Err = E.takeError())
     return std::move(Err);
   TuneResult Result;

@@ -1,9 +1,9 @@
 //===- LowerTest.cpp - The construct tree becomes a generator program -----===//
 #include "expand/Lower.h"
 #include "TempDir.h"
-#include "toolchain/Toolchain.h"
-#include "support/Diagnostic.h"
 #include "expand/MetaNames.h"
+#include "support/Diagnostic.h"
+#include "toolchain/Toolchain.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -53,9 +53,7 @@ protected:
     }
     llvm::handleAllErrors(
         G.takeError(),
-        [&](const LocatedError &E) {
-          Out = {E.offset(), E.text()};
-        },
+        [&](const LocatedError &E) { Out = {E.offset(), E.text()}; },
         [&](const llvm::ErrorInfoBase &E) {
           ADD_FAILURE() << "not a located error: " << E.message();
         });
@@ -287,13 +285,6 @@ TEST_F(LowerTest, UnbalancedBracesAreErrors) {
   EXPECT_NE(Msg2.find("this '{' is never closed"), std::string::npos) << Msg2;
 }
 
-TEST_F(LowerTest, MalformedConstructInLiveCodeIsAnError) {
-  auto [Offset, Msg] =
-      lowerError("int a;\n@meta for (int i = 0; i < 2; ++i\nint b;\n");
-  EXPECT_EQ(Offset, offsetOf("("));
-  EXPECT_EQ(Msg, "expected ')' to match this '('");
-}
-
 TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
   std::string Code = "#if 0\n@meta for (\n@meta int x = 1;\n#endif\nint b;\n";
   HostSliceResult Slice;
@@ -303,28 +294,6 @@ TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
   EXPECT_TRUE(copied(G->Program, offsetOf("@meta for")));
   EXPECT_TRUE(copied(G->Program, offsetOf("@meta int")));
   EXPECT_EQ(G->Program.find("int x = 1;\n"), std::string::npos);
-}
-
-TEST_F(LowerTest, ConstructInAnArchConditionalBlockIsAnError) {
-  std::string Code = "#if __CUDA_ARCH__ >= 800\n@meta int x = 1;\n#endif\n";
-  HostSliceResult Slice;
-  Slice.ArchConditional.push_back({1, unsigned(Code.find("endif"))});
-  auto [Offset, Msg] = lowerError(Code, Slice);
-  EXPECT_EQ(Offset, offsetOf("@meta"));
-  EXPECT_NE(Msg.find("tests __CUDA_ARCH__"), std::string::npos) << Msg;
-  EXPECT_NE(Msg.find("if codegen"), std::string::npos) << Msg;
-}
-
-TEST_F(LowerTest, HeaderWithMetaConstructsIsAnErrorAtItsInclude) {
-  HostSliceResult Slice;
-  Slice.MetaHeaders.push_back({7, "/src/tune.h", 3, 5});
-  auto [Offset, Msg] =
-      lowerError("int a;\n#include \"tune.h\"\nint b;\n", Slice);
-  EXPECT_EQ(Offset, 7u);
-  EXPECT_NE(Msg.find("header '/src/tune.h' contains meta constructs (at "
-                     "/src/tune.h:3:5)"),
-            std::string::npos)
-      << Msg;
 }
 
 TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {
@@ -363,6 +332,33 @@ TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {
   // The table is ordinary code too: the output keeps it.
   EXPECT_TRUE(copied(P, offsetOf("const std::map")));
   EXPECT_TRUE(copied(P, offsetOf("#include <vector>")));
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(LowerTest, LongFilesAreLoweredIntoManyBoundedRuns) {
+  // One function per run of namespace-level code would make the generator
+  // one huge function, which the JIT compiles in more than linear time.
+  std::string Code;
+  for (int I = 0; I < 3000; ++I)
+    Code += "__device__ int f" + std::to_string(I) + "(int x) { return x; }\n";
+  Generator G = lowerOk(Code);
+  llvm::StringRef P = G.Program;
+  size_t Runs = 0, Largest = 0, Start = P.find("__metacu_run_");
+  while (Start != llvm::StringRef::npos) {
+    size_t Next = P.find("__metacu_run_", Start + 1);
+    Largest = std::max(
+        Largest, (Next == llvm::StringRef::npos ? P.size() : Next) - Start);
+    ++Runs;
+    Start = Next;
+  }
+  EXPECT_GT(Runs, 10u);
+  EXPECT_LT(Largest, 64u << 10);
+  // Every function body is still there, in order.
+  EXPECT_NE(P.find("text(" + std::to_string(Code.rfind("{ return")) + ", "),
+            llvm::StringRef::npos);
 }
 
 } // namespace

@@ -86,7 +86,7 @@ TEST(EvaluatorTest, MaximisedObjectivesBecomeNegativeCosts) {
   SearchSpace S = line();
   FakeRunner R(lineCost);
   EvaluatorOptions O;
-  O.Maximize = true; // say the "time" were GFLOP/s
+  O.Objective = Metric::fromObjective("GFLOP/s");
   Evaluator E(S, R, O);
   E.evaluate(std::vector<uint32_t>{1, 10});
   EXPECT_EQ(E.cost(1).Value, -99);
@@ -124,14 +124,14 @@ TEST(EvaluatorTest, JournalAnswersAnInterruptedRunsEvaluations) {
     auto J = llvm::cantFail(ResultCache::open(Path));
     FakeRunner R(lineCost);
     R.FailAfter = 3; // the harness dies on the fourth candidate
-    Evaluator E(S, R, {Budget{}, false, J.get()});
+    Evaluator E(S, R, {Budget{}, Metric{}, J.get()});
     E.evaluate(Plan);
     llvm::consumeError(E.takeError());
     EXPECT_EQ(E.evaluations(), 3u);
   }
   auto J = llvm::cantFail(ResultCache::open(Path));
   FakeRunner R(lineCost);
-  Evaluator E(S, R, {Budget{}, false, J.get()});
+  Evaluator E(S, R, {Budget{}, Metric{}, J.get()});
   std::vector<Cost> C = E.evaluate(Plan);
   // Only what the first run did not finish is measured again.
   EXPECT_EQ(R.Measured, (std::vector<uint32_t>{17, 3, 11}));
@@ -145,7 +145,7 @@ TEST(EvaluatorTest, JournalAnswersAnInterruptedRunsEvaluations) {
   // A journal of another device answers nothing.
   FakeRunner Other(lineCost);
   Other.Device.Device = "Other GPU";
-  Evaluator E2(S, Other, {Budget{}, false, J.get()});
+  Evaluator E2(S, Other, {Budget{}, Metric{}, J.get()});
   E2.evaluate(Plan);
   EXPECT_EQ(Other.Measured.size(), Plan.size());
 }

@@ -34,8 +34,9 @@ TEST(ReplayTest, RunsTheDefaultStrategyAndSummarises) {
 
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  printReplaySummary(OS, R);
+  printReplaySummary(OS, R, 5);
   EXPECT_NE(Text.find("x=5 y=3 z=0"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("top 5 of "), std::string::npos) << Text;
   EXPECT_NE(Text.find("to within 1%"), std::string::npos) << Text;
   EXPECT_NE(Text.find(std::to_string(*To1) + " evaluations"), std::string::npos)
       << Text;

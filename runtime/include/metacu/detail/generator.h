@@ -4,7 +4,7 @@
 // it in an embedded Clang interpreter; this header is what that program is
 // compiled against. It is not for CUDA code: nvcc never sees it. Meta code
 // may use the public part (namespace metacu: fail, read_file, load_json,
-// json, enum_name, enum_count, enum_values, select).
+// json, tuned_params, enum_name, enum_count, enum_values, select).
 //
 // The generator talks to the metacu tool through one C struct of callbacks
 // that the tool fills in before the program runs; everything the program
@@ -68,7 +68,10 @@ namespace detail {
 inline unsigned current_offset = 0;
 inline bool failed = false;
 
-inline void at(unsigned offset) { current_offset = offset; }
+inline void at(unsigned offset) {
+  current_offset = offset;
+  *metacu_host.running = offset;
+}
 /// Thrown when the tool says generation must stop; it has recorded why, so
 /// nothing more is reported.
 struct stop_generation {};
@@ -808,6 +811,64 @@ private:
 /// becomes a dependency of the generated file.
 inline json load_json(std::string_view path) {
   return json::parse(read_file(path), path);
+}
+
+namespace detail {
+
+inline const json &tuned_params(const json &tuning, int arch,
+                                std::string_view exact,
+                                std::source_location where) {
+  const json &entries = tuning["entries"];
+  std::string wanted = "sm_" + std::to_string(arch);
+  // The exact target first (sm_90a), then, as select() does, the greatest
+  // plain sm_N not above it: sm_80 code runs on an sm_86 GPU.
+  const json *fit = nullptr;
+  int fit_arch = 0;
+  std::string known;
+  for (const auto &[name, entry] : entries.items()) {
+    known += (known.empty() ? "" : ", ") + name;
+    if (!exact.empty() && name == exact)
+      return entry["params"];
+    if (name.rfind("sm_", 0) != 0)
+      continue;
+    int n = 0;
+    const char *end = name.data() + name.size();
+    auto r = std::from_chars(name.data() + 3, end, n);
+    if (r.ec != std::errc() || r.ptr != end)
+      continue;
+    if (n <= arch && n >= fit_arch) {
+      fit = &entry;
+      fit_arch = n;
+    }
+  }
+  if (!fit)
+    throw error(tuning.where() + ": no tuning entry fits " +
+                    (exact.empty() ? wanted : std::string(exact)) +
+                    (known.empty() ? "; the file has none"
+                                   : "; the file has " + known) +
+                    " (metacu tune --arch " + std::to_string(arch) +
+                    " --tuning-file FILE writes one)",
+                where);
+  return (*fit)["params"];
+}
+
+} // namespace detail
+
+/// The parameters `metacu tune` recorded for an architecture in a tuning
+/// file (docs/tune.md): tuning["entries"]["sm_N"]["params"] for the
+/// greatest N not above \p arch, the fit select() makes. Given an
+/// nvvm_arch_t, an entry for exactly that target (sm_90a) comes first.
+///   @meta const metacu::json &p = metacu::tuned_params(tuning, arch);
+///   @meta int threads = p["block_size_x"].get<int>();
+template <class Arch>
+const json &
+tuned_params(const json &tuning, Arch arch,
+             std::source_location where = std::source_location::current()) {
+  if constexpr (std::is_enum_v<Arch>)
+    return detail::tuned_params(tuning, static_cast<int>(arch), enum_name(arch),
+                                where);
+  else
+    return detail::tuned_params(tuning, arch, {}, where);
 }
 
 } // namespace metacu

@@ -42,6 +42,10 @@ struct metacu_host_api {
   // The compilation passes: 0 for the host, then each --arch value.
   const int *passes;
   unsigned npasses;
+  // Where the program records the input offset of the meta statement it is
+  // running: memory the tool can still read if the program crashes, hangs
+  // or exits, to say where.
+  volatile uint64_t *running;
 };
 extern metacu_host_api metacu_host;
 }

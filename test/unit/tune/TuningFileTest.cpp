@@ -1,0 +1,199 @@
+//===- TuningFileTest.cpp - Reading, merging and writing tuning files -----===//
+#include "tune/TuningFile.h"
+#include "../TempDir.h"
+#include "TuneTestData.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu;
+using namespace metacu::tune;
+
+namespace {
+
+TuningEntry entry(std::string Device, double Value, int Block = 64) {
+  TuningEntry E;
+  E.Params = llvm::json::Object{{"block_size_x", Block}, {"tile", 2}};
+  E.Device = std::move(Device);
+  E.Date = "2026-11-23";
+  E.Value = Value;
+  E.Metacu = "0.1.0";
+  E.Strategy = "ils";
+  E.Evaluations = 120;
+  return E;
+}
+
+} // namespace
+
+TEST(TuningFileTest, PrintsInAStableOrderAndReadsBack) {
+  TuningFile F;
+  F.Kernel = "conv";
+  // Inserted out of order; architectures sort by number, not as text.
+  for (const char *Arch : {"sm_100", "sm_90a", "sm_75", "sm_90"})
+    F.merge(Arch, entry("GPU " + std::string(Arch), 0.51), false);
+  F.Entries["sm_90"].Driver = "13.0";
+  F.Entries["sm_90"].Note = "compute_80 image";
+  F.Entries["sm_90"].Other["reviewed"] = true;
+  F.Other["comment"] = "by hand";
+  std::string Text = F.print();
+  EXPECT_LT(Text.find("\"sm_75\""), Text.find("\"sm_90\""));
+  EXPECT_LT(Text.find("\"sm_90\""), Text.find("\"sm_90a\""));
+  EXPECT_LT(Text.find("\"sm_90a\""), Text.find("\"sm_100\""));
+  EXPECT_NE(Text.find(R"(    "sm_90": {
+      "params": {
+        "block_size_x": 64,
+        "tile": 2
+      },
+      "device": "GPU sm_90",
+      "driver": "13.0",
+      "date": "2026-11-23",
+      "metric": {
+        "name": "time",
+        "value": 0.51,
+        "unit": "ms",
+        "direction": "min"
+      },
+      "metacu": "0.1.0",
+      "strategy": "ils",
+      "evaluations": 120,
+      "note": "compute_80 image",
+      "reviewed": true
+    },)"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ(Text.back(), '\n');
+
+  TuningFile Back = llvm::cantFail(TuningFile::parse(Text, "t.json"));
+  EXPECT_EQ(Back.print(), Text);
+  EXPECT_EQ(Back.Entries.size(), 4u);
+  EXPECT_EQ(Back.Entries["sm_90"].Note, "compute_80 image");
+  EXPECT_EQ(Back.Entries["sm_75"].Driver, "");
+}
+
+TEST(TuningFileTest, MergeKeepsABetterResultOfTheSameDevice) {
+  TuningFile F;
+  EXPECT_EQ(F.merge("sm_90", entry("H100", 0.51), false).Outcome,
+            MergeOutcome::Added);
+  F.merge("sm_80", entry("A100", 0.9), false);
+
+  // Worse on the same device: kept, and the other architecture untouched.
+  MergeResult Worse = F.merge("sm_90", entry("H100", 0.53, 128), false);
+  EXPECT_EQ(Worse.Outcome, MergeOutcome::KeptRecorded);
+  EXPECT_EQ(F.Entries["sm_90"].Value, 0.51);
+  EXPECT_NE(Worse.describe("sm_90", entry("H100", 0.53)).find("--force"),
+            std::string::npos);
+  // Equal is not better either.
+  EXPECT_EQ(F.merge("sm_90", entry("H100", 0.51, 128), false).Outcome,
+            MergeOutcome::KeptRecorded);
+
+  MergeResult Better = F.merge("sm_90", entry("H100", 0.49, 128), false);
+  EXPECT_EQ(Better.Outcome, MergeOutcome::Improved);
+  ASSERT_TRUE(Better.Previous.has_value());
+  EXPECT_EQ(Better.Previous->Value, 0.51);
+  EXPECT_EQ(*F.Entries["sm_90"].Params.getInteger("block_size_x"), 128);
+
+  EXPECT_EQ(F.merge("sm_90", entry("H100", 0.6), true).Outcome,
+            MergeOutcome::Forced);
+  EXPECT_EQ(F.Entries["sm_90"].Value, 0.6);
+  EXPECT_EQ(F.Entries["sm_80"].Value, 0.9);
+}
+
+TEST(TuningFileTest, ResultsThatDoNotCompareReplaceTheEntry) {
+  TuningFile F;
+  F.merge("sm_80", entry("A100", 0.5), false);
+  // An H100 running the sm_80 image is slower or faster for other reasons.
+  EXPECT_EQ(F.merge("sm_80", entry("H100", 0.7), false).Outcome,
+            MergeOutcome::Replaced);
+  EXPECT_EQ(F.Entries["sm_80"].Device, "H100");
+
+  TuningEntry Rate = entry("H100", 900);
+  Rate.Objective = Metric::fromObjective("GFLOP/s");
+  EXPECT_EQ(F.merge("sm_80", Rate, false).Outcome, MergeOutcome::Replaced);
+  // Higher is better now.
+  Rate.Value = 800;
+  EXPECT_EQ(F.merge("sm_80", Rate, false).Outcome, MergeOutcome::KeptRecorded);
+  Rate.Value = 1000;
+  EXPECT_EQ(F.merge("sm_80", Rate, false).Outcome, MergeOutcome::Improved);
+
+  // Other parameters: the kernel's space changed.
+  TuningEntry Wider = Rate;
+  Wider.Value = 10;
+  Wider.Params["unroll"] = 4;
+  EXPECT_EQ(F.merge("sm_80", Wider, false).Outcome, MergeOutcome::Replaced);
+}
+
+TEST(TuningFileTest, ErrorsNameTheFileAndTheValue) {
+  auto Missing = TuningFile::parse(
+      R"({"kernel": "k", "entries": {"sm_90": {"params": {},
+          "metric": {"name": "time", "value": 1, "direction": "min"}}}})",
+      "t.json");
+  EXPECT_EQ(llvm::toString(Missing.takeError()),
+            "t.json: entries.\"sm_90\".device: missing");
+  auto Direction = TuningFile::parse(
+      R"({"entries": {"sm_90": {"params": {}, "device": "d",
+          "metric": {"name": "time", "value": 1, "direction": "up"}}}})",
+      "t.json");
+  EXPECT_EQ(llvm::toString(Direction.takeError()),
+            "t.json: entries.\"sm_90\".metric.direction: expected \"min\" or "
+            "\"max\", not \"up\"");
+  auto Syntax = TuningFile::parse("{\n  \"entries\": [\n", "t.json");
+  EXPECT_EQ(llvm::toString(Syntax.takeError()).rfind("t.json:3:", 0), 0u);
+}
+
+TEST(TuningFileTest, BestEntryOfAReplay) {
+  test::Bowl B = test::bowl();
+  TuneOptions O;
+  O.Strategy = "brute_force";
+  TuneResult Run = llvm::cantFail(runTuning(B.Space, *B.Runner, O));
+  RunInfo Info;
+  Info.Kernel = "bowl";
+  Info.Where = {"sm_86", "Test GPU"};
+  Info.Date = "2030-01-01";
+  Info.Note = "replayed";
+  TuningEntry E = llvm::cantFail(bestEntry(Info, B.Space, Run));
+  EXPECT_EQ(E.Params, (llvm::json::Object{{"x", 5}, {"y", 3}, {"z", 0}}));
+  EXPECT_EQ(E.Value, 1.0);
+  EXPECT_EQ(E.Device, "Test GPU");
+  // The day the winner was measured, not the day of the replay.
+  EXPECT_EQ(E.Date, "2026-11-23");
+  EXPECT_EQ(E.Strategy, "brute_force");
+  EXPECT_EQ(E.Evaluations, Run.Trace.size());
+  EXPECT_EQ(E.Metacu, metacuVersion());
+  EXPECT_EQ(E.Note, "replayed");
+
+  EXPECT_EQ(llvm::toString(bestEntry(Info, B.Space, TuneResult()).takeError()),
+            "no valid configuration was found, so there is nothing to record");
+}
+
+TEST(TuningFileTest, UpdateWritesOnlyWhatChangedAndChecksTheKernel) {
+  TempDir T;
+  std::string Path = T.path("conv.tuning.json");
+  RunInfo Info;
+  Info.Kernel = "conv";
+  Info.Where = {"sm_90", "H100"};
+  MergeResult R =
+      llvm::cantFail(updateTuningFile(Path, Info, entry("H100", 0.5), false));
+  EXPECT_EQ(R.Outcome, MergeOutcome::Added);
+  std::string First = TempDir::read(Path);
+  EXPECT_NE(First.find("\"kernel\": \"conv\""), std::string::npos);
+
+  R = llvm::cantFail(updateTuningFile(Path, Info, entry("H100", 0.7), false));
+  EXPECT_EQ(R.Outcome, MergeOutcome::KeptRecorded);
+  EXPECT_EQ(TempDir::read(Path), First);
+
+  Info.Where.Arch = "sm_80";
+  llvm::cantFail(updateTuningFile(Path, Info, entry("H100", 0.7), false));
+  TuningFile Both = llvm::cantFail(TuningFile::read(Path));
+  EXPECT_EQ(Both.Entries.size(), 2u);
+  EXPECT_EQ(Both.Entries["sm_90"].Value, 0.5);
+
+  Info.Kernel = "gemm";
+  auto Other = updateTuningFile(Path, Info, entry("H100", 0.1), false);
+  EXPECT_EQ(llvm::toString(Other.takeError()),
+            Path + " holds the tuning of kernel 'conv', not 'gemm'; --force "
+                   "rewrites it for 'gemm'");
+  Info.Where.Arch.clear();
+  EXPECT_EQ(
+      llvm::toString(
+          updateTuningFile(Path, Info, entry("H100", 0.1), true).takeError()),
+      "the architecture the results are for is unknown; give --arch");
+}
