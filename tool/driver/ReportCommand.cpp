@@ -8,16 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
 #include "driver/Options.h"
-#include "expand/Emit.h"
-#include "expand/Execute.h"
-#include "expand/HostSlice.h"
-#include "expand/Lower.h"
-#include "expand/MetaNames.h"
+#include "expand/Pipeline.h"
 #include "expand/PreludeCache.h"
-#include "expand/Scan.h"
 #include "report/Printers.h"
 #include "report/Report.h"
-#include "support/Diagnostic.h"
 #include "support/Output.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
@@ -28,7 +22,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cl = llvm::cl;
@@ -90,46 +83,6 @@ static cl::opt<std::string> Output("o",
                                    cl::value_desc("file"), cl::init("-"),
                                    cl::sub(ReportSubcommand),
                                    cl::cat(MetacuCategory));
-
-// The generated file, as `metacu INPUT -o OUTPUT --arch LIST` would write
-// it. Errors in the input are printed here, at the user's line.
-static llvm::Expected<std::string> expand(const SourceFile &File,
-                                          const CompileFlags &Flags,
-                                          const ArchList &Archs,
-                                          llvm::StringRef OutputName) {
-  auto Located = [&](llvm::Error E) -> llvm::Error {
-    reportError(llvm::errs(), File, std::move(E));
-    return llvm::createStringError("");
-  };
-  auto Scan = scan(File);
-  if (!Scan)
-    return Located(Scan.takeError());
-  HostSliceOptions SliceOpts;
-  SliceOpts.Flags = Flags;
-  SliceOpts.ResourceDir = clangResourceDir();
-  SliceOpts.CudaInclude = cudaIncludeDir(CudaPathOption);
-  SliceOpts.RuntimeInclude = runtimeIncludeDir();
-  auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), SliceOpts);
-  if (!Slice)
-    return Located(Slice.takeError());
-  auto G = lower(File, *Scan, *Slice, Archs);
-  if (!G)
-    return Located(G.takeError());
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  ExecuteOptions ExecOpts;
-  ExecOpts.Flags = Flags;
-  ExecOpts.ResourceDir = SliceOpts.ResourceDir;
-  ExecOpts.CudaInclude = SliceOpts.CudaInclude;
-  ExecOpts.RuntimeInclude = SliceOpts.RuntimeInclude;
-  ExecOpts.CacheDir = defaultCacheDirectory();
-  auto Expanded = execute(File, *G, Archs, ExecOpts);
-  if (!Expanded)
-    return Located(Expanded.takeError());
-  EmitOptions EmitOpts;
-  EmitOpts.OutputName = OutputName.str();
-  return emitOutput(File, Archs, *Expanded, EmitOpts);
-}
 
 // nvcc's spelling of the user's preprocessor flags: Clang's joined
 // -isystem<dir> and -include<file> are two arguments to nvcc.
@@ -221,14 +174,21 @@ int runReportCommand() {
   // Whatever happens next, the temporary files go.
   llvm::scope_exit Cleanup([&] { llvm::sys::fs::remove_directories(WorkDir); });
 
-  llvm::StringRef Stem = llvm::sys::path::stem(Input);
-  std::string GenName = (Stem + ".gen.cu").str();
-  auto Text = expand(*File, *Flags, *Archs, GenName);
-  if (!Text)
-    return reportFailure(Text.takeError());
+  // The file `metacu INPUT -o STEM.gen.cu --arch LIST` would write.
+  PipelineOptions Opts;
+  Opts.Flags = *Flags;
+  Opts.ResourceDir = clangResourceDir();
+  Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
+  Opts.RuntimeInclude = runtimeIncludeDir();
+  Opts.CacheDir = defaultCacheDirectory();
+  Opts.Limits = metaLimits();
+  Opts.OutputName = (llvm::sys::path::stem(Input) + ".gen.cu").str();
+  auto Expanded = expandFile(*File, *Archs, Opts);
+  if (!Expanded)
+    return reportFailure(Expanded.takeError());
   llvm::SmallString<256> GenPath(WorkDir);
-  llvm::sys::path::append(GenPath, GenName);
-  if (auto Err = writeOutput(GenPath, *Text))
+  llvm::sys::path::append(GenPath, Opts.OutputName);
+  if (auto Err = writeOutput(GenPath, Expanded->Text))
     return reportFailure(std::move(Err));
 
   llvm::SmallString<256> InputDir(llvm::sys::path::parent_path(Input));
