@@ -22,6 +22,7 @@ nvcc = "%s -std=c++17 -I%s" % (config.nvcc_path, runtime_include)
 config.substitutions.append(("%metacu", config.metacu_path))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%nvcc", nvcc))
+config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     (
         "%check-golden",

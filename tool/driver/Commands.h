@@ -16,6 +16,7 @@ namespace metacu {
 extern llvm::cl::SubCommand AuditSubcommand;
 extern llvm::cl::SubCommand MigrateSubcommand;
 extern llvm::cl::SubCommand TuneSubcommand;
+extern llvm::cl::SubCommand ReportSubcommand;
 
 /// metacu INPUT.cu -o OUTPUT --arch LIST: the top-level command.
 int runExpandCommand();
@@ -25,6 +26,8 @@ int runAuditCommand();
 int runMigrateCommand();
 /// metacu tune ...
 int runTuneCommand();
+/// metacu report INPUT.cu --arch LIST ...
+int runReportCommand();
 
 } // namespace metacu
 

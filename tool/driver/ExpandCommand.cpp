@@ -34,19 +34,6 @@ static cl::opt<std::string>
     ArchSpec("arch",
              cl::desc("Target architectures as CMake writes them: 75,80,90a"),
              cl::value_desc("list"), cl::Required, cl::cat(MetacuCategory));
-static cl::opt<double> MetaTimeout(
-    "meta-timeout",
-    cl::desc("Seconds meta code may run before it is stopped (0: no limit)"),
-    cl::value_desc("seconds"), cl::init(300), cl::cat(MetacuCategory));
-static cl::opt<unsigned>
-    MetaMemory("meta-memory",
-               cl::desc("MiB meta code may allocate; past it allocations throw "
-                        "std::bad_alloc (0: no limit)"),
-               cl::value_desc("MiB"), cl::init(4096), cl::cat(MetacuCategory));
-static cl::opt<unsigned> MaxExpansion(
-    "max-expansion",
-    cl::desc("MiB the expansion may grow to before metacu stops it"),
-    cl::value_desc("MiB"), cl::init(256), cl::cat(MetacuCategory));
 static cl::opt<bool> WriteDeps("MD", cl::desc("Write a dependency file"),
                                cl::cat(MetacuCategory));
 static cl::opt<std::string>
@@ -95,9 +82,8 @@ int runExpandCommand() {
   Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
   Opts.RuntimeInclude = runtimeIncludeDir();
   Opts.CacheDir = CacheDir;
-  Opts.Limits.TimeoutSeconds = MetaTimeout;
-  Opts.Limits.MemoryBytes = uint64_t(MetaMemory) << 20;
-  Opts.MaxOutputBytes = size_t(MaxExpansion) << 20;
+  Opts.Limits = metaLimits();
+  Opts.MaxOutputBytes = maxExpansionBytes();
   Opts.OutputName =
       Output == "-" ? "<stdout>" : llvm::sys::path::filename(Output).str();
   if (DumpGenerator)

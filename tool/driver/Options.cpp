@@ -51,6 +51,33 @@ cl::opt<std::string> CudaPathOption(
     cl::desc("CUDA toolkit root (default: $CUDA_PATH or /usr/local/cuda)"),
     cl::value_desc("dir"), cl::sub(all()), cl::cat(MetacuCategory));
 
+static cl::opt<double> MetaTimeout(
+    "meta-timeout",
+    cl::desc("Seconds meta code may run before it is stopped (0: no limit)"),
+    cl::value_desc("seconds"), cl::init(300), cl::sub(all()),
+    cl::cat(MetacuCategory));
+static cl::opt<unsigned>
+    MetaMemory("meta-memory",
+               cl::desc("MiB meta code may allocate; past it allocations throw "
+                        "std::bad_alloc (0: no limit)"),
+               cl::value_desc("MiB"), cl::init(4096), cl::sub(all()),
+               cl::cat(MetacuCategory));
+
+static cl::opt<unsigned> MaxExpansion(
+    "max-expansion",
+    cl::desc("MiB the expansion may grow to before metacu stops it"),
+    cl::value_desc("MiB"), cl::init(256), cl::sub(all()),
+    cl::cat(MetacuCategory));
+
+size_t maxExpansionBytes() { return size_t(MaxExpansion) << 20; }
+
+IsolationLimits metaLimits() {
+  IsolationLimits L;
+  L.TimeoutSeconds = MetaTimeout;
+  L.MemoryBytes = uint64_t(MetaMemory) << 20;
+  return L;
+}
+
 llvm::Expected<CompileFlags> compileFlagsFor(llvm::StringRef File) {
   CompileFlags Flags;
   if (!BuildDir.empty())

@@ -8,6 +8,7 @@
 #ifndef METACU_DRIVER_OPTIONS_H
 #define METACU_DRIVER_OPTIONS_H
 
+#include "support/Isolation.h"
 #include "toolchain/CompileFlags.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -26,6 +27,13 @@ extern llvm::cl::opt<std::string> CudaPathOption;
 /// for it (-p BUILD_DIR), then -I/-isystem/-include/-D/-U/-std from the
 /// command line in the order given, so the command line wins.
 llvm::Expected<CompileFlags> compileFlagsFor(llvm::StringRef File);
+
+/// --meta-timeout and --meta-memory: how long and how much meta code may
+/// run and allocate when a subcommand expands a file.
+IsolationLimits metaLimits();
+
+/// --max-expansion: how large an expansion may grow.
+size_t maxExpansionBytes();
 
 /// metacu's runtime headers: installed beside the executable
 /// (<prefix>/bin/metacu, <prefix>/include/metacu), else the source tree it

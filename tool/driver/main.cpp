@@ -33,12 +33,16 @@ int main(int Argc, char **Argv) {
       "  metacu migrate FILES...  rewrites the convertible ones into 'if "
       "codegen' (migrate --help for more)\n"
       "  metacu tune --replay CACHE.json.gz  runs a tuning strategy on "
-      "recorded times (tune --help for more)\n");
+      "recorded times (tune --help for more)\n"
+      "  metacu report kernel.cu --arch 75,90 --block 256  resources, "
+      "occupancy and a predicted time per kernel (report --help for more)\n");
   if (AuditSubcommand)
     return runAuditCommand();
   if (MigrateSubcommand)
     return runMigrateCommand();
   if (TuneSubcommand)
     return runTuneCommand();
+  if (ReportSubcommand)
+    return runReportCommand();
   return runExpandCommand();
 }

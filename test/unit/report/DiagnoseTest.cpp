@@ -1,0 +1,133 @@
+//===- DiagnoseTest.cpp - Report rows in words ----------------------------===//
+#include "report/Diagnose.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu;
+using namespace metacu::report;
+
+namespace {
+
+// A row as buildReports makes it, from the figures given.
+KernelReport row(unsigned CC, unsigned Threads, unsigned Regs,
+                 uint64_t StaticSmem = 0, uint64_t Dynamic = 0) {
+  KernelReport R;
+  R.Name = "k";
+  R.Target = Arch{CC, 0};
+  R.Resources.Registers = Regs;
+  R.Resources.StaticSharedBytes = StaticSmem;
+  R.Counts.Instructions = 20;
+  R.Limits = archLimits(CC);
+  LaunchConfig L;
+  L.Block = {Threads, 1, 1};
+  L.DynamicSharedBytes = Dynamic;
+  R.Launch = L;
+  if (R.Limits) {
+    R.Occ = computeOccupancy(*R.Limits, {Regs, StaticSmem, 0, std::nullopt}, L);
+    if (R.Occ->BlocksPerSM)
+      R.Model = predict(R.Counts, R.Resources, *R.Occ, *R.Limits, L);
+  }
+  return R;
+}
+
+std::string all(const KernelReport &R) {
+  std::string S;
+  for (const std::string &D : diagnose(R))
+    S += D + "\n";
+  return S;
+}
+
+TEST(DiagnoseTest, Spills) {
+  KernelReport R = row(75, 256, 255);
+  R.Resources.SpillStoreBytes = 48;
+  R.Resources.SpillLoadBytes = 40;
+  EXPECT_NE(all(R).find("spills 48 bytes (40 reloaded) on sm_75 at 256 "
+                        "threads: lower the values per thread or cap "
+                        "registers"),
+            std::string::npos)
+      << all(R);
+}
+
+TEST(DiagnoseTest, StackWithoutSpills) {
+  KernelReport R = row(80, 128, 32);
+  R.Resources.StackBytes = 64;
+  EXPECT_NE(all(R).find("64-byte stack frame"), std::string::npos);
+  EXPECT_EQ(all(R).find("spills"), std::string::npos);
+}
+
+TEST(DiagnoseTest, CannotLaunchForRegisters) {
+  std::string D = all(row(90, 1024, 65));
+  EXPECT_NE(D.find("cannot launch: 1024 threads x 65 registers exceeds the "
+                   "register file (65536) on sm_90: at most 64 registers "
+                   "per thread fit"),
+            std::string::npos)
+      << D;
+}
+
+TEST(DiagnoseTest, CannotLaunchForSharedMemoryWithoutOptIn) {
+  std::string D = all(row(90, 256, 32, 16, 48 * 1024));
+  EXPECT_NE(D.find("cannot launch: 50304 bytes of shared memory per block "
+                   "(static 16 bytes, dynamic 48 KiB, reserved 1 KiB) "
+                   "exceeds the limit of 48 KiB without opt-in"),
+            std::string::npos)
+      << D;
+}
+
+TEST(DiagnoseTest, CannotLaunchForBlockSizeAndLaunchBounds) {
+  EXPECT_NE(all(row(80, 2048, 16)).find("2048 threads per block, at most 1024"),
+            std::string::npos);
+  KernelReport R = row(80, 256, 16);
+  R.Counts.MaxThreadsPerBlock = 128;
+  R.Occ = computeOccupancy(*R.Limits, {16, 0, 0, 128u}, *R.Launch);
+  EXPECT_NE(all(R).find("256 threads exceed the kernel's __launch_bounds__ "
+                        "(128)"),
+            std::string::npos);
+}
+
+TEST(DiagnoseTest, OccupancyLimitedBySharedMemory) {
+  std::string D = all(row(90, 256, 32, 48 * 1024));
+  EXPECT_NE(D.find("occupancy 50% on sm_90 at 256 threads is limited by "
+                   "shared memory (49 KiB per block of the SM's 228 KiB): "
+                   "46592 bytes per block, reserve included, would fit 5"),
+            std::string::npos)
+      << D;
+}
+
+TEST(DiagnoseTest, OccupancyLimitedByRegistersSaysWhatWouldFitMore) {
+  std::string D = all(row(90, 256, 64));
+  EXPECT_NE(D.find("occupancy 50% on sm_90 at 256 threads is limited by "
+                   "registers (64 per thread, 16384 per block of the SM's "
+                   "65536): 48 registers per thread would fit 5 blocks "
+                   "(__launch_bounds__(256, 5))"),
+            std::string::npos)
+      << D;
+}
+
+TEST(DiagnoseTest, FullOccupancyIsNotDiagnosed) {
+  EXPECT_EQ(all(row(90, 256, 32)).find("occupancy"), std::string::npos);
+}
+
+TEST(DiagnoseTest, UnknownArchitecture) {
+  EXPECT_NE(all(row(103, 256, 32)).find("no limits table for sm_103"),
+            std::string::npos);
+}
+
+TEST(DiagnoseTest, LatencyBound) {
+  KernelReport R = row(90, 256, 128);
+  R.Counts.GlobalLoads = {2, 8};
+  R.Counts.GlobalStores = {1, 4};
+  R.Model = predict(R.Counts, R.Resources, *R.Occ, *R.Limits, *R.Launch);
+  ASSERT_EQ(R.Model->Bound, Phase::Latency);
+  EXPECT_NE(all(R).find("latency-bound on sm_90 at 256 threads: 4096 bytes "
+                        "of loads in flight per SM"),
+            std::string::npos)
+      << all(R);
+}
+
+TEST(DiagnoseTest, Loops) {
+  KernelReport R = row(80, 128, 32);
+  R.Counts.HasLoop = true;
+  EXPECT_NE(all(R).find("has a loop"), std::string::npos);
+}
+
+} // namespace

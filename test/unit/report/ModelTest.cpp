@@ -1,0 +1,135 @@
+//===- ModelTest.cpp - The phase model ranks configurations sensibly ------===//
+//
+// The model is judged by rank (Spearman against measurements on a GPU), so
+// these tests pin down orderings and regimes rather than microseconds: a
+// streaming kernel is DRAM-bound and its time follows its bytes, a kernel
+// with few bytes in flight is latency-bound and gains from occupancy, an
+// FMA-heavy kernel is compute-bound and its time follows its instructions.
+//
+//===----------------------------------------------------------------------===//
+#include "report/Model.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu::report;
+
+namespace {
+
+// y[i] = a * x[i] + y[i] over Items values a thread.
+KernelCounts axpy(unsigned Items) {
+  KernelCounts C;
+  C.GlobalLoads = {2 * Items, 8ull * Items};
+  C.GlobalStores = {Items, 4ull * Items};
+  C.FpInstructions[unsigned(FpType::F32)] = Items;
+  C.Flops[unsigned(FpType::F32)] = 2 * Items;
+  C.Instructions = 3 * Items + 8;
+  return C;
+}
+
+struct Modelled {
+  Prediction P;
+  Occupancy O;
+};
+
+Modelled run(const KernelCounts &C, unsigned CC, unsigned Threads,
+             unsigned Regs, std::optional<uint64_t> Grid,
+             uint64_t StaticSmem = 0) {
+  const ArchLimits &L = *archLimits(CC);
+  LaunchConfig Launch;
+  Launch.Block = {Threads, 1, 1};
+  Launch.GridBlocks = Grid;
+  KernelResources R;
+  R.Registers = Regs;
+  R.StaticSharedBytes = StaticSmem;
+  Occupancy O =
+      computeOccupancy(L, {Regs, StaticSmem, 0, std::nullopt}, Launch);
+  return {predict(C, R, O, L, Launch), O};
+}
+
+// The same 2^28 values, Items a thread, at 256 threads.
+double axpyTime(unsigned CC, unsigned Items, unsigned Regs = 16) {
+  uint64_t Values = 1ull << 28;
+  return run(axpy(Items), CC, 256, Regs, Values / (256 * Items)).P.TimeUs;
+}
+
+TEST(ModelTest, StreamingIsDramBoundNearTheBandwidth) {
+  Modelled R = run(axpy(8), 90, 256, 24, (1ull << 28) / 2048);
+  EXPECT_EQ(R.P.Bound, Phase::Dram);
+  // 12 bytes a value over 3350 GB/s, give or take the model's latency.
+  double Ideal = 12.0 * (1ull << 28) / 3350e9 * 1e6;
+  EXPECT_GT(R.P.TimeUs, Ideal);
+  EXPECT_LT(R.P.TimeUs, 1.3 * Ideal);
+}
+
+TEST(ModelTest, MoreBytesInFlightHideLatency) {
+  // One value a thread leaves DRAM latency exposed; more values a thread
+  // are faster, up to the bandwidth.
+  EXPECT_GT(axpyTime(90, 1), axpyTime(90, 4));
+  EXPECT_GE(axpyTime(90, 4), axpyTime(90, 8));
+  // Lower occupancy (128 registers: 2 blocks of 8 warps) is slower.
+  EXPECT_GT(axpyTime(90, 1, 128), axpyTime(90, 1, 16));
+  Modelled Low = run(axpy(1), 90, 256, 128, 1 << 20);
+  EXPECT_EQ(Low.P.Bound, Phase::Latency);
+}
+
+TEST(ModelTest, ComputeBoundFollowsInstructions) {
+  // A convolution-like thread: 289 FMAs per output, a few loads.
+  auto Conv = [](unsigned Outputs, unsigned SharedLoadsPerOutput) {
+    KernelCounts C;
+    C.GlobalLoads = {4, 16};
+    C.GlobalStores = {Outputs, 4ull * Outputs};
+    C.SharedLoads = {SharedLoadsPerOutput * Outputs,
+                     4ull * SharedLoadsPerOutput * Outputs};
+    C.FpInstructions[unsigned(FpType::F32)] = 289 * Outputs;
+    C.Flops[unsigned(FpType::F32)] = 578 * Outputs;
+    C.Instructions = (289 + SharedLoadsPerOutput) * Outputs + 40;
+    return C;
+  };
+  // 2^24 outputs: untiled (1 a thread, a shared load per FMA) against 4x4
+  // tiles that reuse each loaded value.
+  Modelled Untiled = run(Conv(1, 289), 90, 256, 32, (1 << 24) / 256, 4096);
+  Modelled Tiled = run(Conv(16, 25), 90, 256, 64, (1 << 24) / 4096, 27648);
+  EXPECT_NE(Untiled.P.Bound, Phase::Dram);
+  EXPECT_NE(Tiled.P.Bound, Phase::Dram);
+  EXPECT_GT(Untiled.P.TimeUs, 1.5 * Tiled.P.TimeUs);
+}
+
+TEST(ModelTest, Fp64FollowsTheFp64Lanes) {
+  KernelCounts C;
+  C.FpInstructions[unsigned(FpType::F64)] = 1000;
+  C.Instructions = 1000;
+  // sm_75 has 2 FP64 lanes an SM on 40 SMs, sm_80 32 on 108: the same
+  // grid takes over 40 times longer (the A100 is slower per clock).
+  Modelled T4 = run(C, 75, 256, 32, 1000);
+  Modelled A100 = run(C, 80, 256, 32, 1000);
+  EXPECT_EQ(T4.P.Bound, Phase::FloatingPoint);
+  EXPECT_GT(T4.P.TimeUs, 30 * A100.P.TimeUs);
+}
+
+TEST(ModelTest, WavesAndTheAssumedGrid) {
+  Modelled One = run(axpy(4), 90, 256, 16, std::nullopt);
+  EXPECT_TRUE(One.P.GridAssumed);
+  EXPECT_EQ(One.P.GridBlocks, 8u * 132);
+  EXPECT_EQ(One.P.Waves, 1u);
+  Modelled Three = run(axpy(4), 90, 256, 16, 8 * 132 * 2 + 1);
+  EXPECT_EQ(Three.P.Waves, 3u);
+  EXPECT_FALSE(Three.P.GridAssumed);
+  // A last wave of one block costs far less than a full one.
+  Modelled Two = run(axpy(4), 90, 256, 16, 8 * 132 * 2);
+  EXPECT_GT(Three.P.TimeUs, Two.P.TimeUs);
+  EXPECT_LT(Three.P.TimeUs - Two.P.TimeUs, One.P.TimeUs);
+}
+
+TEST(ModelTest, LoopsMakeALowerBound) {
+  KernelCounts C = axpy(1);
+  C.HasLoop = true;
+  EXPECT_TRUE(run(C, 80, 256, 16, 1000).P.LowerBound);
+  EXPECT_FALSE(run(axpy(1), 80, 256, 16, 1000).P.LowerBound);
+}
+
+TEST(ModelTest, PhaseNamesAreTheJsonSpelling) {
+  EXPECT_EQ(phaseName(Phase::L1Shared), "l1_shared");
+  EXPECT_EQ(phaseName(Phase::FloatingPoint), "fp");
+}
+
+} // namespace

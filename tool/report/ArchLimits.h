@@ -1,0 +1,81 @@
+//===- ArchLimits.h - What one SM of each architecture holds --------------===//
+//
+// One table row per compute capability nvcc 13 targets: the per-SM and
+// per-block limits the CUDA occupancy rules use (as cuda_occupancy.h and the
+// Programming Guide's technical specifications state them), and the
+// parameters of one reference device per architecture for the performance
+// model. docs/report.md lists the values and their sources.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_REPORT_ARCHLIMITS_H
+#define METACU_REPORT_ARCHLIMITS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+
+namespace metacu::report {
+
+/// A device of the architecture, for the model: the figures of one product,
+/// named, since two products of one compute capability differ.
+struct DeviceParams {
+  llvm::StringLiteral Name;
+  unsigned SMs;
+  /// Boost clock.
+  double ClockGHz;
+  /// DRAM bandwidth, GB/s (10^9 bytes).
+  double DramGBps;
+  uint64_t L2Bytes;
+  /// FP32 and FP64 results per clock per SM; f16 runs on the FP32 lanes
+  /// two to an instruction.
+  unsigned Fp32Lanes;
+  unsigned Fp64Lanes;
+  /// Bytes per clock the L1 of one SM delivers to global loads.
+  unsigned L1BytesPerClock;
+  /// Bytes per clock one SM can move to and from L2 (approximate).
+  unsigned L2BytesPerClock;
+  /// Cycles from a global load issued to its data, missing in L2.
+  unsigned DramLatencyCycles;
+};
+
+struct ArchLimits {
+  /// Compute capability: 75, 80, ..., 120.
+  unsigned CC;
+  unsigned MaxThreadsPerBlock;
+  unsigned MaxWarpsPerSM;
+  unsigned MaxBlocksPerSM;
+  unsigned RegistersPerSM;
+  unsigned RegistersPerBlock;
+  /// The most registers one thread may be allocated.
+  unsigned MaxRegistersPerThread;
+  /// A warp's registers are allocated in units of this many.
+  unsigned RegisterAllocationUnit;
+  /// The register file is split between this many sub-partitions; warps
+  /// are placed in one each.
+  unsigned SubPartitions;
+  /// Shared memory of one SM at its largest carve-out.
+  uint64_t SharedPerSM;
+  /// The carve-outs the SM can be configured to, KiB, ascending.
+  llvm::ArrayRef<unsigned> CarveoutsKiB;
+  /// Per block without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).
+  uint64_t SharedPerBlock;
+  /// Per block at most, after opting in.
+  uint64_t SharedPerBlockOptIn;
+  uint64_t SharedAllocationUnit;
+  /// The driver's share of each block's shared memory (1 KiB since sm_80).
+  uint64_t ReservedSharedPerBlock;
+  /// Block barriers available per block slot of the SM; 0 where barriers
+  /// do not limit occupancy (before sm_90).
+  unsigned BarriersPerBlockSlot;
+  DeviceParams Device;
+};
+
+/// The row for \p CC, or null for an architecture the table lacks.
+const ArchLimits *archLimits(unsigned CC);
+
+/// Every row, ascending.
+llvm::ArrayRef<ArchLimits> allArchLimits();
+
+} // namespace metacu::report
+
+#endif

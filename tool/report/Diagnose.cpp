@@ -1,0 +1,168 @@
+//===- Diagnose.cpp -------------------------------------------------------===//
+#include "report/Diagnose.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace metacu::report {
+
+// "48 KiB" where that is exact, else "1280 bytes".
+static std::string bytes(uint64_t N) {
+  if (N >= 1024 && N % 1024 == 0)
+    return std::to_string(N / 1024) + " KiB";
+  return std::to_string(N) + " bytes";
+}
+
+static std::string whereAt(const KernelReport &R) {
+  std::string S = "on " + R.Target.name();
+  if (R.Launch)
+    S += " at " + R.Launch->Block.str() + " threads";
+  return S;
+}
+
+// The most registers per thread, below the kernel's, at which an SM holds
+// \p Blocks blocks; 0 if none.
+static unsigned registersFor(const KernelReport &R, unsigned Blocks) {
+  KernelFootprint F{R.Resources.Registers, R.Resources.StaticSharedBytes,
+                    R.Resources.Barriers, R.Counts.MaxThreadsPerBlock};
+  while (F.Registers > 0) {
+    --F.Registers;
+    if (computeOccupancy(*R.Limits, F, *R.Launch).BlocksPerSM >= Blocks)
+      return F.Registers;
+  }
+  return 0;
+}
+
+static std::string cannotLaunch(const KernelReport &R) {
+  const Occupancy &O = *R.Occ;
+  const ArchLimits &L = *R.Limits;
+  const LaunchConfig &Launch = *R.Launch;
+  std::string Block = Launch.Block.str();
+  switch (O.Failure) {
+  case LaunchFailure::BlockSize:
+    return llvm::formatv("cannot launch: {0} threads per block, at most {1} "
+                         "on {2}",
+                         Block, L.MaxThreadsPerBlock, R.Target.name());
+  case LaunchFailure::LaunchBounds:
+    return llvm::formatv("cannot launch: {0} threads exceed the kernel's "
+                         "__launch_bounds__ ({1})",
+                         Block, *R.Counts.MaxThreadsPerBlock);
+  case LaunchFailure::RegisterFile:
+    return llvm::formatv(
+        "cannot launch: {0} threads x {1} registers exceeds the register "
+        "file ({2}) on {3}: at most {4} registers per thread fit",
+        Block, R.Resources.Registers, L.RegistersPerBlock, R.Target.name(),
+        registersFor(R, 1));
+  case LaunchFailure::SharedPerBlock:
+    return llvm::formatv(
+        "cannot launch: {0} of shared memory per block (static {1}, dynamic "
+        "{2}, reserved {3}) exceeds the limit of {4}{5}",
+        bytes(O.SharedPerBlock), bytes(R.Resources.StaticSharedBytes),
+        bytes(Launch.DynamicSharedBytes), bytes(L.ReservedSharedPerBlock),
+        bytes(O.SharedLimitPerBlock - L.ReservedSharedPerBlock),
+        Launch.SharedOptIn ||
+                O.SharedLimitPerBlock - L.ReservedSharedPerBlock >=
+                    L.SharedPerBlockOptIn
+            ? std::string()
+            : " without opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize "
+              "allows up to " +
+                  bytes(L.SharedPerBlockOptIn) + ")");
+  case LaunchFailure::None:
+    break;
+  }
+  llvm_unreachable("the kernel can launch");
+}
+
+// What would give one more block per SM, for the limits the kernel sets.
+static std::string oneMoreBlock(const KernelReport &R) {
+  const Occupancy &O = *R.Occ;
+  if (O.Limit == Limiter::Registers)
+    if (unsigned Regs = registersFor(R, O.BlocksPerSM + 1))
+      return llvm::formatv(": {0} registers per thread would fit {1} blocks "
+                           "(__launch_bounds__({2}, {1}))",
+                           Regs, O.BlocksPerSM + 1, R.Launch->Block.count());
+  if (O.Limit == Limiter::SharedMemory) {
+    uint64_t Per = O.SharedPerSM / (O.BlocksPerSM + 1);
+    return llvm::formatv(": {0} per block, reserve included, would fit {1}",
+                         bytes(Per - Per % R.Limits->SharedAllocationUnit),
+                         O.BlocksPerSM + 1);
+  }
+  if (O.Limit == Limiter::Blocks)
+    return ": larger blocks would hold more warps";
+  return "";
+}
+
+static std::string limitedBy(const KernelReport &R) {
+  const Occupancy &O = *R.Occ;
+  const ArchLimits &L = *R.Limits;
+  switch (O.Limit) {
+  case Limiter::Registers:
+    return llvm::formatv("registers ({0} per thread, {1} per block of the "
+                         "SM's {2})",
+                         R.Resources.Registers, O.RegistersPerBlock,
+                         L.RegistersPerSM);
+  case Limiter::SharedMemory:
+    return llvm::formatv("shared memory ({0} per block of the SM's {1})",
+                         bytes(O.SharedPerBlock), bytes(O.SharedPerSM));
+  case Limiter::Warps:
+    return llvm::formatv("warps ({0} per block, {1} per SM)", O.WarpsPerBlock,
+                         L.MaxWarpsPerSM);
+  case Limiter::Blocks:
+    return llvm::formatv("blocks per SM ({0})", L.MaxBlocksPerSM);
+  case Limiter::Barriers:
+    return llvm::formatv("barriers ({0} per block)", R.Resources.Barriers);
+  case Limiter::CannotLaunch:
+    break;
+  }
+  llvm_unreachable("a kernel that launches has a limiter");
+}
+
+std::vector<std::string> diagnose(const KernelReport &R) {
+  std::vector<std::string> D;
+  const KernelResources &Res = R.Resources;
+  if (!R.Limits)
+    D.push_back("no limits table for " + R.Target.name() +
+                ": occupancy and time are not computed");
+  if (Res.SpillStoreBytes || Res.SpillLoadBytes)
+    D.push_back(llvm::formatv("spills {0} bytes ({1} reloaded) {2}: lower "
+                              "the values per thread or cap registers",
+                              Res.SpillStoreBytes, Res.SpillLoadBytes,
+                              whereAt(R)));
+  else if (Res.StackBytes)
+    D.push_back(llvm::formatv(
+        "keeps a {0}-byte stack frame in local memory {1}: an array indexed "
+        "by values not known at compile time, or a call",
+        Res.StackBytes, whereAt(R)));
+  if (R.Counts.HasLoop)
+    D.push_back("has a loop: counts are per iteration, the predicted time "
+                "a lower bound");
+  if (R.Occ && R.Occ->Failure != LaunchFailure::None)
+    D.push_back(cannotLaunch(R));
+  else if (R.Occ && R.Occ->Fraction < 1)
+    D.push_back(llvm::formatv("occupancy {0}% {1} is limited by {2}{3}",
+                              occupancyPercent(*R.Occ), whereAt(R),
+                              limitedBy(R), oneMoreBlock(R)));
+  if (R.Model && R.Model->Bound == Phase::Latency) {
+    const DeviceParams &Dev = R.Limits->Device;
+    uint64_t InFlight = R.Counts.GlobalLoads.Bytes * R.Launch->Block.count() *
+                        R.Occ->BlocksPerSM;
+    double Needed =
+        Dev.DramGBps / Dev.ClockGHz / Dev.SMs * Dev.DramLatencyCycles;
+    // Either DRAM latency is not covered by the loads in flight, or too few
+    // warps are resident to keep the schedulers busy.
+    if (R.Counts.GlobalLoads.Instructions && InFlight < Needed)
+      D.push_back(llvm::formatv(
+          "latency-bound {0}: {1} bytes of loads in flight per SM, about "
+          "{2:0} needed to cover DRAM latency on a {3}: more values per "
+          "thread or more resident warps",
+          whereAt(R), InFlight, Needed, Dev.Name));
+    else
+      D.push_back(llvm::formatv(
+          "latency-bound {0}: {1} resident warps per SM cannot keep its "
+          "schedulers issuing: more resident warps (fewer registers or less "
+          "shared memory per block)",
+          whereAt(R), R.Occ->BlocksPerSM * R.Occ->WarpsPerBlock));
+  }
+  return D;
+}
+
+} // namespace metacu::report

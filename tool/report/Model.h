@@ -1,0 +1,53 @@
+//===- Model.h - A phase model of a kernel's run time ---------------------===//
+//
+// Predicts the time of a launch from what one thread executes (PtxCounts),
+// what the compiled kernel occupies (ptxas, Occupancy) and one reference
+// device per architecture (ArchLimits): per SM and wave of resident blocks,
+// a compute phase bounded by instruction issue, the FP pipes and L1/shared
+// bandwidth, and a memory phase of DRAM latency plus the wave's bytes over
+// the SM's share of DRAM bandwidth; the two overlap as resident blocks
+// desynchronize. docs/report.md gives the formulas. It is meant to rank
+// configurations of one kernel, not to predict microseconds exactly.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_REPORT_MODEL_H
+#define METACU_REPORT_MODEL_H
+
+#include "report/ArchLimits.h"
+#include "report/Occupancy.h"
+#include "report/PtxCounts.h"
+#include "report/Ptxas.h"
+
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+
+namespace metacu::report {
+
+enum class Phase { Issue, FloatingPoint, L1Shared, Dram, Latency };
+
+/// "issue", "fp", "l1_shared", "dram", "latency".
+llvm::StringRef phaseName(Phase P);
+
+struct Prediction {
+  double TimeUs = 0;
+  uint64_t GridBlocks = 0;
+  /// The launch gave no grid: one full wave was assumed.
+  bool GridAssumed = false;
+  uint64_t Waves = 0;
+  /// Cycles each phase alone takes for one full wave on one SM.
+  double IssueCycles = 0, FpCycles = 0, L1SharedCycles = 0, DramCycles = 0,
+         LatencyCycles = 0;
+  /// The largest of them.
+  Phase Bound = Phase::Issue;
+  /// The kernel has a loop; counts and time cover one iteration.
+  bool LowerBound = false;
+};
+
+/// \p Occ must allow at least one block per SM.
+Prediction predict(const KernelCounts &Counts, const KernelResources &Res,
+                   const Occupancy &Occ, const ArchLimits &Limits,
+                   const LaunchConfig &Launch);
+
+} // namespace metacu::report
+
+#endif

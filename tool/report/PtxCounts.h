@@ -1,0 +1,69 @@
+//===- PtxCounts.h - What one thread of each kernel executes, from its PTX ===//
+//
+// Static counts per entry function of nvcc's PTX: memory instructions and
+// their bytes by state space, floating-point operations by type, branches,
+// and whether a branch goes backwards (a loop). metacu unrolls meta loops,
+// so a kernel without a loop executes each counted instruction once per
+// thread (both sides of an if are counted); with a loop, a count covers one
+// iteration and is a lower bound. Also the launch bounds PTX records and
+// ptxas -v does not print.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_REPORT_PTXCOUNTS_H
+#define METACU_REPORT_PTXCOUNTS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace metacu::report {
+
+struct AccessCount {
+  unsigned Instructions = 0;
+  uint64_t Bytes = 0;
+  void add(uint64_t B) {
+    ++Instructions;
+    Bytes += B;
+  }
+};
+
+/// f16 covers f16, bf16 and their x2 pairs.
+enum class FpType { F16, F32, F64 };
+
+struct KernelCounts {
+  std::string Mangled;
+  /// ld.global (also .nc, ldu, generic ld) and cp.async's global side.
+  AccessCount GlobalLoads;
+  /// st.global, and atom/red on global memory.
+  AccessCount GlobalStores;
+  AccessCount SharedLoads;
+  AccessCount SharedStores;
+  /// ld/st.local: arrays ptxas could not keep in registers.
+  AccessCount LocalAccesses;
+  /// Floating-point operations, fma and mad as 2, by FpType.
+  uint64_t Flops[3] = {};
+  /// Instructions on the FP pipes by FpType (an fma is one).
+  unsigned FpInstructions[3] = {};
+  unsigned Branches = 0;
+  bool HasLoop = false;
+  /// Instructions that issue, roughly as SASS will: parameter and constant
+  /// loads (which become operands) and address conversions are left out.
+  unsigned Instructions = 0;
+  /// .maxntid or .reqntid, as a product of its dimensions.
+  std::optional<unsigned> MaxThreadsPerBlock;
+
+  uint64_t flops(FpType T) const { return Flops[unsigned(T)]; }
+  unsigned fpInstructions(FpType T) const {
+    return FpInstructions[unsigned(T)];
+  }
+};
+
+/// One KernelCounts per .entry of \p Ptx, in order.
+llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx);
+
+} // namespace metacu::report
+
+#endif

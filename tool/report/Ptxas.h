@@ -1,0 +1,73 @@
+//===- Ptxas.h - Registers, spills and memory of each kernel, from ptxas --===//
+//
+// metacu report compiles the generated file once per architecture: nvcc
+// -ptx, then ptxas -v on that PTX (through nvcc, as nvcc -cubin -Xptxas -v
+// would run it), keeping the PTX for PtxCounts and reading ptxas's resource
+// lines per entry function. No GPU is needed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_REPORT_PTXAS_H
+#define METACU_REPORT_PTXAS_H
+
+#include "toolchain/Arch.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metacu::report {
+
+/// What ptxas -v says of one entry function.
+struct KernelResources {
+  std::string Mangled;
+  unsigned Registers = 0;
+  /// Block barriers (bar.sync ids) the kernel uses.
+  unsigned Barriers = 0;
+  uint64_t StackBytes = 0;
+  uint64_t SpillStoreBytes = 0;
+  uint64_t SpillLoadBytes = 0;
+  uint64_t StaticSharedBytes = 0;
+  /// The constant banks ptxas lists for the entry (cmem[0] holds the
+  /// parameters; from sm_90 on ptxas lists none). __constant__ variables
+  /// are the module's, not the entry's, and are not included.
+  uint64_t ConstantBytes = 0;
+};
+
+/// The entry functions in ptxas -v output for one architecture, in the
+/// order ptxas compiled them.
+llvm::Expected<std::vector<KernelResources>> parsePtxasLog(llvm::StringRef Log);
+
+/// A kernel's name as written, unqualified and without template arguments:
+/// "big" for _ZN2ns3bigILi200EEEvPKfPf; an extern "C" name is itself.
+std::string kernelName(llvm::StringRef Mangled);
+
+/// The nvcc to run: under \p CudaPath (--cuda-path) or $CUDA_PATH if set,
+/// else the one on $PATH, else /usr/local/cuda's.
+std::string findNvcc(llvm::StringRef CudaPath);
+
+struct NvccOptions {
+  std::string Nvcc;
+  /// For the generated file: -I, -D, -std=...
+  std::vector<std::string> Args;
+  /// Where the PTX, cubins and logs go.
+  std::string WorkDir;
+};
+
+struct ArchBuild {
+  Arch Target;
+  std::string Ptx;
+  std::string PtxasLog;
+};
+
+/// Compiles \p GenFile for each of \p Archs, all architectures at once:
+/// the PTX nvcc generates and what ptxas -v says compiling it.
+llvm::Expected<std::vector<ArchBuild>> buildForArchs(llvm::StringRef GenFile,
+                                                     llvm::ArrayRef<Arch> Archs,
+                                                     const NvccOptions &Opts);
+
+} // namespace metacu::report
+
+#endif
