@@ -7,7 +7,7 @@
 #include "driver/Commands.h"
 #include "driver/Options.h"
 #include "migrate/Audit.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -41,8 +41,7 @@ int runAuditCommand() {
       return reportFailure(Flags.takeError());
     AuditOptions Opts;
     Opts.Flags = std::move(*Flags);
-    Opts.ResourceDir = clangResourceDir();
-    Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
+    Opts.Toolkit = CudaToolkit::find(CudaPathOption);
     auto Audit = auditFile(File, Opts);
     if (!Audit)
       return reportFailure(Audit.takeError());

@@ -17,7 +17,7 @@
 #include "support/Output.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -106,8 +106,7 @@ int runExpandCommand() {
 
   HostSliceOptions SliceOpts;
   SliceOpts.Flags = *Flags;
-  SliceOpts.ResourceDir = clangResourceDir();
-  SliceOpts.CudaInclude = cudaIncludeDir(CudaPathOption);
+  SliceOpts.Toolkit = CudaToolkit::find(CudaPathOption);
   SliceOpts.RuntimeInclude = runtimeIncludeDir();
   auto Slice = sliceHost(*File, *Scan, metaIdentifiers(*Scan), SliceOpts);
   if (!Slice)
@@ -127,8 +126,7 @@ int runExpandCommand() {
   llvm::InitializeNativeTargetAsmPrinter();
   ExecuteOptions ExecOpts;
   ExecOpts.Flags = *Flags;
-  ExecOpts.ResourceDir = SliceOpts.ResourceDir;
-  ExecOpts.CudaInclude = SliceOpts.CudaInclude;
+  ExecOpts.Toolkit = SliceOpts.Toolkit;
   ExecOpts.RuntimeInclude = SliceOpts.RuntimeInclude;
   ExecOpts.CacheDir = CacheDir;
   auto Expanded = execute(*File, *G, *Archs, ExecOpts);

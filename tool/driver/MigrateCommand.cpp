@@ -9,7 +9,7 @@
 #include "migrate/Audit.h"
 #include "migrate/Migrate.h"
 #include "support/Output.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -57,8 +57,7 @@ int runMigrateCommand() {
       return reportFailure(Flags.takeError());
     AuditOptions Opts;
     Opts.Flags = std::move(*Flags);
-    Opts.ResourceDir = clangResourceDir();
-    Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
+    Opts.Toolkit = CudaToolkit::find(CudaPathOption);
     auto Audit = auditFile(File, Opts);
     if (!Audit)
       return reportFailure(Audit.takeError());

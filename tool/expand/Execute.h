@@ -11,6 +11,7 @@
 
 #include "toolchain/Arch.h"
 #include "toolchain/CompileFlags.h"
+#include "toolchain/CudaToolkit.h"
 #include "expand/Lower.h"
 #include "support/SourceFile.h"
 
@@ -41,8 +42,7 @@ struct Expansion {
 
 struct ExecuteOptions {
   CompileFlags Flags;
-  std::string ResourceDir;
-  std::string CudaInclude;
+  CudaToolkit Toolkit = CudaToolkit::find();
   std::string RuntimeInclude;
   /// Where the precompiled generator library is kept; empty: none.
   std::string CacheDir;

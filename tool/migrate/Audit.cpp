@@ -1,7 +1,8 @@
 //===- Audit.cpp ----------------------------------------------------------===//
 #include "migrate/Audit.h"
-#include "toolchain/Toolchain.h"
 #include "expand/Scan.h"
+#include "toolchain/Arch.h"
+#include "toolchain/Invocation.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -21,6 +22,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -30,8 +32,12 @@ using namespace clang;
 
 namespace metacu {
 
-static const unsigned Passes[] = {0,  75, 80,  86,  87,  88,  89,
-                                  90, 100, 103, 110, 120, 121};
+/// The host pass, then nvcc's architectures.
+static const auto Passes = [] {
+  std::array<unsigned, std::size(NvccArchitectures) + 1> P{0};
+  llvm::copy(NvccArchitectures, P.begin() + 1);
+  return P;
+}();
 static constexpr unsigned NumPasses = std::size(Passes);
 static constexpr uint64_t AllPasses = (uint64_t(1) << NumPasses) - 1;
 static constexpr uint64_t DevicePasses = AllPasses & ~uint64_t(1);
@@ -988,22 +994,9 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   auto Files =
       llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions());
   auto Run = [&](unsigned Pass, bool Parse) -> llvm::Error {
-    std::vector<std::string> Args = {
-        "clang++", "-x", "c++", "-std=c++17", "-fsyntax-only", "-w",
-        "-ferror-limit=0", "-resource-dir", Opts.ResourceDir, "-isystem",
-        Opts.CudaInclude,
-        // What nvcc 13 predefines in both of its passes.
-        "-D__CUDACC__", "-D__NVCC__", "-D__CUDACC_VER_MAJOR__=13",
-        "-D__CUDACC_VER_MINOR__=0"};
-    if (Passes[Pass]) {
-      std::string V = std::to_string(Passes[Pass] * 10);
-      Args.push_back("-D__CUDA_ARCH__=" + V);
-      Args.push_back("-D__CUDA_ARCH_LIST__=" + V);
-    }
-    Args.push_back("-include");
-    Args.push_back("cuda_runtime.h");
-    llvm::append_range(Args, Opts.Flags.Args);
-    Args.push_back(Path.str());
+    std::vector<std::string> Args =
+        clangCommandLine(Opts.Toolkit, Opts.Flags,
+                         {ClangMode::AuditPass, "", Passes[Pass]}, Path);
     FatalRecorder Fatal;
     tooling::ToolInvocation Invocation(
         Args, std::make_unique<PassAction>(F, Pass, Parse), Files.get());

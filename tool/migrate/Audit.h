@@ -19,6 +19,7 @@
 #define METACU_MIGRATE_AUDIT_H
 
 #include "toolchain/CompileFlags.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -98,8 +99,7 @@ struct FileAudit {
 
 struct AuditOptions {
   CompileFlags Flags;
-  std::string ResourceDir;
-  std::string CudaInclude;
+  CudaToolkit Toolkit = CudaToolkit::find();
 };
 
 /// Audits \p Path and the local (non-system) headers it includes. The

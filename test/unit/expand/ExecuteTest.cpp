@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "expand/Execute.h"
 #include "TempDir.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 #include "expand/Emit.h"
 #include "expand/MetaNames.h"
 
@@ -45,8 +45,7 @@ protected:
       return std::nullopt;
     }
     HostSliceOptions SO;
-    SO.ResourceDir = clangResourceDir();
-    SO.CudaInclude = METACU_CUDA_INCLUDE;
+    SO.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     SO.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     auto Slice = sliceHost(*File, *S, metaIdentifiers(*S), SO);
     if (!Slice) {
@@ -59,8 +58,7 @@ protected:
       return std::nullopt;
     }
     ExecuteOptions EO;
-    EO.ResourceDir = SO.ResourceDir;
-    EO.CudaInclude = SO.CudaInclude;
+    EO.Toolkit = SO.Toolkit;
     EO.RuntimeInclude = SO.RuntimeInclude;
     ::testing::internal::CaptureStderr();
     auto X = execute(*File, *G, *Archs, EO);

@@ -1,7 +1,7 @@
 //===- HostSliceTest.cpp - What meta code needs from ordinary code --------===//
 #include "expand/HostSlice.h"
 #include "TempDir.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 #include "support/Diagnostic.h"
 #include "expand/MetaNames.h"
 
@@ -29,8 +29,7 @@ protected:
     Scan = std::move(*S);
     HostSliceOptions Opts;
     Opts.Flags.Args = std::move(Args);
-    Opts.ResourceDir = clangResourceDir();
-    Opts.CudaInclude = METACU_CUDA_INCLUDE;
+    Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     Opts.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     return sliceHost(*File, Scan, metaIdentifiers(Scan), Opts);
   }

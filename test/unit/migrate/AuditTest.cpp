@@ -1,7 +1,7 @@
 //===- AuditTest.cpp ------------------------------------------------------===//
 #include "migrate/Audit.h"
 #include "TempDir.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -63,8 +63,7 @@ class AuditFileTest : public ::testing::Test {
 protected:
   AuditOptions options() {
     AuditOptions O;
-    O.ResourceDir = clangResourceDir();
-    O.CudaInclude = METACU_CUDA_INCLUDE;
+    O.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     return O;
   }
   TempDir Tmp;
