@@ -34,30 +34,26 @@ static void addToolkitIncludes(
       Args.insert(Args.end(), {"-isystem", Dir});
 }
 
-std::vector<std::string> clangCommandLine(const CudaToolkit &Toolkit,
-                                          const CompileFlags &Flags,
-                                          const InvocationOptions &Opts,
-                                          llvm::StringRef File) {
-  std::vector<std::string> Args = {"clang++"};
-  switch (Opts.Mode) {
-  case ClangMode::HostSlice:
-    Args.insert(Args.end(), {"-x", "c++", "-fsyntax-only", "-ferror-limit=0"});
-    break;
-  case ClangMode::HostSliceCuda:
-    Args.insert(Args.end(), {"-x", "cuda", "--cuda-host-only", "-nocudalib",
-                             "--cuda-path=" + Toolkit.Root, "-E",
-                             "-Wno-unknown-cuda-version"});
-    break;
-  case ClangMode::AuditPass:
-    Args.insert(Args.end(), {"-x", "c++", "-fsyntax-only", "-ferror-limit=0"});
-    break;
-  }
-  Args.insert(Args.end(), {ordinaryStandard(Flags), "-w", "-resource-dir",
-                           clangResourceDir()});
+/// The language and what Clang should do with the file in \p Mode.
+static std::vector<std::string> modeFlags(ClangMode Mode,
+                                          const CudaToolkit &Toolkit) {
+  if (Mode == ClangMode::HostSliceCuda)
+    return {"-x",
+            "cuda",
+            "--cuda-host-only",
+            "-nocudalib",
+            "--cuda-path=" + Toolkit.Root,
+            "-E",
+            "-Wno-unknown-cuda-version"};
+  return {"-x", "c++", "-fsyntax-only", "-ferror-limit=0"};
+}
 
-  // What nvcc adds to the host compiler's command line. Clang's CUDA mode
-  // has __CUDACC__ and cuda_runtime.h of its own; the host slice's parse
-  // reads the file as a C++ compiler would.
+/// What nvcc adds to the host compiler's command line. Clang's CUDA mode
+/// has __CUDACC__ and cuda_runtime.h of its own; the host slice's parse
+/// reads the file as a C++ compiler would.
+static void addNvccAdditions(std::vector<std::string> &Args,
+                             const CudaToolkit &Toolkit,
+                             const InvocationOptions &Opts) {
   if (Opts.Mode == ClangMode::AuditPass) {
     addDefines(Args, Toolkit.nvccMacros(/*DevicePass=*/Opts.Arch != 0));
     if (Opts.Arch) {
@@ -70,9 +66,18 @@ std::vector<std::string> clangCommandLine(const CudaToolkit &Toolkit,
   }
   if (Opts.Mode != ClangMode::HostSliceCuda)
     Args.insert(Args.end(), {"-include", "cuda_runtime.h"});
+}
 
+std::vector<std::string> clangCommandLine(const CudaToolkit &Toolkit,
+                                          const CompileFlags &Flags,
+                                          const InvocationOptions &Opts,
+                                          llvm::StringRef File) {
+  std::vector<std::string> Args = {"clang++"};
+  llvm::append_range(Args, modeFlags(Opts.Mode, Toolkit));
+  Args.insert(Args.end(), {ordinaryStandard(Flags), "-w", "-resource-dir",
+                           clangResourceDir()});
+  addNvccAdditions(Args, Toolkit, Opts);
   llvm::append_range(Args, Flags.Args);
-
   if (Opts.Mode == ClangMode::HostSliceCuda) {
     // --cuda-path adds the toolkit's include/ itself, after Clang's CUDA
     // wrapper headers, which must come first.
