@@ -7,6 +7,7 @@
 #include "driver/Commands.h"
 #include "driver/Options.h"
 #include "migrate/Audit.h"
+#include "migrate/AuditPrinter.h"
 #include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/STLExtras.h"
