@@ -20,6 +20,7 @@ config.test_format = MetacuShTest(execute_external=True)
 runtime_include = os.path.join(config.metacu_src_root, "runtime", "include")
 nvcc = "%s -std=c++17 -I%s" % (config.nvcc_path, runtime_include)
 config.substitutions.append(("%metacu", config.metacu_path))
+config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%nvcc", nvcc))
 config.substitutions.append(
     (

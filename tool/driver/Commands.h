@@ -19,6 +19,7 @@ namespace metacu {
 
 extern llvm::cl::SubCommand AuditSubcommand;
 extern llvm::cl::SubCommand MigrateSubcommand;
+extern llvm::cl::SubCommand TuneSubcommand;
 
 /// metacu INPUT.cu -o OUTPUT --arch LIST: the top-level command.
 int runExpandCommand();
@@ -26,6 +27,8 @@ int runExpandCommand();
 int runAuditCommand();
 /// metacu migrate FILES...
 int runMigrateCommand();
+/// metacu tune ...
+int runTuneCommand();
 
 /// The audit of \p File with the flags it is compiled with (Options.h):
 /// what audit prints and migrate rewrites.

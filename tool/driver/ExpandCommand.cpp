@@ -7,13 +7,8 @@
 #include "driver/Commands.h"
 #include "driver/Options.h"
 #include "expand/Emit.h"
-#include "expand/Execute.h"
-#include "expand/HostSlice.h"
-#include "expand/Lower.h"
-#include "expand/MetaNames.h"
+#include "expand/Pipeline.h"
 #include "expand/PreludeCache.h"
-#include "expand/Scan.h"
-#include "support/Diagnostic.h"
 #include "support/Output.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
@@ -22,9 +17,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
-#include <chrono>
 
 namespace cl = llvm::cl;
 
@@ -41,6 +34,15 @@ static cl::opt<std::string>
     ArchSpec("arch",
              cl::desc("Target architectures as CMake writes them: 75,80,90a"),
              cl::value_desc("list"), cl::Required, cl::cat(MetacuCategory));
+static cl::opt<double> MetaTimeout(
+    "meta-timeout",
+    cl::desc("Seconds meta code may run before it is stopped (0: no limit)"),
+    cl::value_desc("seconds"), cl::init(300), cl::cat(MetacuCategory));
+static cl::opt<unsigned>
+    MetaMemory("meta-memory",
+               cl::desc("MiB meta code may allocate; past it allocations throw "
+                        "std::bad_alloc (0: no limit)"),
+               cl::value_desc("MiB"), cl::init(4096), cl::cat(MetacuCategory));
 static cl::opt<bool> WriteDeps("MD", cl::desc("Write a dependency file"),
                                cl::cat(MetacuCategory));
 static cl::opt<std::string>
@@ -83,62 +85,24 @@ int runExpandCommand() {
   if (!Flags)
     return reportFailure(Flags.takeError());
 
-  auto ReportLocated = [&](llvm::Error E) {
-    reportError(llvm::errs(), *File, std::move(E));
-    return 1;
-  };
-
-  auto Last = std::chrono::steady_clock::now();
-  auto Lap = [&](const char *Stage) {
-    auto Now = std::chrono::steady_clock::now();
-    if (TimeStages)
-      llvm::errs()
-          << "metacu: " << Stage << ": "
-          << std::chrono::duration<double, std::milli>(Now - Last).count()
-          << " ms\n";
-    Last = Now;
-  };
-
-  auto Scan = scan(*File);
-  Lap("scan");
-  if (!Scan)
-    return ReportLocated(Scan.takeError());
-
-  HostSliceOptions SliceOpts;
-  SliceOpts.Flags = *Flags;
-  SliceOpts.Toolkit = CudaToolkit::find(CudaPathOption);
-  SliceOpts.RuntimeInclude = runtimeIncludeDir();
-  auto Slice = sliceHost(*File, *Scan, metaIdentifiers(*Scan), SliceOpts);
-  if (!Slice)
-    return ReportLocated(Slice.takeError());
-  Lap("host slice");
-
-  auto G = lower(*File, *Scan, *Slice, *Archs);
-  if (!G)
-    return ReportLocated(G.takeError());
-  Lap("lower");
-  if (DumpGenerator)
-    llvm::errs() << "//===--- prelude ---===//\n"
-                 << G->Prelude << "//===--- program ---===//\n"
-                 << G->Program;
-
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  ExecuteOptions ExecOpts;
-  ExecOpts.Flags = *Flags;
-  ExecOpts.Toolkit = SliceOpts.Toolkit;
-  ExecOpts.RuntimeInclude = SliceOpts.RuntimeInclude;
-  ExecOpts.CacheDir = CacheDir;
-  auto Expanded = execute(*File, *G, *Archs, ExecOpts);
-  if (!Expanded)
-    return ReportLocated(Expanded.takeError());
-  Lap("execute");
-
-  EmitOptions EmitOpts;
-  EmitOpts.OutputName =
+  PipelineOptions Opts;
+  Opts.Flags = std::move(*Flags);
+  Opts.Toolkit = CudaToolkit::find(CudaPathOption);
+  Opts.RuntimeInclude = runtimeIncludeDir();
+  Opts.CacheDir = CacheDir;
+  Opts.Limits.TimeoutSeconds = MetaTimeout;
+  Opts.Limits.MemoryBytes = uint64_t(MetaMemory) << 20;
+  Opts.OutputName =
       Output == "-" ? "<stdout>" : llvm::sys::path::filename(Output).str();
-  std::string Text = emitOutput(*File, *Archs, *Expanded, EmitOpts);
-  Lap("emit");
+  if (DumpGenerator)
+    Opts.DumpGenerator = &llvm::errs();
+  auto Expanded = expandFile(*File, *Archs, Opts);
+  if (!Expanded)
+    return reportFailure(Expanded.takeError());
+  if (TimeStages)
+    for (const StageTime &T : Expanded->Timings)
+      llvm::errs() << "metacu: " << T.Stage << ": " << T.Milliseconds
+                   << " ms\n";
 
   std::string DepPath = DepFile;
   if (WriteDeps && DepPath.empty()) {
@@ -147,22 +111,11 @@ int runExpandCommand() {
           llvm::createStringError("-MD with '-o -' needs -MF"));
     DepPath = Output + ".d";
   }
-  std::vector<OutputFile> Outputs{{Output, std::move(Text)}};
+  std::vector<OutputFile> Outputs{{Output, std::move(Expanded->Text)}};
   if (WriteDeps || !DepFile.empty()) {
-    std::vector<std::string> Deps{File->path().str()};
-    // Clang can name a header through '..' after a symlink
-    // (/../lib/gcc/.../../../../include/c++/12/map); Make and Ninja would
-    // drop the dots without resolving the link and see a missing file.
-    auto Real = [](const std::string &P) {
-      llvm::SmallString<256> R;
-      return llvm::sys::fs::real_path(P, R) ? P : std::string(R);
-    };
-    for (size_t I = 1; I < Slice->Files.size(); ++I)
-      Deps.push_back(Real(Slice->Files[I]));
-    for (const std::string &D : Expanded->DataFiles)
-      Deps.push_back(Real(D));
     std::string Target = DepTarget.empty() ? Output.getValue() : DepTarget;
-    Outputs.push_back({DepPath, dependencyRule(Target, Deps)});
+    Outputs.push_back(
+        {DepPath, dependencyRule(Target, Expanded->Dependencies)});
   }
   // The output without its dependency file would go stale unnoticed: both
   // or neither.

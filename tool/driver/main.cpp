@@ -31,10 +31,14 @@ int main(int Argc, char **Argv) {
       "  metacu audit FILES...    lists the __CUDA_ARCH__ sites of existing "
       "code (audit --help for more)\n"
       "  metacu migrate FILES...  rewrites the convertible ones into 'if "
-      "codegen' (migrate --help for more)\n");
+      "codegen' (migrate --help for more)\n"
+      "  metacu tune --replay CACHE.json.gz  runs a tuning strategy on "
+      "recorded times (tune --help for more)\n");
   if (AuditSubcommand)
     return runAuditCommand();
   if (MigrateSubcommand)
     return runMigrateCommand();
+  if (TuneSubcommand)
+    return runTuneCommand();
   return runExpandCommand();
 }

@@ -111,16 +111,16 @@ std::string emitOutput(const SourceFile &File, const ArchList &Archs,
       break;
     case Event::Directive:
       switch (E.DirectiveKind) {
-      case 0:
+      case METACU_DIRECTIVE_IF:
         W.directive("#if " + Archs.guard(E.Mask));
         break;
-      case 1:
+      case METACU_DIRECTIVE_ELIF:
         W.directive("#elif " + Archs.guard(E.Mask));
         break;
-      case 2:
+      case METACU_DIRECTIVE_ELSE:
         W.directive("#else");
         break;
-      default:
+      case METACU_DIRECTIVE_ENDIF:
         W.directive("#endif");
         break;
       }

@@ -1,24 +1,28 @@
 //===- Execute.cpp --------------------------------------------------------===//
 #include "expand/Execute.h"
-#include "support/Diagnostic.h"
 #include "expand/PreludeCache.h"
 #include "toolchain/Invocation.h"
+#include "support/Diagnostic.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Interpreter/IncrementalExecutor.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "clang/Interpreter/Interpreter.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <optional>
 #include <unistd.h>
-
-#include <metacu/detail/host_api.h>
 
 namespace metacu {
 
@@ -52,54 +56,67 @@ struct RunState {
 
   /// One error per location: a failed instantiation in the generator
   /// library repeats the error the lowering placed at the user's line.
-  void printErrors() {
+  llvm::Error takeErrors() {
+    llvm::Error All = llvm::Error::success();
     std::vector<unsigned> Seen;
     for (auto &[Offset, Msg] : Errors) {
       if (llvm::is_contained(Seen, Offset))
         continue;
       Seen.push_back(Offset);
-      printDiagnostic(llvm::errs(), File, Offset, "error", Msg);
+      All = llvm::joinErrors(std::move(All), errorAt(Offset, Msg));
     }
-    llvm::errs().flush();
+    Errors.clear();
+    return All;
   }
 
-  void grow(unsigned At, size_t N) {
-    OutputBytes += N;
+  /// Counts one more event of \p N bytes of output; false once there are
+  /// too many. The record counts as well as its text: a loop that emits
+  /// empty blocks forever must stop too.
+  bool grow(unsigned At, size_t N) {
+    if (OutputBytes > MaxOutputBytes)
+      return false;
+    OutputBytes += N + sizeof(Event);
     if (OutputBytes <= MaxOutputBytes)
-      return;
+      return true;
     Errors.push_back({At, "the expansion exceeds 256 MiB; is a meta loop "
                           "running away?"});
-    printErrors();
-    std::_Exit(1);
+    return false;
   }
 };
 
 RunState &state(void *Ctx) { return *static_cast<RunState *>(Ctx); }
 
-extern "C" void hostText(void *Ctx, unsigned B, unsigned E) {
+extern "C" int hostText(void *Ctx, unsigned B, unsigned E) {
   RunState &S = state(Ctx);
   if (E < B || E > S.File.size())
-    return;
-  S.grow(B, E - B);
+    return 0;
+  if (!S.grow(B, E - B))
+    return 1;
   Event Ev;
   Ev.K = Event::Text;
   Ev.Begin = B;
   Ev.End = E;
   S.X.Events.push_back(std::move(Ev));
+  return 0;
 }
 
-extern "C" void hostCode(void *Ctx, unsigned At, const char *P, size_t N) {
+extern "C" int hostCode(void *Ctx, unsigned At, const char *P, size_t N) {
   RunState &S = state(Ctx);
-  S.grow(At, N);
+  if (!S.grow(At, N))
+    return 1;
   Event Ev;
   Ev.K = Event::Code;
   Ev.Begin = At;
   Ev.Generated.assign(P, N);
   S.X.Events.push_back(std::move(Ev));
+  return 0;
 }
 
-extern "C" void hostDirective(void *Ctx, unsigned At, int Kind,
-                              uint64_t Mask) {
+extern "C" void hostDirective(void *Ctx, unsigned At,
+                              metacu_directive_kind Kind, uint64_t Mask) {
+  // Directives follow the code of a branch, which has been counted; one
+  // past the limit is harmless.
+  state(Ctx).grow(At, 0);
   Event Ev;
   Ev.K = Event::Directive;
   Ev.Begin = At;
@@ -115,11 +132,6 @@ extern "C" void hostError(void *Ctx, unsigned At, unsigned GenLine,
     if (auto O = S.fromProgram(GenLine, GenCol))
       At = *O;
   S.Errors.push_back({At, Msg});
-}
-
-extern "C" void hostFatal(void *Ctx) {
-  state(Ctx).printErrors();
-  std::_Exit(1);
 }
 
 extern "C" void hostDepend(void *Ctx, const char *Path) {
@@ -151,7 +163,7 @@ public:
     flush();
     llvm::SmallString<256> Msg;
     Info.FormatDiagnostic(Msg);
-    Pending = PendingError{reword(Msg), 0, false, describe(Info)};
+    Pending = PendingError{reword(Msg), 0, false, presumed(Info)};
     if (auto O = map(Info)) {
       Pending->Offset = *O;
       Pending->Mapped = true;
@@ -164,19 +176,25 @@ public:
     if (Pending->Mapped)
       S.Errors.push_back({Pending->Offset, Pending->Message});
     else
-      Unmapped.push_back(Pending->Where + "error: " + Pending->Message);
+      Unmapped.push_back(Pending->Where
+                             ? llvm::Error(llvm::make_error<SourceError>(
+                                   Pending->Where->getFilename(),
+                                   LineCol{Pending->Where->getLine(),
+                                           Pending->Where->getColumn()},
+                                   std::nullopt, Pending->Message))
+                             : llvm::createStringError(Pending->Message));
     Pending.reset();
   }
 
-  std::vector<std::string> Unmapped;
+  /// Errors outside the user's code, at their place (if any).
+  std::vector<llvm::Error> Unmapped;
 
 private:
   /// The lowering checks that a meta value used in ordinary code can be
   /// spelled with a static_assert; say what that failure means.
   static std::string reword(llvm::StringRef Msg) {
-    llvm::StringRef Head =
-        "static assertion failed due to requirement "
-        "'::metacu::detail::has_spelling<";
+    llvm::StringRef Head = "static assertion failed due to requirement "
+                           "'::metacu::detail::has_spelling<";
     size_t End = Msg.find(">': ");
     if (!Msg.starts_with(Head) || End == llvm::StringRef::npos)
       return Msg.str();
@@ -192,7 +210,7 @@ private:
     std::string Message;
     unsigned Offset;
     bool Mapped;
-    std::string Where;
+    std::optional<clang::PresumedLoc> Where;
   };
 
   std::optional<unsigned> map(const clang::Diagnostic &Info) {
@@ -212,15 +230,15 @@ private:
     return S.G.Map.toInput(SM.getFileOffset(L));
   }
 
-  std::string describe(const clang::Diagnostic &Info) const {
+  static std::optional<clang::PresumedLoc>
+  presumed(const clang::Diagnostic &Info) {
     if (!Info.hasSourceManager() || Info.getLocation().isInvalid())
-      return "metacu: ";
+      return std::nullopt;
     clang::PresumedLoc P =
         Info.getSourceManager().getPresumedLoc(Info.getLocation());
     if (P.isInvalid())
-      return "metacu: ";
-    return std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
-           ":" + std::to_string(P.getColumn()) + ": ";
+      return std::nullopt;
+    return P;
   }
 
   RunState &S;
@@ -246,6 +264,188 @@ private:
   int Saved;
 };
 
+/// How the child process that runs the program hands its results back:
+/// length-prefixed fields, in the order they are written.
+class WireWriter {
+public:
+  explicit WireWriter(llvm::raw_ostream &OS) : OS(OS) {}
+  void u64(uint64_t V) { OS.write(reinterpret_cast<const char *>(&V), 8); }
+  void str(llvm::StringRef S) {
+    u64(S.size());
+    OS << S;
+  }
+
+private:
+  llvm::raw_ostream &OS;
+};
+
+class WireReader {
+public:
+  explicit WireReader(llvm::StringRef Data) : Data(Data) {}
+  bool u64(uint64_t &V) {
+    if (Data.size() < 8)
+      return false;
+    std::memcpy(&V, Data.data(), 8);
+    Data = Data.drop_front(8);
+    return true;
+  }
+  bool str(std::string &S) {
+    uint64_t N;
+    if (!u64(N) || Data.size() < N)
+      return false;
+    S = Data.take_front(N).str();
+    Data = Data.drop_front(N);
+    return true;
+  }
+  bool done() const { return Data.empty(); }
+
+private:
+  llvm::StringRef Data;
+};
+
+enum WireError : uint64_t { InInput, InFile, Plain };
+
+/// Writes what a run produced: \p Err (which it consumes), and the
+/// expansion when there is no error.
+void writeRun(llvm::raw_ostream &OS, const Expansion &X, llvm::Error Err) {
+  WireWriter W(OS);
+  std::vector<std::function<void()>> Records;
+  llvm::handleAllErrors(
+      std::move(Err),
+      [&](const LocatedError &E) {
+        Records.push_back([&W, Offset = E.offset(), Msg = E.text()] {
+          W.u64(InInput);
+          W.u64(Offset);
+          W.str(Msg);
+        });
+      },
+      [&](const SourceError &E) {
+        Records.push_back(
+            [&W, Path = E.path().str(), Where = E.where(), Msg = E.text()] {
+              W.u64(InFile);
+              W.str(Path);
+              W.u64(Where.Line);
+              W.u64(Where.Col);
+              W.str(Msg);
+            });
+      },
+      [&](const llvm::ErrorInfoBase &E) {
+        Records.push_back([&W, Msg = E.message()] {
+          W.u64(Plain);
+          W.str(Msg);
+        });
+      });
+  W.u64(Records.size());
+  for (auto &R : Records)
+    R();
+  if (!Records.empty())
+    return;
+  W.u64(X.Events.size());
+  for (const Event &E : X.Events) {
+    W.u64(E.K);
+    W.u64(E.Begin);
+    W.u64(E.End);
+    W.u64(E.DirectiveKind);
+    W.u64(E.Mask);
+    W.str(E.Generated);
+  }
+  W.u64(X.DataFiles.size());
+  for (const std::string &D : X.DataFiles)
+    W.str(D);
+}
+
+/// Reads what writeRun() wrote.
+llvm::Expected<Expansion> readRun(llvm::StringRef Data) {
+  WireReader R(Data);
+  auto Damaged = [] {
+    return llvm::createStringError(
+        "the process running meta code sent back damaged results");
+  };
+  uint64_t NErrors;
+  if (!R.u64(NErrors))
+    return Damaged();
+  llvm::Error All = llvm::Error::success();
+  for (uint64_t I = 0; I < NErrors; ++I) {
+    uint64_t Kind, A = 0, B = 0;
+    std::string Path, Msg;
+    bool Ok = R.u64(Kind);
+    if (Ok && Kind == InInput)
+      Ok = R.u64(A) && R.str(Msg);
+    else if (Ok && Kind == InFile)
+      Ok = R.str(Path) && R.u64(A) && R.u64(B) && R.str(Msg);
+    else if (Ok)
+      Ok = R.str(Msg);
+    if (!Ok) {
+      llvm::consumeError(std::move(All));
+      return Damaged();
+    }
+    llvm::Error E =
+        Kind == InInput ? errorAt(unsigned(A), Msg)
+        : Kind == InFile
+            ? llvm::Error(llvm::make_error<SourceError>(
+                  Path, LineCol{unsigned(A), unsigned(B)}, std::nullopt, Msg))
+            : llvm::createStringError(Msg);
+    All = llvm::joinErrors(std::move(All), std::move(E));
+  }
+  if (NErrors)
+    return std::move(All);
+  Expansion X;
+  uint64_t NEvents;
+  if (!R.u64(NEvents))
+    return Damaged();
+  for (uint64_t I = 0; I < NEvents; ++I) {
+    Event E;
+    uint64_t Kind, Begin, End, Directive;
+    if (!R.u64(Kind) || !R.u64(Begin) || !R.u64(End) || !R.u64(Directive) ||
+        !R.u64(E.Mask) || !R.str(E.Generated))
+      return Damaged();
+    E.K = Event::Kind(Kind);
+    E.Begin = unsigned(Begin);
+    E.End = unsigned(End);
+    E.DirectiveKind = metacu_directive_kind(Directive);
+    X.Events.push_back(std::move(E));
+  }
+  uint64_t NData;
+  if (!R.u64(NData))
+    return Damaged();
+  X.DataFiles.resize(NData);
+  for (std::string &D : X.DataFiles)
+    if (!R.str(D))
+      return Damaged();
+  if (!R.done())
+    return Damaged();
+  return X;
+}
+
+/// Moves the global constructors of \p M, in their order, into one function
+/// named METACU_INITIALIZERS, which the program runs inside its handler
+/// (host_api.h) rather than the JIT as global constructors.
+void gatherInitializers(llvm::Module &M) {
+  std::vector<std::pair<uint64_t, llvm::Function *>> Ctors;
+  if (llvm::GlobalVariable *GV = M.getGlobalVariable("llvm.global_ctors")) {
+    if (auto *List = llvm::dyn_cast<llvm::ConstantArray>(GV->getInitializer()))
+      for (const llvm::Use &U : List->operands()) {
+        auto *Entry = llvm::cast<llvm::ConstantStruct>(U.get());
+        auto *Priority = llvm::cast<llvm::ConstantInt>(Entry->getOperand(0));
+        if (auto *F = llvm::dyn_cast<llvm::Function>(
+                Entry->getOperand(1)->stripPointerCasts()))
+          Ctors.push_back({Priority->getZExtValue(), F});
+      }
+    GV->eraseFromParent();
+  }
+  llvm::stable_sort(Ctors, llvm::less_first());
+  llvm::LLVMContext &Ctx = M.getContext();
+  llvm::Function *Init = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx), false),
+      llvm::GlobalValue::ExternalLinkage, METACU_INITIALIZERS, M);
+  // Exceptions unwind through it to the program's handler.
+  Init->setUWTableKind(llvm::UWTableKind::Default);
+  llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "entry", Init));
+  for (auto &[Priority, F] : Ctors)
+    B.CreateCall(F->getFunctionType(), F);
+  B.CreateRetVoid();
+}
+
 /// An interpreter that has compiled and run \p Prelude, reporting to
 /// \p Diags.
 llvm::Expected<std::unique_ptr<clang::Interpreter>>
@@ -265,8 +465,7 @@ startInterpreter(const std::vector<std::string> &Args,
   // more than 2 GiB from each other and from the C++ runtime.
   auto Executor = std::make_unique<clang::IncrementalExecutorBuilder>();
   Executor->CM = llvm::CodeModel::Large;
-  auto Interp =
-      clang::Interpreter::create(std::move(*CI), std::move(Executor));
+  auto Interp = clang::Interpreter::create(std::move(*CI), std::move(Executor));
   if (!Interp)
     return Interp.takeError();
   (*Interp)->getCompilerInstance()->getDiagnostics().setClient(
@@ -274,10 +473,6 @@ startInterpreter(const std::vector<std::string> &Args,
   if (auto Err = (*Interp)->ParseAndExecute(Prelude))
     return std::move(Err);
   return std::move(*Interp);
-}
-
-llvm::Error failed() {
-  return llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode());
 }
 
 } // namespace
@@ -297,15 +492,26 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
 
   RunState S(File, G);
   MappingConsumer Diags(S);
-  auto Report = [&]() -> llvm::Error {
+  // Everything the run reported, as one error; \p Cause, the interpreter's
+  // own account, only when nothing else says what went wrong.
+  auto Failure = [&](llvm::Error Cause) -> llvm::Error {
     Diags.flush();
-    S.printErrors();
-    // Errors outside the user's code follow from those in it; show them
+    bool Mapped = !S.Errors.empty();
+    bool Any = Mapped || !Diags.Unmapped.empty();
+    llvm::Error All = S.takeErrors();
+    // Errors outside the user's code follow from those in it; give them
     // only when there is nothing better.
-    if (S.Errors.empty())
-      for (const std::string &U : Diags.Unmapped)
-        llvm::errs() << U << '\n';
-    return failed();
+    for (llvm::Error &U : Diags.Unmapped)
+      if (Mapped)
+        llvm::consumeError(std::move(U));
+      else
+        All = llvm::joinErrors(std::move(All), std::move(U));
+    Diags.Unmapped.clear();
+    if (Any)
+      llvm::consumeError(std::move(Cause));
+    else
+      All = llvm::joinErrors(std::move(All), std::move(Cause));
+    return All;
   };
 
   std::unique_ptr<clang::Interpreter> Interp;
@@ -331,11 +537,12 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     auto I = startInterpreter(Args, Diags, G.Prelude);
     if (!I) {
       llvm::consumeError(I.takeError());
-      llvm::consumeError(Report());
-      return llvm::createStringError(
-          "cannot compile the generator library (metacu/detail/generator.h "
-          "in '%s'); is the installation complete?",
-          Opts.RuntimeInclude.c_str());
+      return llvm::joinErrors(
+          Failure(llvm::Error::success()),
+          llvm::createStringError(
+              "cannot compile the generator library (metacu/detail/generator.h "
+              "in '%s'); is the installation complete?",
+              Opts.RuntimeInclude.c_str()));
     }
     Interp = std::move(*I);
   }
@@ -350,26 +557,54 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     Passes.push_back(int(A.CC));
   std::string DirStr(Dir);
   auto *API = Host->toPtr<metacu_host_api *>();
-  *API = {&S,      hostText,       hostCode,      hostDirective,
-          hostError, hostFatal,    hostDepend,    DirStr.c_str(),
-          Passes.data(), unsigned(Passes.size())};
+  // Until the program runs in its own process, where it gets a word the
+  // two processes share.
+  volatile uint64_t Running = 0;
+  *API = {&S,
+          hostText,
+          hostCode,
+          hostDirective,
+          hostError,
+          hostDepend,
+          DirStr.c_str(),
+          Passes.data(),
+          unsigned(Passes.size()),
+          &Running};
 
   auto PTU = Interp->Parse(G.Program);
-  if (!PTU) {
-    llvm::consumeError(PTU.takeError());
-    return Report();
-  }
-  {
+  if (!PTU)
+    return Failure(PTU.takeError());
+  gatherInitializers(*PTU->TheModule);
+  // The program is compiled to machine code and run in a child process:
+  // whatever meta code does, this process reports it.
+  auto Run = [&]() -> llvm::Error {
     StdoutToStderr Redirect;
-    if (auto Err = Interp->Execute(*PTU)) {
-      llvm::consumeError(std::move(Err));
-      return Report();
-    }
-  }
-  Diags.flush();
-  if (!S.Errors.empty() || !Diags.Unmapped.empty())
-    return Report();
-  return std::move(S.X);
+    if (auto Err = Interp->Execute(*PTU))
+      return Failure(std::move(Err));
+    auto Run = Interp->getSymbolAddress(METACU_RUN_INITIALIZERS);
+    if (!Run)
+      return Failure(Run.takeError());
+    auto Init = Interp->getSymbolAddress(METACU_INITIALIZERS);
+    if (!Init)
+      return Failure(Init.takeError());
+    Run->toPtr<void (*)(void (*)())>()(Init->toPtr<void (*)()>());
+    Diags.flush();
+    if (!S.Errors.empty() || !Diags.Unmapped.empty())
+      return Failure(llvm::Error::success());
+    return llvm::Error::success();
+  };
+  auto Child = runIsolated(
+      [&](llvm::raw_ostream &Out, volatile uint64_t &Running) {
+        API->running = &Running;
+        writeRun(Out, S.X, Run());
+      },
+      Opts.Limits);
+  if (!Child)
+    return Child.takeError();
+  if (Child->Failure)
+    return errorAt(unsigned(Child->Failure->Progress),
+                   Child->Failure->describe(Opts.Limits));
+  return readRun(Child->Output);
 }
 
 } // namespace metacu

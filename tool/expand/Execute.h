@@ -13,12 +13,15 @@
 #include "toolchain/CompileFlags.h"
 #include "toolchain/CudaToolkit.h"
 #include "expand/Lower.h"
+#include "support/Isolation.h"
 #include "support/SourceFile.h"
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include <metacu/detail/host_api.h>
 
 namespace metacu {
 
@@ -28,8 +31,8 @@ struct Event {
   /// offset the output is attributed to.
   unsigned Begin = 0, End = 0;
   std::string Generated;
-  /// Directive: 0 #if, 1 #elif, 2 #else, 3 #endif, over the passes in Mask.
-  int DirectiveKind = 0;
+  /// Directive: which line, over the passes in Mask.
+  metacu_directive_kind DirectiveKind = METACU_DIRECTIVE_IF;
   uint64_t Mask = 0;
 };
 
@@ -46,10 +49,14 @@ struct ExecuteOptions {
   std::string RuntimeInclude;
   /// Where the precompiled generator library is kept; empty: none.
   std::string CacheDir;
+  /// How long and how much memory meta code may take. It runs in a child
+  /// process, so a crash, an exit() or a limit reached is an error at the
+  /// meta statement that was running.
+  IsolationLimits Limits;
 };
 
-/// Runs \p G. Errors are printed to stderr as they are mapped (there may be
-/// several); the returned error is then an empty-message failure.
+/// Runs \p G. Its errors come back joined: LocatedErrors in the input where
+/// they map there, SourceErrors at their place in a header otherwise.
 llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
                                   const ArchList &Archs,
                                   const ExecuteOptions &Opts);

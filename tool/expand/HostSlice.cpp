@@ -29,14 +29,15 @@ namespace metacu {
 
 std::string maskMetaConstructs(const SourceFile &File, const ScanResult &Scan) {
   std::string Out = File.text().str();
-  // A top-level construct's range covers those nested in it.
-  for (const Node &N : Scan.Nodes) {
+  walkNodes(Scan.Nodes, [&](const Node &N) {
     if (N.Kind == NodeKind::Text || N.Kind == NodeKind::Malformed)
-      continue;
+      return WalkNext::Siblings;
     for (unsigned I = N.Whole.Begin; I < N.Whole.End; ++I)
       if (Out[I] != '\n')
         Out[I] = ' ';
-  }
+    // Its range covers the constructs nested in it.
+    return WalkNext::Siblings;
+  });
   return Out;
 }
 
@@ -438,18 +439,16 @@ private:
     // The parse skipped function bodies, so a definition ends at its
     // declarator here; its body is the next brace group.
     if (FD && FD->hasSkippedBody()) {
-      int Depth = 0;
       for (unsigned I = E; I < T.size(); ++I) {
         if (T[I].InDirective)
           continue;
-        if (T[I].is(tok::l_brace))
-          ++Depth;
-        else if (T[I].is(tok::r_brace) && --Depth == 0) {
-          E = I + 1;
-          break;
-        } else if (Depth == 0 && T[I].is(tok::semi)) {
+        if (T[I].is(tok::l_brace)) {
+          if (std::optional<unsigned> Close = partnerOf(T, I))
+            E = *Close + 1;
           break;
         }
+        if (T[I].is(tok::semi))
+          break;
       }
     }
     // Attributes and specifiers before the begin location (__host__
@@ -470,16 +469,15 @@ private:
       Host |= T[I].isIdent("__host__");
     }
     if (FD && Device && !Host) {
-      int Depth = 0;
-      for (unsigned I = B; I < E; ++I) {
-        if (T[I].is(tok::l_paren) || T[I].is(tok::l_square))
-          ++Depth;
-        else if (T[I].is(tok::r_paren) || T[I].is(tok::r_square))
-          --Depth;
-        else if (Depth == 0 && T[I].is(tok::l_brace)) {
+      // The body is the first brace outside the parameter list and
+      // attributes.
+      for (unsigned I = B; I < E;) {
+        if (T[I].is(tok::l_brace)) {
           S.BodyBegin = T[I].Offset;
           break;
         }
+        I = T[I].is(tok::l_paren) || T[I].is(tok::l_square) ? skipGroup(T, I)
+                                                            : I + 1;
       }
     }
     if (!R.Declarations.empty() &&
@@ -671,16 +669,11 @@ maskedFiles(const SourceFile &File, const ScanResult &Scan,
 /// Whether some meta construct sits in \p Ranges.
 static bool anyConstructIn(const std::vector<Node> &Nodes,
                            const std::vector<Range> &Ranges) {
-  for (const Node &N : Nodes) {
-    if (N.Kind == NodeKind::Text)
-      continue;
-    if (anyContains(Ranges, N.Whole.Begin))
-      return true;
-    for (const Branch &B : N.Branches)
-      if (anyConstructIn(B.Nodes, Ranges))
-        return true;
-  }
-  return false;
+  return !walkNodes(Nodes, [&](const Node &N) {
+    return N.Kind != NodeKind::Text && anyContains(Ranges, N.Whole.Begin)
+               ? WalkNext::Stop
+               : WalkNext::Children;
+  });
 }
 
 /// Preprocesses the file as nvcc's host pass does: in CUDA mode, with

@@ -31,6 +31,7 @@ struct Generator {
   SourceMap Map;
 };
 
+/// Lowers \p Scan, which check() has found expandable with \p Slice.
 llvm::Expected<Generator> lower(const SourceFile &File, const ScanResult &Scan,
                                 const HostSliceResult &Slice,
                                 const ArchList &Archs);

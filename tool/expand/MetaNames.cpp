@@ -2,7 +2,6 @@
 #include "expand/MetaNames.h"
 
 #include "llvm/ADT/StringSwitch.h"
-#include <functional>
 
 namespace tok = clang::tok;
 
@@ -67,32 +66,10 @@ public:
   size_t pos() const { return I; }
   void seek(size_t P) { I = P; }
 
-  /// Skips a balanced (), [], {} or <> group starting at the cursor.
+  /// Skips a bracket group, or a template argument list, starting at the
+  /// cursor; to the end if it is not closed.
   void skipGroup() {
-    tok::TokenKind Open = T[I].Kind;
-    tok::TokenKind Close = Open == tok::l_paren    ? tok::r_paren
-                           : Open == tok::l_square ? tok::r_square
-                           : Open == tok::l_brace  ? tok::r_brace
-                                                   : tok::greater;
-    int Depth = 0;
-    for (; I < T.size(); ++I) {
-      tok::TokenKind K = T[I].Kind;
-      if (K == Open)
-        ++Depth;
-      else if (K == Close || (Close == tok::greater &&
-                              K == tok::greatergreater && Depth >= 2)) {
-        Depth -= K == tok::greatergreater ? 2 : 1;
-        if (Depth <= 0) {
-          ++I;
-          return;
-        }
-      } else if (Close == tok::greater &&
-                 (K == tok::l_paren || K == tok::l_square ||
-                  K == tok::l_brace)) {
-        skipGroup();
-        --I;
-      }
-    }
+    I = T[I].is(tok::less) ? skipAngles(T, I) : metacu::skipGroup(T, I);
   }
 
 private:
@@ -270,20 +247,11 @@ DeclaredNames declaredNames(llvm::ArrayRef<Token> Toks) {
 }
 
 std::vector<std::string> loopVariables(llvm::ArrayRef<Token> Head) {
-  // The declaration part ends at the first ';' or ':' at depth 0.
-  size_t End = Head.size();
-  int Depth = 0;
-  for (size_t I = 0; I < Head.size(); ++I) {
-    tok::TokenKind K = Head[I].Kind;
-    if (K == tok::l_paren || K == tok::l_square || K == tok::l_brace)
-      ++Depth;
-    else if (K == tok::r_paren || K == tok::r_square || K == tok::r_brace)
-      --Depth;
-    else if (Depth == 0 && (K == tok::semi || K == tok::colon)) {
-      End = I;
-      break;
-    }
-  }
+  // The declaration part ends at the first ';' or ':' outside brackets.
+  size_t End = 0;
+  while (End < Head.size() && !Head[End].is(tok::semi) &&
+         !Head[End].is(tok::colon))
+    End = Head[End].isOpenBracket() ? skipGroup(Head, End) : End + 1;
   return declaredNames(Head.take_front(End)).Values;
 }
 
@@ -303,44 +271,35 @@ llvm::StringSet<> metaIdentifiers(const ScanResult &Scan) {
         Used.insert(T[I].Text);
     }
   };
-  auto TokensOf = [&](Range R) {
-    unsigned B = Scan.tokenAt(R.Begin), E = Scan.tokenAt(R.End);
-    return llvm::ArrayRef<Token>(Scan.Tokens).slice(B, E - B);
-  };
-  std::function<void(const std::vector<Node> &)> Walk =
-      [&](const std::vector<Node> &Nodes) {
-        for (const Node &N : Nodes) {
-          switch (N.Kind) {
-          case NodeKind::Text:
-            break;
-          case NodeKind::Stmt: {
-            AddRange(N.Head);
-            DeclaredNames D = declaredNames(TokensOf(N.Head).drop_back());
-            for (auto &V : D.Values)
-              Declared.insert(V);
-            for (auto &T : D.Types)
-              Declared.insert(T);
-            for (auto &E : D.Enumerators)
-              Declared.insert(E);
-            break;
-          }
-          case NodeKind::For:
-          case NodeKind::ForEnum:
-            for (auto &V : loopVariables(TokensOf(N.Head)))
-              Declared.insert(V);
-            AddRange(N.Head);
-            break;
-          default:
-            AddRange(N.Head);
-            break;
-          }
-          for (const Branch &B : N.Branches) {
-            AddRange(B.Cond);
-            Walk(B.Nodes);
-          }
-        }
-      };
-  Walk(Scan.Nodes);
+  walkNodes(Scan.Nodes, [&](const Node &N) {
+    switch (N.Kind) {
+    case NodeKind::Text:
+      break;
+    case NodeKind::Stmt: {
+      AddRange(N.Head);
+      DeclaredNames D = declaredNames(Scan.tokensIn(N.Head).drop_back());
+      for (auto &V : D.Values)
+        Declared.insert(V);
+      for (auto &T : D.Types)
+        Declared.insert(T);
+      for (auto &E : D.Enumerators)
+        Declared.insert(E);
+      break;
+    }
+    case NodeKind::For:
+    case NodeKind::ForEnum:
+      for (auto &V : loopVariables(Scan.tokensIn(N.Head)))
+        Declared.insert(V);
+      AddRange(N.Head);
+      break;
+    default:
+      AddRange(N.Head);
+      break;
+    }
+    for (const Branch &B : N.Branches)
+      AddRange(B.Cond);
+    return WalkNext::Children;
+  });
   llvm::StringSet<> Result;
   for (auto &U : Used)
     if (!Declared.contains(U.getKey()))

@@ -1,5 +1,6 @@
 //===- PreludeCache.cpp ---------------------------------------------------===//
 #include "expand/PreludeCache.h"
+#include "support/Output.h"
 #include "toolchain/Invocation.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -17,6 +18,7 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include <chrono>
 #include <cstdlib>
 
@@ -64,6 +66,26 @@ static std::string cacheKey(llvm::StringRef Header,
   return "generator-" + Hex + ".pch";
 }
 
+/// Beside each precompiled header, a checksum of its bytes: Clang trusts a
+/// precompiled header it loads, and a damaged one (a full disk, a crash
+/// while copying a home directory) would crash every later run.
+static std::string checksumPath(llvm::StringRef PCH) {
+  return (PCH + ".sum").str();
+}
+
+static std::string checksumOf(llvm::StringRef Contents) {
+  return llvm::utohexstr(llvm::xxh3_64bits(Contents)) + " " +
+         std::to_string(Contents.size()) + "\n";
+}
+
+/// Whether \p PCH is exactly the file that was written.
+static bool isIntact(llvm::StringRef PCH) {
+  auto Sum = llvm::MemoryBuffer::getFile(checksumPath(PCH));
+  auto Data = llvm::MemoryBuffer::getFile(PCH, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  return Sum && Data && (*Sum)->getBuffer() == checksumOf((*Data)->getBuffer());
+}
+
 /// Each is several MiB; another metacu version or CUDA path makes another.
 /// Keeps the most recently used few.
 static void prune(llvm::StringRef CacheDir) {
@@ -82,8 +104,10 @@ static void prune(llvm::StringRef CacheDir) {
   if (Found.size() <= Keep)
     return;
   llvm::sort(Found, [](const auto &A, const auto &B) { return A > B; });
-  for (size_t I = Keep; I < Found.size(); ++I)
+  for (size_t I = Keep; I < Found.size(); ++I) {
     llvm::sys::fs::remove(Found[I].second);
+    llvm::sys::fs::remove(checksumPath(Found[I].second));
+  }
 }
 
 std::optional<std::string>
@@ -93,10 +117,11 @@ precompiledPrelude(llvm::StringRef CacheDir, llvm::StringRef Header,
     return std::nullopt;
   llvm::SmallString<256> PCH(CacheDir);
   llvm::sys::path::append(PCH, cacheKey(Header, Args));
-  if (llvm::sys::fs::exists(PCH)) {
+  if (llvm::sys::fs::exists(PCH) && isIntact(PCH)) {
     // Marks it recently used, for pruning.
     int FD;
-    if (!llvm::sys::fs::openFileForWrite(PCH, FD, llvm::sys::fs::CD_OpenExisting,
+    if (!llvm::sys::fs::openFileForWrite(PCH, FD,
+                                         llvm::sys::fs::CD_OpenExisting,
                                          llvm::sys::fs::OF_Append)) {
       llvm::sys::fs::setLastAccessAndModificationTime(
           FD, std::chrono::system_clock::now());
@@ -137,8 +162,13 @@ precompiledPrelude(llvm::StringRef CacheDir, llvm::StringRef Header,
     clang::GeneratePCHAction Act;
     Ok = CI.ExecuteAction(Act) && !CI.getDiagnostics().hasErrorOccurred();
   }
-  uint64_t Size = 0;
-  if (!Ok || llvm::sys::fs::file_size(Temp, Size) || Size == 0 ||
+  // The checksum is in place before the file it describes: a reader that
+  // finds the new header finds its checksum too.
+  auto Written = llvm::MemoryBuffer::getFile(Temp, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+  if (!Ok || !Written || (*Written)->getBufferSize() == 0 ||
+      llvm::errorToBool(writeOutput(checksumPath(PCH),
+                                    checksumOf((*Written)->getBuffer()))) ||
       llvm::sys::fs::rename(Temp, PCH)) {
     llvm::sys::fs::remove(Temp);
     return std::nullopt;

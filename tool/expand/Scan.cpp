@@ -3,6 +3,7 @@
 #include "support/Diagnostic.h"
 
 #include <algorithm>
+#include <map>
 
 using clang::tok::TokenKind;
 namespace tok = clang::tok;
@@ -10,13 +11,37 @@ namespace tok = clang::tok;
 namespace metacu {
 
 unsigned ScanResult::tokenAt(unsigned Offset) const {
-  auto It = std::lower_bound(
-      Tokens.begin(), Tokens.end(), Offset,
-      [](const Token &T, unsigned O) { return T.Offset < O; });
+  auto It =
+      std::lower_bound(Tokens.begin(), Tokens.end(), Offset,
+                       [](const Token &T, unsigned O) { return T.Offset < O; });
   return It - Tokens.begin();
 }
 
+llvm::ArrayRef<Token> ScanResult::tokensIn(Range R) const {
+  unsigned B = tokenAt(R.Begin), E = tokenAt(R.End);
+  return llvm::ArrayRef<Token>(Tokens).slice(B, E - B);
+}
+
+bool walkNodes(llvm::ArrayRef<Node> Nodes,
+               llvm::function_ref<WalkNext(const Node &)> Visit) {
+  for (const Node &N : Nodes) {
+    WalkNext Next = Visit(N);
+    if (Next == WalkNext::Stop)
+      return false;
+    if (Next == WalkNext::Children)
+      for (const Branch &B : N.Branches)
+        if (!walkNodes(B.Nodes, Visit))
+          return false;
+  }
+  return true;
+}
+
 namespace {
+
+/// How deep brackets and meta constructs may nest in one another. Deeper
+/// input would overflow the stack here and the bracket limit of the
+/// generator's compiler; real code stays far below it.
+constexpr unsigned MaxNesting = 256;
 
 /// Recursive-descent over the token stream. Each parse function takes the
 /// index of the construct's first token and returns one past its last.
@@ -24,9 +49,35 @@ class Scanner {
 public:
   Scanner(const SourceFile &File) : File(File) {
     Result.Tokens = lexRaw(File.text());
+    // Where the next token that breaks a bracket group is, from each token:
+    // matchClose() then checks a group in constant time.
+    unsigned N = toks().size();
+    NextStray.assign(N + 1, N);
+    NextAt.assign(N + 1, N);
+    for (unsigned I = N; I-- > 0;) {
+      const Token &T = toks()[I];
+      bool Code = !T.InDirective;
+      NextStray[I] =
+          Code && T.isCloseBracket() && !T.Partner ? I : NextStray[I + 1];
+      NextAt[I] = Code && T.isAt() ? I : NextAt[I + 1];
+    }
+    BracketDepth.assign(N + 1, 0);
+    unsigned Depth = 0;
+    for (unsigned I = 0; I < N; ++I) {
+      const Token &T = toks()[I];
+      bool Paired = !T.InDirective && T.Partner;
+      if (Paired && T.isCloseBracket())
+        --Depth;
+      BracketDepth[I] = Depth;
+      if (Paired && T.isOpenBracket())
+        ++Depth;
+    }
   }
 
   llvm::Expected<ScanResult> run() {
+    for (unsigned I = 0; I < toks().size(); ++I)
+      if (BracketDepth[I] >= MaxNesting)
+        return tooDeep(I);
     auto Nodes = scanSequence(0, toks().size(), 0, File.size());
     if (!Nodes)
       return Nodes.takeError();
@@ -66,44 +117,39 @@ private:
   /// Index of the token closing the bracket opened at \p Open, skipping
   /// preprocessor lines. '@' inside is an error when \p InMeta.
   llvm::Expected<unsigned> matchClose(unsigned Open, bool InMeta) const {
-    llvm::SmallVector<unsigned, 8> Stack{Open};
-    for (unsigned I = Open + 1; I < toks().size(); ++I) {
-      const Token &T = toks()[I];
-      if (T.InDirective)
-        continue;
-      // An '@' inside an open bracket of meta code most likely means the
-      // bracket was never closed.
-      if (InMeta && T.isAt())
-        return errorAtTok(Stack.back(),
-                          "expected '" +
-                              llvm::Twine(closeSpelling(
-                                  toks()[Stack.back()].Kind)) +
-                              "' to match this '" + toks()[Stack.back()].Text +
-                              "'");
-      if (T.is(tok::l_paren) || T.is(tok::l_square) || T.is(tok::l_brace)) {
-        Stack.push_back(I);
-        continue;
-      }
-      if (!(T.is(tok::r_paren) || T.is(tok::r_square) || T.is(tok::r_brace)))
-        continue;
-      const Token &O = toks()[Stack.back()];
-      TokenKind Want = O.is(tok::l_paren)    ? tok::r_paren
-                       : O.is(tok::l_square) ? tok::r_square
-                                             : tok::r_brace;
-      if (!T.is(Want))
-        return errorAtTok(I, "unbalanced '" + T.Text + "': expected '" +
-                                 tok::getPunctuatorSpelling(Want) +
-                                 "' to match the '" + O.Text + "' at line " +
-                                 llvm::Twine(File.line(O.Offset)));
-      Stack.pop_back();
-      if (Stack.empty())
-        return I;
+    std::optional<unsigned> Close = partnerOf(toks(), Open);
+    // The first token inside that makes the group an error, if any.
+    unsigned Bad = NextStray[Open + 1];
+    if (InMeta)
+      Bad = std::min(Bad, NextAt[Open + 1]);
+    if (Close && Bad > *Close)
+      return *Close;
+    auto Unclosed = [&](unsigned O) {
+      return errorAtTok(O, "expected '" +
+                               llvm::Twine(closeSpelling(toks()[O].Kind)) +
+                               "' to match this '" + toks()[O].Text + "'");
+    };
+    if (Bad == toks().size()) {
+      // Never closed: the innermost bracket still open at the end.
+      unsigned Last = Open;
+      for (unsigned I = toks().size(); I-- > Open;)
+        if (!toks()[I].InDirective && toks()[I].isOpenBracket() &&
+            !toks()[I].Partner) {
+          Last = I;
+          break;
+        }
+      return Unclosed(Last);
     }
-    return errorAtTok(Stack.back(), "expected '" +
-                                        llvm::Twine(closeSpelling(
-                                            toks()[Stack.back()].Kind)) +
-                                        "' to match this '" +
-                                        toks()[Stack.back()].Text + "'");
+    unsigned Inner = enclosingOpen(toks(), Bad).value_or(Open);
+    // An '@' inside an open bracket of meta code most likely means the
+    // bracket was never closed.
+    if (toks()[Bad].isAt())
+      return Unclosed(Inner);
+    const Token &O = toks()[Inner];
+    return errorAtTok(Bad, "unbalanced '" + toks()[Bad].Text + "': expected '" +
+                               closeSpelling(O.Kind) + "' to match the '" +
+                               O.Text + "' at line " +
+                               llvm::Twine(File.line(O.Offset)));
   }
 
   static const char *closeSpelling(TokenKind K) {
@@ -134,6 +180,10 @@ private:
     }
     if (InMeta && isAt(I))
       return errorAtTok(I, "meta constructs cannot appear inside meta code");
+    // 'if (a) if (b) ...' nests as deeply as the input says.
+    Nested Level(*this);
+    if (nestedTooDeep(I))
+      return tooDeep(I);
     const Token &T = toks()[I];
     if (T.is(tok::semi))
       return I + 1;
@@ -200,10 +250,10 @@ private:
   /// closing brace of a function, namespace or linkage-spec body.
   llvm::Expected<unsigned> declarationEnd(unsigned I, bool InMeta) {
     bool SawParen = false, SawAssign = false;
-    bool BraceEnds = isIdent(I, "namespace") ||
-                     (isIdent(I, "extern") && at(I + 1) &&
-                      at(I + 1)->is(tok::string_literal) &&
-                      isKind(I + 2, tok::l_brace));
+    bool BraceEnds =
+        isIdent(I, "namespace") ||
+        (isIdent(I, "extern") && at(I + 1) &&
+         at(I + 1)->is(tok::string_literal) && isKind(I + 2, tok::l_brace));
     for (unsigned J = I; J < toks().size(); ++J) {
       const Token &T = toks()[J];
       if (T.InDirective)
@@ -276,8 +326,8 @@ private:
   llvm::Error parseIfChain(unsigned Paren, Node &N, bool Codegen) {
     unsigned I = Paren;
     while (true) {
-      auto C = parenGroup(I, /*InMeta=*/true,
-                          Codegen ? "if codegen" : "@meta if");
+      auto C =
+          parenGroup(I, /*InMeta=*/true, Codegen ? "if codegen" : "@meta if");
       if (!C)
         return C.takeError();
       Branch B;
@@ -313,7 +363,31 @@ private:
     }
   }
 
+  /// A construct is parsed once: an unbraced body is measured (to find
+  /// where it ends) and then scanned, and each nested construct would
+  /// otherwise be parsed twice per level of nesting above it.
   llvm::Expected<Node> parseConstruct(unsigned I) {
+    if (auto It = Parsed.find(I); It != Parsed.end())
+      return It->second;
+    if (auto It = Failed.find(I); It != Failed.end())
+      return errorAt(It->second.first, It->second.second);
+    Nested Level(*this);
+    if (nestedTooDeep(I))
+      return tooDeep(I);
+    auto N = parseConstructOnce(I);
+    if (N) {
+      Parsed.emplace(I, *N);
+      return N;
+    }
+    llvm::Error Kept = llvm::handleErrors(
+        N.takeError(), [&](std::unique_ptr<LocatedError> E) -> llvm::Error {
+          Failed.try_emplace(I, E->offset(), E->text());
+          return llvm::Error(std::move(E));
+        });
+    return std::move(Kept);
+  }
+
+  llvm::Expected<Node> parseConstructOnce(unsigned I) {
     Node N;
     N.TokBegin = I;
     if (isCodegenIf(I)) {
@@ -385,8 +459,7 @@ private:
   /// and constructs.
   llvm::Expected<std::vector<Node>> scanSequence(unsigned TokBegin,
                                                  unsigned TokEnd,
-                                                 unsigned Begin,
-                                                 unsigned End) {
+                                                 unsigned Begin, unsigned End) {
     std::vector<Node> Nodes;
     unsigned TextBegin = Begin, TextTok = TokBegin;
     auto FlushText = [&](unsigned Upto, unsigned UptoTok) {
@@ -440,8 +513,35 @@ private:
     return Nodes;
   }
 
+  /// Counts the levels of parsing that hold one another, for as long as
+  /// it lives.
+  struct Nested {
+    explicit Nested(Scanner &S) : S(S) { ++S.Nesting; }
+    ~Nested() { --S.Nesting; }
+    Scanner &S;
+  };
+  bool nestedTooDeep(unsigned I) const {
+    return Nesting + BracketDepth[std::min<size_t>(I, toks().size())] >
+           MaxNesting;
+  }
+  llvm::Error tooDeep(unsigned I) const {
+    return errorAtTok(I, "nesting too deep: more than " +
+                             llvm::Twine(MaxNesting) +
+                             " levels of brackets and meta constructs "
+                             "(metacu's limit, as Clang's -fbracket-depth)");
+  }
+
   const SourceFile &File;
   ScanResult Result;
+  /// Levels of constructs and statements being parsed, one in another.
+  unsigned Nesting = 0;
+  /// How many bracket groups hold each token.
+  std::vector<unsigned> BracketDepth;
+  std::map<unsigned, Node> Parsed;
+  std::map<unsigned, std::pair<unsigned, std::string>> Failed;
+  /// For each token index, the first unpaired closing bracket and the
+  /// first '@' at or after it, outside directive lines (size() if none).
+  std::vector<unsigned> NextStray, NextAt;
 };
 
 } // namespace

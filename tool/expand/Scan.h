@@ -12,6 +12,8 @@
 #include "support/SourceFile.h"
 #include "support/Tokens.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <vector>
@@ -62,12 +64,26 @@ struct Node {
   unsigned ErrorOffset = 0;
 };
 
+/// What walkNodes() does after visiting a node.
+enum class WalkNext {
+  Children, // visit what the node's branches hold, then its next sibling
+  Siblings, // leave its branches out
+  Stop,     // end the walk
+};
+
+/// Visits \p Nodes and everything their branches hold, in source order,
+/// each node before its branches. Returns false if \p Visit stopped it.
+bool walkNodes(llvm::ArrayRef<Node> Nodes,
+               llvm::function_ref<WalkNext(const Node &)> Visit);
+
 struct ScanResult {
   std::vector<Token> Tokens;
   std::vector<Node> Nodes;
 
   /// Index of the first token at or after \p Offset.
   unsigned tokenAt(unsigned Offset) const;
+  /// The tokens of the byte range \p R.
+  llvm::ArrayRef<Token> tokensIn(Range R) const;
 };
 
 /// Scans \p File. A construct that does not parse becomes a Malformed node

@@ -4,40 +4,64 @@
 namespace metacu {
 
 char LocatedError::ID;
+char SourceError::ID;
 
-void printDiagnostic(llvm::raw_ostream &OS, const SourceFile &File,
-                     unsigned Offset, llvm::StringRef Severity,
-                     llvm::StringRef Message) {
-  LineCol LC = File.lineCol(Offset);
-  OS << File.path() << ':' << LC.Line << ':' << LC.Col << ": " << Severity
-     << ": " << Message << '\n';
-  llvm::StringRef Line = File.lineText(Offset);
-  OS << Line << '\n';
+SourceError::SourceError(const SourceFile &File, unsigned Offset,
+                         std::string Message, std::string Severity)
+    : SourceError(File.path().str(), File.lineCol(Offset),
+                  File.lineText(Offset).str(), std::move(Message),
+                  std::move(Severity)) {}
+
+void SourceError::log(llvm::raw_ostream &OS) const {
+  OS << Path << ':' << Where.Line << ':' << Where.Col << ": " << Severity
+     << ": " << Message;
+  if (!LineText)
+    return;
+  OS << '\n' << *LineText << '\n';
   // Tabs in the source line are kept under the caret so it lines up.
   std::string Caret;
-  for (unsigned I = 0; I + 1 < LC.Col && I < Line.size(); ++I)
-    Caret += Line[I] == '\t' ? '\t' : ' ';
-  OS << Caret << "^\n";
+  for (unsigned I = 0; I + 1 < Where.Col && I < LineText->size(); ++I)
+    Caret += (*LineText)[I] == '\t' ? '\t' : ' ';
+  OS << Caret << '^';
 }
 
-bool reportError(llvm::raw_ostream &OS, const SourceFile &File,
-                 llvm::Error Err) {
+llvm::Error locate(const SourceFile &File, llvm::Error Err) {
+  return llvm::handleErrors(
+      std::move(Err), [&](const LocatedError &E) -> llvm::Error {
+        return llvm::make_error<SourceError>(File, E.offset(), E.text());
+      });
+}
+
+bool printErrors(llvm::raw_ostream &OS, llvm::Error Err) {
   bool Printed = false;
   llvm::handleAllErrors(
       std::move(Err),
-      [&](const LocatedError &E) {
-        printDiagnostic(OS, File, E.offset(), "error", E.text());
+      [&](const SourceError &E) {
+        E.log(OS);
+        OS << '\n';
         Printed = true;
       },
       [&](const llvm::ErrorInfoBase &E) {
         std::string Msg = E.message();
-        // Messages already printed by a diagnostic consumer come back empty.
+        // An empty message says nothing worth a line.
         if (!Msg.empty()) {
           OS << "metacu: error: " << Msg << '\n';
           Printed = true;
         }
       });
   return Printed;
+}
+
+void printDiagnostic(llvm::raw_ostream &OS, const SourceFile &File,
+                     unsigned Offset, llvm::StringRef Severity,
+                     llvm::StringRef Message) {
+  SourceError(File, Offset, Message.str(), Severity.str()).log(OS);
+  OS << '\n';
+}
+
+bool reportError(llvm::raw_ostream &OS, const SourceFile &File,
+                 llvm::Error Err) {
+  return printErrors(OS, locate(File, std::move(Err)));
 }
 
 } // namespace metacu

@@ -1,7 +1,9 @@
 //===- Diagnostic.h - Errors located in the user's file -------------------===//
 //
 // Stages report failures as llvm::Error values carrying a byte offset into
-// the input. The front end prints them Clang-style:
+// the input (LocatedError). Whoever holds the input turns them into
+// SourceErrors, which carry their path, line, column and source line, so
+// the front end can print them without the input, Clang-style:
 //   kernel.cu:14:7: error: message
 //     <source line>
 //     ^
@@ -14,6 +16,7 @@
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <string>
 
 namespace metacu {
@@ -42,13 +45,55 @@ inline llvm::Error errorAt(unsigned Offset, const llvm::Twine &Message) {
   return llvm::make_error<LocatedError>(Offset, Message.str());
 }
 
+/// A diagnostic at a line and column of a file, with all it needs to be
+/// printed.
+class SourceError : public llvm::ErrorInfo<SourceError> {
+public:
+  static char ID;
+  /// \p LineText is the source line, printed with a caret under \p Col;
+  /// none for a place whose text is not at hand (a system header's).
+  SourceError(std::string Path, LineCol Where,
+              std::optional<std::string> LineText, std::string Message,
+              std::string Severity = "error")
+      : Path(std::move(Path)), Where(Where), LineText(std::move(LineText)),
+        Message(std::move(Message)), Severity(std::move(Severity)) {}
+
+  /// \p Message at \p Offset of \p File.
+  SourceError(const SourceFile &File, unsigned Offset, std::string Message,
+              std::string Severity = "error");
+
+  llvm::StringRef path() const { return Path; }
+  LineCol where() const { return Where; }
+  const std::string &text() const { return Message; }
+
+  /// The whole diagnostic, as Clang prints it, without a final newline.
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string Path;
+  LineCol Where;
+  std::optional<std::string> LineText;
+  std::string Message;
+  std::string Severity;
+};
+
+/// \p Err with each LocatedError in it made a SourceError of \p File; other
+/// errors are kept as they are.
+llvm::Error locate(const SourceFile &File, llvm::Error Err);
+
+/// Prints every error of \p Err: SourceErrors Clang-style, others as
+/// "metacu: error: ...". Returns true if anything was printed.
+bool printErrors(llvm::raw_ostream &OS, llvm::Error Err);
+
 /// Prints one diagnostic at \p Offset of \p File, with its line and a caret.
 void printDiagnostic(llvm::raw_ostream &OS, const SourceFile &File,
                      unsigned Offset, llvm::StringRef Severity,
                      llvm::StringRef Message);
 
-/// Prints \p Err: located errors at their place in \p File, others as
-/// "metacu: error: ...". Returns true if anything was printed.
+/// printErrors() of \p Err located in \p File.
 bool reportError(llvm::raw_ostream &OS, const SourceFile &File,
                  llvm::Error Err);
 

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cerrno>
@@ -29,7 +30,8 @@ std::string IsolationFailure::describe(const IsolationLimits &Limits) const {
            ") before the expansion finished";
   case Timeout:
     return "meta code ran longer than " +
-           llvm::formatv("{0}", Limits.TimeoutSeconds).str() +
+           llvm::formatv("{0}", llvm::format("%g", Limits.TimeoutSeconds))
+               .str() +
            " s (--meta-timeout raises the limit)";
   case Signal:
     break;

@@ -43,6 +43,34 @@ static llvm::StringRef spliceLines(llvm::StringRef Raw) {
   return Saver.save(Out);
 }
 
+/// Pairs the brackets of \p Toks with a stack, in one pass. A closing
+/// bracket that does not match the innermost open one is left unpaired and
+/// closes nothing, so one stray bracket does not unpair the rest.
+static void pairBrackets(std::vector<Token> &Toks) {
+  std::vector<unsigned> Code, Directive;
+  for (unsigned I = 0; I < Toks.size(); ++I) {
+    Token &T = Toks[I];
+    if (T.InDirective && T.StartOfLine)
+      Directive.clear();
+    std::vector<unsigned> &Open = T.InDirective ? Directive : Code;
+    if (T.isOpenBracket()) {
+      Open.push_back(I);
+      continue;
+    }
+    if (!T.isCloseBracket() || Open.empty())
+      continue;
+    Token &O = Toks[Open.back()];
+    clang::tok::TokenKind Want = O.is(tok::l_paren)    ? tok::r_paren
+                                 : O.is(tok::l_square) ? tok::r_square
+                                                       : tok::r_brace;
+    if (!T.is(Want))
+      continue;
+    O.Partner = int(I - Open.back());
+    T.Partner = -O.Partner;
+    Open.pop_back();
+  }
+}
+
 std::vector<Token> lexRaw(llvm::StringRef Text) {
   std::vector<Token> Toks;
   clang::LangOptions LO = cudaLangOptions();
@@ -71,7 +99,62 @@ std::vector<Token> lexRaw(llvm::StringRef Text) {
     if (AtEOF)
       break;
   }
+  pairBrackets(Toks);
   return Toks;
+}
+
+std::optional<unsigned> partnerOf(llvm::ArrayRef<Token> Toks, unsigned I) {
+  int P = int(I) + Toks[I].Partner;
+  if (!Toks[I].Partner || P < 0 || unsigned(P) >= Toks.size())
+    return std::nullopt;
+  return unsigned(P);
+}
+
+unsigned skipGroup(llvm::ArrayRef<Token> Toks, unsigned I) {
+  std::optional<unsigned> P = partnerOf(Toks, I);
+  return P && *P > I ? *P + 1 : Toks.size();
+}
+
+unsigned skipAngles(llvm::ArrayRef<Token> Toks, unsigned Less) {
+  unsigned Depth = 0;
+  for (unsigned I = Less; I < Toks.size();) {
+    const Token &T = Toks[I];
+    if (T.isOpenBracket()) {
+      I = skipGroup(Toks, I);
+      continue;
+    }
+    if (T.is(tok::less)) {
+      ++Depth;
+    } else if (T.is(tok::greater) || T.is(tok::greatergreater)) {
+      unsigned Closes = T.is(tok::greatergreater) ? 2 : 1;
+      if (Depth <= Closes)
+        return I + 1;
+      Depth -= Closes;
+    }
+    ++I;
+  }
+  return Toks.size();
+}
+
+std::optional<unsigned> enclosingOpen(llvm::ArrayRef<Token> Toks, unsigned I) {
+  bool Directive = I < Toks.size() && Toks[I].InDirective;
+  for (unsigned K = I; K-- > 0;) {
+    const Token &T = Toks[K];
+    if (T.InDirective != Directive)
+      continue;
+    if (T.isCloseBracket()) {
+      // A group closed before I: its opening bracket is not open at I.
+      if (std::optional<unsigned> P = partnerOf(Toks, K))
+        K = *P;
+      continue;
+    }
+    if (T.isOpenBracket())
+      return K;
+    // A directive's brackets pair within its line.
+    if (Directive && T.StartOfLine)
+      break;
+  }
+  return std::nullopt;
 }
 
 } // namespace metacu

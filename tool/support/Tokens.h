@@ -10,7 +10,9 @@
 #define METACU_SUPPORT_TOKENS_H
 
 #include "clang/Basic/TokenKinds.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,13 @@ struct Token {
   bool StartOfLine = false;
   /// Part of a preprocessor directive line (the '#' included).
   bool InDirective = false;
+  /// For a bracket ((), [], {}): the distance in tokens to the bracket it
+  /// pairs with, positive from an opening bracket, negative from a closing
+  /// one; 0 if it pairs with none. Relative, so that it holds in any slice
+  /// of the token vector. Brackets on a preprocessor directive line pair
+  /// within that line; the others pair across directive lines, as the
+  /// compiler sees them after preprocessing.
+  int Partner = 0;
   llvm::StringRef Text;
 
   unsigned end() const { return Offset + Length; }
@@ -49,11 +58,36 @@ struct Token {
   bool isIdent(llvm::StringRef S) const { return isIdent() && Text == S; }
   /// '@', which raw C++ lexing returns as an unknown token.
   bool isAt() const { return Kind == clang::tok::unknown && Text == "@"; }
+  bool isOpenBracket() const {
+    return is(clang::tok::l_paren) || is(clang::tok::l_square) ||
+           is(clang::tok::l_brace);
+  }
+  bool isCloseBracket() const {
+    return is(clang::tok::r_paren) || is(clang::tok::r_square) ||
+           is(clang::tok::r_brace);
+  }
 };
 
-/// Lexes \p Text (a complete buffer, NUL-terminated) in raw C++20 mode.
-/// Offsets are relative to \p Text.
+/// Lexes \p Text (a complete buffer, NUL-terminated) in raw C++20 mode and
+/// pairs its brackets. Offsets are relative to \p Text.
 std::vector<Token> lexRaw(llvm::StringRef Text);
+
+/// The index of the bracket \p Toks[I] pairs with, if it has one inside
+/// \p Toks.
+std::optional<unsigned> partnerOf(llvm::ArrayRef<Token> Toks, unsigned I);
+
+/// One past the group the opening bracket \p Toks[I] starts: the index
+/// after its partner, or Toks.size() if it is not closed inside \p Toks.
+unsigned skipGroup(llvm::ArrayRef<Token> Toks, unsigned I);
+
+/// One past the '>' that closes the template argument list opened by the
+/// '<' at \p Less ('>>' closes two), stepping over bracket groups; or
+/// Toks.size() if none does.
+unsigned skipAngles(llvm::ArrayRef<Token> Toks, unsigned Less);
+
+/// The innermost opening bracket whose group holds \p Toks[I] (tokens of
+/// directive lines are not looked at unless \p Toks[I] is on one), if any.
+std::optional<unsigned> enclosingOpen(llvm::ArrayRef<Token> Toks, unsigned I);
 
 } // namespace metacu
 

@@ -30,7 +30,7 @@ Event code(unsigned At, std::string S) {
   Ev.Generated = std::move(S);
   return Ev;
 }
-Event directive(int Kind, uint64_t Mask) {
+Event directive(metacu_directive_kind Kind, uint64_t Mask) {
   Event Ev;
   Ev.K = Event::Directive;
   Ev.DirectiveKind = Kind;
@@ -108,8 +108,9 @@ TEST(EmitTest, DirectivesGetTheirOwnLinesAndIndentationWaits) {
   // '  ' written before the #if belongs to the line after it.
   std::string Out =
       body(F, A,
-           {text(0, 11), code(13, "  "), directive(0, 0b010), text(13, 21),
-            directive(2, 0b101), code(13, "  other();\n"), directive(3, 0),
+           {text(0, 11), code(13, "  "), directive(METACU_DIRECTIVE_IF, 0b010),
+            text(13, 21), directive(METACU_DIRECTIVE_ELSE, 0b101),
+            code(13, "  other();\n"), directive(METACU_DIRECTIVE_ENDIF, 0),
             text(21, 23)});
   EXPECT_EQ(Out, "#line 1 \"k.cu\"\n"
                  "void f() {\n"
@@ -126,20 +127,21 @@ TEST(EmitTest, DirectivesGetTheirOwnLinesAndIndentationWaits) {
 
 TEST(EmitTest, DirectiveInTheMiddleOfALineEndsThatLine) {
   SourceFile F("k.cu", "int a = 1; int b = 2;\n");
-  EXPECT_EQ(
-      body(F, archs("80"),
-           {text(0, 10), directive(0, 0b10), text(10, 22), directive(3, 0)}),
-      "#line 1 \"k.cu\"\nint a = 1;\n"
-      "#if defined(__CUDA_ARCH__)\n"
-      "#line 1 \"k.cu\"\n int b = 2;\n#endif\n");
+  EXPECT_EQ(body(F, archs("80"),
+                 {text(0, 10), directive(METACU_DIRECTIVE_IF, 0b10),
+                  text(10, 22), directive(METACU_DIRECTIVE_ENDIF, 0)}),
+            "#line 1 \"k.cu\"\nint a = 1;\n"
+            "#if defined(__CUDA_ARCH__)\n"
+            "#line 1 \"k.cu\"\n int b = 2;\n#endif\n");
 }
 
 TEST(EmitTest, ElifUsesTheGuardOfItsMask) {
   SourceFile F("k.cu", "x;\n");
   ArchList A = archs("75,80,90");
   std::string Out = body(F, A,
-                         {directive(0, 0b0010), text(0, 3),
-                          directive(1, 0b1100), text(0, 3), directive(3, 0)});
+                         {directive(METACU_DIRECTIVE_IF, 0b0010), text(0, 3),
+                          directive(METACU_DIRECTIVE_ELIF, 0b1100), text(0, 3),
+                          directive(METACU_DIRECTIVE_ENDIF, 0)});
   EXPECT_NE(Out.find("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750\n"),
             std::string::npos)
       << Out;

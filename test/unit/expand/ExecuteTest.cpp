@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "expand/Execute.h"
 #include "TempDir.h"
-#include "toolchain/CudaToolkit.h"
 #include "expand/Emit.h"
 #include "expand/MetaNames.h"
+#include "support/Diagnostic.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -31,7 +31,8 @@ protected:
   }
 
   /// Runs the pipeline on \p Code as k.cu. On failure returns nothing and
-  /// leaves what was reported in Stderr.
+  /// leaves the errors, printed, in Error; what execute() itself wrote to
+  /// stderr is in Stderr.
   std::optional<std::string> run(std::string Code,
                                  llvm::StringRef ArchSpec = "80") {
     File = std::make_unique<SourceFile>(Tmp.path("k.cu"), std::move(Code));
@@ -64,7 +65,8 @@ protected:
     auto X = execute(*File, *G, *Archs, EO);
     Stderr = ::testing::internal::GetCapturedStderr();
     if (!X) {
-      Error = llvm::toString(X.takeError());
+      llvm::raw_string_ostream OS(Error);
+      printErrors(OS, locate(*File, X.takeError()));
       return std::nullopt;
     }
     return emitOutput(*File, *Archs, *X, {"k.gen.cu"});
@@ -299,15 +301,15 @@ TEST_F(ExecuteTest, ExceptionIsReportedAtItsMetaStatement) {
                  "  x[0] = n;\n"
                  "}\n");
   ASSERT_FALSE(Out);
-  // The message was printed; the returned error carries none.
-  EXPECT_EQ(Error, "");
-  EXPECT_NE(Stderr.find(errorAt("@meta int n") +
-                        "uncaught exception in meta code: map::at"),
+  // The returned error carries the message; nothing was printed.
+  EXPECT_EQ(Stderr, "");
+  EXPECT_NE(Error.find(errorAt("@meta int n") +
+                       "uncaught exception in meta code: map::at"),
             std::string::npos)
-      << Stderr;
-  EXPECT_NE(Stderr.find("  @meta int n = table.at(75);\n  ^\n"),
+      << Error;
+  EXPECT_NE(Error.find("  @meta int n = table.at(75);\n  ^\n"),
             std::string::npos)
-      << Stderr;
+      << Error;
 }
 
 TEST_F(ExecuteTest, FailIsReportedAtItsCall) {
@@ -320,9 +322,9 @@ TEST_F(ExecuteTest, FailIsReportedAtItsCall) {
                  "__global__ void k(int *x) { x[0] = checked(2048); }\n");
   ASSERT_FALSE(Out);
   EXPECT_NE(
-      Stderr.find(errorAt("metacu::fail") + "block size 2048 exceeds 1024"),
+      Error.find(errorAt("metacu::fail") + "block size 2048 exceeds 1024"),
       std::string::npos)
-      << Stderr;
+      << Error;
 }
 
 TEST_F(ExecuteTest, CompileErrorInMetaCodeIsMappedToTheInput) {
@@ -331,10 +333,10 @@ TEST_F(ExecuteTest, CompileErrorInMetaCodeIsMappedToTheInput) {
                  "  x[0] = n;\n"
                  "}\n");
   ASSERT_FALSE(Out);
-  EXPECT_NE(Stderr.find(errorAt("undeclared_thing") +
-                        "use of undeclared identifier 'undeclared_thing'"),
+  EXPECT_NE(Error.find(errorAt("undeclared_thing") +
+                       "use of undeclared identifier 'undeclared_thing'"),
             std::string::npos)
-      << Stderr;
+      << Error;
 }
 
 } // namespace

@@ -287,13 +287,6 @@ TEST_F(LowerTest, UnbalancedBracesAreErrors) {
   EXPECT_NE(Msg2.find("this '{' is never closed"), std::string::npos) << Msg2;
 }
 
-TEST_F(LowerTest, MalformedConstructInLiveCodeIsAnError) {
-  auto [Offset, Msg] =
-      lowerError("int a;\n@meta for (int i = 0; i < 2; ++i\nint b;\n");
-  EXPECT_EQ(Offset, offsetOf("("));
-  EXPECT_EQ(Msg, "expected ')' to match this '('");
-}
-
 TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
   std::string Code = "#if 0\n@meta for (\n@meta int x = 1;\n#endif\nint b;\n";
   HostSliceResult Slice;
@@ -303,28 +296,6 @@ TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
   EXPECT_TRUE(copied(G->Program, offsetOf("@meta for")));
   EXPECT_TRUE(copied(G->Program, offsetOf("@meta int")));
   EXPECT_EQ(G->Program.find("int x = 1;\n"), std::string::npos);
-}
-
-TEST_F(LowerTest, ConstructInAnArchConditionalBlockIsAnError) {
-  std::string Code = "#if __CUDA_ARCH__ >= 800\n@meta int x = 1;\n#endif\n";
-  HostSliceResult Slice;
-  Slice.ArchConditional.push_back({1, unsigned(Code.find("endif"))});
-  auto [Offset, Msg] = lowerError(Code, Slice);
-  EXPECT_EQ(Offset, offsetOf("@meta"));
-  EXPECT_NE(Msg.find("tests __CUDA_ARCH__"), std::string::npos) << Msg;
-  EXPECT_NE(Msg.find("if codegen"), std::string::npos) << Msg;
-}
-
-TEST_F(LowerTest, HeaderWithMetaConstructsIsAnErrorAtItsInclude) {
-  HostSliceResult Slice;
-  Slice.MetaHeaders.push_back({7, "/src/tune.h", 3, 5});
-  auto [Offset, Msg] =
-      lowerError("int a;\n#include \"tune.h\"\nint b;\n", Slice);
-  EXPECT_EQ(Offset, 7u);
-  EXPECT_NE(Msg.find("header '/src/tune.h' contains meta constructs (at "
-                     "/src/tune.h:3:5)"),
-            std::string::npos)
-      << Msg;
 }
 
 TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {

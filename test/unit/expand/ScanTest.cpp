@@ -515,3 +515,68 @@ TEST(ScanTest, TokensKnowLineStartsAndDirectives) {
 }
 
 } // namespace
+
+namespace {
+
+/// \p N unbraced '@meta for' lines, each the body of the one before.
+std::string nestedLoops(unsigned N) {
+  std::string S = "void f(int* x) {\n";
+  for (unsigned I = 0; I < N; ++I)
+    S += "@meta for (int i" + std::to_string(I) + " = 0; i" +
+         std::to_string(I) + " < 1; ++i" + std::to_string(I) + ")\n";
+  return S + "x[0] = 1;\n}\n";
+}
+
+TEST(ScanTest, DeeplyNestedUnbracedLoopsFormOneChain) {
+  // Each level used to be parsed twice per level above it: 2^200 here.
+  Scanned S = scanOk(nestedLoops(200));
+  unsigned Depth = 0;
+  const std::vector<Node> *Level = &S.nodes();
+  while (true) {
+    auto Loop = llvm::find_if(
+        *Level, [](const Node &N) { return N.Kind == NodeKind::For; });
+    if (Loop == Level->end())
+      break;
+    ++Depth;
+    ASSERT_EQ(Loop->Branches.size(), 1u);
+    Level = &Loop->Branches[0].Nodes;
+  }
+  EXPECT_EQ(Depth, 200u);
+  EXPECT_EQ(kinds(*Level), (Kinds{NK::Text}));
+}
+
+TEST(ScanTest, NestingPastTheLimitIsAnErrorAtTheFirstLevelPastIt) {
+  std::string Code =
+      "void f() {\n" + std::string(300, '(') + std::string(300, ')') + ";\n}\n";
+  auto [Offset, Msg] = scanError(Code);
+  // '{' is level 1; the 256th '(' is the 257th level.
+  EXPECT_EQ(Offset, Code.find("((") + 255);
+  EXPECT_NE(Msg.find("nesting too deep"), std::string::npos) << Msg;
+}
+
+TEST(ScanTest, NestedConstructsCountTowardTheLimit) {
+  // The construct past the limit does not parse; like any malformed
+  // construct it is an error only if the preprocessor keeps it (Check).
+  std::string Code = nestedLoops(300);
+  Scanned S = scanOk(Code);
+  const Node *Bad = nullptr;
+  walkNodes(S.nodes(), [&](const Node &N) {
+    if (N.Kind != NodeKind::Malformed)
+      return WalkNext::Children;
+    Bad = &N;
+    return WalkNext::Stop;
+  });
+  ASSERT_TRUE(Bad);
+  EXPECT_NE(Bad->Error.find("nesting too deep"), std::string::npos)
+      << Bad->Error;
+  EXPECT_LT(Bad->ErrorOffset, Code.find("x[0]"));
+}
+
+TEST(ScanTest, NestingJustUnderTheLimitIsFine) {
+  std::string Code = "void f() {\n" + std::string(254, '(') + "0" +
+                     std::string(254, ')') + ";\n}\n";
+  Scanned S = scanOk(Code);
+  EXPECT_EQ(kinds(S.nodes()), (Kinds{NK::Text}));
+}
+
+} // namespace

@@ -68,12 +68,21 @@ namespace detail {
 inline unsigned current_offset = 0;
 inline bool failed = false;
 
-inline void at(unsigned offset) { current_offset = offset; }
+inline void at(unsigned offset) {
+  current_offset = offset;
+  *metacu_host.running = offset;
+}
+/// Thrown when the tool says generation must stop; it has recorded why, so
+/// nothing more is reported.
+struct stop_generation {};
+
 inline void text(unsigned b, unsigned e) {
-  metacu_host.text(metacu_host.ctx, b, e);
+  if (metacu_host.text(metacu_host.ctx, b, e))
+    throw stop_generation{};
 }
 inline void code(unsigned at, std::string_view s) {
-  metacu_host.code(metacu_host.ctx, at, s.data(), s.size());
+  if (metacu_host.code(metacu_host.ctx, at, s.data(), s.size()))
+    throw stop_generation{};
 }
 
 inline void report(const char *msg) {
@@ -84,6 +93,8 @@ inline void report(const char *msg) {
 inline void report_current_exception() {
   try {
     throw;
+  } catch (const stop_generation &) {
+    failed = true;
   } catch (const metacu::error &e) {
     failed = true;
     if (e.located())
@@ -400,14 +411,17 @@ public:
       first &= masks_[j] == 0;
     if (first && m == all())
       return true; // Taken in every pass: no directive at all.
-    int kind = first ? 0 : (m == (all() & ~covered) ? 2 : 1);
+    metacu_directive_kind kind = first ? METACU_DIRECTIVE_IF
+                                 : m == (all() & ~covered)
+                                     ? METACU_DIRECTIVE_ELSE
+                                     : METACU_DIRECTIVE_ELIF;
     metacu_host.directive(metacu_host.ctx, at_, kind, m);
     guarded_ = true;
     return true;
   }
   void close() {
     if (guarded_)
-      metacu_host.directive(metacu_host.ctx, at_, 3, 0);
+      metacu_host.directive(metacu_host.ctx, at_, METACU_DIRECTIVE_ENDIF, 0);
   }
 
 private:

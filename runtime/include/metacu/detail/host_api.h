@@ -11,21 +11,30 @@
 #include <cstdint>
 
 extern "C" {
+// The preprocessor line a codegen branch opens or closes, over the passes
+// whose bits are set in the mask that goes with it.
+enum metacu_directive_kind {
+  METACU_DIRECTIVE_IF,    // #if
+  METACU_DIRECTIVE_ELIF,  // #elif
+  METACU_DIRECTIVE_ELSE,  // #else
+  METACU_DIRECTIVE_ENDIF, // #endif
+};
+
 struct metacu_host_api {
   void *ctx;
-  // Copy input bytes [begin, end) to the output.
-  void (*text)(void *ctx, unsigned begin, unsigned end);
-  // Write generated text attributed to input offset `at`.
-  void (*code)(void *ctx, unsigned at, const char *s, size_t n);
-  // #if (0), #elif (1), #else (2), #endif (3) over a mask of passes.
-  void (*directive)(void *ctx, unsigned at, int kind, uint64_t mask);
+  // Copy input bytes [begin, end) to the output. Nonzero: generation must
+  // stop (the tool has recorded why).
+  int (*text)(void *ctx, unsigned begin, unsigned end);
+  // Write generated text attributed to input offset `at`. Nonzero: as for
+  // text.
+  int (*code)(void *ctx, unsigned at, const char *s, size_t n);
+  // A preprocessor line over a mask of passes.
+  void (*directive)(void *ctx, unsigned at, metacu_directive_kind kind,
+                    uint64_t mask);
   // An error at input offset `at`, or (gen_line != 0) at a position of the
   // generator program, which the tool maps back to the input.
   void (*error)(void *ctx, unsigned at, unsigned gen_line, unsigned gen_col,
                 const char *msg);
-  // Reports the errors so far and ends the process (an exception escaped a
-  // namespace-scope meta declaration, where nothing can catch it).
-  void (*fatal)(void *ctx);
   // A data file meta code read, for the dependency file.
   void (*depend)(void *ctx, const char *path);
   // Directory of the input file: data file paths are relative to it.
@@ -33,8 +42,20 @@ struct metacu_host_api {
   // The compilation passes: 0 for the host, then each --arch value.
   const int *passes;
   unsigned npasses;
+  // Where the program records the input offset of the meta statement it is
+  // running: memory the tool can still read if the program crashes, hangs
+  // or exits, to say where.
+  volatile uint64_t *running;
 };
 extern metacu_host_api metacu_host;
 }
+
+// The tool gathers the program's global initializers into one function,
+// METACU_INITIALIZERS, and has the program's METACU_RUN_INITIALIZERS call
+// it inside a handler: an exception escaping a namespace-scope meta
+// variable's initializer is reported like any other, and never unwinds
+// through the interpreter's frames.
+#define METACU_INITIALIZERS "__metacu_initializers"
+#define METACU_RUN_INITIALIZERS "__metacu_run_initializers"
 
 #endif

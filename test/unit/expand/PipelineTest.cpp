@@ -1,0 +1,100 @@
+//===- PipelineTest.cpp - One input through every stage -------------------===//
+#include "expand/Pipeline.h"
+#include "Fixture.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include <gtest/gtest.h>
+
+using namespace metacu;
+
+namespace {
+
+ArchList archs(llvm::StringRef Spec) {
+  return std::move(*ArchList::parse(Spec));
+}
+
+TEST(PipelineTest, ReturnsTheExpansionItsDependenciesAndStageTimes) {
+  TestTU TU("#include \"cfg.h\"\n"
+            "@meta int n = metacu::load_json(\"n.json\")[\"n\"].as_int();\n"
+            "__global__ void k(int *p) { p[0] = @(n * TILE); }\n");
+  TU.write("cfg.h", "#pragma once\n#define TILE 4\n");
+  TU.write("n.json", "{\"n\": 3}\n");
+  std::string Dump;
+  llvm::raw_string_ostream DumpOS(Dump);
+  PipelineOptions Opts = TestTU::pipelineOptions();
+  Opts.DumpGenerator = &DumpOS;
+  auto X = expandFile(TU.file(), archs("80"), Opts);
+  ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
+  EXPECT_NE(X->Text.find("p[0] = 12;"), std::string::npos) << X->Text;
+  EXPECT_NE(X->Text.find("#include \"cfg.h\""), std::string::npos);
+
+  // The input as given, then headers and data files.
+  ASSERT_FALSE(X->Dependencies.empty());
+  EXPECT_EQ(X->Dependencies[0], TU.path("k.cu"));
+  EXPECT_TRUE(llvm::is_contained(X->Dependencies, TU.path("cfg.h")));
+  EXPECT_TRUE(llvm::is_contained(X->Dependencies, TU.path("n.json")));
+
+  std::vector<std::string> Stages;
+  for (const StageTime &T : X->Timings) {
+    Stages.push_back(T.Stage.str());
+    EXPECT_GE(T.Milliseconds, 0);
+  }
+  EXPECT_EQ(Stages, (std::vector<std::string>{"scan", "host slice", "lower",
+                                              "execute", "emit"}));
+  EXPECT_NE(Dump.find("//===--- program ---===//"), std::string::npos);
+  EXPECT_NE(Dump.find("metacu::load_json"), std::string::npos);
+}
+
+/// The one SourceError of \p Err.
+std::optional<SourceError> sourceError(llvm::Error Err) {
+  std::optional<SourceError> Out;
+  llvm::handleAllErrors(
+      std::move(Err), [&](const SourceError &E) { Out = E; },
+      [&](const llvm::ErrorInfoBase &E) {
+        ADD_FAILURE() << "not a SourceError: " << E.message();
+      });
+  return Out;
+}
+
+TEST(PipelineTest, ErrorsOfEveryStageArePlacedInTheFile) {
+  struct Case {
+    const char *Stage;
+    const char *Input;
+  } Cases[] = {
+      {"scan", "int a;\n$e^@ nonsense\n"},
+      {"host slice", "#include $e^\"missing.h\"\n"},
+      {"check", "#if __CUDA_ARCH__ >= 800\n$e^@meta int x = 1;\n#endif\n"},
+      {"lower", "int a;\n$e^}\n"},
+      {"execute", "__global__ void k(int *x) {\n"
+                  "  @meta int n = $e^undeclared_thing;\n}\n"},
+  };
+  for (const Case &C : Cases) {
+    TestTU TU(C.Input);
+    auto X = expandFile(TU.file(), archs("80"), TestTU::pipelineOptions());
+    ASSERT_FALSE(bool(X)) << C.Stage;
+    std::optional<SourceError> E = sourceError(X.takeError());
+    ASSERT_TRUE(E) << C.Stage;
+    LineCol Want = TU.file().lineCol(TU.point("e"));
+    EXPECT_EQ(E->path(), TU.path("k.cu")) << C.Stage;
+    EXPECT_EQ(E->where().Line, Want.Line) << C.Stage;
+    EXPECT_EQ(E->where().Col, Want.Col) << C.Stage;
+    // Printable without the file: the source line and a caret come along.
+    std::string Printed;
+    llvm::raw_string_ostream OS(Printed);
+    E->log(OS);
+    EXPECT_NE(
+        Printed.find("\n" + TU.file().lineText(TU.point("e")).str() + "\n"),
+        std::string::npos)
+        << C.Stage << ": " << Printed;
+  }
+}
+
+TEST(PipelineTest, AMissingInputIsAnErrorWithoutAPlace) {
+  auto X =
+      expandFile("/nonexistent/k.cu", archs("80"), TestTU::pipelineOptions());
+  ASSERT_FALSE(bool(X));
+  std::string Msg = llvm::toString(X.takeError());
+  EXPECT_NE(Msg.find("/nonexistent/k.cu"), std::string::npos) << Msg;
+}
+
+} // namespace

@@ -1,0 +1,92 @@
+//===- ResultCacheTest.cpp - The resumable journal ------------------------===//
+#include "tune/ResultCache.h"
+#include "../TempDir.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu;
+using namespace metacu::tune;
+
+static Measurement timed(double Ms) {
+  Measurement M;
+  M.Objective = Ms;
+  M.Times = {Ms, Ms + 0.1};
+  M.CompileMs = 300;
+  M.Timestamp = "2026-11-23 10:00:00.000000+00:00";
+  return M;
+}
+
+static const Target H100{"sm_90", "NVIDIA H100 80GB HBM3"};
+
+TEST(ResultCacheTest, ReopenedJournalAnswersWhatWasAppended) {
+  TempDir T;
+  std::string Path = T.path("journal.jsonl");
+  llvm::json::Object A{{"bx", 16}, {"by", 4}}, B{{"bx", 32}, {"by", 4}};
+  Measurement Failed;
+  Failed.Status = Validity::Compile;
+  Failed.Reason = "ptxas: too many registers";
+  {
+    auto J = llvm::cantFail(ResultCache::open(Path));
+    EXPECT_EQ(J->size(), 0u);
+    ASSERT_FALSE(bool(J->append(H100, A, timed(1.5))));
+    ASSERT_FALSE(bool(J->append(H100, B, Failed)));
+  }
+  auto J = llvm::cantFail(ResultCache::open(Path));
+  EXPECT_EQ(J->size(), 2u);
+  const Measurement *MA = J->lookup(H100, A);
+  ASSERT_TRUE(MA);
+  EXPECT_EQ(MA->Objective, 1.5);
+  EXPECT_EQ(MA->Times, (std::vector<double>{1.5, 1.6}));
+  EXPECT_EQ(MA->CompileMs, 300);
+  const Measurement *MB = J->lookup(H100, B);
+  ASSERT_TRUE(MB);
+  EXPECT_EQ(MB->Status, Validity::Compile);
+  EXPECT_EQ(MB->Reason, "ptxas: too many registers");
+  // Member order does not matter, values do.
+  EXPECT_TRUE(J->lookup(H100, llvm::json::Object{{"by", 4}, {"bx", 16}}));
+  EXPECT_FALSE(J->lookup(H100, llvm::json::Object{{"bx", 16}, {"by", 8}}));
+}
+
+TEST(ResultCacheTest, KeyedByArchitectureAndDeviceNotNameAlone) {
+  TempDir T;
+  auto J = llvm::cantFail(ResultCache::open(T.path("j.jsonl")));
+  llvm::json::Object C{{"bx", 16}};
+  ASSERT_FALSE(bool(J->append(H100, C, timed(1.0))));
+  // The same GPU running the compute_80 image is another target.
+  EXPECT_FALSE(J->lookup({"sm_80", H100.Device}, C));
+  EXPECT_FALSE(J->lookup({"sm_90", "NVIDIA H200"}, C));
+  ASSERT_FALSE(bool(J->append({"sm_80", H100.Device}, C, timed(2.0))));
+  EXPECT_EQ(J->lookup(H100, C)->Objective, 1.0);
+  EXPECT_EQ(J->lookup({"sm_80", H100.Device}, C)->Objective, 2.0);
+}
+
+TEST(ResultCacheTest, TornLastLineIsDroppedAndAppendingGoesOn) {
+  TempDir T;
+  std::string Path = T.path("j.jsonl");
+  {
+    auto J = llvm::cantFail(ResultCache::open(Path));
+    ASSERT_FALSE(
+        bool(J->append(H100, llvm::json::Object{{"bx", 16}}, timed(1))));
+  }
+  // A crash in the middle of the second append.
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Append);
+    OS << R"({"arch": "sm_90", "device": "NVIDIA H100 80GB HBM3", "config": {"bx": 3)";
+  }
+  auto J = llvm::cantFail(ResultCache::open(Path));
+  EXPECT_EQ(J->size(), 1u);
+  ASSERT_FALSE(bool(J->append(H100, llvm::json::Object{{"bx", 64}}, timed(3))));
+  auto Again = llvm::cantFail(ResultCache::open(Path));
+  EXPECT_EQ(Again->size(), 2u);
+  EXPECT_EQ(Again->lookup(H100, llvm::json::Object{{"bx", 64}})->Objective, 3);
+}
+
+TEST(ResultCacheTest, ACorruptCompleteLineIsAnErrorWithItsLine) {
+  TempDir T;
+  std::string Path = T.write("j.jsonl", "\n{\"arch\": 1}\n");
+  auto J = ResultCache::open(Path);
+  ASSERT_FALSE(bool(J));
+  std::string Message = llvm::toString(J.takeError());
+  EXPECT_NE(Message.find("j.jsonl:2"), std::string::npos) << Message;
+}

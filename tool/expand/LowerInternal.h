@@ -1,0 +1,171 @@
+//===- LowerInternal.h - The parts of the lowering, for its files only ----===//
+//
+// The lowering is one pass over the construct tree with one state (the
+// program written so far, its source map, the brace scopes), so it is one
+// class; its parts live in files of their own:
+//   Lower.cpp         the pass: sequences of nodes, the program's blocks
+//   LowerScopes.cpp   brace scopes and the meta names they declare
+//   LowerCode.cpp     ordinary code: text, meta values, directives, braces
+//   LowerMeta.cpp     meta statements, loops, ifs, 'if codegen'
+//   LowerReflect.cpp  describing enumerations and aggregates to the program
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_EXPAND_LOWERINTERNAL_H
+#define METACU_EXPAND_LOWERINTERNAL_H
+
+#include "expand/Lower.h"
+
+#include "llvm/ADT/StringMap.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace metacu::lowering {
+
+/// How ordinary code inside a brace behaves: what a meta loop body keeps
+/// and whether 'if codegen' is allowed.
+enum class ScopeKind {
+  Namespace, // the file, a namespace or an extern "C" block
+  Class,     // a class body
+  Function,  // a function or lambda body, or any block inside one
+  Init,      // an initializer list or enumerator list
+};
+
+struct Scope {
+  ScopeKind Kind = ScopeKind::Namespace;
+  /// True once inside a generator block: meta declarations become locals.
+  bool InBlock = false;
+  /// Meta names declared here (true), or ordinary names that hide an outer
+  /// meta name (false).
+  llvm::StringMap<bool> Names;
+  std::vector<std::string> TemplateParams;
+  /// Offset of the '{' that opened it, for unbalanced-brace errors.
+  unsigned OpenOffset = 0;
+};
+
+/// \p S as a C++ string literal.
+std::string cppString(llvm::StringRef S);
+
+class Lowering {
+public:
+  Lowering(const SourceFile &File, const ScanResult &Scan,
+           const HostSliceResult &Slice, const ArchList &Archs)
+      : File(File), Scan(Scan), Toks(Scan.Tokens), Slice(Slice), Archs(Archs) {}
+
+  llvm::Expected<Generator> run();
+
+private:
+  //===--- Writing the program
+  //-----------------------------------------------===//
+
+  void write(llvm::StringRef S) { Out += S; }
+  void writeVerbatim(unsigned B, unsigned E);
+  /// Everything written by \p F is attributed to input offset \p At.
+  template <class F> void anchored(unsigned At, F Write) {
+    unsigned Begin = Out.size();
+    Write();
+    Map.addAnchor(Begin, Out.size(), At);
+  }
+  /// Blocks are the initializers of globals, so they run in source order
+  /// when the program is loaded. They must not be 'const': Clang defers
+  /// const internal variables, and the interpreter then runs their
+  /// initializers ahead of the others.
+  void ensureRun();
+  void closeRun();
+  bool atNamespaceLevel() const {
+    return Scopes.back().Kind == ScopeKind::Namespace && !Scopes.back().InBlock;
+  }
+  void emitText(unsigned B, unsigned E);
+  void emitCode(unsigned At, llvm::StringRef S);
+  void setLocation(unsigned At);
+  std::string indentOf(unsigned Offset) const;
+  /// A construct alone on its lines: the lines it occupies disappear from
+  /// the output and its expansion brings its own indentation and newline.
+  bool ownsLines(const Node &N) const;
+  unsigned afterLineEnd(unsigned Offset) const;
+  bool isInactive(unsigned Offset) const {
+    return anyContains(Slice.Inactive, Offset);
+  }
+  std::string prelude();
+
+  //===--- Sequences (Lower.cpp)
+  //---------------------------------------------===//
+
+  llvm::Error lowerSequence(const std::vector<Node> &Nodes, unsigned Begin,
+                            unsigned End);
+  llvm::Error lowerConstruct(const Node &N);
+
+  //===--- Names and scopes (LowerScopes.cpp)
+  //--------------------------------===//
+
+  bool isMetaName(llvm::StringRef N) const;
+  bool isTemplateParam(llvm::StringRef N) const;
+  void pushBodyScope();
+  /// '{' opens a scope whose kind the tokens since the statement start tell.
+  void openBrace(unsigned I, unsigned StmtStart);
+  std::vector<std::string> templateParameters(unsigned Less) const;
+  /// Whether the identifier at \p I is the name in an ordinary declaration
+  /// ('int u = ...', 'float u;', '(int u)').
+  bool declaresName(unsigned I) const;
+
+  //===--- Ordinary code (LowerCode.cpp)
+  //-------------------------------------===//
+
+  const SliceDecl *declarationAt(unsigned Offset) const;
+  bool isNeededInclude(unsigned LineBegin) const;
+  /// Lowers ordinary code in [B, E): text calls, with meta values replaced
+  /// and braces mirrored so meta declarations are scoped like C++ ones.
+  llvm::Error lowerTokens(unsigned B, unsigned E);
+  /// Returns the index of the first token after the directive.
+  unsigned lowerDirective(unsigned I, unsigned E, unsigned &Pending);
+  /// One past the postfix chain of the meta name at \p I: members,
+  /// subscripts and calls ('details.nt', 'cfg[2].vt', 'table.at(sm).nt').
+  unsigned chainEnd(unsigned I, unsigned E) const;
+  void emitValue(unsigned B, unsigned E);
+  void writeDeclaration(const SliceDecl &D);
+
+  //===--- Reflection (LowerReflect.cpp)
+  //-------------------------------------===//
+
+  /// \p Prefix is the spelling of an enumerator minus its name, or empty
+  /// for meta-only enumerations.
+  void writeEnumReflection(llvm::StringRef Type,
+                           const std::vector<std::string> &Enumerators,
+                           std::optional<std::string> Prefix);
+  void describeTypesAfter(unsigned After);
+
+  //===--- Meta constructs (LowerMeta.cpp)
+  //-----------------------------------===//
+
+  llvm::Error lowerStatement(const Node &N);
+  llvm::Error lowerStaticAssert(const Node &N, llvm::ArrayRef<Token> HT);
+  /// Emits one iteration of a loop body or one taken branch.
+  llvm::Error emitBody(const Node &N, const Branch &B, bool IsLoop);
+  llvm::Error lowerLoop(const Node &N);
+  llvm::Error lowerMetaIf(const Node &N);
+  llvm::Error lowerCodegen(const Node &N);
+  bool isTemplateDependent(llvm::ArrayRef<Token> HT) const;
+  /// 'for (T i = A; i OP B; STEP)' whose bounds use template parameters:
+  /// only the C++ compiler can count it, so it becomes a fold over an index
+  /// sequence (metacu::unroll_for) with 'i' a constant expression.
+  llvm::Error lowerTemplateFor(const Node &N, llvm::ArrayRef<Token> HT);
+  /// The body of a template-dependent loop runs as a lambda, once per index:
+  /// it cannot leave the loop, and meta code in it cannot see the index.
+  llvm::Error checkTemplateBody(const Branch &B, llvm::StringRef Var);
+
+  const SourceFile &File;
+  const ScanResult &Scan;
+  const std::vector<Token> &Toks;
+  const HostSliceResult &Slice;
+  const ArchList &Archs;
+  std::string Out;
+  SourceMap Map;
+  std::vector<Scope> Scopes;
+  std::vector<std::string> PendingTemplateParams;
+  bool InRun = false;
+  unsigned Counter = 0;
+};
+
+} // namespace metacu::lowering
+
+#endif

@@ -1,0 +1,391 @@
+//===- LowerMeta.cpp - Meta constructs in the generator
+//---------------------===//
+//
+// '@meta' statements are copied as C++; '@meta for', '@meta while' and
+// '@meta if' become real loops and ifs around the lowering of their bodies;
+// 'if codegen' becomes a chain of per-architecture conditions; a '@meta
+// for' whose bounds depend on template parameters becomes a fold that the
+// C++ compiler unrolls.
+//
+//===----------------------------------------------------------------------===//
+#include "expand/LowerInternal.h"
+#include "expand/MetaNames.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include <optional>
+
+namespace tok = clang::tok;
+
+namespace metacu::lowering {
+
+llvm::Error Lowering::lowerStatement(const Node &N) {
+  llvm::ArrayRef<Token> HT = Scan.tokensIn(N.Head);
+  if (!HT.empty() && HT.front().isIdent("static_assert"))
+    return lowerStaticAssert(N, HT);
+  llvm::ArrayRef<Token> Decl = HT;
+  if (!Decl.empty() && Decl.back().is(tok::semi))
+    Decl = Decl.drop_back();
+  DeclaredNames D = declaredNames(Decl);
+  if (D.IsDeclaration && atNamespaceLevel()) {
+    closeRun();
+    write("static bool __metacu_at_" + std::to_string(Counter++) +
+          " = (::metacu::detail::at(" + std::to_string(N.Whole.Begin) +
+          "), true);\n");
+    writeVerbatim(N.Head.Begin, N.Head.End);
+    write("\n");
+    if (!D.Enumerators.empty() && !D.Types.empty())
+      writeEnumReflection(D.Types.front(), D.Enumerators, std::nullopt);
+  } else {
+    ensureRun();
+    setLocation(N.Whole.Begin);
+    writeVerbatim(N.Head.Begin, N.Head.End);
+    write("\n");
+  }
+  for (const std::string &V : D.Values)
+    Scopes.back().Names[V] = true;
+  return llvm::Error::success();
+}
+
+llvm::Error Lowering::lowerStaticAssert(const Node &N,
+                                        llvm::ArrayRef<Token> HT) {
+  if (HT.size() < 3 || !HT[1].is(tok::l_paren))
+    return errorAt(N.Head.Begin, "expected '(' after 'static_assert'");
+  // The closing parenthesis of the argument list.
+  std::optional<unsigned> Close = partnerOf(HT, 1);
+  if (!Close)
+    return errorAt(N.Head.Begin, "malformed static_assert");
+  // The message is a trailing run of string literals after a comma.
+  unsigned MsgBegin = *Close;
+  while (MsgBegin > 2 && HT[MsgBegin - 1].is(tok::string_literal))
+    --MsgBegin;
+  bool HasMsg = MsgBegin < *Close && HT[MsgBegin - 1].is(tok::comma);
+  unsigned CondEnd = HasMsg ? MsgBegin - 1 : *Close;
+  Range Cond{HT[2].Offset, HT[CondEnd - 1].end()};
+  ensureRun();
+  setLocation(N.Whole.Begin);
+  write("::metacu::detail::meta_assert(static_cast<bool>(");
+  writeVerbatim(Cond.Begin, Cond.End);
+  write("), ");
+  if (HasMsg)
+    writeVerbatim(HT[MsgBegin].Offset, HT[*Close - 1].end());
+  else
+    write("nullptr");
+  write(", " + cppString(File.text().slice(Cond.Begin, Cond.End)) + ");\n");
+  return llvm::Error::success();
+}
+
+llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
+  bool Owns = ownsLines(N);
+  std::string Indent = Owns ? indentOf(N.Whole.Begin) : "";
+  unsigned BB = B.Body.Begin, BE = B.Body.End;
+  if (Scopes.back().Kind == ScopeKind::Function) {
+    if (B.Braced) {
+      emitCode(BB, Indent);
+      emitText(BB, BB + 1);
+      if (auto Err = lowerSequence(B.Nodes, BB + 1, BE - 1))
+        return Err;
+      emitText(BE - 1, BE);
+      emitCode(BE, Owns ? "\n" : " ");
+      return llvm::Error::success();
+    }
+    bool NestedOwner = B.Nodes.size() == 1 &&
+                       B.Nodes[0].Kind != NodeKind::Text &&
+                       ownsLines(B.Nodes[0]);
+    if (NestedOwner) {
+      if (IsLoop && Owns)
+        emitCode(BB, Indent + "{\n");
+      if (auto Err = lowerSequence(B.Nodes, BB, BE))
+        return Err;
+      if (IsLoop && Owns)
+        emitCode(BE, Indent + "}\n");
+      return llvm::Error::success();
+    }
+    emitCode(BB, Indent + (IsLoop ? "{ " : ""));
+    if (auto Err = lowerSequence(B.Nodes, BB, BE))
+      return Err;
+    emitCode(BE, std::string(IsLoop ? " }" : "") + (Owns ? "\n" : " "));
+    return llvm::Error::success();
+  }
+  // Namespace, class and initializer scope: the braces are not emitted, so
+  // a loop can generate declarations.
+  if (B.Braced) {
+    unsigned IB = BB + 1, IE = BE - 1;
+    llvm::StringRef Inner = File.text().slice(IB, IE);
+    size_t FirstNL = Inner.find('\n');
+    if (FirstNL != llvm::StringRef::npos &&
+        Inner.take_front(FirstNL).trim().empty())
+      IB += FirstNL + 1;
+    size_t LastNL = File.text().slice(IB, IE).rfind('\n');
+    bool EndsLine = false;
+    if (LastNL != llvm::StringRef::npos &&
+        File.text().slice(IB + LastNL + 1, IE).trim().empty()) {
+      IE = IB + LastNL + 1;
+      EndsLine = true;
+    }
+    if (auto Err = lowerSequence(B.Nodes, IB, IE))
+      return Err;
+    if (!EndsLine)
+      emitCode(BE, Owns ? "\n" : " ");
+    return llvm::Error::success();
+  }
+  emitCode(BB, Indent);
+  if (auto Err = lowerSequence(B.Nodes, BB, BE))
+    return Err;
+  emitCode(BE, Owns ? "\n" : " ");
+  return llvm::Error::success();
+}
+
+llvm::Error Lowering::lowerLoop(const Node &N) {
+  llvm::ArrayRef<Token> HT = Scan.tokensIn(N.Head);
+  if (N.Kind == NodeKind::For && isTemplateDependent(HT))
+    return lowerTemplateFor(N, HT);
+  ensureRun();
+  setLocation(N.Whole.Begin);
+  std::vector<std::string> Vars;
+  if (N.Kind == NodeKind::ForEnum) {
+    // The ':' outside brackets and template argument lists.
+    unsigned Colon = 0;
+    for (unsigned K = 0; K < HT.size() && !Colon;)
+      if (HT[K].isOpenBracket())
+        K = skipGroup(HT, K);
+      else if (HT[K].is(tok::less))
+        K = skipAngles(HT, K);
+      else if (HT[K].is(tok::colon))
+        Colon = K;
+      else
+        ++K;
+    if (!Colon || Colon + 1 >= HT.size())
+      return errorAt(N.Head.Begin, "expected '@meta for enum (DECLARATION "
+                                   ": ENUMERATION_TYPE)'");
+    Range TypeR{HT[Colon + 1].Offset, HT.back().end()};
+    anchored(TypeR.Begin, [&] {
+      write("static_assert(std::is_enum_v<");
+      writeVerbatim(TypeR.Begin, TypeR.End);
+      write(">, \"'@meta for enum' needs an enumeration type\");\n");
+    });
+    write("for (");
+    writeVerbatim(N.Head.Begin, HT[Colon].Offset);
+    write(" : ::metacu::enum_values<");
+    writeVerbatim(TypeR.Begin, TypeR.End);
+    write(">()) {\n");
+    Vars = loopVariables(HT);
+  } else {
+    write(N.Kind == NodeKind::While ? "while (" : "for (");
+    writeVerbatim(N.Head.Begin, N.Head.End);
+    write(") {\n");
+    if (N.Kind == NodeKind::For)
+      Vars = loopVariables(HT);
+  }
+  pushBodyScope();
+  for (const std::string &V : Vars)
+    Scopes.back().Names[V] = true;
+  auto Err = emitBody(N, N.Branches[0], /*IsLoop=*/true);
+  Scopes.pop_back();
+  write("}\n");
+  return Err;
+}
+
+llvm::Error Lowering::lowerMetaIf(const Node &N) {
+  ensureRun();
+  setLocation(N.Whole.Begin);
+  for (size_t I = 0; I < N.Branches.size(); ++I) {
+    const Branch &B = N.Branches[I];
+    if (B.IsElse) {
+      write("} else {\n");
+    } else {
+      write(I == 0 ? "if (" : "} else if (");
+      writeVerbatim(B.Cond.Begin, B.Cond.End);
+      write(") {\n");
+    }
+    pushBodyScope();
+    auto Err = emitBody(N, B, /*IsLoop=*/false);
+    Scopes.pop_back();
+    if (Err)
+      return Err;
+  }
+  write("}\n");
+  return llvm::Error::success();
+}
+
+llvm::Error Lowering::lowerCodegen(const Node &N) {
+  if (Scopes.back().Kind != ScopeKind::Function)
+    return errorAt(N.Whole.Begin,
+                   "'if codegen' can only appear inside a function body");
+  ensureRun();
+  write("{\n");
+  setLocation(N.Whole.Begin);
+  write("::metacu::detail::codegen_chain __metacu_cg(" +
+        std::to_string(N.Whole.Begin) + ");\n");
+  for (const Branch &B : N.Branches) {
+    if (B.IsElse) {
+      write("__metacu_cg.otherwise();\n");
+      continue;
+    }
+    write("__metacu_cg.branch([&](nvvm_arch_t __nvvm_arch) -> bool { "
+          "(void)__nvvm_arch; return static_cast<bool>(");
+    writeVerbatim(B.Cond.Begin, B.Cond.End);
+    write("); });\n");
+  }
+  for (size_t I = 0; I < N.Branches.size(); ++I) {
+    write("if (__metacu_cg.open(" + std::to_string(I) + ")) {\n");
+    pushBodyScope();
+    auto Err = emitBody(N, N.Branches[I], /*IsLoop=*/false);
+    Scopes.pop_back();
+    if (Err)
+      return Err;
+    write("}\n");
+  }
+  write("__metacu_cg.close();\n}\n");
+  return llvm::Error::success();
+}
+
+bool Lowering::isTemplateDependent(llvm::ArrayRef<Token> HT) const {
+  bool Classic =
+      llvm::any_of(HT, [](const Token &T) { return T.is(tok::semi); });
+  if (!Classic)
+    return false;
+  std::vector<std::string> Vars = loopVariables(HT);
+  for (const Token &T : HT)
+    if (T.isIdent() && !llvm::is_contained(Vars, T.Text.str()) &&
+        isTemplateParam(T.Text))
+      return true;
+  return false;
+}
+
+llvm::Error Lowering::lowerTemplateFor(const Node &N,
+                                       llvm::ArrayRef<Token> HT) {
+  const char *Form =
+      "a '@meta for' whose bounds depend on template parameters must read "
+      "'for (T i = A; i < B; ++i)' (also <=, >, >=, != and i++, --i, "
+      "i--, i += S, i -= S)";
+  unsigned Semi1 = 0, Semi2 = 0;
+  for (unsigned K = 0; K < HT.size(); ++K)
+    if (HT[K].is(tok::semi))
+      (Semi1 ? Semi2 : Semi1) = K;
+  if (!Semi1 || !Semi2)
+    return errorAt(N.Head.Begin, Form);
+  unsigned Eq = 0;
+  for (unsigned K = 0; K < Semi1; ++K)
+    if (HT[K].is(tok::equal)) {
+      Eq = K;
+      break;
+    }
+  if (Eq < 2 || !HT[Eq - 1].isIdent() || Eq + 1 >= Semi1)
+    return errorAt(N.Head.Begin, Form);
+  llvm::StringRef Var = HT[Eq - 1].Text;
+  Range TypeR{HT[0].Offset, HT[Eq - 2].end()};
+  Range A{HT[Eq + 1].Offset, HT[Semi1 - 1].end()};
+  // Condition: VAR OP B.
+  if (Semi1 + 3 > Semi2 || !HT[Semi1 + 1].isIdent(Var))
+    return errorAt(HT[Semi1].Offset, Form);
+  const Token &Op = HT[Semi1 + 2];
+  const char *Cmp = Op.is(tok::less)           ? "lt"
+                    : Op.is(tok::lessequal)    ? "le"
+                    : Op.is(tok::greater)      ? "gt"
+                    : Op.is(tok::greaterequal) ? "ge"
+                    : Op.is(tok::exclaimequal) ? "ne"
+                                               : nullptr;
+  if (!Cmp || Semi1 + 3 >= Semi2)
+    return errorAt(Op.Offset, Form);
+  Range Bound{HT[Semi1 + 3].Offset, HT[Semi2 - 1].end()};
+  // Step.
+  llvm::ArrayRef<Token> S = HT.drop_front(Semi2 + 1);
+  std::string StepSign;
+  std::optional<Range> StepExpr;
+  if (S.size() == 2 && ((S[0].is(tok::plusplus) && S[1].isIdent(Var)) ||
+                        (S[0].isIdent(Var) && S[1].is(tok::plusplus))))
+    StepSign = "1";
+  else if (S.size() == 2 && ((S[0].is(tok::minusminus) && S[1].isIdent(Var)) ||
+                             (S[0].isIdent(Var) && S[1].is(tok::minusminus))))
+    StepSign = "-1";
+  else if (S.size() >= 3 && S[0].isIdent(Var) &&
+           (S[1].is(tok::plusequal) || S[1].is(tok::minusequal))) {
+    StepSign = S[1].is(tok::plusequal) ? "+" : "-";
+    StepExpr = Range{S[2].Offset, S.back().end()};
+  } else {
+    return errorAt(S.empty() ? N.Head.End : S[0].Offset, Form);
+  }
+  if (auto Err = checkTemplateBody(N.Branches[0], Var))
+    return Err;
+
+  bool Owns = ownsLines(N);
+  std::string Indent = Owns ? indentOf(N.Whole.Begin) : "";
+  std::string Type = File.text().slice(TypeR.Begin, TypeR.End).str();
+  unsigned At = N.Whole.Begin;
+  emitCode(At, Indent + "::metacu::unroll_for<" + Type + ", ");
+  if (auto Err = lowerTokens(A.Begin, A.End))
+    return Err;
+  emitCode(At, ", ");
+  if (auto Err = lowerTokens(Bound.Begin, Bound.End))
+    return Err;
+  emitCode(At, ", ");
+  if (StepExpr) {
+    emitCode(At, StepSign + "(");
+    if (auto Err = lowerTokens(StepExpr->Begin, StepExpr->End))
+      return Err;
+    emitCode(At, ")");
+  } else {
+    emitCode(At, StepSign);
+  }
+  std::string Param = "metacu_" + Var.str() + "_";
+  emitCode(At, std::string(", ::metacu::loop_cmp::") + Cmp + ">([&](auto " +
+                   Param + ") { constexpr " + Type + " " + Var.str() +
+                   " = decltype(" + Param + ")::value; (void)" + Var.str() +
+                   ";");
+  // The lambda's braces stand in for the body's own.
+  const Branch &B = N.Branches[0];
+  pushBodyScope();
+  Scopes.back().Names[Var] = false;
+  llvm::Error Err = llvm::Error::success();
+  if (B.Braced) {
+    Err = lowerSequence(B.Nodes, B.Body.Begin + 1, B.Body.End - 1);
+    emitText(B.Body.End - 1, B.Body.End);
+    emitCode(B.Body.End, std::string(");") + (Owns ? "\n" : " "));
+  } else {
+    emitCode(B.Body.Begin, " ");
+    Err = lowerSequence(B.Nodes, B.Body.Begin, B.Body.End);
+    emitCode(B.Body.End, std::string(" });") + (Owns ? "\n" : " "));
+  }
+  Scopes.pop_back();
+  return Err;
+}
+
+llvm::Error Lowering::checkTemplateBody(const Branch &B, llvm::StringRef Var) {
+  llvm::ArrayRef<Token> BT = Scan.tokensIn(B.Body);
+  bool InnerLoop = false;
+  for (const Token &T : BT) {
+    if (T.isIdent("for") || T.isIdent("while") || T.isIdent("do") ||
+        T.isIdent("switch"))
+      InnerLoop = true;
+    if (T.isIdent("return") ||
+        (!InnerLoop && (T.isIdent("break") || T.isIdent("continue"))))
+      return errorAt(T.Offset,
+                     "'" + T.Text +
+                         "' cannot appear in a '@meta for' whose bounds "
+                         "depend on template parameters: its body is "
+                         "instantiated once per index");
+  }
+  llvm::Error Err = llvm::Error::success();
+  walkNodes(B.Nodes, [&](const Node &M) {
+    if (M.Kind == NodeKind::Text)
+      return WalkNext::Siblings;
+    std::vector<Range> Meta{M.Head};
+    for (const Branch &MB : M.Branches)
+      Meta.push_back(MB.Cond);
+    for (const Range &R : Meta)
+      for (const Token &T : Scan.tokensIn(R))
+        if (T.isIdent(Var)) {
+          Err = errorAt(T.Offset, "'" + Var +
+                                      "' is the index of a '@meta for' "
+                                      "whose bounds depend on template "
+                                      "parameters; it is not known at "
+                                      "generation time");
+          return WalkNext::Stop;
+        }
+    return WalkNext::Children;
+  });
+  return Err;
+}
+
+} // namespace metacu::lowering

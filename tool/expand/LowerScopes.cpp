@@ -1,0 +1,152 @@
+//===- LowerScopes.cpp - Brace scopes and the meta names they hold
+//----------===//
+//
+// Meta declarations are scoped like C++ ones: the lowering mirrors every
+// brace of ordinary code as a scope, whose kind (namespace, class,
+// function, initializer) decides what a meta loop body there keeps and
+// whether 'if codegen' may appear.
+//
+//===----------------------------------------------------------------------===//
+#include "expand/LowerInternal.h"
+#include "expand/MetaNames.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace tok = clang::tok;
+
+namespace metacu::lowering {
+
+bool Lowering::isMetaName(llvm::StringRef N) const {
+  for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
+    auto F = It->Names.find(N);
+    if (F != It->Names.end())
+      return F->second;
+  }
+  return false;
+}
+
+bool Lowering::isTemplateParam(llvm::StringRef N) const {
+  for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
+    if (It->Names.count(N))
+      return false;
+    if (llvm::is_contained(It->TemplateParams, N.str()))
+      return true;
+  }
+  return false;
+}
+
+void Lowering::pushBodyScope() {
+  Scope S;
+  S.Kind = Scopes.back().Kind;
+  S.InBlock = true;
+  Scopes.push_back(std::move(S));
+}
+
+void Lowering::openBrace(unsigned I, unsigned StmtStart) {
+  Scope S;
+  S.OpenOffset = Toks[I].Offset;
+  S.InBlock = Scopes.back().InBlock;
+  ScopeKind Outer = Scopes.back().Kind;
+  auto Any = [&](llvm::StringRef W) {
+    for (unsigned K = StmtStart; K < I; ++K)
+      if (Toks[K].isIdent(W))
+        return true;
+    return false;
+  };
+  const Token *Before = I > StmtStart ? &Toks[I - 1] : nullptr;
+  bool AfterParen =
+      Before && (Before->is(tok::r_paren) || Before->isIdent("const") ||
+                 Before->isIdent("noexcept") || Before->isIdent("override") ||
+                 Before->isIdent("mutable"));
+  bool HasArrow = false;
+  for (unsigned K = StmtStart; K < I; ++K)
+    HasArrow |= Toks[K].is(tok::arrow);
+  unsigned HeaderBegin = I;
+  if (Outer == ScopeKind::Function) {
+    S.Kind = ScopeKind::Function;
+  } else if (Outer == ScopeKind::Namespace && Any("namespace")) {
+    S.Kind = ScopeKind::Namespace;
+    for (unsigned K = StmtStart; K < I; ++K)
+      if (Toks[K].isIdent("namespace") || Toks[K].isIdent("inline")) {
+        HeaderBegin = K;
+        break;
+      }
+  } else if (Outer == ScopeKind::Namespace && Before &&
+             Before->is(tok::string_literal) && I >= 2 &&
+             Toks[I - 2].isIdent("extern")) {
+    S.Kind = ScopeKind::Namespace;
+    HeaderBegin = I - 2;
+  } else if (AfterParen || HasArrow || Any("try")) {
+    S.Kind = ScopeKind::Function;
+  } else if (Any("enum")) {
+    S.Kind = ScopeKind::Init;
+  } else if (Any("struct") || Any("class") || Any("union")) {
+    S.Kind = ScopeKind::Class;
+  } else {
+    S.Kind = ScopeKind::Init;
+  }
+  if (S.Kind == ScopeKind::Function || S.Kind == ScopeKind::Class) {
+    S.TemplateParams = std::move(PendingTemplateParams);
+    PendingTemplateParams.clear();
+  }
+  if (S.Kind == ScopeKind::Namespace && !S.InBlock) {
+    // Mirror the namespace so meta code sees qualified names as C++ does.
+    closeRun();
+    writeVerbatim(Toks[HeaderBegin].Offset, Toks[I].end());
+    write("\n");
+  } else {
+    ensureRun();
+    write("{\n");
+  }
+  Scopes.push_back(std::move(S));
+}
+
+std::vector<std::string> Lowering::templateParameters(unsigned Less) const {
+  std::vector<std::string> Names;
+  unsigned Close = skipAngles(Toks, Less);
+  std::string Last;
+  bool SawDefault = false;
+  // The parameters' own brackets and argument lists are skipped whole.
+  for (unsigned K = Less + 1; K < Close;) {
+    const Token &T = Toks[K];
+    if (T.isOpenBracket()) {
+      K = skipGroup(Toks, K);
+      continue;
+    }
+    if (T.is(tok::less)) {
+      K = skipAngles(Toks, K);
+      continue;
+    }
+    if (T.is(tok::comma)) {
+      if (!Last.empty())
+        Names.push_back(Last);
+      Last.clear();
+      SawDefault = false;
+    } else if (T.is(tok::equal)) {
+      SawDefault = true;
+    } else if (!SawDefault && T.isIdent() && !isKeyword(T.Text)) {
+      Last = T.Text.str();
+    }
+    ++K;
+  }
+  if (Close < Toks.size() && !Last.empty())
+    Names.push_back(Last);
+  return Names;
+}
+
+bool Lowering::declaresName(unsigned I) const {
+  if (I == 0 || I + 1 >= Toks.size())
+    return false;
+  const Token &P = Toks[I - 1], &N = Toks[I + 1];
+  bool TypeBefore =
+      P.isIdent() &&
+      (!isKeyword(P.Text) ||
+       llvm::is_contained({"int", "float", "double", "char", "bool", "auto",
+                           "long", "short", "unsigned", "signed"},
+                          P.Text));
+  return TypeBefore &&
+         (N.is(tok::equal) || N.is(tok::semi) || N.is(tok::comma) ||
+          N.is(tok::l_square) || N.is(tok::l_brace) || N.is(tok::r_paren));
+}
+
+} // namespace metacu::lowering

@@ -1,0 +1,117 @@
+//===- Pipeline.cpp -------------------------------------------------------===//
+#include "expand/Pipeline.h"
+#include "expand/Check.h"
+#include "expand/Emit.h"
+#include "expand/Execute.h"
+#include "expand/HostSlice.h"
+#include "expand/Lower.h"
+#include "expand/MetaNames.h"
+#include "expand/Scan.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include <chrono>
+
+namespace metacu {
+
+namespace {
+
+/// Times the stages one after the other.
+class StageClock {
+public:
+  explicit StageClock(std::vector<StageTime> &Out) : Out(Out) {}
+  void lap(llvm::StringRef Stage) {
+    auto Now = std::chrono::steady_clock::now();
+    Out.push_back(
+        {Stage, std::chrono::duration<double, std::milli>(Now - Last).count()});
+    Last = Now;
+  }
+
+private:
+  std::vector<StageTime> &Out;
+  std::chrono::steady_clock::time_point Last = std::chrono::steady_clock::now();
+};
+
+std::string realPath(const std::string &P) {
+  llvm::SmallString<256> R;
+  return llvm::sys::fs::real_path(P, R) ? P : std::string(R);
+}
+
+llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
+                                 const PipelineOptions &Opts) {
+  ExpandedFile Result;
+  StageClock Clock(Result.Timings);
+
+  auto Scan = scan(File);
+  if (!Scan)
+    return Scan.takeError();
+  Clock.lap("scan");
+
+  HostSliceOptions SliceOpts;
+  SliceOpts.Flags = Opts.Flags;
+  SliceOpts.Toolkit = Opts.Toolkit;
+  SliceOpts.RuntimeInclude = Opts.RuntimeInclude;
+  auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), SliceOpts);
+  if (!Slice)
+    return Slice.takeError();
+  if (auto Err = check(*Scan, *Slice))
+    return std::move(Err);
+  Clock.lap("host slice");
+
+  auto G = lower(File, *Scan, *Slice, Archs);
+  if (!G)
+    return G.takeError();
+  Clock.lap("lower");
+  if (Opts.DumpGenerator)
+    *Opts.DumpGenerator << "//===--- prelude ---===//\n"
+                        << G->Prelude << "//===--- program ---===//\n"
+                        << G->Program;
+
+  // The interpreter compiles for the machine it runs on.
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecuteOptions ExecOpts;
+  ExecOpts.Flags = Opts.Flags;
+  ExecOpts.Toolkit = Opts.Toolkit;
+  ExecOpts.RuntimeInclude = Opts.RuntimeInclude;
+  ExecOpts.CacheDir = Opts.CacheDir;
+  ExecOpts.Limits = Opts.Limits;
+  auto X = execute(File, *G, Archs, ExecOpts);
+  if (!X)
+    return X.takeError();
+  Clock.lap("execute");
+
+  Result.Text = emitOutput(File, Archs, *X, {Opts.OutputName});
+  Clock.lap("emit");
+
+  Result.Dependencies.push_back(File.path().str());
+  for (size_t I = 1; I < Slice->Files.size(); ++I)
+    Result.Dependencies.push_back(realPath(Slice->Files[I]));
+  for (const std::string &D : X->DataFiles)
+    Result.Dependencies.push_back(realPath(D));
+  return Result;
+}
+
+} // namespace
+
+llvm::Expected<ExpandedFile> expandFile(const SourceFile &File,
+                                        const ArchList &Archs,
+                                        const PipelineOptions &Opts) {
+  auto Result = run(File, Archs, Opts);
+  if (!Result)
+    return locate(File, Result.takeError());
+  return Result;
+}
+
+llvm::Expected<ExpandedFile> expandFile(llvm::StringRef Path,
+                                        const ArchList &Archs,
+                                        const PipelineOptions &Opts) {
+  auto File = SourceFile::load(Path);
+  if (!File)
+    return File.takeError();
+  return expandFile(*File, Archs, Opts);
+}
+
+} // namespace metacu

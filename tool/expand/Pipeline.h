@@ -1,0 +1,74 @@
+//===- Pipeline.h - One input through every stage of the expansion --------===//
+//
+// scan -> host slice -> check -> lower -> execute -> emit, for one input
+// with its options, in one call that prints nothing: the expansion comes
+// back with the files it read and how long each stage took, or as errors
+// placed in the user's file. The expand subcommand is a thin user of it;
+// subcommands that expand many inputs (tune, report) call it once each, in
+// one process.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_EXPAND_PIPELINE_H
+#define METACU_EXPAND_PIPELINE_H
+
+#include "support/Isolation.h"
+#include "support/SourceFile.h"
+#include "toolchain/Arch.h"
+#include "toolchain/CompileFlags.h"
+#include "toolchain/CudaToolkit.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace metacu {
+
+struct PipelineOptions {
+  CompileFlags Flags;
+  CudaToolkit Toolkit = CudaToolkit::find();
+  /// metacu's runtime include directory.
+  std::string RuntimeInclude;
+  /// Where the precompiled generator library is kept; empty: none.
+  std::string CacheDir;
+  /// How long and how much memory meta code may take.
+  IsolationLimits Limits;
+  /// The output's file name, for the message of the architecture guard.
+  std::string OutputName;
+  /// Where to write the generator program once it is lowered, if anywhere:
+  /// before it runs, so it is there to read when it fails.
+  llvm::raw_ostream *DumpGenerator = nullptr;
+};
+
+struct StageTime {
+  /// "scan", "host slice", "lower", "execute" or "emit".
+  llvm::StringRef Stage;
+  double Milliseconds = 0;
+};
+
+struct ExpandedFile {
+  /// The generated CUDA file.
+  std::string Text;
+  /// Every file the expansion read: the input as given, then the headers
+  /// the preprocessor read and the data files meta code read, as real
+  /// paths (a build tool could not follow '..' after a symbolic link).
+  std::vector<std::string> Dependencies;
+  /// The stages in the order they ran.
+  std::vector<StageTime> Timings;
+};
+
+/// Expands \p File for \p Archs. Errors in the input are SourceErrors
+/// (support/Diagnostic.h).
+llvm::Expected<ExpandedFile> expandFile(const SourceFile &File,
+                                        const ArchList &Archs,
+                                        const PipelineOptions &Opts);
+
+/// Loads \p Path and expands it.
+llvm::Expected<ExpandedFile> expandFile(llvm::StringRef Path,
+                                        const ArchList &Archs,
+                                        const PipelineOptions &Opts);
+
+} // namespace metacu
+
+#endif

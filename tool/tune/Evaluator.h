@@ -1,0 +1,116 @@
+//===- Evaluator.h - The cost function strategies search ------------------===//
+//
+// Between a strategy and a runner: strategies ask for the cost of
+// configurations, the evaluator measures each configuration at most once,
+// counts unique evaluations (invalid ones included) against the budget,
+// answers repeated questions from memory for free, replays what a journal of
+// an interrupted run already measured, and records every evaluation in
+// order for the result files.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TUNE_EVALUATOR_H
+#define METACU_TUNE_EVALUATOR_H
+
+#include "Measurement.h"
+#include "ResultCache.h"
+#include "SearchSpace.h"
+#include "runners/Runner.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace metacu::tune {
+
+/// What a strategy sees of an evaluation: lower is better.
+struct Cost {
+  /// +infinity for an invalid configuration.
+  double Value = std::numeric_limits<double>::infinity();
+  /// False when the budget ran out before the configuration was measured.
+  bool Evaluated = false;
+
+  bool valid() const {
+    return Evaluated && Value != std::numeric_limits<double>::infinity();
+  }
+};
+
+/// One evaluation of a run, in the order evaluations completed.
+struct Evaluation {
+  uint32_t Config = 0;
+  Measurement M;
+  /// Answered from the journal of an earlier run, not measured again.
+  bool Resumed = false;
+  /// On the runner's clock, since the run started.
+  double Seconds = 0;
+};
+
+/// When to stop: whichever limit is reached first.
+struct Budget {
+  /// Unique configurations evaluated, invalid ones included.
+  std::optional<size_t> Evaluations;
+  /// On the runner's clock.
+  std::optional<double> Seconds;
+};
+
+struct EvaluatorOptions {
+  Budget Limit;
+  /// For objectives such as GFLOP/s, where higher is better.
+  bool Maximize = false;
+  /// Answers configurations an earlier run measured and keeps new ones;
+  /// none when null.
+  ResultCache *Journal = nullptr;
+};
+
+class Evaluator {
+public:
+  Evaluator(const SearchSpace &Space, Runner &R, EvaluatorOptions Options);
+  ~Evaluator();
+  Evaluator(const Evaluator &) = delete;
+  Evaluator &operator=(const Evaluator &) = delete;
+
+  const SearchSpace &space() const { return Space; }
+  /// How many configurations the runner takes at once with profit.
+  unsigned batchSize() const { return R.preferredBatch(); }
+
+  /// The costs of \p Configs, in the same order. Those not evaluated
+  /// before are measured together, in order, as far as the budget allows;
+  /// the rest come back not Evaluated.
+  std::vector<Cost> evaluate(llvm::ArrayRef<uint32_t> Configs);
+  Cost evaluate(uint32_t Config) { return evaluate(llvm::ArrayRef(Config))[0]; }
+
+  /// Whether \p Config has been evaluated (asking again is free).
+  bool known(uint32_t Config) const { return Costs[Config].Evaluated; }
+  Cost cost(uint32_t Config) const { return Costs[Config]; }
+
+  /// True once a limit is reached, every configuration has been evaluated,
+  /// or the runner failed: strategies stop when they see it.
+  bool done() const;
+  size_t evaluations() const { return Trace.size(); }
+  /// The best valid configuration so far.
+  std::optional<uint32_t> best() const { return Best; }
+  llvm::ArrayRef<Evaluation> trace() const { return Trace; }
+  /// The runner's or the journal's failure, if one stopped the run.
+  llvm::Error takeError() { return std::move(Failure); }
+
+private:
+  bool timeUp() const;
+  void fail(llvm::Error E);
+  void record(uint32_t Config, Measurement M, bool Resumed);
+
+  const SearchSpace &Space;
+  Runner &R;
+  EvaluatorOptions Options;
+  double Start;
+  std::vector<Cost> Costs;
+  std::vector<Evaluation> Trace;
+  std::optional<uint32_t> Best;
+  llvm::Error Failure = llvm::Error::success();
+  bool Failed = false;
+};
+
+} // namespace metacu::tune
+
+#endif

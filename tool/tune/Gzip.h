@@ -1,0 +1,30 @@
+//===- Gzip.h - Reading and writing files that may be gzip-compressed -----===//
+//
+// Kernel Tuner's published cache files are often .json.gz. Files are
+// recognised by gzip's magic bytes, not by their name, so a renamed file
+// still reads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TUNE_GZIP_H
+#define METACU_TUNE_GZIP_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+
+namespace metacu::tune {
+
+bool isGzip(llvm::StringRef Bytes);
+/// All members of a gzip stream, concatenated (as gunzip does).
+llvm::Expected<std::string> gunzip(llvm::StringRef Bytes);
+llvm::Expected<std::string> gzip(llvm::StringRef Text);
+
+/// The contents of \p Path, decompressed if it is gzip data.
+llvm::Expected<std::string> readMaybeGzipFile(llvm::StringRef Path);
+/// Writes \p Text to \p Path atomically (a temporary file renamed over it),
+/// gzip-compressed when the name ends in ".gz".
+llvm::Error writeMaybeGzipFile(llvm::StringRef Path, llvm::StringRef Text);
+
+} // namespace metacu::tune
+
+#endif

@@ -1,0 +1,56 @@
+//===- JSONError.cpp - Errors in JSON files, with where they are ----------===//
+#include "JSONError.h"
+
+#include <cstdio>
+
+using namespace metacu::tune;
+
+llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
+                                            llvm::Error E) {
+  std::string Message = llvm::toString(std::move(E));
+  // llvm::json::ParseError logs "[LINE:COL, byte=OFFSET]: MESSAGE" and
+  // keeps the numbers private.
+  unsigned Line = 0, Col = 0, Offset = 0;
+  int Consumed = 0;
+  if (std::sscanf(Message.c_str(), "[%u:%u, byte=%u]: %n", &Line, &Col, &Offset,
+                  &Consumed) == 3 &&
+      Consumed > 0)
+    return llvm::createStringError(FileName + ":" + llvm::Twine(Line) + ":" +
+                                   llvm::Twine(Col) + ": " +
+                                   Message.substr(Consumed));
+  return llvm::createStringError(FileName + ": " + Message);
+}
+
+void JSONReader::fail(const llvm::Twine &Where, const llvm::Twine &Message) {
+  if (!Err)
+    Err = error(Where, Message);
+}
+
+llvm::Error JSONReader::error(const llvm::Twine &Where,
+                              const llvm::Twine &Message) const {
+  return llvm::createStringError(FileName + ": " + Where + ": " + Message);
+}
+
+const llvm::json::Object *JSONReader::object(const llvm::json::Value *V,
+                                             const llvm::Twine &Where) {
+  if (!V) {
+    fail(Where, "missing");
+    return nullptr;
+  }
+  const llvm::json::Object *O = V->getAsObject();
+  if (!O)
+    fail(Where, "expected an object");
+  return O;
+}
+
+const llvm::json::Array *JSONReader::array(const llvm::json::Value *V,
+                                           const llvm::Twine &Where) {
+  if (!V) {
+    fail(Where, "missing");
+    return nullptr;
+  }
+  const llvm::json::Array *A = V->getAsArray();
+  if (!A)
+    fail(Where, "expected an array");
+  return A;
+}

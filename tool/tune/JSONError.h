@@ -1,0 +1,51 @@
+//===- JSONError.h - Errors in JSON files, with where they are ------------===//
+//
+// Every file the tuner reads is JSON; a mistake in one must name the file
+// and the place: line and column for a syntax error, the path to the
+// offending value (cache."16,1".time) for a value of the wrong shape.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TUNE_JSONERROR_H
+#define METACU_TUNE_JSONERROR_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include <string>
+
+namespace metacu::tune {
+
+/// Rewrites llvm::json's parse error as "FILE:LINE:COL: message".
+llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E);
+
+/// Checks the shape of values read from one file, remembering the first
+/// mismatch as an error that names the file and the value's path.
+class JSONReader {
+public:
+  explicit JSONReader(llvm::StringRef FileName) : FileName(FileName) {}
+  ~JSONReader() { llvm::consumeError(std::move(Err)); }
+
+  /// \p V as an object, or null (and an error) when missing or not one.
+  const llvm::json::Object *object(const llvm::json::Value *V,
+                                   const llvm::Twine &Where);
+  const llvm::json::Object *object(const llvm::json::Value &V,
+                                   const llvm::Twine &Where) {
+    return object(&V, Where);
+  }
+  const llvm::json::Array *array(const llvm::json::Value *V,
+                                 const llvm::Twine &Where);
+
+  /// An error at \p Where in this file.
+  llvm::Error error(const llvm::Twine &Where, const llvm::Twine &Message) const;
+  /// The first mismatch seen.
+  llvm::Error takeError() { return std::move(Err); }
+
+private:
+  void fail(const llvm::Twine &Where, const llvm::Twine &Message);
+
+  std::string FileName;
+  llvm::Error Err = llvm::Error::success();
+};
+
+} // namespace metacu::tune
+
+#endif

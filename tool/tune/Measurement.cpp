@@ -1,0 +1,79 @@
+//===- Measurement.cpp - What measuring one configuration gave ------------===//
+#include "Measurement.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+using namespace metacu::tune;
+
+llvm::StringRef metacu::tune::t4Name(Validity V) {
+  switch (V) {
+  case Validity::Correct:
+    return "correct";
+  case Validity::Constraints:
+    return "constraints";
+  case Validity::Compile:
+    return "compile";
+  case Validity::Runtime:
+    return "runtime";
+  case Validity::Correctness:
+    return "correctness";
+  case Validity::Timeout:
+    return "timeout";
+  }
+  llvm_unreachable("unknown validity");
+}
+
+std::optional<Validity> metacu::tune::validityFromT4Name(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<Validity>>(Name)
+      .Case("correct", Validity::Correct)
+      .Case("constraints", Validity::Constraints)
+      .Case("compile", Validity::Compile)
+      .Case("runtime", Validity::Runtime)
+      .Case("correctness", Validity::Correctness)
+      .Case("timeout", Validity::Timeout)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef metacu::tune::kernelTunerName(Validity V) {
+  switch (V) {
+  case Validity::Compile:
+    return "CompilationFailedConfig";
+  case Validity::Runtime:
+  case Validity::Timeout:
+    return "RuntimeFailedConfig";
+  case Validity::Correct:
+  case Validity::Constraints:
+  case Validity::Correctness:
+    // Kernel Tuner stops on a wrong result instead of recording it; an
+    // InvalidConfig is the closest it can read back.
+    return "InvalidConfig";
+  }
+  llvm_unreachable("unknown validity");
+}
+
+std::optional<Validity>
+metacu::tune::validityFromKernelTunerName(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<Validity>>(Name)
+      .Case("InvalidConfig", Validity::Constraints)
+      .Case("CompilationFailedConfig", Validity::Compile)
+      .Case("RuntimeFailedConfig", Validity::Runtime)
+      .Default(std::nullopt);
+}
+
+std::string metacu::tune::currentTimestamp() {
+  auto Now = std::chrono::system_clock::now();
+  std::time_t T = std::chrono::system_clock::to_time_t(Now);
+  auto Us = std::chrono::duration_cast<std::chrono::microseconds>(
+                Now.time_since_epoch())
+                .count() %
+            1000000;
+  std::tm Utc;
+  gmtime_r(&T, &Utc);
+  char Buf[40];
+  size_t N = std::strftime(Buf, sizeof(Buf), "%Y-%m-%d %H:%M:%S", &Utc);
+  std::snprintf(Buf + N, sizeof(Buf) - N, ".%06d+00:00", int(Us));
+  return Buf;
+}

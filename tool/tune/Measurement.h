@@ -1,0 +1,70 @@
+//===- Measurement.h - What measuring one configuration gave --------------===//
+//
+// The outcome of one evaluation, shared by runners (which produce it), the
+// result cache and the file formats (which store it). Invalid outcomes are
+// values, not errors: a configuration that fails to compile is a result of
+// the search, and the run goes on.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TUNE_MEASUREMENT_H
+#define METACU_TUNE_MEASUREMENT_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace metacu::tune {
+
+/// Why a configuration has no objective value; names follow T4's
+/// "invalidity" enumeration.
+enum class Validity {
+  Correct,
+  /// Rejected by a restriction before it was built.
+  Constraints,
+  Compile,
+  /// Could not launch or failed while running.
+  Runtime,
+  /// Ran, but the result did not match the reference.
+  Correctness,
+  Timeout,
+};
+
+/// T4's spelling: "correct", "compile", ...
+llvm::StringRef t4Name(Validity V);
+std::optional<Validity> validityFromT4Name(llvm::StringRef Name);
+/// Kernel Tuner's cache spelling of an invalid outcome: "InvalidConfig",
+/// "CompilationFailedConfig" or "RuntimeFailedConfig" (it has no others).
+llvm::StringRef kernelTunerName(Validity V);
+std::optional<Validity> validityFromKernelTunerName(llvm::StringRef Name);
+
+struct Measurement {
+  Validity Status = Validity::Correct;
+  /// The objective (milliseconds for "time"); meaningful only when Correct.
+  double Objective = 0;
+  /// Each timed run, in milliseconds.
+  std::vector<double> Times;
+  /// For an invalid outcome: what went wrong, for the user.
+  std::string Reason;
+  /// Where the time of the evaluation went, in milliseconds.
+  double CompileMs = 0;
+  double BenchmarkMs = 0;
+  double VerificationMs = 0;
+  double FrameworkMs = 0;
+  /// When it was measured: ISO 8601 in UTC, as Kernel Tuner writes it
+  /// ("2023-12-22 09:53:48.691683+00:00").
+  std::string Timestamp;
+
+  bool valid() const { return Status == Validity::Correct; }
+  /// Everything the evaluation cost, in milliseconds.
+  double totalMs() const {
+    return CompileMs + BenchmarkMs + VerificationMs + FrameworkMs;
+  }
+};
+
+/// The current time as Measurement::Timestamp spells it.
+std::string currentTimestamp();
+
+} // namespace metacu::tune
+
+#endif

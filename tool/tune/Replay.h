@@ -1,0 +1,66 @@
+//===- Replay.h - `metacu tune --replay`: a strategy on recorded times ----===//
+//
+// Runs a strategy against a Kernel Tuner cache file instead of a GPU, and
+// says how well it did: the best configuration found, and after how many
+// evaluations it came within 1% and 2% of the best recorded one. This is
+// how strategies are developed and compared (scripts/bench-tune-replay).
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TUNE_REPLAY_H
+#define METACU_TUNE_REPLAY_H
+
+#include "SearchSpace.h"
+#include "Tuner.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+
+namespace metacu::tune {
+
+struct ReplayOptions {
+  /// A Kernel Tuner cache file, plain or gzip-compressed.
+  std::string CachePath;
+  /// Empty for the default strategy.
+  std::string Strategy;
+  uint64_t Seed = 1;
+  Budget Limit;
+  /// Where to write the run's evaluations in T4 format; none when empty.
+  std::string T4Path;
+  /// A journal to resume from and append to; none when empty.
+  std::string JournalPath;
+};
+
+struct ReplayResult {
+  std::string CachePath;
+  std::string Kernel;
+  std::string Device;
+  std::string Objective;
+  bool Maximize = false;
+  /// The recorded configurations.
+  SearchSpace Space;
+  size_t ValidConfigs = 0;
+  /// The best recorded configuration, if any is valid.
+  std::optional<uint32_t> Optimum;
+  double OptimumObjective = 0;
+  TuneResult Run;
+  /// The objective of Run.Best.
+  double BestObjective = 0;
+  /// Seconds on the replay's clock: what the evaluations cost when they
+  /// were recorded.
+  double SimulatedSeconds = 0;
+
+  /// The 1-based number of the first evaluation after which the best so far
+  /// was within \p Fraction of the optimum (0.01 for 1%).
+  std::optional<size_t> evaluationsToWithin(double Fraction) const;
+};
+
+llvm::Expected<ReplayResult> replay(const ReplayOptions &Options);
+
+/// The summary table printed at the end of a replay.
+void printReplaySummary(llvm::raw_ostream &OS, const ReplayResult &R);
+
+} // namespace metacu::tune
+
+#endif

@@ -1,0 +1,62 @@
+//===- ResultCache.h - Measurements kept across interrupted runs ----------===//
+//
+// A long tuning run (a brute force over thousands of candidates) may be cut
+// short: a time slot on a GPU machine ends, a candidate kills the harness.
+// Every completed evaluation is appended to a journal, one JSON object per
+// line, as soon as it completes; a later run with the same journal answers
+// those configurations from it instead of measuring them again. A crash
+// while appending leaves at most a torn last line, which is dropped.
+//
+// Entries are keyed by the configuration's parameter names and values and by
+// the target (architecture and device name): a journal may hold results of
+// several GPUs, and an H100 running an sm_80 image is not an H100 running
+// sm_90.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TUNE_RESULTCACHE_H
+#define METACU_TUNE_RESULTCACHE_H
+
+#include "Measurement.h"
+#include "runners/Runner.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <string>
+
+namespace metacu::tune {
+
+class ResultCache {
+public:
+  /// Opens the journal at \p Path, creating it if missing, and reads every
+  /// complete line. Fails on a complete line that is not a valid entry.
+  static llvm::Expected<std::unique_ptr<ResultCache>>
+  open(llvm::StringRef Path);
+
+  /// What \p Config (parameter name to value) measured on \p T, if known.
+  const Measurement *lookup(const Target &T,
+                            const llvm::json::Object &Config) const;
+  /// Records a measurement and writes its line to the journal before
+  /// returning.
+  llvm::Error append(const Target &T, const llvm::json::Object &Config,
+                     const Measurement &M);
+
+  /// Number of distinct entries known.
+  size_t size() const { return Entries.size(); }
+
+private:
+  ResultCache(std::string Path, std::unique_ptr<llvm::raw_fd_ostream> OS)
+      : Path(std::move(Path)), OS(std::move(OS)) {}
+  static std::string key(const Target &T, const llvm::json::Object &Config);
+  llvm::Error readLine(llvm::StringRef Line, unsigned LineNo);
+
+  std::string Path;
+  std::unique_ptr<llvm::raw_fd_ostream> OS;
+  llvm::StringMap<Measurement> Entries;
+};
+
+} // namespace metacu::tune
+
+#endif

@@ -1,0 +1,56 @@
+//===- IteratedLocalSearch.cpp - metacu's default strategy ----------------===//
+//
+// Iterated local search over a variable-neighbourhood descent:
+//  - climb by first improvement over the adjacent neighbourhood (one step of
+//    one parameter), which is small, so each move is cheap; only at its
+//    local optimum scan the Hamming neighbourhood (any value of one
+//    parameter), and go back to adjacent steps after a Hamming move;
+//  - after a move, try the same step again first (follow-through);
+//  - stop a climb that steps onto an earlier climb's path: it would end at
+//    that climb's optimum;
+//  - kick the best local optimum by a short random walk and climb again;
+//    keep the new optimum when better; restart from a random configuration
+//    after several kicks without progress.
+// On the recorded spaces this reaches 1% of the optimum in fewer
+// evaluations than Kernel Tuner's greedy_ils and mls (docs/tune.md).
+//
+//===----------------------------------------------------------------------===//
+#include "LocalSearch.h"
+#include "Strategy.h"
+
+using namespace metacu::tune;
+
+namespace {
+class IteratedLocalSearch : public Strategy {
+public:
+  void search(Evaluator &E, Random &R) override {
+    ClimbMemory Memory(E.space().size());
+    ClimbOptions Options{{Neighbourhood::Adjacent, Neighbourhood::Hamming},
+                         Pivot::First,
+                         /*FollowThrough=*/true,
+                         &Memory};
+    // Results hardly change between 2 and 4 steps and between 5 and 20
+    // kicks (docs/tune.md); these are the middle of that range.
+    const unsigned KickSteps = 3;
+    const unsigned Patience = 10;
+    while (!E.done()) {
+      uint32_t Base = climb(E, R, randomUnevaluated(E, R), Options);
+      for (unsigned Stale = 0; Stale < Patience && !E.done();) {
+        uint32_t Kicked =
+            randomWalk(E.space(), R, Base, KickSteps, Neighbourhood::Hamming);
+        uint32_t Next = climb(E, R, Kicked, Options);
+        if (E.cost(Next).valid() && E.cost(Next).Value < E.cost(Base).Value) {
+          Base = Next;
+          Stale = 0;
+        } else {
+          ++Stale;
+        }
+      }
+    }
+  }
+};
+} // namespace
+
+std::unique_ptr<Strategy> metacu::tune::createIteratedLocalSearch() {
+  return std::make_unique<IteratedLocalSearch>();
+}
