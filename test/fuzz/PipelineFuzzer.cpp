@@ -9,7 +9,7 @@
 #include "expand/Pipeline.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/TargetSelect.h"
@@ -27,8 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       llvm::cantFail(metacu::ArchList::parse("75,90a"));
   static const metacu::PipelineOptions Opts = [] {
     metacu::PipelineOptions O;
-    O.ResourceDir = metacu::clangResourceDir();
-    O.CudaInclude = METACU_CUDA_INCLUDE;
+    O.Toolkit = metacu::CudaToolkit::find(METACU_CUDA_ROOT);
     O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     O.CacheDir = METACU_FUZZ_CACHE_DIR;
     O.OutputName = "fuzz.gen.cu";

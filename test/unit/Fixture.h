@@ -19,7 +19,7 @@
 #include "expand/Scan.h"
 #include "support/Diagnostic.h"
 #include "support/SourceFile.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/Testing/Annotations/Annotations.h"
 #include <gtest/gtest.h>
@@ -75,8 +75,7 @@ public:
     const ScanResult &S = scanned();
     HostSliceOptions Opts;
     Opts.Flags.Args = std::move(Args);
-    Opts.ResourceDir = clangResourceDir();
-    Opts.CudaInclude = METACU_CUDA_INCLUDE;
+    Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     Opts.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     return sliceHost(File, S, metaIdentifiers(S), Opts);
   }
@@ -84,8 +83,7 @@ public:
   /// Pipeline options with the default toolchain and no cache.
   static PipelineOptions pipelineOptions() {
     PipelineOptions Opts;
-    Opts.ResourceDir = clangResourceDir();
-    Opts.CudaInclude = METACU_CUDA_INCLUDE;
+    Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     Opts.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     Opts.OutputName = "k.gen.cu";
     return Opts;

@@ -1,13 +1,16 @@
 //===- AuditCommand.cpp - metacu audit FILES... ---------------------------===//
 //
 // Lists every __CUDA_ARCH__ site of the files and the local headers they
-// include, with its category, as text or JSON (docs/audit-json.md).
+// include, with its category, as text or JSON (docs/audit-json.md). A file
+// that cannot be read is reported at its place and the others are still
+// audited; the run then fails.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
 #include "driver/Options.h"
 #include "migrate/Audit.h"
-#include "toolchain/Toolchain.h"
+#include "migrate/AuditPrinter.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -33,19 +36,25 @@ static cl::opt<AuditFormat>
            cl::init(AuditFormat::Text), cl::sub(AuditSubcommand),
            cl::cat(MetacuCategory));
 
+llvm::Expected<std::vector<FileAudit>> auditAsCompiled(llvm::StringRef File) {
+  auto Flags = compileFlagsFor(File);
+  if (!Flags)
+    return Flags.takeError();
+  AuditOptions Opts;
+  Opts.Flags = std::move(*Flags);
+  Opts.Toolkit = CudaToolkit::find(CudaPathOption);
+  return auditFile(File, Opts);
+}
+
 int runAuditCommand() {
   std::vector<FileAudit> All;
+  int Status = 0;
   for (const std::string &File : Files) {
-    auto Flags = compileFlagsFor(File);
-    if (!Flags)
-      return reportFailure(Flags.takeError());
-    AuditOptions Opts;
-    Opts.Flags = std::move(*Flags);
-    Opts.ResourceDir = clangResourceDir();
-    Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
-    auto Audit = auditFile(File, Opts);
-    if (!Audit)
-      return reportFailure(Audit.takeError());
+    auto Audit = auditAsCompiled(File);
+    if (!Audit) {
+      Status = reportFailure(Audit.takeError());
+      continue;
+    }
     // A header included by several files is listed once.
     for (FileAudit &FA : *Audit)
       if (!llvm::any_of(All,
@@ -56,7 +65,7 @@ int runAuditCommand() {
     printAuditJson(llvm::outs(), All);
   else
     printAuditText(llvm::outs(), All);
-  return 0;
+  return Status;
 }
 
 } // namespace metacu

@@ -9,7 +9,11 @@
 #ifndef METACU_DRIVER_COMMANDS_H
 #define METACU_DRIVER_COMMANDS_H
 
+#include "migrate/Site.h"
+
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+#include <vector>
 
 namespace metacu {
 
@@ -28,6 +32,10 @@ int runMigrateCommand();
 int runTuneCommand();
 /// metacu report INPUT.cu --arch LIST ...
 int runReportCommand();
+
+/// The audit of \p File with the flags it is compiled with (Options.h):
+/// what audit prints and migrate rewrites.
+llvm::Expected<std::vector<FileAudit>> auditAsCompiled(llvm::StringRef File);
 
 } // namespace metacu
 

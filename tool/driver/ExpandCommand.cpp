@@ -12,7 +12,7 @@
 #include "support/Output.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -78,8 +78,7 @@ int runExpandCommand() {
 
   PipelineOptions Opts;
   Opts.Flags = std::move(*Flags);
-  Opts.ResourceDir = clangResourceDir();
-  Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
+  Opts.Toolkit = CudaToolkit::find(CudaPathOption);
   Opts.RuntimeInclude = runtimeIncludeDir();
   Opts.CacheDir = CacheDir;
   Opts.Limits = metaLimits();

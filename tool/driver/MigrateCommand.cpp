@@ -1,15 +1,15 @@
 //===- MigrateCommand.cpp - metacu migrate FILES... -----------------------===//
 //
 // Rewrites the convertible __CUDA_ARCH__ conditionals of the files into
-// 'if codegen' chains, reporting what changed and what was left and why.
+// 'if codegen' chains, reporting what changed and what was left and why. A
+// file that cannot be read is reported at its place and the others are
+// still migrated; the run then fails.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
 #include "driver/Options.h"
-#include "migrate/Audit.h"
 #include "migrate/Migrate.h"
 #include "support/Output.h"
-#include "toolchain/Toolchain.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -44,6 +44,48 @@ static cl::opt<bool> DryRun("dry-run",
                             cl::sub(MigrateSubcommand),
                             cl::cat(MetacuCategory));
 
+/// Where the migrated \p File goes.
+static llvm::Expected<std::string> destination(llvm::StringRef File) {
+  if (OutDir.empty())
+    return File.str();
+  if (std::error_code EC = llvm::sys::fs::create_directories(OutDir))
+    return llvm::createStringError("cannot create '" + OutDir +
+                                   "': " + EC.message());
+  llvm::SmallString<256> P(OutDir);
+  llvm::sys::path::append(P, llvm::sys::path::filename(File));
+  return std::string(P);
+}
+
+/// Audits and rewrites \p File, reporting each site to \p Report.
+static llvm::Error migrateFile(llvm::StringRef File,
+                               llvm::raw_ostream &Report) {
+  auto Audit = auditAsCompiled(File);
+  if (!Audit)
+    return Audit.takeError();
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return llvm::createStringError(
+        File + ": error: cannot read the file: " + Buf.getError().message());
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  Migration M = migrate(File, Text, Audit->front().Sites);
+  for (const std::string &Line : M.Report)
+    Report << Line << '\n';
+  for (size_t I = 1; I < Audit->size(); ++I)
+    if (llvm::any_of((*Audit)[I].Sites,
+                     [](const Site &S) { return isConvertible(S.Category); }))
+      Report << (*Audit)[I].Path
+             << ": note: included header with __CUDA_ARCH__ sites; "
+                "migrate only rewrites the files it is given\n";
+  if (DryRun) {
+    llvm::outs() << unifiedDiff(File, Text, M.Edits);
+    return llvm::Error::success();
+  }
+  auto Dest = destination(File);
+  if (!Dest)
+    return Dest.takeError();
+  return writeOutput(*Dest, M.Text);
+}
+
 int runMigrateCommand() {
   if (!DryRun && InPlace == !OutDir.empty())
     return reportFailure(llvm::createStringError(
@@ -51,48 +93,11 @@ int runMigrateCommand() {
         "--dry-run to see the changes)"));
   // With --dry-run the diff is the output; the report goes beside it.
   llvm::raw_ostream &Report = DryRun ? llvm::errs() : llvm::outs();
-  for (const std::string &File : Files) {
-    auto Flags = compileFlagsFor(File);
-    if (!Flags)
-      return reportFailure(Flags.takeError());
-    AuditOptions Opts;
-    Opts.Flags = std::move(*Flags);
-    Opts.ResourceDir = clangResourceDir();
-    Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
-    auto Audit = auditFile(File, Opts);
-    if (!Audit)
-      return reportFailure(Audit.takeError());
-    auto Buf = llvm::MemoryBuffer::getFile(File);
-    if (!Buf)
-      return reportFailure(llvm::createStringError(
-          "cannot read '" + File + "': " + Buf.getError().message()));
-    llvm::StringRef Text = (*Buf)->getBuffer();
-    Migration M = migrate(File, Text, Audit->front().Sites);
-    for (const std::string &Line : M.Report)
-      Report << Line << '\n';
-    for (size_t I = 1; I < Audit->size(); ++I)
-      if (llvm::any_of((*Audit)[I].Sites,
-                       [](const Site &S) { return isConvertible(S.Category); }))
-        Report << (*Audit)[I].Path
-               << ": note: included header with __CUDA_ARCH__ sites; "
-                  "migrate only rewrites the files it is given\n";
-    if (DryRun) {
-      llvm::outs() << unifiedDiff(File, Text, M.Edits);
-      continue;
-    }
-    std::string Dest = File;
-    if (!OutDir.empty()) {
-      if (std::error_code EC = llvm::sys::fs::create_directories(OutDir))
-        return reportFailure(llvm::createStringError(
-            "cannot create '" + OutDir + "': " + EC.message()));
-      llvm::SmallString<256> P(OutDir);
-      llvm::sys::path::append(P, llvm::sys::path::filename(File));
-      Dest = std::string(P);
-    }
-    if (auto Err = writeOutput(Dest, M.Text))
-      return reportFailure(std::move(Err));
-  }
-  return 0;
+  int Status = 0;
+  for (const std::string &File : Files)
+    if (auto Err = migrateFile(File, Report))
+      Status = reportFailure(std::move(Err));
+  return Status;
 }
 
 } // namespace metacu

@@ -48,7 +48,8 @@ static cl::opt<std::string>
              cl::value_desc("dir"), cl::sub(all()), cl::cat(MetacuCategory));
 cl::opt<std::string> CudaPathOption(
     "cuda-path",
-    cl::desc("CUDA toolkit root (default: $CUDA_PATH or /usr/local/cuda)"),
+    cl::desc("CUDA toolkit root (default: $CUDAToolkit_ROOT, $CUDA_PATH, "
+             "the nvcc on PATH, /usr/local/cuda)"),
     cl::value_desc("dir"), cl::sub(all()), cl::cat(MetacuCategory));
 
 static cl::opt<double> MetaTimeout(

@@ -15,7 +15,7 @@
 #include "support/Output.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
@@ -177,8 +177,7 @@ int runReportCommand() {
   // The file `metacu INPUT -o STEM.gen.cu --arch LIST` would write.
   PipelineOptions Opts;
   Opts.Flags = *Flags;
-  Opts.ResourceDir = clangResourceDir();
-  Opts.CudaInclude = cudaIncludeDir(CudaPathOption);
+  Opts.Toolkit = CudaToolkit::find(CudaPathOption);
   Opts.RuntimeInclude = runtimeIncludeDir();
   Opts.CacheDir = defaultCacheDirectory();
   Opts.Limits = metaLimits();

@@ -1,6 +1,7 @@
 //===- Execute.cpp --------------------------------------------------------===//
 #include "expand/Execute.h"
 #include "expand/PreludeCache.h"
+#include "toolchain/Invocation.h"
 #include "support/Diagnostic.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -506,19 +507,8 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
 
   // The flags that shape the generator library, and so its precompiled
   // form; the user's flags and the input's directory come after.
-  std::vector<std::string> Base = {"-std=c++20",
-                                   "-O0",
-                                   "-w",
-                                   "-fexceptions",
-                                   "-fcxx-exceptions",
-                                   "-resource-dir",
-                                   Opts.ResourceDir,
-                                   "-isystem",
-                                   Opts.CudaInclude,
-                                   "-I",
-                                   Opts.RuntimeInclude};
-  std::vector<std::string> Rest = {"-iquote", std::string(Dir)};
-  llvm::append_range(Rest, Opts.Flags.Args);
+  auto [Base, Rest] =
+      generatorArgs(Opts.Toolkit, Opts.Flags, Opts.RuntimeInclude, Dir);
 
   RunState S(File, G, Opts.MaxOutputBytes);
   MappingConsumer Diags(S);

@@ -14,6 +14,7 @@
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
 #include "toolchain/CompileFlags.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -44,8 +45,7 @@ struct Expansion {
 
 struct ExecuteOptions {
   CompileFlags Flags;
-  std::string ResourceDir;
-  std::string CudaInclude;
+  CudaToolkit Toolkit = CudaToolkit::find();
   std::string RuntimeInclude;
   /// Where the precompiled generator library is kept; empty: none.
   std::string CacheDir;

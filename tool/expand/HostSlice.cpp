@@ -1,6 +1,7 @@
 //===- HostSlice.cpp ------------------------------------------------------===//
 #include "expand/HostSlice.h"
 #include "support/Diagnostic.h"
+#include "toolchain/Invocation.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -665,25 +666,6 @@ maskedFiles(const SourceFile &File, const ScanResult &Scan,
   return llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
 }
 
-/// A clang command line for \p Path in \p Mode ("-x c++ ..." or
-/// "-x cuda ..."): the dialect of the ordinary code (nvcc's default, C++17,
-/// unless told otherwise; C++20's standard headers also cost a third more
-/// to parse), Clang's builtin headers, the user's flags, metacu's runtime.
-static std::vector<std::string>
-commandLine(std::initializer_list<std::string> Mode,
-            const HostSliceOptions &Opts, llvm::StringRef Path) {
-  std::vector<std::string> Args = {"clang++"};
-  Args.insert(Args.end(), Mode);
-  Args.push_back("-std=" + (Opts.Flags.Standard.empty()
-                                ? std::string("c++17")
-                                : Opts.Flags.Standard));
-  Args.insert(Args.end(), {"-w", "-resource-dir", Opts.ResourceDir});
-  llvm::append_range(Args, Opts.Flags.Args);
-  Args.push_back("-I" + Opts.RuntimeInclude);
-  Args.push_back(Path.str());
-  return Args;
-}
-
 /// Whether some meta construct sits in \p Ranges.
 static bool anyConstructIn(const std::vector<Node> &Nodes,
                            const std::vector<Range> &Ranges) {
@@ -701,11 +683,9 @@ static bool anyConstructIn(const std::vector<Node> &Nodes,
 static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
                              llvm::StringRef Path, const HostSliceOptions &Opts,
                              HostSliceResult &R) {
-  std::vector<std::string> Args = commandLine(
-      {"-x", "cuda", "--cuda-host-only", "-nocudalib",
-       "--cuda-path=" + llvm::sys::path::parent_path(Opts.CudaInclude).str(),
-       "-E", "-Wno-unknown-cuda-version"},
-      Opts, Path);
+  std::vector<std::string> Args =
+      clangCommandLine(Opts.Toolkit, Opts.Flags,
+                       {ClangMode::HostSliceCuda, Opts.RuntimeInclude}, Path);
 
   HostSliceResult Nvcc;
   struct Action : public PreprocessOnlyAction {
@@ -742,9 +722,8 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
   auto Files = maskedFiles(File, Scan, Path);
 
   std::vector<std::string> Args =
-      commandLine({"-x", "c++", "-fsyntax-only", "-ferror-limit=0", "-isystem",
-                   Opts.CudaInclude, "-include", "cuda_runtime.h"},
-                  Opts, Path);
+      clangCommandLine(Opts.Toolkit, Opts.Flags,
+                       {ClangMode::HostSlice, Opts.RuntimeInclude}, Path);
 
   FatalErrorRecorder Fatal;
   tooling::ToolInvocation Invocation(

@@ -17,6 +17,7 @@
 #define METACU_EXPAND_HOSTSLICE_H
 
 #include "toolchain/CompileFlags.h"
+#include "toolchain/CudaToolkit.h"
 #include "expand/Scan.h"
 #include "support/SourceFile.h"
 
@@ -94,10 +95,7 @@ struct HostSliceResult {
 
 struct HostSliceOptions {
   CompileFlags Flags;
-  /// Clang's resource directory (builtin headers).
-  std::string ResourceDir;
-  /// The CUDA toolkit's include directory.
-  std::string CudaInclude;
+  CudaToolkit Toolkit = CudaToolkit::find();
   /// metacu's runtime include directory: the generator always has it, so
   /// declarations from there never need an #include of the user's.
   std::string RuntimeInclude;

@@ -51,8 +51,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
 
   HostSliceOptions SliceOpts;
   SliceOpts.Flags = Opts.Flags;
-  SliceOpts.ResourceDir = Opts.ResourceDir;
-  SliceOpts.CudaInclude = Opts.CudaInclude;
+  SliceOpts.Toolkit = Opts.Toolkit;
   SliceOpts.RuntimeInclude = Opts.RuntimeInclude;
   auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), SliceOpts);
   if (!Slice)
@@ -75,8 +74,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   llvm::InitializeNativeTargetAsmPrinter();
   ExecuteOptions ExecOpts;
   ExecOpts.Flags = Opts.Flags;
-  ExecOpts.ResourceDir = Opts.ResourceDir;
-  ExecOpts.CudaInclude = Opts.CudaInclude;
+  ExecOpts.Toolkit = Opts.Toolkit;
   ExecOpts.RuntimeInclude = Opts.RuntimeInclude;
   ExecOpts.CacheDir = Opts.CacheDir;
   ExecOpts.Limits = Opts.Limits;

@@ -15,6 +15,7 @@
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
 #include "toolchain/CompileFlags.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -26,10 +27,7 @@ namespace metacu {
 
 struct PipelineOptions {
   CompileFlags Flags;
-  /// Clang's resource directory (builtin headers).
-  std::string ResourceDir;
-  /// The CUDA toolkit's include directory.
-  std::string CudaInclude;
+  CudaToolkit Toolkit = CudaToolkit::find();
   /// metacu's runtime include directory.
   std::string RuntimeInclude;
   /// Where the precompiled generator library is kept; empty: none.

@@ -1,6 +1,7 @@
 //===- PreludeCache.cpp ---------------------------------------------------===//
 #include "expand/PreludeCache.h"
 #include "support/Output.h"
+#include "toolchain/Invocation.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -139,14 +140,10 @@ precompiledPrelude(llvm::StringRef CacheDir, llvm::StringRef Header,
     return std::nullopt;
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);
 
-  std::vector<const char *> Argv = {"clang++", "-x", "c++-header"};
-  for (const std::string &A : Args)
+  std::vector<std::string> CommandLine = precompileCommandLine(Args, Header);
+  std::vector<const char *> Argv;
+  for (const std::string &A : CommandLine)
     Argv.push_back(A.c_str());
-  // The interpreter parses incrementally; a header precompiled otherwise is
-  // rejected when loaded.
-  std::string HeaderPath = Header.str();
-  Argv.insert(Argv.end(),
-              {"-Xclang", "-fincremental-extensions", HeaderPath.c_str()});
 
   auto DiagOpts = std::make_shared<clang::DiagnosticOptions>();
   clang::IgnoringDiagConsumer Ignore;

@@ -9,7 +9,8 @@
 #ifndef METACU_MIGRATE_MIGRATE_H
 #define METACU_MIGRATE_MIGRATE_H
 
-#include "migrate/Audit.h"
+#include "migrate/Diff.h"
+#include "migrate/Site.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -17,12 +18,6 @@
 #include <vector>
 
 namespace metacu {
-
-/// Replaces the bytes [Begin, End) of the original text, whole lines.
-struct Edit {
-  unsigned Begin = 0, End = 0;
-  std::string Replacement;
-};
 
 struct Migration {
   std::vector<Edit> Edits; // ascending, not overlapping
@@ -35,11 +30,6 @@ struct Migration {
 /// \p Text (a file named \p Path).
 Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                   llvm::ArrayRef<Site> Sites);
-
-/// A unified diff ("--- a/PATH", "+++ b/PATH", 3 lines of context) of the
-/// edits made to \p Old.
-std::string unifiedDiff(llvm::StringRef Path, llvm::StringRef Old,
-                        llvm::ArrayRef<Edit> Edits);
 
 } // namespace metacu
 

@@ -1,7 +1,7 @@
 //===- Ptxas.cpp ----------------------------------------------------------===//
 #include "report/Ptxas.h"
 
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -122,16 +122,9 @@ std::string kernelName(llvm::StringRef Mangled) {
 }
 
 std::string findNvcc(llvm::StringRef CudaPath) {
-  auto UnderRoot = [](llvm::StringRef IncludeDir) {
-    llvm::SmallString<256> P(llvm::sys::path::parent_path(IncludeDir));
-    llvm::sys::path::append(P, "bin", "nvcc");
-    return std::string(P);
-  };
-  if (!CudaPath.empty() || std::getenv("CUDA_PATH"))
-    return UnderRoot(cudaIncludeDir(CudaPath));
-  if (auto OnPath = llvm::sys::findProgramByName("nvcc"))
-    return *OnPath;
-  return UnderRoot(cudaIncludeDir());
+  llvm::SmallString<256> P(findCudaRoot(CudaPath));
+  llvm::sys::path::append(P, "bin", "nvcc");
+  return std::string(P);
 }
 
 namespace {

@@ -44,8 +44,9 @@ llvm::Expected<std::vector<KernelResources>> parsePtxasLog(llvm::StringRef Log);
 /// "big" for _ZN2ns3bigILi200EEEvPKfPf; an extern "C" name is itself.
 std::string kernelName(llvm::StringRef Mangled);
 
-/// The nvcc to run: under \p CudaPath (--cuda-path) or $CUDA_PATH if set,
-/// else the one on $PATH, else /usr/local/cuda's.
+/// The nvcc of the toolkit findCudaRoot() finds for \p CudaPath
+/// (--cuda-path, $CUDAToolkit_ROOT, $CUDA_PATH, the nvcc on $PATH,
+/// /usr/local/cuda).
 std::string findNvcc(llvm::StringRef CudaPath);
 
 struct NvccOptions {

@@ -29,8 +29,15 @@ struct Arch {
   }
 };
 
+/// The real architectures nvcc 13.0 compiles for, as compute capabilities,
+/// ascending: `nvcc --list-gpu-code` without its sm_ prefix. The audit
+/// preprocesses code once per entry; --arch accepts none older than the
+/// first.
+inline constexpr unsigned NvccArchitectures[] = {75, 80,  86,  87,  88,  89,
+                                                 90, 100, 103, 110, 120, 121};
+
 /// The lowest architecture nvcc 13 compiles for.
-constexpr unsigned MinSupportedCC = 75;
+constexpr unsigned MinSupportedCC = NvccArchitectures[0];
 
 class ArchList {
 public:

@@ -10,7 +10,6 @@
 #include "expand/Emit.h"
 #include "expand/MetaNames.h"
 #include "support/Diagnostic.h"
-#include "toolchain/Toolchain.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -47,8 +46,7 @@ protected:
       return std::nullopt;
     }
     HostSliceOptions SO;
-    SO.ResourceDir = clangResourceDir();
-    SO.CudaInclude = METACU_CUDA_INCLUDE;
+    SO.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     SO.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     auto Slice = sliceHost(*File, *S, metaIdentifiers(*S), SO);
     if (!Slice) {
@@ -61,8 +59,7 @@ protected:
       return std::nullopt;
     }
     ExecuteOptions EO;
-    EO.ResourceDir = SO.ResourceDir;
-    EO.CudaInclude = SO.CudaInclude;
+    EO.Toolkit = SO.Toolkit;
     EO.RuntimeInclude = SO.RuntimeInclude;
     ::testing::internal::CaptureStderr();
     auto X = execute(*File, *G, *Archs, EO);

@@ -4,7 +4,6 @@
 #include "TempDir.h"
 #include "expand/MetaNames.h"
 #include "support/Diagnostic.h"
-#include "toolchain/Toolchain.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -30,8 +29,7 @@ protected:
     Scan = std::move(*S);
     HostSliceOptions Opts;
     Opts.Flags.Args = std::move(Args);
-    Opts.ResourceDir = clangResourceDir();
-    Opts.CudaInclude = METACU_CUDA_INCLUDE;
+    Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     Opts.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
     return sliceHost(*File, Scan, metaIdentifiers(Scan), Opts);
   }

@@ -3,7 +3,7 @@
 #include "TempDir.h"
 #include "expand/MetaNames.h"
 #include "support/Diagnostic.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -308,8 +308,7 @@ TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {
   auto S = scan(*File);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   HostSliceOptions Opts;
-  Opts.ResourceDir = clangResourceDir();
-  Opts.CudaInclude = METACU_CUDA_INCLUDE;
+  Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
   Opts.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
   auto Slice = sliceHost(*File, *S, metaIdentifiers(*S), Opts);
   ASSERT_TRUE(bool(Slice)) << llvm::toString(Slice.takeError());

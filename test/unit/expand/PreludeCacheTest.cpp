@@ -1,7 +1,7 @@
 //===- PreludeCacheTest.cpp - The precompiled generator library -----------===//
 #include "expand/PreludeCache.h"
 #include "TempDir.h"
-#include "toolchain/Toolchain.h"
+#include "toolchain/Invocation.h"
 
 #include "llvm/Support/FileSystem.h"
 #include <gtest/gtest.h>
@@ -18,17 +18,10 @@ protected:
   TempDir Tmp;
   std::string Header =
       METACU_SOURCE_RUNTIME_INCLUDE "/metacu/detail/generator.h";
-  std::vector<std::string> Args = {"-std=c++20",
-                                   "-O0",
-                                   "-w",
-                                   "-fexceptions",
-                                   "-fcxx-exceptions",
-                                   "-resource-dir",
-                                   clangResourceDir(),
-                                   "-isystem",
-                                   METACU_CUDA_INCLUDE,
-                                   "-I",
-                                   METACU_SOURCE_RUNTIME_INCLUDE};
+  std::vector<std::string> Args =
+      generatorArgs(CudaToolkit::find(METACU_CUDA_ROOT), {},
+                    METACU_SOURCE_RUNTIME_INCLUDE, "")
+          .Shared;
 };
 
 TEST_F(PreludeCacheTest, BuildsOnceAndReusesTheFile) {

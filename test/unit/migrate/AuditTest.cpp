@@ -1,7 +1,9 @@
-//===- AuditTest.cpp ------------------------------------------------------===//
+//===- AuditTest.cpp - Auditing a file end to end -------------------------===//
 #include "migrate/Audit.h"
+#include "AuditFixtures.h"
 #include "TempDir.h"
-#include "toolchain/Toolchain.h"
+#include "migrate/AuditPrinter.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -13,58 +15,11 @@ using namespace metacu;
 
 namespace {
 
-uint64_t mask(std::initializer_list<unsigned> Archs) {
-  uint64_t M = 0;
-  llvm::ArrayRef<unsigned> P = auditPasses();
-  for (unsigned A : Archs)
-    M |= uint64_t(1) << (llvm::find(P, A) - P.begin());
-  return M;
-}
-
-uint64_t from(unsigned Arch) {
-  uint64_t M = 0;
-  llvm::ArrayRef<unsigned> P = auditPasses();
-  for (size_t I = 0; I < P.size(); ++I)
-    if (P[I] >= Arch && P[I] != 0)
-      M |= uint64_t(1) << I;
-  return M;
-}
-
-TEST(AuditTest, PassesStartWithHostThenSm75) {
-  ASSERT_GE(auditPasses().size(), 3u);
-  EXPECT_EQ(auditPasses()[0], 0u);
-  EXPECT_EQ(auditPasses()[1], 75u);
-  EXPECT_EQ(passNames(mask({0, 80})), "host, sm_80");
-}
-
-TEST(AuditTest, ThresholdsUseTheFirstArchitectureThatHolds) {
-  EXPECT_EQ(codegenCondition(from(80), 0), "(int)__nvvm_arch >= 80");
-  EXPECT_EQ(codegenCondition(from(75), 0), "(int)__nvvm_arch != 0");
-  EXPECT_EQ(codegenCondition(mask({0}), 0), "(int)__nvvm_arch == 0");
-  EXPECT_EQ(codegenCondition(mask({0, 75}), 0), "(int)__nvvm_arch < 80");
-}
-
-TEST(AuditTest, EarlierBranchesAreFreeToMatch) {
-  // #if >= 900 / #elif >= 800: the second test need not exclude sm_90.
-  EXPECT_EQ(codegenCondition(from(80) & ~from(90), from(90)),
-            "(int)__nvvm_arch >= 80");
-  EXPECT_EQ(codegenCondition(from(80) & ~from(90), 0),
-            "(int)__nvvm_arch >= 80 && (int)__nvvm_arch < 90");
-  EXPECT_EQ(codegenCondition(mask({86}), 0), "(int)__nvvm_arch == 86");
-}
-
-TEST(AuditTest, DisjointSetsBecomeAlternatives) {
-  EXPECT_EQ(codegenCondition(mask({0}) | from(90), 0),
-            "(int)__nvvm_arch == 0 || (int)__nvvm_arch >= 90");
-  EXPECT_EQ(codegenCondition(0, 0), "false");
-}
-
 class AuditFileTest : public ::testing::Test {
 protected:
   AuditOptions options() {
     AuditOptions O;
-    O.ResourceDir = clangResourceDir();
-    O.CudaInclude = METACU_CUDA_INCLUDE;
+    O.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     return O;
   }
   TempDir Tmp;
@@ -120,6 +75,80 @@ TEST_F(AuditFileTest, MissingHeaderIsAnErrorAtTheInclude) {
   EXPECT_NE(Msg.find("bad.cu:2:10: error: 'nope.h' file not found"),
             std::string::npos)
       << Msg;
+}
+
+TEST_F(AuditFileTest, AnUnreadableFileIsAnErrorAtItsPath) {
+  std::string Path = Tmp.path("absent.cu");
+  auto Audit = auditFile(Path, options());
+  ASSERT_FALSE(static_cast<bool>(Audit));
+  std::string Msg = llvm::toString(Audit.takeError());
+  EXPECT_EQ(Msg.find(Path + ": error: cannot read the file: "), 0u) << Msg;
+}
+
+TEST_F(AuditFileTest, HeaderSitesFollowTheFileAndStay) {
+  Tmp.write("arch.cuh", R"(#pragma once
+__device__ inline int lanes() {
+#if __CUDA_ARCH__ >= 800
+  return 64;
+#else
+  return 32;
+#endif
+}
+)");
+  std::string Path = Tmp.write("k.cu", R"(#include "arch.cuh"
+__global__ void k(int *x) { x[0] = lanes(); }
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  ASSERT_EQ(Audit->size(), 2u);
+  EXPECT_EQ(Audit->front().Path, Path);
+  EXPECT_TRUE(Audit->front().Sites.empty());
+  EXPECT_EQ((*Audit)[1].Path, Tmp.path("arch.cuh"));
+  ASSERT_EQ((*Audit)[1].Sites.size(), 1u);
+  const Site &S = (*Audit)[1].Sites.front();
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_NE(S.Reason.find("in an included header"), std::string::npos);
+}
+
+TEST_F(AuditFileTest, EachBranchIsParsedByAPassThatTakesIt) {
+  // Only sm_80 and newer compile the #if branch: a parse of one of them
+  // finds the declaration there used after the #endif.
+  std::string Path = Tmp.write("k.cu", R"(__device__ int f(int x) {
+#if __CUDA_ARCH__ >= 800
+  int y = x * 2;
+#else
+  int y = x;
+#endif
+  return y;
+}
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  ASSERT_EQ(Audit->front().Sites.size(), 1u);
+  const Site &S = Audit->front().Sites.front();
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_NE(S.Reason.find("declares 'y', used after the #endif"),
+            std::string::npos)
+      << S.Reason;
+  EXPECT_EQ(S.Directives[0].TakenBy, from(80));
+  EXPECT_EQ(S.Directives[1].TakenBy, mask({0, 75}));
+}
+
+TEST_F(AuditFileTest, ReadsTheToolkitAsNvccDoes) {
+  // libcu++ lives under include/cccl, which only nvcc.profile names.
+  std::string Path = Tmp.write("k.cu", R"(#include <cuda/std/type_traits>
+__device__ int f(int x) {
+  static_assert(cuda::std::is_integral_v<int>);
+#if __CUDA_ARCH__ >= 900
+  x += 1;
+#endif
+  return x;
+}
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  ASSERT_EQ(Audit->front().Sites.size(), 1u);
+  EXPECT_EQ(Audit->front().Sites.front().Category, SiteCategory::Statement);
 }
 
 } // namespace

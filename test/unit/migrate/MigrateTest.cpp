@@ -51,8 +51,7 @@ const char *Input = R"(void f() {
 )";
 
 TEST(MigrateTest, RewritesOnlyDirectiveLinesAndKeepsComments) {
-  Site S = conditional(Input,
-                       {"#if", "#elif", "#else", "#endif"},
+  Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"},
                        {"(int)__nvvm_arch >= 80", "(int)__nvvm_arch != 0", ""},
                        SiteCategory::Statement);
   Migration M = migrate("f.cu", Input, {S});
@@ -83,8 +82,8 @@ TEST(MigrateTest, DropsBranchesNoArchitectureCompiles) {
 }
 
 TEST(MigrateTest, LeavesOtherSitesAndSaysWhy) {
-  Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"},
-                       {"", "", ""}, SiteCategory::NotConvertible);
+  Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"}, {"", "", ""},
+                       SiteCategory::NotConvertible);
   Migration M = migrate("f.cu", Input, {S});
   EXPECT_EQ(M.Text, Input);
   EXPECT_TRUE(M.Edits.empty());
@@ -93,15 +92,43 @@ TEST(MigrateTest, LeavesOtherSitesAndSaysWhy) {
             "f.cu:3: left (not-convertible): #if __CUDA_ARCH__ >= 800: why");
 }
 
-TEST(MigrateTest, DiffShowsEachEditWithContext) {
-  std::string Old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n";
-  std::vector<Edit> Edits = {{2, 4, "B\n"}, {22, 24, ""}};
-  EXPECT_EQ(unifiedDiff("x.cu", Old, Edits), "--- a/x.cu\n+++ b/x.cu\n"
-                                             "@@ -1,5 +1,5 @@\n"
-                                             " a\n-b\n+B\n c\n d\n e\n"
-                                             "@@ -9,4 +9,3 @@\n"
-                                             " i\n j\n k\n-l\n");
-  EXPECT_EQ(unifiedDiff("x.cu", Old, {}), "");
+TEST(MigrateTest, ColumnOneDirectivesTakeTheIndentOfTheirCode) {
+  const char *Text = "void f() {\n"
+                     "#if __CUDA_ARCH__ >= 800\n"
+                     "    g();\n"
+                     "#endif\n"
+                     "}\n";
+  Site S = conditional(Text, {"#if", "#endif"}, {"(int)__nvvm_arch >= 80"},
+                       SiteCategory::Statement);
+  EXPECT_EQ(migrate("f.cu", Text, {S}).Text,
+            "void f() {\n"
+            "    if codegen ((int)__nvvm_arch >= 80) {\n"
+            "    g();\n"
+            "    }\n"
+            "}\n");
+}
+
+TEST(MigrateTest, ADroppedBranchTakesNestedConditionalsAlong) {
+  Site Outer = conditional(Input, {"#if", "#elif", "#else", "#endif"},
+                           {"(int)__nvvm_arch >= 80", "dead", ""},
+                           SiteCategory::Statement);
+  // A site inside the dropped #elif branch.
+  Site Inner = conditional(Input, {"  x = 3", "#else"},
+                           {"(int)__nvvm_arch >= 90"}, SiteCategory::Statement);
+  Migration M = migrate("f.cu", Input, {Outer, Inner});
+  EXPECT_EQ(M.Text.find("x = 3"), std::string::npos);
+  for (size_t I = 1; I < M.Edits.size(); ++I)
+    EXPECT_LE(M.Edits[I - 1].End, M.Edits[I].Begin);
+}
+
+TEST(MigrateTest, OnlyConditionalsAreRewritten) {
+  Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"},
+                       {"(int)__nvvm_arch >= 80", "(int)__nvvm_arch != 0", ""},
+                       SiteCategory::Statement);
+  S.Kind = SiteKind::ValueUse;
+  Migration M = migrate("f.cu", Input, {S});
+  EXPECT_EQ(M.Text, Input);
+  EXPECT_EQ(M.Report[0].find("f.cu:3: left (statement)"), 0u) << M.Report[0];
 }
 
 } // namespace

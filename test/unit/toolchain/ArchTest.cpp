@@ -1,7 +1,11 @@
 //===- ArchTest.cpp - The --arch list and its preprocessor guards ---------===//
 #include "toolchain/Arch.h"
+#include "TempDir.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Program.h"
 #include <gtest/gtest.h>
+#include <optional>
 
 using namespace metacu;
 
@@ -108,6 +112,29 @@ TEST(ArchTest, ForeignArchConditionNegatesEveryTarget) {
             "__CUDA_ARCH__ == 900)");
   EXPECT_EQ(parseOk("80").foreignArchCondition(),
             "defined(__CUDA_ARCH__) && !(__CUDA_ARCH__ == 800)");
+}
+
+TEST(ArchTest, TheTableIsNvccsListOfRealArchitectures) {
+  TempDir Tmp;
+  std::string Out = Tmp.path("list.txt");
+  std::string Nvcc = METACU_CUDA_ROOT "/bin/nvcc";
+  llvm::StringRef Argv[] = {Nvcc, "--list-gpu-code"};
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, Out, Out};
+  ASSERT_EQ(llvm::sys::ExecuteAndWait(Nvcc, Argv, std::nullopt, Redirects), 0);
+  std::vector<unsigned> Listed;
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  std::string Text = TempDir::read(Out);
+  llvm::StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef L : Lines) {
+    llvm::StringRef Name = L.trim();
+    unsigned CC;
+    if (Name.consume_front("sm_") && !Name.getAsInteger(10, CC))
+      Listed.push_back(CC);
+  }
+  llvm::sort(Listed);
+  EXPECT_EQ(Listed, std::vector<unsigned>(std::begin(NvccArchitectures),
+                                          std::end(NvccArchitectures)));
+  EXPECT_EQ(MinSupportedCC, Listed.front());
 }
 
 } // namespace

@@ -85,6 +85,14 @@ TEST(CompileFlagsTest, UnrelatedFlagsAndTheCompilerAreIgnored) {
             (Args{"-DKEEP"}));
 }
 
+TEST(CompileFlagsTest, TheLanguageFlagIsNotTakenForAPreprocessorFlag) {
+  // nvcc -x cu compiles a .cpp file as CUDA, which is how metacu reads
+  // every input; neither the flag nor its value becomes a Clang flag.
+  EXPECT_EQ(flagsOf({"nvcc", "-x", "cu", "-DA", "-c", "k.cpp"}), (Args{"-DA"}));
+  EXPECT_EQ(flagsOf({"nvcc", "-xcu", "--x=cu", "--x", "cu", "-Ii"}),
+            (Args{"-I/build/i"}));
+}
+
 TEST(CompileFlagsTest, AFlagMissingItsValueAtTheEndIsDropped) {
   EXPECT_EQ(flagsOf({"nvcc", "-DA", "-I"}), (Args{"-DA"}));
   EXPECT_EQ(flagsOf({"nvcc", "-D"}), (Args{}));

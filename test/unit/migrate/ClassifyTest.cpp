@@ -1,0 +1,355 @@
+//===- ClassifyTest.cpp - The category of a site, and why -----------------===//
+#include "migrate/Classify.h"
+#include "AuditFixtures.h"
+
+#include "gtest/gtest.h"
+#include <functional>
+
+using namespace metacu;
+
+namespace {
+
+const char *IfElse = R"(__device__ int f(int x) {
+#if __CUDA_ARCH__ >= 800
+  x += 1;
+#else
+  x -= 1;
+#endif
+  return x;
+}
+)";
+
+/// The branch of a #if __CUDA_ARCH__ >= 800 / #else each pass takes.
+int from80(unsigned Arch) { return Arch >= 80 ? 0 : 1; }
+
+bool contains(llvm::StringRef Text, llvm::StringRef Part) {
+  return Text.contains(Part);
+}
+
+/// Facts of one file, k.cu, built by hand: what the passes would record.
+class ClassifyTest : public ::testing::Test {
+protected:
+  /// A conditional of k.cu (\p Text) whose directives are the first lines
+  /// after one another that start with \p Markers, the last its #endif; a
+  /// pass compiles the branch \p Taken gives for its architecture (0 for
+  /// the host). Placed between statements of device function 'f'.
+  Group &conditional(llvm::StringRef Text, std::vector<llvm::StringRef> Markers,
+                     std::function<int(unsigned)> Taken) {
+    F.FileOrder = {"k.cu"};
+    F.Buffers["k.cu"] = Text.str();
+    Group G;
+    G.File = "k.cu";
+    size_t From = 0;
+    for (llvm::StringRef M : Markers) {
+      size_t At = Text.find(M, From);
+      EXPECT_NE(At, llvm::StringRef::npos) << M.str();
+      G.Dirs.push_back(At + 1);
+      G.DirIsElse.push_back(M.starts_with("#else"));
+      From = At + 1;
+    }
+    for (unsigned P = 0; P < NumPasses; ++P)
+      G.Taken[P] = Taken(auditPasses()[P]);
+    G.Mentions = G.ValueCompared = true;
+    G.Place = Placement::Statement;
+    G.Space = DeviceSpace;
+    G.Function = "f";
+    return F.Groups[{"k.cu", G.Dirs.front()}] = G;
+  }
+
+  Group &ifElse(std::function<int(unsigned)> Taken = from80) {
+    return conditional(IfElse, {"#if", "#else", "#endif"}, Taken);
+  }
+
+  Site classify(const Group &G, bool InMainFile = true,
+                const Site *Parent = nullptr) {
+    return classifyConditional(G, F, InMainFile, Parent);
+  }
+
+  Facts F;
+};
+
+TEST_F(ClassifyTest, ABranchBetweenStatementsBecomesIfCodegen) {
+  Site S = classify(ifElse());
+  EXPECT_EQ(S.Kind, SiteKind::Conditional);
+  EXPECT_EQ(S.Category, SiteCategory::Statement);
+  EXPECT_EQ(S.Reason, "branch between statements of 'f'");
+  ASSERT_EQ(S.Directives.size(), 3u);
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch >= 80");
+  EXPECT_EQ(S.Directives[1].Codegen, "");
+  EXPECT_TRUE(S.Directives[1].IsElse);
+  EXPECT_TRUE(S.Directives[2].IsEndif);
+}
+
+TEST_F(ClassifyTest, DirectivesAreWhereAndAsWritten) {
+  Site S = classify(ifElse());
+  EXPECT_EQ(S.Line, 2u);
+  EXPECT_EQ(S.Column, 1u);
+  EXPECT_EQ(S.EndLine, 6u);
+  EXPECT_EQ(S.Text, "#if __CUDA_ARCH__ >= 800");
+  EXPECT_EQ(S.Offset, llvm::StringRef(IfElse).find("#if"));
+  const SiteDirective &Else = S.Directives[1];
+  EXPECT_EQ(Else.Line, 4u);
+  EXPECT_EQ(Else.Text, "#else");
+  EXPECT_EQ(Else.Begin, llvm::StringRef(IfElse).find("#else"));
+  EXPECT_EQ(Else.End, llvm::StringRef(IfElse).find("  x -= 1"));
+}
+
+TEST_F(ClassifyTest, EachBranchListsThePassesThatCompileIt) {
+  Site S = classify(ifElse());
+  EXPECT_EQ(S.Directives[0].TakenBy, from(80));
+  EXPECT_EQ(S.Directives[1].TakenBy, mask({0, 75}));
+  EXPECT_EQ(S.Directives[2].TakenBy, 0u);
+}
+
+TEST_F(ClassifyTest, ContinuationLinesAreJoinedAndCommentsKept) {
+  const char *Text = R"(__device__ void f() {
+#if __CUDA_ARCH__ >= 800 && \
+    __CUDA_ARCH__ < 900 /* ampere */ // only
+  g();
+#endif
+}
+)";
+  Site S = classify(conditional(Text, {"#if", "#endif"}, [](unsigned A) {
+    return A >= 80 && A < 90 ? 0 : NoBranch;
+  }));
+  EXPECT_EQ(S.Text, "#if __CUDA_ARCH__ >= 800 &&     __CUDA_ARCH__ < 900");
+  EXPECT_EQ(S.Directives[0].Comment, "/* ampere */ // only");
+  EXPECT_EQ(S.Directives[0].Line, 2u);
+  EXPECT_EQ(S.Directives[1].Line, 5u);
+  EXPECT_EQ(S.Directives[0].Codegen,
+            "(int)__nvvm_arch >= 80 && (int)__nvvm_arch < 90");
+}
+
+TEST_F(ClassifyTest, LaterBranchesMayMatchWhatEarlierOnesTook) {
+  const char *Text = R"(__device__ void f() {
+#if __CUDA_ARCH__ >= 900
+  a();
+#elif __CUDA_ARCH__ >= 800
+  b();
+#else
+  c();
+#endif
+}
+)";
+  Site S = classify(
+      conditional(Text, {"#if", "#elif", "#else", "#endif"}, [](unsigned A) {
+        return A >= 90 ? 0 : A >= 80 ? 1 : 2;
+      }));
+  EXPECT_EQ(S.Category, SiteCategory::Statement);
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch >= 90");
+  EXPECT_EQ(S.Directives[1].Codegen, "(int)__nvvm_arch >= 80");
+}
+
+TEST_F(ClassifyTest, PassesThatNeverGetThereAreFree) {
+  // Inside #ifdef __CUDA_ARCH__: the host pass never reaches it.
+  Site S = classify(ifElse([](unsigned A) {
+    return A == 0 ? Unreached : A >= 80 ? 1 : 0;
+  }));
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch < 80");
+}
+
+TEST_F(ClassifyTest, BranchesNoArchitectureCompilesAreDropped) {
+  const char *Text = R"(__device__ void f() {
+#if __CUDA_ARCH__ >= 900
+  a();
+#elif __CUDA_ARCH__ >= 800
+  b();
+#elif __CUDA_ARCH__ >= 200
+  c();
+#elif __CUDA_ARCH__ >= 100
+  d();
+#else
+  e();
+#endif
+}
+)";
+  Site S = classify(
+      conditional(Text, {"#if", "#elif", "#elif", "#elif", "#else", "#endif"},
+                  [](unsigned A) {
+                    return A == 0 ? 4 : A >= 90 ? 0 : A >= 80 ? 1 : 2;
+                  }));
+  EXPECT_EQ(S.Category, SiteCategory::Statement);
+  EXPECT_EQ(S.Directives[3].TakenBy, 0u);
+  EXPECT_EQ(S.Directives[3].Codegen, "");
+  EXPECT_EQ(S.Directives[2].Codegen, "(int)__nvvm_arch != 0");
+  EXPECT_TRUE(contains(S.Reason, "; the branch at line 8 is compiled for no "
+                                 "architecture nvcc 13 supports and is "
+                                 "dropped"))
+      << S.Reason;
+}
+
+TEST_F(ClassifyTest, AHostDeviceSplitInAHostDeviceFunction) {
+  Group &G = ifElse([](unsigned A) { return A == 0 ? 1 : 0; });
+  G.ValueCompared = false; // #ifdef __CUDA_ARCH__
+  G.Space = HostSpace | DeviceSpace;
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::HostDeviceSplit);
+  EXPECT_EQ(S.Reason, "host/device split in __host__ __device__ function 'f'");
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch != 0");
+}
+
+TEST_F(ClassifyTest, AHostDeviceTestInDeviceCodeIsAStatement) {
+  Group &G = ifElse([](unsigned A) { return A == 0 ? 1 : 0; });
+  G.ValueCompared = false;
+  EXPECT_EQ(classify(G).Category, SiteCategory::Statement);
+}
+
+TEST_F(ClassifyTest, AComparisonThatOnlySplitsHostFromDeviceIsConstant) {
+  // #if __CUDA_ARCH__ >= 350: every architecture nvcc 13 has is newer.
+  Site S = classify(ifElse([](unsigned A) { return A == 0 ? 1 : 0; }));
+  EXPECT_EQ(S.Category, SiteCategory::Constant);
+  EXPECT_TRUE(contains(S.Reason, "compiles the branch at line 2: the "
+                                 "comparison is a host/device test"))
+      << S.Reason;
+}
+
+TEST_F(ClassifyTest, TheSameBranchEverywhereIsConstant) {
+  Site S = classify(ifElse([](unsigned) { return 1; }));
+  EXPECT_EQ(S.Category, SiteCategory::Constant);
+  EXPECT_EQ(S.Reason, "every pass compiles the branch at line 4");
+  S = classify(ifElse([](unsigned) { return NoBranch; }));
+  EXPECT_EQ(S.Reason, "no pass compiles any branch");
+}
+
+TEST_F(ClassifyTest, AComparisonWithNoArchitectureValueIsAHazard) {
+  Group &G = ifElse();
+  G.BadValue = "80";
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Hazard);
+  EXPECT_EQ(S.Reason, "compares __CUDA_ARCH__ with 80, which is not an "
+                      "architecture value (sm_75 is 750)");
+  EXPECT_EQ(S.Directives[0].Codegen, "");
+}
+
+TEST_F(ClassifyTest, ATestInHostOnlyCodeIsAHazard) {
+  Group &G = ifElse();
+  G.Space = HostSpace;
+  G.Function = "h";
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Hazard);
+  EXPECT_EQ(S.Reason, "tests __CUDA_ARCH__ in host-only function 'h': only "
+                      "the host pass compiles its body");
+}
+
+TEST_F(ClassifyTest, HeadersAreNotRewritten) {
+  Site S = classify(ifElse(), /*InMainFile=*/false);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "in an included header")) << S.Reason;
+}
+
+TEST_F(ClassifyTest, ArchSpecificFeaturesStay) {
+  Group &G = ifElse();
+  G.ArchFeature = true;
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "arch-specific feature macros")) << S.Reason;
+}
+
+TEST_F(ClassifyTest, OnlyStatementsInAFunctionBodyConvert) {
+  std::pair<Placement, llvm::StringRef> Cases[] = {
+      {Placement::Unknown, "not found in the parsed code"},
+      {Placement::NamespaceScope, "chooses declarations at namespace scope"},
+      {Placement::ClassScope, "chooses members at class scope"},
+      {Placement::SplitsStatement, "its directives split a statement"}};
+  for (auto [Place, Reason] : Cases) {
+    Group &G = ifElse();
+    G.Place = Place;
+    Site S = classify(G);
+    EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+    EXPECT_TRUE(contains(S.Reason, Reason)) << S.Reason;
+  }
+  Group &G = ifElse();
+  G.Place = Placement::DeclaresNames;
+  G.PlaceDetail = "declares 'y', used after the #endif";
+  EXPECT_EQ(classify(G).Reason, G.PlaceDetail);
+}
+
+TEST_F(ClassifyTest, InsideAConditionalThatStays) {
+  Site Parent;
+  Parent.Line = 1;
+  Parent.Category = SiteCategory::NotConvertible;
+  Site S = classify(ifElse(), true, &Parent);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "inside the conditional at line 1, which "
+                                 "stays"))
+      << S.Reason;
+  Parent.Category = SiteCategory::Statement;
+  EXPECT_EQ(classify(ifElse(), true, &Parent).Category,
+            SiteCategory::Statement);
+}
+
+TEST_F(ClassifyTest, IncludesAndDefinesKeepTheirPreprocessorMeaning) {
+  Group &G = ifElse();
+  F.Includes.insert({"k.cu", unsigned(llvm::StringRef(IfElse).find("x += 1"))});
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(S.Reason, "gates the #include at line 3");
+  EXPECT_EQ(S.Directives[0].Codegen, "");
+  F.Includes.clear();
+  F.Defines.insert({"k.cu", unsigned(llvm::StringRef(IfElse).find("x -= 1"))});
+  EXPECT_EQ(classify(G).Reason, "defines macros per architecture (line 5)");
+  // One after the #endif is no concern of the conditional's.
+  F.Defines = {{"k.cu", unsigned(llvm::StringRef(IfElse).find("return"))}};
+  EXPECT_EQ(classify(G).Category, SiteCategory::Statement);
+}
+
+TEST_F(ClassifyTest, ViaListsTheMacrosOnTheWay) {
+  Group &G = ifElse();
+  G.Via = {"ARCH", "HAS_MMA"};
+  EXPECT_EQ(classify(G).Via, (std::vector<std::string>{"ARCH", "HAS_MMA"}));
+}
+
+TEST_F(ClassifyTest, WhatIsASite) {
+  Group &G = ifElse([](unsigned) { return 0; });
+  EXPECT_TRUE(isSite(G)); // names __CUDA_ARCH__
+  G.Mentions = false;
+  EXPECT_FALSE(isSite(G));
+  G.Taken[passIndex(90)] = 1; // differs between passes all the same
+  EXPECT_TRUE(isSite(G));
+  G.Dirs.resize(1); // never closed
+  EXPECT_FALSE(isSite(G));
+}
+
+class ClassifyOtherTest : public ClassifyTest {
+protected:
+  Site other(SiteKind K, llvm::StringRef Via = "") {
+    const char *Text = "#define ARCH __CUDA_ARCH__\n"
+                       "__device__ int v() {\n"
+                       "  return  __CUDA_ARCH__ ;\n"
+                       "}\n";
+    F.Buffers["k.cu"] = Text;
+    unsigned At = K == SiteKind::ValueUse
+                      ? llvm::StringRef(Text).find("__CUDA_ARCH__ ;")
+                      : llvm::StringRef(Text).find("ARCH");
+    return classifyOther({"k.cu", At}, {K, Via.str()}, F);
+  }
+};
+
+TEST_F(ClassifyOtherTest, AValueUseSaysHowToWriteIt) {
+  Site S = other(SiteKind::ValueUse);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(S.Line, 3u);
+  EXPECT_EQ(S.EndLine, 3u);
+  EXPECT_EQ(S.Column, 11u);
+  EXPECT_EQ(S.Text, "return  __CUDA_ARCH__ ;");
+  EXPECT_TRUE(contains(S.Reason, "(int)__nvvm_arch * 10")) << S.Reason;
+}
+
+TEST_F(ClassifyOtherTest, AMacroAliasIsListedWithItsSource) {
+  Site S = other(SiteKind::MacroAlias, "BASE");
+  EXPECT_EQ(S.Kind, SiteKind::MacroAlias);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(S.Line, 1u);
+  EXPECT_EQ(S.Column, 9u);
+  EXPECT_EQ(S.Text, "#define ARCH __CUDA_ARCH__");
+  EXPECT_EQ(S.Via, std::vector<std::string>{"BASE"});
+}
+
+TEST_F(ClassifyOtherTest, ARedefinitionIsAHazard) {
+  Site S = other(SiteKind::Redefinition);
+  EXPECT_EQ(S.Category, SiteCategory::Hazard);
+  EXPECT_TRUE(contains(S.Reason, "only nvcc may set")) << S.Reason;
+  EXPECT_TRUE(S.Via.empty());
+}
+
+} // namespace

@@ -1,0 +1,153 @@
+//===- PlacementTest.cpp - Where a conditional sits in the code -----------===//
+#include "migrate/Placement.h"
+#include "AuditFixtures.h"
+
+#include "gtest/gtest.h"
+#include <optional>
+
+using namespace metacu;
+
+namespace {
+
+class PlacementTest : public PassTest {};
+
+TEST_F(PlacementTest, BetweenStatementsOfADeviceFunction) {
+  run(R"(__device__ int f(int x) {
+  x *= 2;
+#ifdef __CUDA_ARCH__
+  x += 1;
+#endif
+  return x;
+}
+)",
+      {0}, /*Parse=*/true);
+  const Group &G = groupAt(3);
+  EXPECT_EQ(G.Place, Placement::Statement);
+  EXPECT_EQ(G.Function, "f");
+  EXPECT_EQ(G.Space, unsigned(DeviceSpace));
+}
+
+TEST_F(PlacementTest, InsideAStatement) {
+  run(R"(__device__ int f(int x) {
+  int y = x
+#ifndef __CUDA_ARCH__
+      + 1
+#endif
+      ;
+  return y;
+}
+)",
+      {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(3).Place, Placement::SplitsStatement);
+}
+
+TEST_F(PlacementTest, AtNamespaceAndClassScope) {
+  run(R"(#ifndef __CUDA_ARCH__
+int host_only();
+#endif
+struct S {
+#ifndef __CUDA_ARCH__
+  int member;
+#endif
+};
+)",
+      {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(1).Place, Placement::NamespaceScope);
+  EXPECT_EQ(groupAt(5).Place, Placement::ClassScope);
+}
+
+TEST_F(PlacementTest, DeclaringAVariableUsedAfterTheEndif) {
+  run(R"(__device__ int f() {
+#ifndef __CUDA_ARCH__
+  int y = 1;
+#else
+  int y = 2;
+#endif
+  return y;
+}
+)",
+      {0}, /*Parse=*/true);
+  const Group &G = groupAt(2);
+  EXPECT_EQ(G.Place, Placement::DeclaresNames);
+  EXPECT_NE(G.PlaceDetail.find("declares 'y', used after the #endif"),
+            std::string::npos)
+      << G.PlaceDetail;
+}
+
+TEST_F(PlacementTest, DeclaringAType) {
+  run(R"(__device__ int f() {
+#ifndef __CUDA_ARCH__
+  using T = int;
+#endif
+  return 0;
+}
+)",
+      {0}, /*Parse=*/true);
+  const Group &G = groupAt(2);
+  EXPECT_EQ(G.Place, Placement::DeclaresNames);
+  EXPECT_NE(G.PlaceDetail.find("declares 'T', which 'if codegen' would scope"),
+            std::string::npos)
+      << G.PlaceDetail;
+}
+
+TEST_F(PlacementTest, ALocalUsedOnlyInItsBranchIsFine) {
+  run(R"(__device__ int f(int x) {
+#ifndef __CUDA_ARCH__
+  int y = 1;
+  x += y;
+#endif
+  return x;
+}
+)",
+      {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(2).Place, Placement::Statement);
+}
+
+TEST_F(PlacementTest, ExecutionSpacesOfFunctionsAndLambdas) {
+  run(R"(__host__ __device__ int hd(int x) {
+#ifndef __CUDA_ARCH__
+  x = 0;
+#endif
+  return x;
+}
+__global__ void k(int *p) {
+  auto l = [&] {
+#ifndef __CUDA_ARCH__
+    p[0] = 0;
+#endif
+  };
+  l();
+}
+int host(int x) {
+#ifndef __CUDA_ARCH__
+  x = 1;
+#endif
+  return x;
+}
+)",
+      {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(2).Space, unsigned(HostSpace | DeviceSpace));
+  EXPECT_EQ(groupAt(9).Space, unsigned(GlobalSpace));
+  EXPECT_EQ(groupAt(9).Function, "lambda");
+  EXPECT_EQ(groupAt(16).Space, 0u);
+  EXPECT_EQ(groupAt(16).Function, "host");
+}
+
+TEST_F(PlacementTest, OnlyParsedPassesThatReachItPlaceIt) {
+  const char *Code = R"(__device__ int f(int x) {
+#ifdef __CUDA_ARCH__
+#if __CUDA_ARCH__ >= 800
+  x += 1;
+#endif
+#endif
+  return x;
+}
+)";
+  run(Code, {80});
+  run(Code, {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(3).Place, Placement::Unknown);
+  run(Code, {80}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(3).Place, Placement::Statement);
+}
+
+} // namespace

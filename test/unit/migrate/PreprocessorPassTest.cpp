@@ -1,0 +1,187 @@
+//===- PreprocessorPassTest.cpp - What one pass records -------------------===//
+#include "migrate/PreprocessorPass.h"
+#include "AuditFixtures.h"
+
+#include "gtest/gtest.h"
+#include <optional>
+
+using namespace metacu;
+
+namespace {
+
+class PreprocessorPassTest : public PassTest {};
+
+TEST_F(PreprocessorPassTest, RecordsTheBranchEachPassCompiles) {
+  run(R"(__device__ int f(int x) {
+#if __CUDA_ARCH__ >= 800
+  x += 2;
+#elif defined(__CUDA_ARCH__)
+  x += 1;
+#else
+  x = 0;
+#endif
+  return x;
+}
+)",
+      {0, 75, 90});
+  const Group &G = groupAt(2);
+  ASSERT_EQ(G.Dirs.size(), 4u);
+  EXPECT_EQ(G.DirIsElse, (std::vector<bool>{false, false, true, false}));
+  EXPECT_EQ(G.Taken[0], 2);
+  EXPECT_EQ(G.Taken[passIndex(75)], 1);
+  EXPECT_EQ(G.Taken[passIndex(90)], 0);
+  EXPECT_EQ(G.Taken[passIndex(80)], Unreached);
+  EXPECT_TRUE(G.Mentions);
+  EXPECT_TRUE(G.ValueCompared);
+  EXPECT_TRUE(G.BadValue.empty());
+}
+
+TEST_F(PreprocessorPassTest, APassThatCompilesNoBranchSaysSo) {
+  run("#if __CUDA_ARCH__ >= 800\nint x;\n#endif\n", {0, 80});
+  EXPECT_EQ(groupAt(1).Taken[0], NoBranch);
+  EXPECT_EQ(groupAt(1).Taken[passIndex(80)], 0);
+}
+
+TEST_F(PreprocessorPassTest, MacrosThatAliasArchAreFollowed) {
+  run(R"(#define ARCH __CUDA_ARCH__
+#define NEWER(v) (ARCH >= (v))
+#if NEWER(800)
+int x;
+#endif
+)",
+      {0, 80});
+  EXPECT_EQ(otherAt(1), SiteKind::MacroAlias);
+  EXPECT_EQ(otherAt(2), SiteKind::MacroAlias);
+  EXPECT_TRUE(F.Aliases.contains("ARCH"));
+  const Group &G = groupAt(3);
+  EXPECT_TRUE(G.Mentions);
+  EXPECT_TRUE(G.Via.count("NEWER"));
+  EXPECT_EQ(G.Taken[0], NoBranch);
+  EXPECT_EQ(G.Taken[passIndex(80)], 0);
+}
+
+TEST_F(PreprocessorPassTest, FeatureMacrosDefinedUnderArchAreDerived) {
+  run(R"(#if __CUDA_ARCH__ >= 800
+#define HAS_FAST 1
+#endif
+__device__ int f(int x) {
+#ifdef HAS_FAST
+  return x;
+#endif
+  return 0;
+}
+)",
+      {0, 80});
+  EXPECT_TRUE(F.Derived.contains("HAS_FAST"));
+  const Group &G = groupAt(5);
+  EXPECT_TRUE(G.Mentions);
+  EXPECT_EQ(G.Via, (std::set<std::string>{"HAS_FAST"}));
+  EXPECT_FALSE(G.ValueCompared);
+  EXPECT_EQ(G.Taken[0], NoBranch);
+  EXPECT_EQ(G.Taken[passIndex(80)], 0);
+}
+
+TEST_F(PreprocessorPassTest, ValueUsesAndRedefinitions) {
+  run(R"(__device__ int v() {
+  return __CUDA_ARCH__;
+}
+#undef __CUDA_ARCH__
+)",
+      {80});
+  EXPECT_EQ(otherAt(2), SiteKind::ValueUse);
+  EXPECT_EQ(otherAt(4), SiteKind::Redefinition);
+}
+
+TEST_F(PreprocessorPassTest, LiteralsThatAreNoArchitectureAreNoted) {
+  run(R"(#if __CUDA_ARCH__ >= 80
+#endif
+#if __CUDA_ARCH__ >= 800
+#endif
+#if 700 <= __CUDA_ARCH__
+#endif
+#if __CUDA_ARCH__ == 0
+#endif
+)",
+      {0, 80});
+  EXPECT_EQ(groupAt(1).BadValue, "80");
+  EXPECT_EQ(groupAt(3).BadValue, "");
+  EXPECT_EQ(groupAt(5).BadValue, "");
+  EXPECT_EQ(groupAt(7).BadValue, "");
+}
+
+TEST_F(PreprocessorPassTest, ArchSpecificFeatureMacrosAreNoted) {
+  run(R"(#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#endif
+#ifdef __CUDA_ARCH_SPECIFIC__
+#endif
+#if __CUDA_ARCH__ >= 900
+#endif
+)",
+      {0, 90});
+  EXPECT_TRUE(groupAt(1).ArchFeature);
+  EXPECT_TRUE(groupAt(3).ArchFeature);
+  EXPECT_FALSE(groupAt(5).ArchFeature);
+}
+
+TEST_F(PreprocessorPassTest, OnlyTheUsersFilesAreRecorded) {
+  std::string Header = Tmp.write("h.cuh", R"(#pragma once
+#if __CUDA_ARCH__ >= 800
+#define WIDE 1
+#endif
+)");
+  run(R"(#ifdef __CUDA_ARCH__
+#include "h.cuh"
+#endif
+)",
+      {0, 80});
+  EXPECT_EQ(F.FileOrder, (std::vector<std::string>{Path, Header}));
+  EXPECT_TRUE(F.Buffers[Header].find("#define WIDE") != std::string::npos);
+  EXPECT_EQ(F.Includes.size(), 1u);
+  EXPECT_EQ(F.Defines.size(), 1u);
+  // The header's conditional knows the one around its #include.
+  for (auto &[K, G] : F.Groups)
+    if (K.first == Header) {
+      ASSERT_TRUE(G.Parent.has_value());
+      EXPECT_EQ(G.Parent->first, Path);
+      EXPECT_EQ(lineOf(G.Parent->second), 1u);
+    }
+}
+
+TEST_F(PreprocessorPassTest, TheOrdinaryCodesStandardIsHonoured) {
+  const char *Code = R"(#if __cplusplus >= 202002L
+#if __CUDA_ARCH__ >= 800
+#endif
+#endif
+)";
+  run(Code, {0});
+  EXPECT_EQ(F.Groups.size(), 1u) << "C++17 does not reach line 2";
+  F = Facts();
+  CompileFlags Cxx20;
+  Cxx20.Standard = "c++20";
+  run(Code, {0}, /*Parse=*/false, Cxx20);
+  EXPECT_EQ(groupAt(2).Taken[0], NoBranch);
+}
+
+TEST_F(PreprocessorPassTest, TheUsersFlagsAreHonoured) {
+  CompileFlags Flags;
+  Flags.Args = {"-DFAST_PATH"};
+  run(R"(#ifdef FAST_PATH
+#if __CUDA_ARCH__ >= 800
+#endif
+#endif
+)",
+      {80}, /*Parse=*/false, Flags);
+  EXPECT_EQ(groupAt(2).Taken[passIndex(80)], 0);
+}
+
+TEST_F(PreprocessorPassTest, AMissingHeaderIsFatalAtItsInclude) {
+  std::string Path = Tmp.write("bad.cu", "int x;\n#include <nope/missing.h>\n");
+  llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {}, 0,
+                            false, F, *Files);
+  std::string Msg = llvm::toString(std::move(Err));
+  EXPECT_NE(Msg.find("bad.cu:2:10: error: 'nope/missing.h' file not found"),
+            std::string::npos)
+      << Msg;
+}
+
+} // namespace

@@ -1,0 +1,313 @@
+//===- Classify.cpp -------------------------------------------------------===//
+#include "migrate/Classify.h"
+
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+
+namespace metacu {
+
+bool isSite(const Group &G) {
+  std::set<int> Branches;
+  for (int T : G.Taken)
+    if (T != Unreached)
+      Branches.insert(T);
+  return G.Dirs.size() >= 2 && (G.Mentions || Branches.size() > 1);
+}
+
+/// The text of \p File as the passes read it.
+static llvm::StringRef bufferOf(const Facts &F, llvm::StringRef File) {
+  auto It = F.Buffers.find(File);
+  return It == F.Buffers.end() ? llvm::StringRef() : It->second;
+}
+
+static unsigned lineOf(llvm::StringRef Buf, unsigned Offset) {
+  return Buf.take_front(Offset).count('\n') + 1;
+}
+
+namespace {
+
+struct DirectiveLine {
+  unsigned Begin, End;
+  std::string Text, Comment;
+};
+
+/// The whole logical line of the directive whose name is at \p NameOffset:
+/// continuation lines and block comments that start on it included.
+DirectiveLine directiveLine(llvm::StringRef Buf, unsigned NameOffset) {
+  DirectiveLine D;
+  size_t NL = Buf.rfind('\n', NameOffset);
+  D.Begin = NL == llvm::StringRef::npos ? 0 : NL + 1;
+  LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
+  Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.data(),
+          Buf.data() + D.Begin, Buf.data() + Buf.size());
+  L.SetCommentRetentionState(true);
+  unsigned End = NameOffset, CodeBegin = NameOffset, CodeEnd = NameOffset;
+  std::vector<std::string> Comments;
+  for (bool First = true;; First = false) {
+    clang::Token T;
+    L.LexFromRawLexer(T);
+    if (T.is(tok::eof) || (!First && T.isAtStartOfLine()))
+      break;
+    unsigned Off = T.getLocation().getRawEncoding() - 1;
+    End = Off + T.getLength();
+    if (T.is(tok::comment)) {
+      Comments.push_back(Buf.substr(Off, T.getLength()).str());
+      continue;
+    }
+    if (First)
+      CodeBegin = Off;
+    CodeEnd = End;
+  }
+  size_t EOL = Buf.find('\n', End);
+  D.End = EOL == llvm::StringRef::npos ? Buf.size() : EOL + 1;
+  for (llvm::StringRef Rest = Buf.slice(CodeBegin, CodeEnd); !Rest.empty();) {
+    auto [Part, Tail] = Rest.split("\\\n");
+    D.Text += Part;
+    Rest = Tail;
+  }
+  D.Comment = llvm::join(Comments, " ");
+  return D;
+}
+
+/// The branches the passes compile, summed up.
+struct Branches {
+  explicit Branches(const Group &G) : Host(G.Taken[0]) {
+    for (unsigned P = 0; P < NumPasses; ++P) {
+      if (G.Taken[P] == Unreached)
+        continue;
+      Reached |= uint64_t(1) << P;
+      All.insert(G.Taken[P]);
+      if (P != 0)
+        Device.insert(G.Taken[P]);
+    }
+  }
+  /// Every device pass compiles one branch, the host pass another.
+  bool splitsHostFromDevice() const {
+    return Device.size() == 1 && (Reached & 1) && Host != *Device.begin();
+  }
+
+  int Host;
+  uint64_t Reached = 0;
+  std::set<int> Device, All;
+};
+
+struct Verdict {
+  SiteCategory Category;
+  std::string Reason;
+};
+
+/// "the branch at line N" (no branch for NoBranch).
+std::string branchAt(const Site &S, int Branch) {
+  unsigned Line =
+      Branch < 0 ? S.Directives.back().Line : S.Directives[Branch].Line;
+  return "the branch at line " + std::to_string(Line);
+}
+
+/// A hazard or a constant: what the test of __CUDA_ARCH__ is wherever it
+/// sits.
+std::optional<Verdict> judgeTest(const Site &S, const Group &G,
+                                 const Branches &B) {
+  bool InHostOnly = G.Place != Placement::Unknown &&
+                    G.Place <= Placement::SplitsStatement &&
+                    !(G.Space & (DeviceSpace | GlobalSpace));
+  if (!G.BadValue.empty())
+    return Verdict{SiteCategory::Hazard,
+                   "compares __CUDA_ARCH__ with " + G.BadValue +
+                       ", which is not an architecture value (sm_75 is 750)"};
+  if (InHostOnly)
+    return Verdict{SiteCategory::Hazard,
+                   "tests __CUDA_ARCH__ in host-only function '" + G.Function +
+                       "': only the host pass compiles its body"};
+  if (B.All.size() <= 1)
+    return Verdict{SiteCategory::Constant,
+                   B.All.empty() || *B.All.begin() < 0
+                       ? "no pass compiles any branch"
+                       : "every pass compiles " + branchAt(S, *B.All.begin())};
+  if (B.splitsHostFromDevice() && G.ValueCompared) {
+    int D = *B.Device.begin();
+    return Verdict{SiteCategory::Constant,
+                   "every architecture nvcc 13 supports (sm_75 and newer) "
+                   "compiles " +
+                       (D < 0 ? std::string("no branch") : branchAt(S, D)) +
+                       ": the comparison is a host/device test; write it as "
+                       "one by hand"};
+  }
+  return std::nullopt;
+}
+
+/// Why a conditional whose branch depends on the architecture cannot
+/// become 'if codegen', if it cannot.
+std::optional<std::string> whyNotConvertible(const Group &G, bool InMainFile,
+                                             const Site *Parent) {
+  if (!InMainFile)
+    return "in an included header: migrate rewrites the files it is "
+           "given, and metacu expands only the file it is given";
+  if (G.ArchFeature)
+    return "tests arch-specific feature macros (sm_90a, sm_100f), which "
+           "__nvvm_arch does not distinguish";
+  switch (G.Place) {
+  case Placement::Unknown:
+    return "not found in the parsed code of the passes that compile it";
+  case Placement::NamespaceScope:
+    return "chooses declarations at namespace scope; 'if codegen' "
+           "selects statements inside a function body";
+  case Placement::ClassScope:
+    return "chooses members at class scope; 'if codegen' selects "
+           "statements inside a function body";
+  case Placement::SplitsStatement:
+    return "its directives split a statement or expression; 'if "
+           "codegen' selects whole statements";
+  case Placement::DeclaresNames:
+    return G.PlaceDetail;
+  case Placement::Statement:
+    break;
+  }
+  if (Parent && !isConvertible(Parent->Category))
+    return "inside the conditional at line " + std::to_string(Parent->Line) +
+           ", which stays: metacu sees the file once, not once per "
+           "architecture";
+  return std::nullopt;
+}
+
+/// Makes \p S convertible: the 'if codegen' condition of each branch.
+/// Branches no pass compiles are dropped, and the reason says so.
+void convert(Site &S, const Group &G, const Branches &B) {
+  bool HD = (G.Space & HostSpace) && (G.Space & DeviceSpace) &&
+            B.splitsHostFromDevice();
+  S.Category = HD ? SiteCategory::HostDeviceSplit : SiteCategory::Statement;
+  S.Reason = HD ? "host/device split in __host__ __device__ function '" +
+                      G.Function + "'"
+                : "branch between statements of '" + G.Function + "'";
+  uint64_t Earlier = 0, Free = AllPasses & ~B.Reached;
+  std::vector<unsigned> Dead;
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
+    SiteDirective &D = S.Directives[I];
+    if (!D.TakenBy) {
+      Dead.push_back(D.Line);
+      continue;
+    }
+    if (!D.IsElse)
+      D.Codegen = codegenCondition(D.TakenBy, Earlier | Free);
+    Earlier |= D.TakenBy;
+  }
+  for (unsigned L : Dead)
+    S.Reason += "; the branch at line " + std::to_string(L) +
+                " is compiled for no architecture nvcc 13 supports and is "
+                "dropped";
+}
+
+/// The first offset of \p Set inside \p G.
+std::optional<unsigned> firstInside(const std::set<FileKey> &Set,
+                                    const Group &G) {
+  auto It = Set.lower_bound({G.File, G.Dirs.front()});
+  if (It != Set.end() && It->first == G.File && It->second < G.Dirs.back())
+    return It->second;
+  return std::nullopt;
+}
+
+/// #include and #define lines in a branch must keep their preprocessor
+/// meaning, which an 'if codegen' branch does not have.
+void keepPreprocessorLines(Site &S, const Group &G, const Facts &F,
+                           llvm::StringRef Buf) {
+  if (!isConvertible(S.Category))
+    return;
+  if (std::optional<unsigned> Inc = firstInside(F.Includes, G))
+    S.Reason =
+        "gates the #include at line " + std::to_string(lineOf(Buf, *Inc));
+  else if (std::optional<unsigned> Def = firstInside(F.Defines, G))
+    S.Reason = "defines macros per architecture (line " +
+               std::to_string(lineOf(Buf, *Def)) + ")";
+  else
+    return;
+  S.Category = SiteCategory::NotConvertible;
+  for (SiteDirective &D : S.Directives)
+    D.Codegen.clear();
+}
+
+/// The site of \p G before classification: its directives as written and
+/// the passes that take each branch.
+Site conditionalSite(const Group &G, llvm::StringRef Buf) {
+  Site S;
+  S.Kind = SiteKind::Conditional;
+  S.Via.assign(G.Via.begin(), G.Via.end());
+  for (size_t I = 0; I < G.Dirs.size(); ++I) {
+    DirectiveLine DL = directiveLine(Buf, G.Dirs[I]);
+    SiteDirective D;
+    D.Begin = DL.Begin;
+    D.End = DL.End;
+    D.Line = lineOf(Buf, G.Dirs[I]);
+    D.Text = DL.Text;
+    D.Comment = DL.Comment;
+    D.IsElse = G.DirIsElse[I];
+    D.IsEndif = I + 1 == G.Dirs.size();
+    for (unsigned P = 0; P < NumPasses; ++P)
+      if (!D.IsEndif && G.Taken[P] == static_cast<int>(I))
+        D.TakenBy |= uint64_t(1) << P;
+    S.Directives.push_back(D);
+  }
+  S.Offset = S.Directives.front().Begin;
+  S.Line = S.Directives.front().Line;
+  S.Column = Buf.find('#', S.Offset) - S.Offset + 1;
+  S.EndLine = S.Directives.back().Line;
+  S.Text = S.Directives.front().Text;
+  return S;
+}
+
+} // namespace
+
+Site classifyConditional(const Group &G, const Facts &F, bool InMainFile,
+                         const Site *Parent) {
+  llvm::StringRef Buf = bufferOf(F, G.File);
+  Site S = conditionalSite(G, Buf);
+  Branches B(G);
+  if (std::optional<Verdict> V = judgeTest(S, G, B)) {
+    S.Category = V->Category;
+    S.Reason = std::move(V->Reason);
+  } else if (std::optional<std::string> Why =
+                 whyNotConvertible(G, InMainFile, Parent)) {
+    S.Category = SiteCategory::NotConvertible;
+    S.Reason = std::move(*Why);
+  } else {
+    convert(S, G, B);
+  }
+  keepPreprocessorLines(S, G, F, Buf);
+  return S;
+}
+
+Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F) {
+  llvm::StringRef Buf = bufferOf(F, Where.first);
+  unsigned Offset = Where.second;
+  Site S;
+  S.Kind = O.Kind;
+  S.Offset = Offset;
+  S.Line = S.EndLine = lineOf(Buf, Offset);
+  size_t NL = Buf.rfind('\n', Offset);
+  size_t LineBegin = NL == llvm::StringRef::npos ? 0 : NL + 1;
+  S.Column = Offset - LineBegin + 1;
+  S.Text = Buf.slice(LineBegin, Buf.find('\n', Offset)).trim().str();
+  if (!O.Via.empty())
+    S.Via.push_back(O.Via);
+  switch (O.Kind) {
+  case SiteKind::Redefinition:
+    S.Category = SiteCategory::Hazard;
+    S.Reason = "the program defines or undefines __CUDA_ARCH__, which "
+               "only nvcc may set";
+    break;
+  case SiteKind::MacroAlias:
+    S.Category = SiteCategory::NotConvertible;
+    S.Reason = "macro derived from __CUDA_ARCH__; the conditionals that "
+               "test it are listed on their own";
+    break;
+  default:
+    S.Category = SiteCategory::NotConvertible;
+    S.Reason = "uses __CUDA_ARCH__'s value in code; inside 'if codegen' "
+               "use (int)__nvvm_arch * 10";
+    break;
+  }
+  return S;
+}
+
+} // namespace metacu

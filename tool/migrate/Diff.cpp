@@ -1,0 +1,111 @@
+//===- Diff.cpp -----------------------------------------------------------===//
+#include "migrate/Diff.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <vector>
+
+namespace metacu {
+
+namespace {
+
+/// The lines of a text, numbered from 0.
+class Lines {
+public:
+  explicit Lines(llvm::StringRef Text) : Text(Text) {
+    for (unsigned I = 0; I < Text.size(); ++I)
+      if (Text[I] == '\n' && I + 1 < Text.size())
+        Starts.push_back(I + 1);
+  }
+  unsigned size() const { return Text.empty() ? 0 : Starts.size(); }
+  /// The line holding byte \p Offset.
+  unsigned lineOf(unsigned Offset) const {
+    return std::upper_bound(Starts.begin(), Starts.end(), Offset) -
+           Starts.begin() - 1;
+  }
+  /// The line an edit ending at byte \p End stops before.
+  unsigned lineAt(unsigned End) const {
+    return End >= Text.size() ? size() : lineOf(End);
+  }
+  llvm::StringRef operator[](unsigned L) const {
+    unsigned E = L + 1 < Starts.size() ? Starts[L + 1] : Text.size();
+    return Text.slice(Starts[L], E).rtrim('\n');
+  }
+
+private:
+  llvm::StringRef Text;
+  std::vector<unsigned> Starts{0};
+};
+
+/// An edit in lines: old lines [Begin, End) become New.
+struct Change {
+  unsigned Begin, End;
+  std::vector<llvm::StringRef> New;
+};
+
+std::vector<Change> changesOf(const Lines &Old, llvm::ArrayRef<Edit> Edits) {
+  std::vector<Change> Changes;
+  for (const Edit &E : Edits) {
+    Change C{Old.lineOf(E.Begin), Old.lineAt(E.End), {}};
+    for (llvm::StringRef R = E.Replacement; !R.empty();) {
+      auto [L, Rest] = R.split('\n');
+      C.New.push_back(L);
+      R = Rest;
+    }
+    Changes.push_back(std::move(C));
+  }
+  return Changes;
+}
+
+constexpr unsigned Context = 3;
+
+/// One hunk: Changes (close enough to share context) with the lines
+/// around them.
+void printHunk(llvm::raw_ostream &OS, const Lines &Old,
+               llvm::ArrayRef<Change> Changes) {
+  unsigned From =
+      Changes.front().Begin > Context ? Changes.front().Begin - Context : 0;
+  unsigned To = std::min(Old.size(), Changes.back().End + Context);
+  std::string Body;
+  unsigned OldCount = 0, NewCount = 0, L = From;
+  for (const Change &C : Changes) {
+    for (; L < C.Begin; ++L, ++OldCount, ++NewCount)
+      Body += (" " + Old[L] + "\n").str();
+    for (; L < C.End; ++L, ++OldCount)
+      Body += ("-" + Old[L] + "\n").str();
+    for (llvm::StringRef N : C.New) {
+      Body += ("+" + N + "\n").str();
+      ++NewCount;
+    }
+  }
+  for (; L < To; ++L, ++OldCount, ++NewCount)
+    Body += (" " + Old[L] + "\n").str();
+  OS << "@@ -" << (OldCount ? From + 1 : From) << ',' << OldCount << " +"
+     << (NewCount ? From + 1 : From) << ',' << NewCount << " @@\n"
+     << Body;
+}
+
+} // namespace
+
+std::string unifiedDiff(llvm::StringRef Path, llvm::StringRef Old,
+                        llvm::ArrayRef<Edit> Edits) {
+  if (Edits.empty())
+    return "";
+  Lines OldLines(Old);
+  std::vector<Change> Changes = changesOf(OldLines, Edits);
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << "--- a/" << Path << "\n+++ b/" << Path << "\n";
+  for (size_t I = 0; I < Changes.size();) {
+    size_t J = I;
+    while (J + 1 < Changes.size() &&
+           Changes[J + 1].Begin <= Changes[J].End + 2 * Context)
+      ++J;
+    printHunk(OS, OldLines, llvm::ArrayRef(Changes).slice(I, J - I + 1));
+    I = J + 1;
+  }
+  return Out;
+}
+
+} // namespace metacu

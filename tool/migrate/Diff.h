@@ -1,0 +1,30 @@
+//===- Diff.h - Line edits of a file and their unified diff ---------------===//
+//
+// migrate changes whole lines of a file; `migrate --dry-run` shows the
+// changes as a unified diff, as `diff -u` and `git diff` print them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_MIGRATE_DIFF_H
+#define METACU_MIGRATE_DIFF_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace metacu {
+
+/// Replaces the bytes [Begin, End) of the original text, whole lines.
+struct Edit {
+  unsigned Begin = 0, End = 0;
+  std::string Replacement;
+};
+
+/// A unified diff ("--- a/PATH", "+++ b/PATH", 3 lines of context) of
+/// \p Edits (ascending, not overlapping) made to \p Old; empty without
+/// edits.
+std::string unifiedDiff(llvm::StringRef Path, llvm::StringRef Old,
+                        llvm::ArrayRef<Edit> Edits);
+
+} // namespace metacu
+
+#endif

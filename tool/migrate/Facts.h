@@ -1,0 +1,91 @@
+//===- Facts.h - What the audit's passes record ---------------------------===//
+//
+// Each pass (PreprocessorPass.h) adds what it sees of the user's files to
+// one Facts: the conditionals with the branch the pass compiles, the macros
+// derived from __CUDA_ARCH__, the other sites; the parsed passes add where
+// each conditional sits (Placement.h). Classify.h turns the facts into
+// sites. Internal to the audit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_MIGRATE_FACTS_H
+#define METACU_MIGRATE_FACTS_H
+
+#include "migrate/Passes.h"
+#include "migrate/Site.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace metacu {
+
+/// Group::Taken values besides a branch index: the pass never reached the
+/// conditional, or reached it and compiled none of its branches.
+constexpr int Unreached = -2;
+constexpr int NoBranch = -1;
+
+/// Execution spaces, as bits.
+enum ExecSpace : unsigned { HostSpace = 1, DeviceSpace = 2, GlobalSpace = 4 };
+
+/// Where a conditional sits, as a parse of one pass sees it. Ordered from
+/// best to worst: merging passes keeps the worst.
+enum class Placement {
+  Unknown,
+  Statement,
+  DeclaresNames,
+  SplitsStatement,
+  ClassScope,
+  NamespaceScope,
+};
+
+/// A place in a user file: its name and a byte offset.
+using FileKey = std::pair<std::string, unsigned>;
+
+/// One conditional (#if ... #endif), as the passes saw it.
+struct Group {
+  std::string File;
+  std::vector<unsigned> Dirs; // offsets of directive names, #endif last
+  std::vector<bool> DirIsElse;
+  std::vector<int> Taken = std::vector<int>(NumPasses, Unreached);
+  std::optional<FileKey> Parent;
+  bool Mentions = false;
+  bool ValueCompared = false;
+  bool ArchFeature = false;
+  std::set<std::string> Via;
+  std::string BadValue;
+  Placement Place = Placement::Unknown;
+  unsigned PlaceOffset = 0;
+  std::string PlaceDetail;
+  unsigned Space = 0;
+  std::string Function;
+};
+
+/// A site that is not a conditional: a macro alias, a redefinition, a
+/// value use.
+struct OtherSite {
+  SiteKind Kind;
+  std::string Via;
+};
+
+/// The per-architecture facts of one file, accumulated over passes.
+struct Facts {
+  std::map<FileKey, Group> Groups;
+  std::map<FileKey, OtherSite> Others;
+  std::set<FileKey> Includes, Defines;
+  llvm::StringSet<> Derived;
+  llvm::StringSet<> Aliases;
+  llvm::StringMap<unsigned> Spaces{{"__host__", HostSpace},
+                                   {"__device__", DeviceSpace},
+                                   {"__global__", GlobalSpace}};
+  std::vector<std::string> FileOrder;
+  llvm::StringMap<std::string> Buffers;
+};
+
+} // namespace metacu
+
+#endif

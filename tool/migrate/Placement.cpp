@@ -1,0 +1,275 @@
+//===- Placement.cpp ------------------------------------------------------===//
+#include "migrate/Placement.h"
+#include "support/Tokens.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace metacu {
+
+namespace {
+
+/// A function or lambda body of a user file, with the text that declares it.
+struct Body {
+  const CompoundStmt *Stmt;
+  FileID File;
+  unsigned HeadBegin, Begin, End; // End is past the '}'
+  std::string Name;
+};
+
+class BodyCollector : public RecursiveASTVisitor<BodyCollector> {
+public:
+  BodyCollector(SourceManager &SM, std::vector<Body> &Bodies,
+                std::vector<std::pair<unsigned, unsigned>> &Records,
+                FileID Only)
+      : SM(SM), Bodies(Bodies), Records(Records), Only(Only) {}
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody())
+      add(FD->getBody(), FD->getOuterLocStart(), FD->getNameAsString());
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    add(LE->getBody(), LE->getBeginLoc(), "lambda");
+    return true;
+  }
+  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+    if (RD->isThisDeclarationADefinition()) {
+      SourceRange R = RD->getSourceRange();
+      SourceLocation B = SM.getExpansionLoc(R.getBegin());
+      SourceLocation E = SM.getExpansionLoc(R.getEnd());
+      if (SM.getFileID(B) == Only && SM.getFileID(E) == Only)
+        Records.push_back({SM.getFileOffset(B), SM.getFileOffset(E)});
+    }
+    return true;
+  }
+
+private:
+  void add(clang::Stmt *S, SourceLocation Head, std::string Name) {
+    auto *CS = dyn_cast_or_null<CompoundStmt>(S);
+    if (!CS || Head.isInvalid())
+      return;
+    SourceLocation H = SM.getExpansionLoc(Head);
+    SourceLocation L = SM.getExpansionLoc(CS->getLBracLoc());
+    SourceLocation R = SM.getExpansionLoc(CS->getRBracLoc());
+    if (SM.getFileID(L) != Only || SM.getFileID(R) != Only ||
+        SM.getFileID(H) != Only)
+      return;
+    Bodies.push_back({CS, Only, SM.getFileOffset(H), SM.getFileOffset(L),
+                      SM.getFileOffset(R) + 1, std::move(Name)});
+  }
+
+  SourceManager &SM;
+  std::vector<Body> &Bodies;
+  std::vector<std::pair<unsigned, unsigned>> &Records;
+  FileID Only;
+};
+
+class RefFinder : public RecursiveASTVisitor<RefFinder> {
+public:
+  RefFinder(SourceManager &SM, const std::set<const ValueDecl *> &Decls,
+            unsigned After)
+      : SM(SM), Decls(Decls), After(After) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (Decls.count(E->getDecl()) &&
+        SM.getFileOffset(SM.getExpansionLoc(E->getLocation())) > After)
+      Found = E->getDecl();
+    return true;
+  }
+  const ValueDecl *Found = nullptr;
+
+private:
+  SourceManager &SM;
+  const std::set<const ValueDecl *> &Decls;
+  unsigned After;
+};
+
+/// Places each conditional that this pass compiles in the parsed code.
+class PlacementConsumer : public ASTConsumer {
+public:
+  PlacementConsumer(CompilerInstance &CI, Facts &F, unsigned Pass)
+      : SM(CI.getSourceManager()), LO(CI.getLangOpts()), F(F), Pass(Pass) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    std::map<std::string, std::vector<Group *>> ByFile;
+    for (auto &[K, G] : F.Groups)
+      if (G.Taken[Pass] != Unreached)
+        ByFile[G.File].push_back(&G);
+    for (auto &[Name, Groups] : ByFile) {
+      FileID FID = fileNamed(Name);
+      if (FID.isInvalid())
+        continue;
+      std::vector<Body> Bodies;
+      std::vector<std::pair<unsigned, unsigned>> Records;
+      BodyCollector(SM, Bodies, Records, FID)
+          .TraverseDecl(Ctx.getTranslationUnitDecl());
+      for (Group *G : Groups)
+        place(*G, FID, Bodies, Records);
+    }
+  }
+
+private:
+  FileID fileNamed(llvm::StringRef Name) {
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      if (It->first.getName() == Name)
+        return SM.translateFile(It->first);
+    return FileID();
+  }
+
+  /// [begin, end) of \p S in \p FID, end past its last token.
+  std::optional<std::pair<unsigned, unsigned>> extent(const Stmt *S,
+                                                      FileID FID) const {
+    SourceLocation B = SM.getExpansionRange(S->getBeginLoc()).getBegin();
+    SourceLocation E = SM.getExpansionRange(S->getEndLoc()).getEnd();
+    if (B.isInvalid() || E.isInvalid() || SM.getFileID(B) != FID ||
+        SM.getFileID(E) != FID)
+      return std::nullopt;
+    SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, LO);
+    unsigned End =
+        After.isValid() ? SM.getFileOffset(After) : SM.getFileOffset(E) + 1;
+    return std::make_pair(SM.getFileOffset(B), End);
+  }
+
+  const Stmt *innermost(const Stmt *S, FileID FID, unsigned Off) const {
+    for (const Stmt *C : S->children()) {
+      if (!C)
+        continue;
+      auto X = extent(C, FID);
+      if (X && X->first <= Off && Off < X->second)
+        return innermost(C, FID, Off);
+    }
+    return S;
+  }
+
+  unsigned spaceOf(const Body &B) const {
+    llvm::StringRef Buf = SM.getBufferData(B.File);
+    std::string Head = Buf.slice(B.HeadBegin, B.Begin).str();
+    unsigned Space = 0;
+    for (const metacu::Token &T : lexRaw(Head))
+      if (T.isIdent())
+        Space |= F.Spaces.lookup(T.Text);
+    return Space;
+  }
+
+  using Records = std::vector<std::pair<unsigned, unsigned>>;
+
+  void place(Group &G, FileID FID, const std::vector<Body> &Bodies,
+             const Records &Classes) {
+    unsigned First = G.Dirs.front();
+    const Body *Fn = innermostBody(Bodies, First);
+    if (!Fn) {
+      bool InClass = llvm::any_of(
+          Classes, [&](auto R) { return R.first < First && First < R.second; });
+      merge(G, InClass ? Placement::ClassScope : Placement::NamespaceScope,
+            First, "");
+      return;
+    }
+    G.Space |= spaceAround(*Fn, Bodies);
+    G.Function = Fn->Name;
+    const CompoundStmt *Block = nullptr;
+    for (unsigned D : G.Dirs) {
+      const Stmt *S = D < Fn->End ? innermost(Fn->Stmt, FID, D) : nullptr;
+      if (!S || !isa<CompoundStmt>(S) || (Block && S != Block)) {
+        merge(G, Placement::SplitsStatement, D, "");
+        return;
+      }
+      Block = cast<CompoundStmt>(S);
+    }
+    if (!declaresNamesOutliving(G, FID, *Fn, *Block))
+      merge(G, Placement::Statement, First, "");
+  }
+
+  /// The innermost body holding \p Offset.
+  static const Body *innermostBody(const std::vector<Body> &Bodies,
+                                   unsigned Offset) {
+    const Body *Fn = nullptr;
+    for (const Body &B : Bodies)
+      if (B.Begin < Offset && Offset < B.End &&
+          (!Fn || (B.End - B.Begin) < (Fn->End - Fn->Begin)))
+        Fn = &B;
+    return Fn;
+  }
+
+  /// The execution space \p Fn runs in: a lambda without one of its own
+  /// runs where its enclosing function runs.
+  unsigned spaceAround(const Body &Fn, const std::vector<Body> &Bodies) const {
+    unsigned Space = spaceOf(Fn);
+    if (!Space)
+      for (const Body &B : Bodies)
+        if (&B != &Fn && B.Begin < Fn.Begin && Fn.End <= B.End &&
+            (Space = spaceOf(B)))
+          break;
+    return Space;
+  }
+
+  /// 'if codegen' keeps its braces: a declaration in the branch this pass
+  /// takes must not be used after the #endif. Places \p G and returns true
+  /// if one is.
+  bool declaresNamesOutliving(Group &G, FileID FID, const Body &Fn,
+                              const CompoundStmt &Block) {
+    int T = G.Taken[Pass];
+    if (T < 0)
+      return false;
+    unsigned BranchBegin = G.Dirs[T], BranchEnd = G.Dirs[T + 1];
+    std::set<const ValueDecl *> Vars;
+    for (const Stmt *S : Block.body()) {
+      auto X = extent(S, FID);
+      auto *DS = dyn_cast<DeclStmt>(S);
+      if (!DS || !X || X->first < BranchBegin || X->first > BranchEnd)
+        continue;
+      for (const Decl *D : DS->decls()) {
+        const auto *VD = dyn_cast<ValueDecl>(D);
+        if (!VD) {
+          const auto *ND = dyn_cast<NamedDecl>(D);
+          merge(G, Placement::DeclaresNames, X->first,
+                "declares " +
+                    (ND ? "'" + ND->getNameAsString() + "'"
+                        : std::string("a type")) +
+                    ", which 'if codegen' would scope to its branch");
+          return true;
+        }
+        Vars.insert(VD);
+      }
+    }
+    if (Vars.empty())
+      return false;
+    RefFinder Refs(SM, Vars, G.Dirs.back());
+    Refs.TraverseStmt(const_cast<CompoundStmt *>(Fn.Stmt));
+    if (!Refs.Found)
+      return false;
+    merge(G, Placement::DeclaresNames, G.Dirs.front(),
+          "declares '" + Refs.Found->getNameAsString() +
+              "', used after the #endif; 'if codegen' would scope it "
+              "to its branch (a type or constant chosen per "
+              "architecture)");
+    return true;
+  }
+
+  static void merge(Group &G, Placement P, unsigned Offset,
+                    std::string Detail) {
+    if (P <= G.Place)
+      return;
+    G.Place = P;
+    G.PlaceOffset = Offset;
+    G.PlaceDetail = std::move(Detail);
+  }
+
+  SourceManager &SM;
+  const LangOptions &LO;
+  Facts &F;
+  unsigned Pass;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> createPlacementConsumer(CompilerInstance &CI,
+                                                     Facts &F, unsigned Pass) {
+  return std::make_unique<PlacementConsumer>(CI, F, Pass);
+}
+
+} // namespace metacu

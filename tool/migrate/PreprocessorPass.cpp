@@ -1,0 +1,431 @@
+//===- PreprocessorPass.cpp -----------------------------------------------===//
+#include "migrate/PreprocessorPass.h"
+#include "migrate/Placement.h"
+#include "support/Tokens.h"
+#include "toolchain/Invocation.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+
+namespace metacu {
+
+namespace {
+
+bool isArchSpecific(llvm::StringRef N) {
+  return N.starts_with("__CUDA_ARCH_FEAT_") || N == "__CUDA_ARCH_SPECIFIC__" ||
+         N == "__CUDA_ARCH_FAMILY_SPECIFIC__" ||
+         N == "__CUDA_ARCH_HAS_FEATURE__";
+}
+
+bool parseInteger(llvm::StringRef T, uint64_t &V) {
+  T = T.rtrim("uUlL");
+  return !T.getAsInteger(0, V);
+}
+
+class PassCallbacks : public PPCallbacks {
+public:
+  PassCallbacks(SourceManager &SM, Preprocessor &PP, Facts &F, unsigned Pass)
+      : SM(SM), PP(PP), F(F), Pass(Pass) {}
+
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind, FileID) override {
+    if (Reason != EnterFile)
+      return;
+    if (std::optional<std::string> Name = interesting(Loc))
+      if (!F.Buffers.count(*Name)) {
+        F.FileOrder.push_back(*Name);
+        F.Buffers[*Name] = SM.getBufferData(SM.getFileID(Loc)).str();
+      }
+  }
+
+  void InclusionDirective(SourceLocation Hash, const clang::Token &, StringRef,
+                          bool, CharSourceRange, OptionalFileEntryRef,
+                          StringRef, StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    if (auto K = key(Hash))
+      F.Includes.insert(*K);
+  }
+
+  void MacroDefined(const clang::Token &Name,
+                    const MacroDirective *MD) override {
+    llvm::StringRef N = Name.getIdentifierInfo()->getName();
+    const MacroInfo *MI = MD->getMacroInfo();
+    unsigned Space = 0;
+    bool BodyMentions = false, BodyAliases = false;
+    std::string Via;
+    for (const clang::Token &T : MI->tokens()) {
+      const IdentifierInfo *II = T.getIdentifierInfo();
+      if (!II)
+        continue;
+      llvm::StringRef TN = II->getName();
+      Space |= F.Spaces.lookup(TN);
+      if (TN == "__CUDA_ARCH__" || F.Aliases.contains(TN))
+        BodyAliases = true;
+      if (TN == "__CUDA_ARCH__" || F.Derived.contains(TN)) {
+        BodyMentions = true;
+        if (TN != "__CUDA_ARCH__" && Via.empty())
+          Via = TN.str();
+      }
+    }
+    if (Space)
+      F.Spaces[N] |= Space;
+    bool UnderArch =
+        llvm::any_of(Stack, [](const Frame &Fr) { return Fr.Mentions; });
+    if (BodyMentions || UnderArch)
+      F.Derived.insert(N);
+    if (BodyAliases)
+      F.Aliases.insert(N);
+    auto K = key(Name.getLocation());
+    if (!K)
+      return;
+    F.Defines.insert(*K);
+    if (N == "__CUDA_ARCH__")
+      F.Others.insert({*K, {SiteKind::Redefinition, ""}});
+    else if (BodyMentions)
+      F.Others.insert({*K, {SiteKind::MacroAlias, Via}});
+  }
+
+  void MacroUndefined(const clang::Token &Name, const MacroDefinition &,
+                      const MacroDirective *) override {
+    auto K = key(Name.getLocation());
+    if (!K)
+      return;
+    F.Defines.insert(*K);
+    if (Name.getIdentifierInfo()->getName() == "__CUDA_ARCH__")
+      F.Others.insert({*K, {SiteKind::Redefinition, ""}});
+  }
+
+  void MacroExpands(const clang::Token &Name, const MacroDefinition &,
+                    SourceRange Range, const MacroArgs *) override {
+    noteUse(Name.getIdentifierInfo()->getName(), /*IsValue=*/true, Range);
+  }
+
+  void Defined(const clang::Token &Name, const MacroDefinition &,
+               SourceRange Range) override {
+    noteUse(Name.getIdentifierInfo()->getName(), /*IsValue=*/false, Range);
+  }
+
+  void If(SourceLocation Loc, SourceRange Cond,
+          ConditionValueKind Value) override {
+    open(Loc, Value == CVK_True);
+    scanCondition(Cond);
+  }
+
+  void Ifdef(SourceLocation Loc, const clang::Token &Name,
+             const MacroDefinition &MD) override {
+    noteUse(Name.getIdentifierInfo()->getName(), false, {});
+    open(Loc, static_cast<bool>(MD));
+  }
+
+  void Ifndef(SourceLocation Loc, const clang::Token &Name,
+              const MacroDefinition &MD) override {
+    noteUse(Name.getIdentifierInfo()->getName(), false, {});
+    open(Loc, !MD);
+  }
+
+  void Elif(SourceLocation Loc, SourceRange Cond, ConditionValueKind Value,
+            SourceLocation IfLoc) override {
+    if (next(Loc, IfLoc, Value == CVK_True, false))
+      scanCondition(Cond);
+  }
+
+  void Elifdef(SourceLocation Loc, const clang::Token &Name,
+               const MacroDefinition &MD) override {
+    noteUse(Name.getIdentifierInfo()->getName(), false, {});
+    if (!Stack.empty())
+      next(Loc, Stack.back().IfLoc, static_cast<bool>(MD), false);
+  }
+  void Elifdef(SourceLocation Loc, SourceRange, SourceLocation IfLoc) override {
+    next(Loc, IfLoc, false, false);
+  }
+  void Elifndef(SourceLocation Loc, const clang::Token &Name,
+                const MacroDefinition &MD) override {
+    noteUse(Name.getIdentifierInfo()->getName(), false, {});
+    if (!Stack.empty())
+      next(Loc, Stack.back().IfLoc, !MD, false);
+  }
+  void Elifndef(SourceLocation Loc, SourceRange,
+                SourceLocation IfLoc) override {
+    next(Loc, IfLoc, false, false);
+  }
+
+  void Else(SourceLocation Loc, SourceLocation IfLoc) override {
+    if (!Stack.empty() && Stack.back().IfLoc == IfLoc)
+      next(Loc, IfLoc, !Stack.back().AnyTaken, true);
+  }
+
+  void Endif(SourceLocation Loc, SourceLocation IfLoc) override {
+    if (Stack.empty() || Stack.back().IfLoc != IfLoc)
+      return;
+    Frame Fr = Stack.back();
+    Stack.pop_back();
+    if (!Fr.G)
+      return;
+    if (Fr.G->Dirs.size() == Fr.Branch + 1) {
+      Fr.G->Dirs.push_back(offset(Loc));
+      Fr.G->DirIsElse.push_back(false);
+    }
+    if (!Fr.AnyTaken)
+      Fr.G->Taken[Pass] = NoBranch;
+  }
+
+private:
+  struct Frame {
+    Group *G;
+    SourceLocation IfLoc;
+    unsigned Branch;
+    bool AnyTaken;
+    bool Mentions;
+  };
+
+  std::optional<std::string> interesting(SourceLocation Loc) const {
+    if (Loc.isInvalid())
+      return std::nullopt;
+    Loc = SM.getExpansionLoc(Loc);
+    if (SM.getFileCharacteristic(Loc) != SrcMgr::C_User)
+      return std::nullopt;
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(Loc));
+    if (!FE)
+      return std::nullopt;
+    return FE->getName().str();
+  }
+
+  std::optional<FileKey> key(SourceLocation Loc) const {
+    std::optional<std::string> Name = interesting(Loc);
+    if (!Name)
+      return std::nullopt;
+    return FileKey{*Name, offset(Loc)};
+  }
+
+  unsigned offset(SourceLocation Loc) const {
+    return SM.getFileOffset(SM.getExpansionLoc(Loc));
+  }
+
+  /// A use of a macro name while evaluating a condition marks that
+  /// condition; a use of __CUDA_ARCH__'s value in code is a site of its own.
+  void noteUse(llvm::StringRef N, bool IsValue, SourceRange Range) {
+    bool Arch = N == "__CUDA_ARCH__";
+    bool Derived = !Arch && F.Derived.contains(N);
+    if (isArchSpecific(N))
+      Pending.ArchFeature = true;
+    if (!Arch && !Derived)
+      return;
+    if (Range.isInvalid() || PP.isParsingIfOrElifDirective()) {
+      Pending.Mentions = true;
+      Pending.ValueCompared |= Arch && IsValue;
+      if (Derived)
+        Pending.Via.insert(N.str());
+      return;
+    }
+    if (Arch && IsValue)
+      if (auto K = key(Range.getBegin()))
+        F.Others.insert({*K, {SiteKind::ValueUse, ""}});
+  }
+
+  /// The host pass never expands __CUDA_ARCH__, so the condition's own
+  /// tokens tell whether it names it; they also show literal comparisons.
+  void scanCondition(SourceRange Cond) {
+    if (Stack.empty())
+      return;
+    Frame &Fr = Stack.back();
+    if (Cond.isValid()) {
+      // The range ends at the start of the condition's last token.
+      CharSourceRange CR =
+          CharSourceRange::getTokenRange(SM.getExpansionLoc(Cond.getBegin()),
+                                         SM.getExpansionLoc(Cond.getEnd()));
+      std::string Text = Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();
+      std::vector<metacu::Token> Toks = lexRaw(Text);
+      for (size_t I = 0; I < Toks.size(); ++I) {
+        if (!Toks[I].isIdent())
+          continue;
+        llvm::StringRef N = Toks[I].Text;
+        if (isArchSpecific(N))
+          Pending.ArchFeature = true;
+        bool IsArch = N == "__CUDA_ARCH__" || F.Aliases.contains(N);
+        if (!IsArch && !F.Derived.contains(N))
+          continue;
+        Pending.Mentions = true;
+        if (N != "__CUDA_ARCH__")
+          Pending.Via.insert(N.str());
+        bool AfterDefined = (I >= 1 && Toks[I - 1].isIdent("defined")) ||
+                            (I >= 2 && Toks[I - 1].is(tok::l_paren) &&
+                             Toks[I - 2].isIdent("defined"));
+        if (!IsArch || AfterDefined)
+          continue;
+        Pending.ValueCompared = true;
+        const metacu::Token *Num = nullptr;
+        if (I + 2 < Toks.size() && isComparison(Toks[I + 1]))
+          Num = &Toks[I + 2];
+        else if (I >= 2 && isComparison(Toks[I - 1]))
+          Num = &Toks[I - 2];
+        uint64_t V;
+        if (Num && Num->is(tok::numeric_constant) &&
+            parseInteger(Num->Text, V) && V != 0 && (V < 100 || V % 10))
+          Pending.BadValue = Num->Text.str();
+      }
+    }
+    Fr.Mentions |= Pending.Mentions;
+    if (Fr.G) {
+      Group &G = *Fr.G;
+      G.Mentions |= Pending.Mentions;
+      G.ValueCompared |= Pending.ValueCompared;
+      G.ArchFeature |= Pending.ArchFeature;
+      G.Via.insert(Pending.Via.begin(), Pending.Via.end());
+      if (G.BadValue.empty())
+        G.BadValue = Pending.BadValue;
+    }
+    Pending = {};
+  }
+
+  static bool isComparison(const metacu::Token &T) {
+    return T.is(tok::less) || T.is(tok::lessequal) || T.is(tok::greater) ||
+           T.is(tok::greaterequal) || T.is(tok::equalequal) ||
+           T.is(tok::exclaimequal);
+  }
+
+  void open(SourceLocation Loc, bool Taken) {
+    Group *G = nullptr;
+    if (auto K = key(Loc)) {
+      G = &F.Groups[*K];
+      if (G->Dirs.empty()) {
+        G->File = K->first;
+        G->Dirs.push_back(K->second);
+        G->DirIsElse.push_back(false);
+        for (auto It = Stack.rbegin(); It != Stack.rend(); ++It)
+          if (It->G) {
+            G->Parent = FileKey{It->G->File, It->G->Dirs.front()};
+            break;
+          }
+      }
+      if (Taken)
+        G->Taken[Pass] = 0;
+    }
+    Stack.push_back({G, Loc, 0, Taken, false});
+    // #ifdef/#ifndef have no condition range; their name was noted already.
+    scanCondition(SourceRange());
+  }
+
+  bool next(SourceLocation Loc, SourceLocation IfLoc, bool Taken, bool IsElse) {
+    if (Stack.empty() || Stack.back().IfLoc != IfLoc)
+      return false;
+    Frame &Fr = Stack.back();
+    ++Fr.Branch;
+    if (Fr.G && Fr.G->Dirs.size() == Fr.Branch) {
+      Fr.G->Dirs.push_back(offset(Loc));
+      Fr.G->DirIsElse.push_back(IsElse);
+    }
+    if (Taken && !Fr.AnyTaken) {
+      Fr.AnyTaken = true;
+      if (Fr.G)
+        Fr.G->Taken[Pass] = Fr.Branch;
+    }
+    return true;
+  }
+
+  struct PendingUse {
+    bool Mentions = false;
+    bool ValueCompared = false;
+    bool ArchFeature = false;
+    std::set<std::string> Via;
+    std::string BadValue;
+  };
+
+  SourceManager &SM;
+  Preprocessor &PP;
+  Facts &F;
+  unsigned Pass;
+  std::vector<Frame> Stack;
+  PendingUse Pending;
+};
+
+class PassAction : public ASTFrontendAction {
+public:
+  PassAction(Facts &F, unsigned Pass, bool Parse)
+      : F(F), Pass(Pass), Parse(Parse) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(
+        std::make_unique<PassCallbacks>(CI.getSourceManager(), PP, F, Pass));
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    if (!Parse)
+      return std::make_unique<ASTConsumer>();
+    return createPlacementConsumer(CI, F, Pass);
+  }
+
+  void ExecuteAction() override {
+    // Only the branch each pass takes is needed from most passes:
+    // preprocessing alone is several times cheaper than a parse.
+    if (Parse)
+      return ASTFrontendAction::ExecuteAction();
+    Preprocessor &PP = getCompilerInstance().getPreprocessor();
+    PP.EnterMainSourceFile();
+    clang::Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eof));
+  }
+
+private:
+  Facts &F;
+  unsigned Pass;
+  bool Parse;
+};
+
+/// Remembers the first fatal error (a missing header): the analysis of a
+/// file that does not preprocess would be wrong, not just incomplete.
+class FatalRecorder : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
+    if (L != DiagnosticsEngine::Fatal || !Message.empty())
+      return;
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P =
+          Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        Message = llvm::formatv("{0}:{1}:{2}: error: {3}", P.getFilename(),
+                                P.getLine(), P.getColumn(), Msg);
+    }
+    if (Message.empty())
+      Message = ("metacu: error: " + Msg).str();
+  }
+  std::string Message;
+};
+
+} // namespace
+
+llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
+                    const CompileFlags &Flags, unsigned Pass, bool Parse,
+                    Facts &F, FileManager &Files) {
+  std::vector<std::string> Args = clangCommandLine(
+      Toolkit, Flags, {ClangMode::AuditPass, "", auditPasses()[Pass]}, Path);
+  FatalRecorder Fatal;
+  tooling::ToolInvocation Invocation(
+      Args, std::make_unique<PassAction>(F, Pass, Parse), &Files);
+  Invocation.setDiagnosticConsumer(&Fatal);
+  Invocation.run();
+  if (!Fatal.Message.empty())
+    return llvm::createStringError(Fatal.Message);
+  if (F.FileOrder.empty())
+    return llvm::createStringError("metacu: error: cannot read '" + Path + "'");
+  return llvm::Error::success();
+}
+
+} // namespace metacu

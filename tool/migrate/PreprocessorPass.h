@@ -1,0 +1,34 @@
+//===- PreprocessorPass.h - One compilation pass of the audit -------------===//
+//
+// Runs Clang's preprocessor over a file as nvcc's preprocessor runs it for
+// one pass (Invocation.h, ClangMode::AuditPass) and records in Facts, for
+// the file and the local headers it includes, which branch of each
+// conditional the pass compiles and every use of __CUDA_ARCH__: directly,
+// through macros that alias it and through feature macros defined under
+// it. A parsed pass also places each conditional in the code (Placement.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_MIGRATE_PREPROCESSORPASS_H
+#define METACU_MIGRATE_PREPROCESSORPASS_H
+
+#include "migrate/Facts.h"
+#include "toolchain/CompileFlags.h"
+#include "toolchain/CudaToolkit.h"
+
+#include "clang/Basic/FileManager.h"
+#include "llvm/Support/Error.h"
+
+namespace metacu {
+
+/// Runs pass \p Pass (an index of auditPasses()) over \p Path, adding to
+/// \p F; \p Parse also parses it to place the conditionals it compiles.
+/// Fails with the first fatal error, at its place in the user's file (a
+/// missing header), since the facts of a file that does not preprocess
+/// would be wrong, not just incomplete.
+llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
+                    const CompileFlags &Flags, unsigned Pass, bool Parse,
+                    Facts &F, clang::FileManager &Files);
+
+} // namespace metacu
+
+#endif

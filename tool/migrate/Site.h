@@ -1,0 +1,80 @@
+//===- Site.h - A use of __CUDA_ARCH__ and what the audit says of it ------===//
+//
+// What `metacu audit` reports and `metacu migrate` rewrites: where a
+// program tests or uses __CUDA_ARCH__, its category (convertible to
+// 'if codegen', not convertible, constant on every architecture nvcc
+// supports, a hazard), the reason in words and, for conditionals, each
+// directive with the passes that compile its branch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_MIGRATE_SITE_H
+#define METACU_MIGRATE_SITE_H
+
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metacu {
+
+enum class SiteKind {
+  Conditional,  // #if/#ifdef/#ifndef ... #endif
+  MacroAlias,   // #define NAME ... __CUDA_ARCH__ ...
+  Redefinition, // #define or #undef of __CUDA_ARCH__ itself
+  ValueUse,     // __CUDA_ARCH__ expanded in code, outside any directive
+};
+
+enum class SiteCategory {
+  Statement,       // branch between statements of a function body
+  HostDeviceSplit, // host/device split in a __host__ __device__ function
+  NotConvertible,
+  Constant, // every architecture nvcc supports compiles the same branch
+  Hazard,
+};
+
+/// Every category, in the order reports list them.
+inline constexpr SiteCategory SiteCategories[] = {
+    SiteCategory::Statement, SiteCategory::HostDeviceSplit,
+    SiteCategory::NotConvertible, SiteCategory::Constant, SiteCategory::Hazard};
+
+llvm::StringRef siteKindName(SiteKind K);
+llvm::StringRef categoryName(SiteCategory C);
+inline bool isConvertible(SiteCategory C) {
+  return C == SiteCategory::Statement || C == SiteCategory::HostDeviceSplit;
+}
+
+/// One directive line of a conditional: #if, #elif..., #else or #endif.
+struct SiteDirective {
+  unsigned Begin = 0; // start of its line
+  unsigned End = 0;   // past its last line's newline
+  unsigned Line = 0;
+  std::string Text;    // as written, continuation lines joined
+  std::string Comment; // comments on the directive's line, kept by migrate
+  bool IsElse = false;
+  bool IsEndif = false;
+  uint64_t TakenBy = 0; // passes that compile the branch it opens
+  std::string Codegen;  // the branch's 'if codegen' condition, if converted
+};
+
+struct Site {
+  SiteKind Kind = SiteKind::Conditional;
+  SiteCategory Category = SiteCategory::NotConvertible;
+  unsigned Line = 0, Column = 0, EndLine = 0;
+  unsigned Offset = 0;
+  /// The condition, macro definition or expression line, as written.
+  std::string Text;
+  /// Macros through which the site reaches __CUDA_ARCH__.
+  std::vector<std::string> Via;
+  std::string Reason;
+  /// Conditionals only: the directives, #endif last.
+  std::vector<SiteDirective> Directives;
+};
+
+struct FileAudit {
+  std::string Path; // as the user or the #include spelled it
+  std::vector<Site> Sites;
+};
+
+} // namespace metacu
+
+#endif

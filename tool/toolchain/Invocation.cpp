@@ -1,0 +1,131 @@
+//===- Invocation.cpp -----------------------------------------------------===//
+#include "toolchain/Invocation.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace metacu {
+
+std::string clangResourceDir() { return CLANG_RESOURCE_DIR; }
+
+/// The standard nvcc compiles the ordinary code in: the user's, else nvcc
+/// 13's default. (C++20's standard headers also cost a third more to
+/// parse.)
+static std::string ordinaryStandard(const CompileFlags &Flags) {
+  return "-std=" +
+         (Flags.Standard.empty() ? std::string("c++17") : Flags.Standard);
+}
+
+static void addDefines(std::vector<std::string> &Args,
+                       llvm::ArrayRef<std::string> Macros) {
+  for (const std::string &M : Macros)
+    Args.push_back("-D" + M);
+}
+
+/// The toolkit's include directories, less those \p Skip names.
+static void addToolkitIncludes(
+    std::vector<std::string> &Args, const CudaToolkit &Toolkit,
+    llvm::function_ref<bool(llvm::StringRef)> Skip = [](llvm::StringRef) {
+      return false;
+    }) {
+  for (const std::string &Dir : Toolkit.IncludeDirs)
+    if (!Skip(Dir))
+      Args.insert(Args.end(), {"-isystem", Dir});
+}
+
+/// The language and what Clang should do with the file in \p Mode.
+static std::vector<std::string> modeFlags(ClangMode Mode,
+                                          const CudaToolkit &Toolkit) {
+  if (Mode == ClangMode::HostSliceCuda)
+    return {"-x",
+            "cuda",
+            "--cuda-host-only",
+            "-nocudalib",
+            "--cuda-path=" + Toolkit.Root,
+            "-E",
+            "-Wno-unknown-cuda-version"};
+  return {"-x", "c++", "-fsyntax-only", "-ferror-limit=0"};
+}
+
+/// What nvcc adds to the host compiler's command line. Clang's CUDA mode
+/// has __CUDACC__ and cuda_runtime.h of its own; the host slice's parse
+/// reads the file as a C++ compiler would.
+static void addNvccAdditions(std::vector<std::string> &Args,
+                             const CudaToolkit &Toolkit,
+                             const InvocationOptions &Opts) {
+  if (Opts.Mode == ClangMode::AuditPass) {
+    addDefines(Args, Toolkit.nvccMacros(/*DevicePass=*/Opts.Arch != 0));
+    if (Opts.Arch) {
+      std::string V = std::to_string(Opts.Arch * 10);
+      Args.push_back("-D__CUDA_ARCH__=" + V);
+      Args.push_back("-D__CUDA_ARCH_LIST__=" + V);
+    }
+  } else {
+    addDefines(Args, Toolkit.Defines);
+  }
+  if (Opts.Mode != ClangMode::HostSliceCuda)
+    Args.insert(Args.end(), {"-include", "cuda_runtime.h"});
+}
+
+std::vector<std::string> clangCommandLine(const CudaToolkit &Toolkit,
+                                          const CompileFlags &Flags,
+                                          const InvocationOptions &Opts,
+                                          llvm::StringRef File) {
+  std::vector<std::string> Args = {"clang++"};
+  llvm::append_range(Args, modeFlags(Opts.Mode, Toolkit));
+  Args.insert(Args.end(), {ordinaryStandard(Flags), "-w", "-resource-dir",
+                           clangResourceDir()});
+  addNvccAdditions(Args, Toolkit, Opts);
+  llvm::append_range(Args, Flags.Args);
+  if (Opts.Mode == ClangMode::HostSliceCuda) {
+    // --cuda-path adds the toolkit's include/ itself, after Clang's CUDA
+    // wrapper headers, which must come first.
+    llvm::SmallString<256> Own(Toolkit.Root);
+    llvm::sys::path::append(Own, "include");
+    addToolkitIncludes(Args, Toolkit, [&](llvm::StringRef Dir) {
+      return llvm::sys::fs::equivalent(Dir, Own);
+    });
+  } else {
+    addToolkitIncludes(Args, Toolkit);
+  }
+  if (!Opts.RuntimeInclude.empty())
+    Args.push_back("-I" + Opts.RuntimeInclude);
+  Args.push_back(File.str());
+  return Args;
+}
+
+GeneratorArgs generatorArgs(const CudaToolkit &Toolkit,
+                            const CompileFlags &Flags,
+                            llvm::StringRef RuntimeInclude,
+                            llvm::StringRef InputDir) {
+  GeneratorArgs G;
+  G.Shared = {"-std=c++20",
+              "-O0",
+              "-w",
+              "-fexceptions",
+              "-fcxx-exceptions",
+              "-resource-dir",
+              clangResourceDir()};
+  // The generator library includes the toolkit's crt/host_defines.h, so
+  // the toolkit shapes its precompiled form and comes before the user's.
+  addToolkitIncludes(G.Shared, Toolkit);
+  G.Shared.insert(G.Shared.end(), {"-I", RuntimeInclude.str()});
+  G.User = {"-iquote", InputDir.str()};
+  llvm::append_range(G.User, Flags.Args);
+  return G;
+}
+
+std::vector<std::string>
+precompileCommandLine(llvm::ArrayRef<std::string> Shared,
+                      llvm::StringRef Header) {
+  std::vector<std::string> Args = {"clang++", "-x", "c++-header"};
+  llvm::append_range(Args, Shared);
+  // The interpreter parses incrementally; a header precompiled otherwise is
+  // rejected when loaded.
+  Args.insert(Args.end(),
+              {"-Xclang", "-fincremental-extensions", Header.str()});
+  return Args;
+}
+
+} // namespace metacu
