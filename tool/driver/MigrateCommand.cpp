@@ -9,6 +9,7 @@
 #include "driver/Commands.h"
 #include "driver/Options.h"
 #include "migrate/Migrate.h"
+#include "support/Diagnostic.h"
 #include "support/Output.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -64,8 +65,9 @@ static llvm::Error migrateFile(llvm::StringRef File,
     return Audit.takeError();
   auto Buf = llvm::MemoryBuffer::getFile(File);
   if (!Buf)
-    return llvm::createStringError(
-        File + ": error: cannot read the file: " + Buf.getError().message());
+    return llvm::make_error<SourceError>(File.str(), LineCol{}, std::nullopt,
+                                         "cannot read the file: " +
+                                             Buf.getError().message());
   llvm::StringRef Text = (*Buf)->getBuffer();
   Migration M = migrate(File, Text, Audit->front().Sites);
   for (const std::string &Line : M.Report)

@@ -1,5 +1,6 @@
 //===- Options.cpp --------------------------------------------------------===//
 #include "driver/Options.h"
+#include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -118,14 +119,7 @@ std::string runtimeIncludeDir() {
 }
 
 int reportFailure(llvm::Error Err) {
-  llvm::handleAllErrors(std::move(Err), [](const llvm::ErrorInfoBase &E) {
-    std::string Msg = E.message();
-    // Messages already printed by a diagnostic consumer come back empty.
-    if (Msg.empty())
-      return;
-    bool Located = llvm::StringRef(Msg).contains(": error: ");
-    llvm::errs() << (Located ? "" : "metacu: error: ") << Msg << '\n';
-  });
+  printErrors(llvm::errs(), std::move(Err));
   return 1;
 }
 

@@ -40,9 +40,9 @@ size_t maxExpansionBytes();
 /// was built from.
 std::string runtimeIncludeDir();
 
-/// Prints \p Err, each error on its own line: messages that already carry a
-/// location as they are, others as "metacu: error: ...". Returns 1, the
-/// exit status of a failed run.
+/// Prints \p Err (support/Diagnostic's printErrors): errors in a file at
+/// their place, others as "metacu: error: ...". Returns 1, the exit status
+/// of a failed run.
 int reportFailure(llvm::Error Err);
 
 } // namespace metacu

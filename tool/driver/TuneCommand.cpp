@@ -25,8 +25,7 @@ using namespace metacu;
 namespace cl = llvm::cl;
 
 cl::SubCommand metacu::TuneSubcommand(
-    "tune",
-            "Search a kernel's tuning parameters; for now --replay runs a "
+    "tune", "Search a kernel's tuning parameters; for now --replay runs a "
             "strategy against a Kernel Tuner cache file's recorded times");
 
 static cl::opt<std::string>
@@ -43,7 +42,8 @@ static cl::opt<std::string>
                  cl::cat(MetacuCategory));
 static cl::opt<bool> ListStrategies("list-strategies",
                                     cl::desc("Print the strategies and exit"),
-                                    cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+                                    cl::sub(TuneSubcommand),
+                                    cl::cat(MetacuCategory));
 static cl::opt<uint64_t> Seed("seed",
                               cl::desc("Seed of the strategy's random "
                                        "choices (default 1)"),
@@ -53,15 +53,18 @@ static cl::opt<unsigned>
     BudgetEvals("budget",
                 cl::desc("Stop after N unique evaluations (default with "
                          "--replay and no --time-limit: 1000)"),
-                cl::value_desc("N"), cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+                cl::value_desc("N"), cl::sub(TuneSubcommand),
+                cl::cat(MetacuCategory));
 static cl::opt<std::string>
     TimeLimit("time-limit",
               cl::desc("Stop after this long: 90, 90s, 15m or 2h (replay "
                        "counts the recorded time of each evaluation)"),
-              cl::value_desc("T"), cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+              cl::value_desc("T"), cl::sub(TuneSubcommand),
+              cl::cat(MetacuCategory));
 static cl::opt<std::string>
     T4Path("t4", cl::desc("Write every evaluation, in order, in T4 format"),
-           cl::value_desc("out.json"), cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+           cl::value_desc("out.json"), cl::sub(TuneSubcommand),
+           cl::cat(MetacuCategory));
 static cl::opt<std::string>
     JournalPath("journal",
                 cl::desc("Resume from and append each result to this "
@@ -116,8 +119,7 @@ static std::optional<double> parseDuration(llvm::StringRef Text) {
 }
 
 static int fail(const llvm::Twine &Message) {
-  llvm::errs() << "metacu tune: error: " << Message << '\n';
-  return 1;
+  return reportFailure(llvm::createStringError(Message.str()));
 }
 
 int metacu::runTuneCommand() {

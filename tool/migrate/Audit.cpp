@@ -2,6 +2,7 @@
 #include "migrate/Audit.h"
 #include "migrate/Classify.h"
 #include "migrate/PreprocessorPass.h"
+#include "support/Diagnostic.h"
 
 #include "clang/Basic/FileManager.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -101,8 +102,9 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
                                                  const AuditOptions &Opts) {
   // Clang would say only that the file is missing, without where.
   if (auto Buf = llvm::MemoryBuffer::getFile(Path); !Buf)
-    return llvm::createStringError(
-        Path + ": error: cannot read the file: " + Buf.getError().message());
+    return llvm::make_error<SourceError>(Path.str(), LineCol{}, std::nullopt,
+                                         "cannot read the file: " +
+                                             Buf.getError().message());
   Facts F;
   if (auto Err = runPasses(Path, Opts, F))
     return std::move(Err);

@@ -1,6 +1,7 @@
 //===- PreprocessorPass.cpp -----------------------------------------------===//
 #include "migrate/PreprocessorPass.h"
 #include "migrate/Placement.h"
+#include "support/Diagnostic.h"
 #include "support/Tokens.h"
 #include "toolchain/Invocation.h"
 
@@ -392,21 +393,23 @@ class FatalRecorder : public DiagnosticConsumer {
 public:
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
-    if (L != DiagnosticsEngine::Fatal || !Message.empty())
+    if (L != DiagnosticsEngine::Fatal || Fatal)
       return;
     llvm::SmallString<128> Msg;
     Info.FormatDiagnostic(Msg);
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       PresumedLoc P =
           Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      if (P.isValid())
-        Message = llvm::formatv("{0}:{1}:{2}: error: {3}", P.getFilename(),
-                                P.getLine(), P.getColumn(), Msg);
+      if (P.isValid()) {
+        Fatal = llvm::make_error<SourceError>(
+            P.getFilename(), LineCol{P.getLine(), P.getColumn()}, std::nullopt,
+            Msg.str().str());
+        return;
+      }
     }
-    if (Message.empty())
-      Message = ("metacu: error: " + Msg).str();
+    Fatal = llvm::createStringError(Msg.str().str());
   }
-  std::string Message;
+  llvm::Error Fatal = llvm::Error::success();
 };
 
 } // namespace
@@ -421,10 +424,11 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
       Args, std::make_unique<PassAction>(F, Pass, Parse), &Files);
   Invocation.setDiagnosticConsumer(&Fatal);
   Invocation.run();
-  if (!Fatal.Message.empty())
-    return llvm::createStringError(Fatal.Message);
+  if (Fatal.Fatal)
+    return std::move(Fatal.Fatal);
   if (F.FileOrder.empty())
-    return llvm::createStringError("metacu: error: cannot read '" + Path + "'");
+    return llvm::make_error<SourceError>(Path.str(), LineCol{}, std::nullopt,
+                                         "cannot read the file");
   return llvm::Error::success();
 }
 

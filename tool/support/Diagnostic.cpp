@@ -13,8 +13,11 @@ SourceError::SourceError(const SourceFile &File, unsigned Offset,
                   std::move(Severity)) {}
 
 void SourceError::log(llvm::raw_ostream &OS) const {
-  OS << Path << ':' << Where.Line << ':' << Where.Col << ": " << Severity
-     << ": " << Message;
+  OS << Path;
+  // Line 0: about the file as a whole.
+  if (Where.Line)
+    OS << ':' << Where.Line << ':' << Where.Col;
+  OS << ": " << Severity << ": " << Message;
   if (!LineText)
     return;
   OS << '\n' << *LineText << '\n';

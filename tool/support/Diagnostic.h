@@ -51,7 +51,8 @@ class SourceError : public llvm::ErrorInfo<SourceError> {
 public:
   static char ID;
   /// \p LineText is the source line, printed with a caret under \p Col;
-  /// none for a place whose text is not at hand (a system header's).
+  /// none for a place whose text is not at hand (a system header's). Line 0
+  /// is the file as a whole ("path: error: ...").
   SourceError(std::string Path, LineCol Where,
               std::optional<std::string> LineText, std::string Message,
               std::string Severity = "error")
