@@ -321,6 +321,19 @@ private:
     return llvm::Error::success();
   }
 
+  /// The head between the parentheses at \p Open and \p Close of a meta
+  /// loop, and the body after them.
+  llvm::Error parseLoopBody(unsigned Open, unsigned Close, Node &N) {
+    N.Head = {endOf(Open), offsetOf(Close)};
+    Branch B;
+    unsigned End;
+    if (auto Err = parseBody(Close + 1, B, End))
+      return Err;
+    N.Branches.push_back(std::move(B));
+    N.TokEnd = End;
+    return llvm::Error::success();
+  }
+
   /// Parses an if chain whose first condition's '(' is at \p Paren.
   /// \p Codegen selects 'else if codegen' chaining, else 'else if' (meta).
   llvm::Error parseIfChain(unsigned Paren, Node &N, bool Codegen) {
@@ -414,25 +427,15 @@ private:
                             IsEnum ? "@meta for enum" : "@meta for");
         if (!C)
           return C.takeError();
-        N.Head = {endOf(Paren), offsetOf(*C)};
-        Branch B;
-        unsigned End;
-        if (auto Err = parseBody(*C + 1, B, End))
+        if (auto Err = parseLoopBody(Paren, *C, N))
           return std::move(Err);
-        N.Branches.push_back(std::move(B));
-        N.TokEnd = End;
       } else if (isIdent(K, "while")) {
         N.Kind = NodeKind::While;
         auto C = parenGroup(K + 1, /*InMeta=*/true, "@meta while");
         if (!C)
           return C.takeError();
-        N.Head = {endOf(K + 1), offsetOf(*C)};
-        Branch B;
-        unsigned End;
-        if (auto Err = parseBody(*C + 1, B, End))
+        if (auto Err = parseLoopBody(K + 1, *C, N))
           return std::move(Err);
-        N.Branches.push_back(std::move(B));
-        N.TokEnd = End;
       } else if (isIdent(K, "if")) {
         N.Kind = NodeKind::If;
         if (auto Err = parseIfChain(K + 1, N, /*Codegen=*/false))

@@ -23,20 +23,7 @@ public:
     unsigned Steps =
         std::max<unsigned>(1, std::ceil(0.3 * E.space().parameters().size()));
     const unsigned Patience = 50;
-    while (!E.done()) {
-      uint32_t Base = climb(E, R, randomUnevaluated(E, R), Options);
-      for (unsigned Stale = 0; Stale < Patience && !E.done();) {
-        uint32_t Kicked =
-            randomWalk(E.space(), R, Base, Steps, Neighbourhood::Hamming);
-        uint32_t Next = climb(E, R, Kicked, Options);
-        if (E.cost(Next).valid() && E.cost(Next).Value < E.cost(Base).Value) {
-          Base = Next;
-          Stale = 0;
-        } else {
-          ++Stale;
-        }
-      }
-    }
+    iterateClimbs(E, R, Options, Steps, Patience);
   }
 };
 } // namespace

@@ -33,20 +33,7 @@ public:
     // kicks (docs/tune.md); these are the middle of that range.
     const unsigned KickSteps = 3;
     const unsigned Patience = 10;
-    while (!E.done()) {
-      uint32_t Base = climb(E, R, randomUnevaluated(E, R), Options);
-      for (unsigned Stale = 0; Stale < Patience && !E.done();) {
-        uint32_t Kicked =
-            randomWalk(E.space(), R, Base, KickSteps, Neighbourhood::Hamming);
-        uint32_t Next = climb(E, R, Kicked, Options);
-        if (E.cost(Next).valid() && E.cost(Next).Value < E.cost(Base).Value) {
-          Base = Next;
-          Stale = 0;
-        } else {
-          ++Stale;
-        }
-      }
-    }
+    iterateClimbs(E, R, Options, KickSteps, Patience);
   }
 };
 } // namespace

@@ -111,3 +111,22 @@ uint32_t metacu::tune::randomUnevaluated(const Evaluator &E, Random &R) {
   }
   llvm_unreachable("randomUnevaluated with every configuration evaluated");
 }
+
+void metacu::tune::iterateClimbs(Evaluator &E, Random &R,
+                                 const ClimbOptions &Options,
+                                 unsigned KickSteps, unsigned Patience) {
+  while (!E.done()) {
+    uint32_t Base = climb(E, R, randomUnevaluated(E, R), Options);
+    for (unsigned Stale = 0; Stale < Patience && !E.done();) {
+      uint32_t Kicked =
+          randomWalk(E.space(), R, Base, KickSteps, Neighbourhood::Hamming);
+      uint32_t Next = climb(E, R, Kicked, Options);
+      if (E.cost(Next).valid() && E.cost(Next).Value < E.cost(Base).Value) {
+        Base = Next;
+        Stale = 0;
+      } else {
+        ++Stale;
+      }
+    }
+  }
+}

@@ -79,6 +79,13 @@ uint32_t randomWalk(const SearchSpace &Space, Random &R, uint32_t Start,
 /// done().
 uint32_t randomUnevaluated(const Evaluator &E, Random &R);
 
+/// Iterated local search until the budget is spent: climb from a random
+/// start, then kick the best point found by a random walk of \p KickSteps
+/// Hamming moves and climb again; after \p Patience kicks in a row that
+/// find nothing better, restart from a new random point.
+void iterateClimbs(Evaluator &E, Random &R, const ClimbOptions &Options,
+                   unsigned KickSteps, unsigned Patience);
+
 } // namespace metacu::tune
 
 #endif
