@@ -9,6 +9,7 @@
 #ifndef METACU_EXPAND_EXECUTE_H
 #define METACU_EXPAND_EXECUTE_H
 
+#include "expand/HostSlice.h"
 #include "expand/Lower.h"
 #include "support/Isolation.h"
 #include "support/SourceFile.h"
@@ -43,10 +44,9 @@ struct Expansion {
   std::vector<std::string> DataFiles;
 };
 
-struct ExecuteOptions {
-  CompileFlags Flags;
-  CudaToolkit Toolkit = CudaToolkit::find();
-  std::string RuntimeInclude;
+/// What the host slice needs (the flags, the toolkit, metacu's headers),
+/// and more.
+struct ExecuteOptions : HostSliceOptions {
   /// Where the precompiled generator library is kept; empty: none.
   std::string CacheDir;
   /// How long and how much memory meta code may take. It runs in a child

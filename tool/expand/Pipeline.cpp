@@ -49,11 +49,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
     return Scan.takeError();
   Clock.lap("scan");
 
-  HostSliceOptions SliceOpts;
-  SliceOpts.Flags = Opts.Flags;
-  SliceOpts.Toolkit = Opts.Toolkit;
-  SliceOpts.RuntimeInclude = Opts.RuntimeInclude;
-  auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), SliceOpts);
+  auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), Opts);
   if (!Slice)
     return Slice.takeError();
   if (auto Err = check(*Scan, *Slice))
@@ -72,14 +68,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   // The interpreter compiles for the machine it runs on.
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  ExecuteOptions ExecOpts;
-  ExecOpts.Flags = Opts.Flags;
-  ExecOpts.Toolkit = Opts.Toolkit;
-  ExecOpts.RuntimeInclude = Opts.RuntimeInclude;
-  ExecOpts.CacheDir = Opts.CacheDir;
-  ExecOpts.Limits = Opts.Limits;
-  ExecOpts.MaxOutputBytes = Opts.MaxOutputBytes;
-  auto X = execute(File, *G, Archs, ExecOpts);
+  auto X = execute(File, *G, Archs, Opts);
   if (!X)
     return X.takeError();
   Clock.lap("execute");

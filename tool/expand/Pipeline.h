@@ -11,6 +11,7 @@
 #ifndef METACU_EXPAND_PIPELINE_H
 #define METACU_EXPAND_PIPELINE_H
 
+#include "expand/Execute.h"
 #include "support/Isolation.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
@@ -25,17 +26,8 @@
 
 namespace metacu {
 
-struct PipelineOptions {
-  CompileFlags Flags;
-  CudaToolkit Toolkit = CudaToolkit::find();
-  /// metacu's runtime include directory.
-  std::string RuntimeInclude;
-  /// Where the precompiled generator library is kept; empty: none.
-  std::string CacheDir;
-  /// How long and how much memory meta code may take.
-  IsolationLimits Limits;
-  /// How large the expansion may grow (ExecuteOptions::MaxOutputBytes).
-  size_t MaxOutputBytes = size_t(256) << 20;
+/// What every stage needs, and more.
+struct PipelineOptions : ExecuteOptions {
   /// The output's file name, for the message of the architecture guard.
   std::string OutputName;
   /// Where to write the generator program once it is lowered, if anywhere:
