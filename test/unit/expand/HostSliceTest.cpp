@@ -18,7 +18,6 @@ namespace {
 
 class HostSliceTest : public ::testing::Test {
 protected:
-
   /// Scans and slices \p Code as k.cu.
   llvm::Expected<HostSliceResult> slice(std::string Code,
                                         std::vector<std::string> Args = {}) {
@@ -56,8 +55,8 @@ protected:
 
 TEST_F(HostSliceTest, SelectsWhatMetaCodeUsesWithItsDependencies) {
   Tmp.write("local.h", "#pragma once\n"
-                   "enum class local_mode { fast, exact };\n"
-                   "struct local_pair { int a; float b; };\n");
+                       "enum class local_mode { fast, exact };\n"
+                       "struct local_pair { int a; float b; };\n");
   auto R = slice("#include <map>\n"
                  "#include <vector>\n"
                  "#include \"local.h\"\n"
@@ -476,6 +475,538 @@ TEST(HostSliceFilesTest, EveryFileReadOnceInputFirstSystemHeadersToo) {
   EXPECT_LT(Pos("/a.h"), Pos("/b.h"));
   EXPECT_LT(size_t(Pos("/vector")), R->Files.size());
   EXPECT_EQ(llvm::count(R->Files, TU.path("b.h")), 1);
+}
+
+//===--- Declarations in namespaces, aliases, templates -------------------===//
+
+/// The text of each #include line the slice needs, in order.
+std::vector<std::string> includes(const TestTU &TU, const HostSliceResult &R) {
+  std::vector<std::string> Out;
+  for (const Range &I : R.NeededIncludes)
+    Out.push_back(TU.text(I));
+  return Out;
+}
+
+/// The texts of the unnamed ranges marked in \p TU, in order.
+std::vector<std::string> marked(const TestTU &TU) {
+  std::vector<std::string> Out;
+  for (const Range &Rg : TU.ranges())
+    Out.push_back(TU.text(Rg));
+  return Out;
+}
+
+TEST(HostSliceDeclTest, QualifiedNameSelectsTheDeclarationInItsNamespace) {
+  TestTU TU("namespace cfg {\n"
+            "[[const int table[] = {1, 2};]]\n"
+            "const int other = 3;\n"
+            "}\n"
+            "@meta int n = cfg::table[0];\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  // The declaration alone, not the namespace around it.
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, QualifierPicksOneOfTwoNamespaces) {
+  TestTU TU("namespace a { const int n = 1; }\n"
+            "namespace b { [[const int n = 2;]] }\n"
+            "@meta int x = b::n;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, NestedNamespacesMatchOnTheInnermostQualifier) {
+  TestTU TU("namespace outer::inner {\n"
+            "[[const int table = 7;]]\n"
+            "}\n"
+            "namespace outer { const int table = 8; }\n"
+            "@meta int n = outer::inner::table;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, TypedefsAndAliasesPullInWhatTheyName) {
+  TestTU TU("[[struct config { int a; };]]\n"
+            "[[typedef int index_t;]]\n"
+            "[[using config_t = config;]]\n"
+            "using unused_t = float;\n"
+            "@meta index_t i = 0;\n"
+            "@meta config_t c{};\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+  // The aggregate the alias names can be spelled.
+  ASSERT_EQ(R->Records.size(), 1u);
+  EXPECT_EQ(R->Records[0].QualifiedName, "config");
+}
+
+TEST(HostSliceDeclTest, ClassAndFunctionTemplatesAreSelectedWhole) {
+  TestTU TU("[[template <int N> struct tile { static constexpr int size = N * "
+            "N; };]]\n"
+            "[[template <typename T> T twice(T x) { return x + x; }]]\n"
+            "template <typename T> T thrice(T x) { return 3 * x; }\n"
+            "@meta int s = tile<4>::size + twice(3);\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  // From the template header to the end of the body.
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+  ASSERT_EQ(R->Declarations.size(), 2u);
+  EXPECT_EQ(R->Declarations[1].BodyBegin, 0u);
+  // A class template is not one aggregate the generator can spell.
+  EXPECT_TRUE(R->Records.empty());
+}
+
+TEST(HostSliceDeclTest, ExplicitSpecializationsGoWithTheirTemplate) {
+  TestTU TU("[[template <int N> struct traits;]]\n"
+            "[[template <> struct traits<1> { static constexpr int v = 10; "
+            "};]]\n"
+            "@meta int v = traits<1>::v;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, ConstexprFunctionBodiesAreParsedForDependencies) {
+  // Clang does not skip a constexpr body, so what it calls is found.
+  TestTU TU("[[constexpr int base() { return 2; }]]\n"
+            "[[constexpr int scale(int x) { return x * base(); }]]\n"
+            "constexpr int unrelated() { return 5; }\n"
+            "@meta int n = scale(4);\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, MapTableAndItsValueStructAreSelectedInOrder) {
+  TestTU TU("[[#include <map>]]\n"
+            "[[struct entry { int nt; int vt; };]]\n"
+            "[[const std::map<int, entry> table{{80, {128, 4}}};]]\n"
+            "@meta int n = table.at(80).nt;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  std::vector<std::string> Want = marked(TU);
+  EXPECT_EQ(includes(TU, *R), std::vector<std::string>{Want[0]});
+  EXPECT_EQ(declarations(TU, *R), (std::vector<std::string>{Want[1], Want[2]}));
+  ASSERT_EQ(R->Records.size(), 1u);
+  EXPECT_EQ(R->Records[0].QualifiedName, "entry");
+  EXPECT_EQ(R->Records[0].After, R->Declarations[0].Text.End);
+}
+
+TEST(HostSliceDeclTest, StaticDataMemberSelectsItsClass) {
+  TestTU TU("[[struct limits { static constexpr int max_threads = 1024; };]]\n"
+            "@meta int m = limits::max_threads;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, ForwardDeclarationAndDefinitionBothGo) {
+  TestTU TU("[[int f(int);]]\n"
+            "[[struct node;]]\n"
+            "[[struct node { int v; };]]\n"
+            "[[int f(int x) { return x; }]]\n"
+            "@meta int n = f(node{2}.v);\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, ExternCDeclarationsAreFoundInsideTheBlock) {
+  TestTU TU("extern \"C\" {\n"
+            "[[int c_fn(int);]]\n"
+            "int c_other(int);\n"
+            "}\n"
+            "@meta auto p = &c_fn;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, MemberNamesDoNotSelectNamespaceDeclarations) {
+  TestTU TU("const int width = 1;\n"
+            "[[struct shape { int width; };]]\n"
+            "[[const shape box{3};]]\n"
+            "@meta int w = box.width;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  // 'width' after '.' is a member, not the global.
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+}
+
+TEST(HostSliceDeclTest, ASyntaxErrorInAUsedDeclarationIsLeftToTheGenerator) {
+  // C++ mode sees errors in CUDA code all the time; only fatal ones stop
+  // the slice. The declaration is still selected, to fail where it is
+  // written.
+  TestTU TU("int before;\n"
+            "[[const int table[] = {1, 2 3};]]\n"
+            "@meta int n = table[0];\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  // It starts on its own line, where the generator's error will point.
+  ASSERT_EQ(R->Declarations.size(), 1u);
+  EXPECT_EQ(R->Declarations[0].Text.Begin, TU.range().Begin);
+}
+
+//===--- Enumerations -----------------------------------------------------===//
+
+TEST(HostSliceReflectTest, UnscopedEnumIsSelectedThroughItsEnumerators) {
+  TestTU TU("[[enum color { red, green };]]\n"
+            "enum shade { light, dark };\n"
+            "@meta int c = green;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+  ASSERT_EQ(R->Enums.size(), 1u);
+  EXPECT_EQ(R->Enums[0].QualifiedName, "color");
+  EXPECT_FALSE(R->Enums[0].Scoped);
+  EXPECT_EQ(R->Enums[0].After, R->Declarations[0].Text.End);
+}
+
+TEST(HostSliceReflectTest, EnumeratorQualifiedByTheNamespaceSelectsItsEnum) {
+  TestTU TU("namespace hw {\n"
+            "[[enum unit { sm, tc };]]\n"
+            "}\n"
+            "@meta int u = hw::tc;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+  ASSERT_EQ(R->Enums.size(), 1u);
+  EXPECT_EQ(R->Enums[0].QualifiedName, "hw::unit");
+}
+
+TEST(HostSliceReflectTest, AnonymousEnumIsSelectedButNotReflected) {
+  TestTU TU("[[enum { block = 128 };]]\n"
+            "@meta int b = block;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(declarations(TU, *R), marked(TU));
+  // Nothing to name in '@meta for enum'.
+  EXPECT_TRUE(R->Enums.empty());
+}
+
+TEST(HostSliceReflectTest, EnumClassInNestedNamespaceHasItsQualifiedName) {
+  TestTU TU("namespace a { namespace b {\n"
+            "enum class mode { fast, exact };\n"
+            "} }\n"
+            "@meta a::b::mode m = a::b::mode::exact;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->Enums.size(), 1u);
+  EXPECT_EQ(R->Enums[0].QualifiedName, "a::b::mode");
+  EXPECT_TRUE(R->Enums[0].Scoped);
+  EXPECT_FALSE(R->Enums[0].FromHeader);
+  EXPECT_EQ(R->Enums[0].Enumerators,
+            (std::vector<std::string>{"fast", "exact"}));
+}
+
+TEST(HostSliceReflectTest, HeaderTypesFollowTheIncludeLineThatBringsThemIn) {
+  TestTU TU("int x;\n"
+            "$inc^#include \"outer.h\"\n"
+            "@meta hw::spec s{};\n");
+  TU.write("outer.h", "#pragma once\n#include \"hw.h\"\n");
+  TU.write("hw.h", "#pragma once\n"
+                   "namespace hw {\n"
+                   "enum class unit { sm, tc };\n"
+                   "struct spec { int regs; };\n"
+                   "}\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->Records.size(), 1u);
+  EXPECT_EQ(R->Records[0].QualifiedName, "hw::spec");
+  EXPECT_TRUE(R->Records[0].FromHeader);
+  // The main-file line, though the type sits in a header of a header.
+  EXPECT_EQ(R->Records[0].After, TU.point("inc"));
+  // Every enumeration of a needed header, used or not.
+  ASSERT_EQ(R->Enums.size(), 1u);
+  EXPECT_EQ(R->Enums[0].QualifiedName, "hw::unit");
+  EXPECT_TRUE(R->Enums[0].FromHeader);
+  EXPECT_EQ(R->Enums[0].After, TU.point("inc"));
+}
+
+TEST(HostSliceReflectTest, TypesOfAnUnneededHeaderAreNotReflected) {
+  TestTU TU("#include \"types.h\"\n"
+            "@meta int n = 1;\n");
+  TU.write("types.h", "#pragma once\n"
+                      "enum class unit { sm, tc };\n"
+                      "struct spec { int regs; };\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->NeededIncludes.empty());
+  EXPECT_TRUE(R->Enums.empty());
+  EXPECT_TRUE(R->Records.empty());
+}
+
+TEST(HostSliceReflectTest, ProtectedOrUnnamedFieldsMakeARecordUnspellable) {
+  TestTU TU("struct guarded { protected: int p; public: int q; };\n"
+            "struct bits { int a : 3; int : 5; int b; };\n"
+            "struct open { int a; static const int s = 1; };\n"
+            "@meta guarded g{};\n"
+            "@meta bits b{};\n"
+            "@meta open o{};\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->Records.size(), 1u);
+  EXPECT_EQ(R->Records[0].QualifiedName, "open");
+  // A static member is no field.
+  EXPECT_EQ(R->Records[0].Fields, std::vector<std::string>{"a"});
+}
+
+//===--- Includes and macros ----------------------------------------------===//
+
+TEST(HostSliceIncludeTest, MainFileMacrosNeedNoInclude) {
+  TestTU TU("#include \"other.h\"\n"
+            "#define TILE 16\n"
+            "@meta int t = TILE;\n");
+  TU.write("other.h", "#pragma once\nint other;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->NeededIncludes.empty());
+  EXPECT_TRUE(R->Declarations.empty());
+}
+
+TEST(HostSliceIncludeTest, CommandLineMacrosNeedNoInclude) {
+  TestTU TU("#include \"other.h\"\n"
+            "@meta int t = TILE;\n");
+  TU.write("other.h", "#pragma once\nint other;\n");
+  auto R = TU.slice({"-DTILE=8"});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->NeededIncludes.empty());
+  EXPECT_FALSE(R->NeedsCudaRuntime);
+}
+
+TEST(HostSliceIncludeTest, FunctionLikeMacroNeedsItsHeader) {
+  TestTU TU("#include \"a.h\"\n"
+            "[[#include \"sqr.h\"]]\n"
+            "@meta int s = SQR(3);\n");
+  TU.write("a.h", "#pragma once\nint a;\n");
+  TU.write("sqr.h", "#pragma once\n#define SQR(x) ((x) * (x))\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(includes(TU, *R), marked(TU));
+}
+
+TEST(HostSliceIncludeTest, SystemHeaderProvidingAStdTypeIsNeeded) {
+  TestTU TU("#include <vector>\n"
+            "[[#include <array>]]\n"
+            "@meta std::array<int, 2> a{};\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(includes(TU, *R), marked(TU));
+  // Standard types are not reflected.
+  EXPECT_TRUE(R->Records.empty());
+  EXPECT_TRUE(R->Enums.empty());
+}
+
+TEST(HostSliceIncludeTest, QualifiedNameNeedsOnlyThatNamespacesHeader) {
+  TestTU TU("#include \"other.h\"\n"
+            "[[#include \"lib.h\"]]\n"
+            "@meta int t = lib::tile;\n");
+  TU.write("lib.h",
+           "#pragma once\nnamespace lib { constexpr int tile = 4; }\n");
+  TU.write("other.h",
+           "#pragma once\nnamespace other { constexpr int tile = 8; }\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(includes(TU, *R), marked(TU));
+}
+
+TEST(HostSliceIncludeTest, UnqualifiedNameDoesNotReachIntoHeaderNamespaces) {
+  // Only the global namespace of a header answers an unqualified name.
+  TestTU TU("#include \"lib.h\"\n"
+            "@meta int t = tile;\n");
+  TU.write("lib.h",
+           "#pragma once\nnamespace lib { constexpr int tile = 4; }\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->NeededIncludes.empty());
+}
+
+//===--- Regions ----------------------------------------------------------===//
+
+TEST(HostSliceRegionTest, IfZeroIsInactiveAndItsElseIsNot) {
+  TestTU TU("#if 0\n"
+            "int $off^off;\n"
+            "#else\n"
+            "int $on^on;\n"
+            "#endif\n"
+            "int $after^after;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Inactive.size(), 1u);
+  EXPECT_TRUE(anyContains(R->Inactive, TU.point("off")));
+  EXPECT_FALSE(anyContains(R->Inactive, TU.point("on")));
+  EXPECT_FALSE(anyContains(R->Inactive, TU.point("after")));
+  EXPECT_TRUE(R->ArchConditional.empty());
+  EXPECT_TRUE(R->CompilerConditional.empty());
+}
+
+TEST(HostSliceRegionTest, ValuedDefineChoosesAnElifBranch) {
+  TestTU TU("#if LEVEL >= 2\n"
+            "int $two^two;\n"
+            "#elif LEVEL == 1\n"
+            "int $one^one;\n"
+            "#else\n"
+            "int $none^none;\n"
+            "#endif\n");
+  auto R = TU.slice({"-DLEVEL=1"});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(anyContains(R->Inactive, TU.point("two")));
+  EXPECT_FALSE(anyContains(R->Inactive, TU.point("one")));
+  EXPECT_TRUE(anyContains(R->Inactive, TU.point("none")));
+}
+
+TEST(HostSliceRegionTest, ArchBlockSpansFromIfToEndif) {
+  TestTU TU("int before;\n"
+            "#$b^if __CUDA_ARCH__ >= 800\n"
+            "int fast;\n"
+            "#$e^endif\n"
+            "int after;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->ArchConditional.size(), 1u);
+  EXPECT_EQ(R->ArchConditional[0].Begin, TU.point("b"));
+  EXPECT_EQ(R->ArchConditional[0].End, TU.point("e"));
+}
+
+TEST(HostSliceRegionTest, ArchThroughAChainOfAliasMacros) {
+  TestTU TU("#define ARCH __CUDA_ARCH__\n"
+            "#define SM ARCH\n"
+            "#if SM >= 900\n"
+            "int $hopper^hopper;\n"
+            "#endif\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->ArchConditional.size(), 1u);
+  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("hopper")));
+}
+
+TEST(HostSliceRegionTest, ArchAliasFromAHeaderCounts) {
+  TestTU TU("#include \"arch.h\"\n"
+            "#if MY_ARCH >= 800\n"
+            "int $a^a;\n"
+            "#endif\n");
+  TU.write("arch.h", "#pragma once\n#define MY_ARCH __CUDA_ARCH__\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("a")));
+}
+
+TEST(HostSliceRegionTest, FeatureMacroDefinedUnderArchMakesLaterTestsArch) {
+  TestTU TU("#if defined(HAS_ASYNC)\n"
+            "int $early^early;\n"
+            "#endif\n"
+            "#if __CUDA_ARCH__ >= 800\n"
+            "#define HAS_ASYNC 1\n"
+            "#endif\n"
+            "#if defined(HAS_ASYNC) && HAS_ASYNC\n"
+            "int $late^late;\n"
+            "#endif\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("late")));
+  // Before the arch block defines it, the name is an ordinary one.
+  EXPECT_FALSE(anyContains(R->ArchConditional, TU.point("early")));
+  EXPECT_EQ(R->ArchConditional.size(), 2u);
+}
+
+TEST(HostSliceRegionTest, NestedBlocksInsideAnArchBlockAreNotListedApart) {
+  TestTU TU("#$b^ifdef __CUDA_ARCH__\n"
+            "#if FOO\n"
+            "int $x^x;\n"
+            "#endif\n"
+            "#else\n"
+            "#ifdef BAR\n"
+            "int $y^y;\n"
+            "#endif\n"
+            "#$e^endif\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->ArchConditional.size(), 1u);
+  EXPECT_EQ(R->ArchConditional[0].Begin, TU.point("b"));
+  EXPECT_EQ(R->ArchConditional[0].End, TU.point("e"));
+  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("x")));
+  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("y")));
+}
+
+TEST(HostSliceRegionTest, ArchBlockInsideAnOrdinaryBlockIsTheInnerOneOnly) {
+  TestTU TU("#ifndef FOO\n"
+            "int $outer^outer;\n"
+            "#$b^if __CUDA_ARCH__ >= 700\n"
+            "int inner;\n"
+            "#$e^endif\n"
+            "#endif\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->ArchConditional.size(), 1u);
+  EXPECT_EQ(R->ArchConditional[0].Begin, TU.point("b"));
+  EXPECT_EQ(R->ArchConditional[0].End, TU.point("e"));
+  EXPECT_FALSE(anyContains(R->ArchConditional, TU.point("outer")));
+}
+
+TEST(HostSliceRegionTest, NvccVersionAndNvccTestsAreCompilerConditional) {
+  TestTU TU("#ifndef __NVCC__\n"
+            "int $host^host;\n"
+            "#endif\n"
+            "#if __CUDACC_VER_MAJOR__ >= 12\n"
+            "int $ver^ver;\n"
+            "#endif\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->CompilerConditional.size(), 2u);
+  EXPECT_TRUE(anyContains(R->CompilerConditional, TU.point("host")));
+  EXPECT_TRUE(anyContains(R->CompilerConditional, TU.point("ver")));
+  EXPECT_TRUE(R->ArchConditional.empty());
+}
+
+//===--- Errors and files -------------------------------------------------===//
+
+TEST(HostSliceErrorTest, MissingHeaderInAnInactiveRegionIsNoError) {
+  TestTU TU("#if 0\n"
+            "#include \"nowhere.h\"\n"
+            "#endif\n"
+            "#ifdef __CUDA_ARCH__\n"
+            "#include <sm_only.h>\n"
+            "#endif\n"
+            "@meta int n = 1;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Files.size() > 0 ? R->Files[0] : "", TU.path("k.cu"));
+}
+
+TEST(HostSliceErrorTest, MissingNestedHeaderIsAnErrorAtTheMainFileInclude) {
+  TestTU TU("int a;\n"
+            "$inc^#include \"outer.h\"\n"
+            "@meta int n = a;\n");
+  TU.write("outer.h", "#pragma once\n\n#include \"gone.h\"\n");
+  ErrorAt E = errorOf(TU.slice().takeError());
+  EXPECT_EQ(TU.file().lineStart(E.Offset), TU.point("inc"));
+  EXPECT_NE(E.Message.find("'gone.h' file not found"), std::string::npos)
+      << E.Message;
+}
+
+TEST(HostSliceFilesTest, AHeaderIncludedTwiceWithoutGuardIsListedOnce) {
+  TestTU TU("#define X(n) int n;\n"
+            "#include \"list.def\"\n"
+            "#undef X\n"
+            "#define X(n) int n##_2;\n"
+            "#include \"list.def\"\n");
+  TU.write("list.def", "X(a)\nX(b)\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(llvm::count(R->Files, TU.path("list.def")), 1);
+}
+
+TEST(HostSliceFilesTest, HeadersOfInactiveRegionsAreNotRead) {
+  TestTU TU("#ifdef NEVER\n#include \"skipped.h\"\n#endif\n");
+  TU.write("skipped.h", "int s;\n");
+  auto R = TU.slice();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(llvm::count(R->Files, TU.path("skipped.h")), 0);
+  auto On = TU.slice({"-DNEVER"});
+  ASSERT_TRUE(bool(On)) << llvm::toString(On.takeError());
+  EXPECT_EQ(llvm::count(On->Files, TU.path("skipped.h")), 1);
 }
 
 } // namespace
