@@ -17,6 +17,11 @@ config.excludes = ["unit", "runtime", "migrate", "fuzz", "Inputs"]
 
 config.test_format = MetacuShTest(execute_external=True)
 
+# AddressSanitizer's operator new dies on an exhausted heap instead of
+# throwing std::bad_alloc; tests of that behaviour cannot run under it.
+if config.metacu_sanitize:
+    config.available_features.add("asan")
+
 runtime_include = os.path.join(config.metacu_src_root, "runtime", "include")
 nvcc = "%s -std=c++17 -I%s" % (config.nvcc_path, runtime_include)
 config.substitutions.append(("%metacu", config.metacu_path))

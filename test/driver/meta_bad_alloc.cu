@@ -1,3 +1,4 @@
+// UNSUPPORTED: asan
 // RUN: %metacu %s -o %t.gen.cu --arch 80 --meta-memory 256
 // RUN: FileCheck %s < %t.gen.cu
 // An allocation past --meta-memory throws std::bad_alloc, which meta code

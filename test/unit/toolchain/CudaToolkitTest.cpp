@@ -181,7 +181,8 @@ Strings nvccHostPreprocessing(const TempDir &Tmp) {
   std::string In = Tmp.write("k.cu", "__global__ void k() {}\n");
   std::string Log = Tmp.path("dryrun.txt");
   std::string Nvcc = METACU_CUDA_ROOT "/bin/nvcc";
-  llvm::StringRef Argv[] = {Nvcc, "--dryrun", "-c", In, "-o", Tmp.path("k.o")};
+  std::string Out = Tmp.path("k.o");
+  llvm::StringRef Argv[] = {Nvcc, "--dryrun", "-c", In, "-o", Out};
   std::optional<llvm::StringRef> Redirects[] = {std::nullopt, Log, Log};
   if (llvm::sys::ExecuteAndWait(Nvcc, Argv, std::nullopt, Redirects))
     return {};
