@@ -5,12 +5,14 @@
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -66,10 +68,13 @@ static std::string cacheKey(llvm::StringRef Header,
   return "generator-" + Hex + ".pch";
 }
 
-/// Beside each precompiled header, a checksum of its bytes: Clang trusts a
-/// precompiled header it loads, and a damaged one (a full disk, a crash
-/// while copying a home directory) would crash every later run.
-static std::string checksumPath(llvm::StringRef PCH) {
+/// Beside each precompiled header, a record of it: a checksum of its bytes,
+/// then each file it was built from with its size and modification time.
+/// Clang trusts a precompiled header it loads: a damaged one (a full disk,
+/// a crash while copying a home directory) crashes the interpreter, and so
+/// does one whose headers changed since (a toolkit or compiler upgrade),
+/// where Clang's own check fails in a way the interpreter does not survive.
+static std::string recordPath(llvm::StringRef PCH) {
   return (PCH + ".sum").str();
 }
 
@@ -78,12 +83,49 @@ static std::string checksumOf(llvm::StringRef Contents) {
          std::to_string(Contents.size()) + "\n";
 }
 
-/// Whether \p PCH is exactly the file that was written.
+/// "SIZE MTIME PATH" of \p Path as it is now; empty if it cannot be read.
+static std::string stamp(llvm::StringRef Path) {
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(Path, St))
+    return "";
+  return std::to_string(St.getSize()) + " " +
+         std::to_string(llvm::sys::toTimeT(St.getLastModificationTime())) +
+         " " + Path.str();
+}
+
+/// The stamps of every file \p SM read, sorted, one per line.
+static std::string inputStamps(const clang::SourceManager &SM) {
+  std::vector<std::string> Stamps;
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+    if (std::string S = stamp(It->first.getName()); !S.empty())
+      Stamps.push_back(std::move(S));
+  llvm::sort(Stamps);
+  std::string Out;
+  for (const std::string &S : Stamps)
+    Out += S + "\n";
+  return Out;
+}
+
+/// Whether \p PCH is exactly the file that was written, and every file it
+/// was built from is as it was then.
 static bool isIntact(llvm::StringRef PCH) {
-  auto Sum = llvm::MemoryBuffer::getFile(checksumPath(PCH));
+  auto Record = llvm::MemoryBuffer::getFile(recordPath(PCH));
   auto Data = llvm::MemoryBuffer::getFile(PCH, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
-  return Sum && Data && (*Sum)->getBuffer() == checksumOf((*Data)->getBuffer());
+  if (!Record || !Data)
+    return false;
+  auto [Checksum, Inputs] = (*Record)->getBuffer().split('\n');
+  if ((Checksum + "\n").str() != checksumOf((*Data)->getBuffer()))
+    return false;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Inputs.split(Lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines) {
+    // SIZE MTIME PATH: the path is what follows the second space.
+    llvm::StringRef Path = Line.split(' ').second.split(' ').second;
+    if (stamp(Path) != Line)
+      return false;
+  }
+  return !Lines.empty();
 }
 
 /// Each is several MiB; another metacu version or CUDA path makes another.
@@ -106,7 +148,7 @@ static void prune(llvm::StringRef CacheDir) {
   llvm::sort(Found, [](const auto &A, const auto &B) { return A > B; });
   for (size_t I = Keep; I < Found.size(); ++I) {
     llvm::sys::fs::remove(Found[I].second);
-    llvm::sys::fs::remove(checksumPath(Found[I].second));
+    llvm::sys::fs::remove(recordPath(Found[I].second));
   }
 }
 
@@ -155,20 +197,23 @@ precompiledPrelude(llvm::StringRef CacheDir, llvm::StringRef Header,
   std::shared_ptr<clang::CompilerInvocation> Inv =
       clang::createInvocation(Argv, CIOpts);
   bool Ok = false;
+  std::string Inputs;
   if (Inv) {
     Inv->getFrontendOpts().OutputFile = std::string(Temp);
     clang::CompilerInstance CI(std::move(Inv));
     CI.createDiagnostics(&Ignore, /*ShouldOwnClient=*/false);
     clang::GeneratePCHAction Act;
     Ok = CI.ExecuteAction(Act) && !CI.getDiagnostics().hasErrorOccurred();
+    if (Ok && CI.hasSourceManager())
+      Inputs = inputStamps(CI.getSourceManager());
   }
-  // The checksum is in place before the file it describes: a reader that
-  // finds the new header finds its checksum too.
+  // The record is in place before the file it describes: a reader that
+  // finds the new header finds its record too.
   auto Written = llvm::MemoryBuffer::getFile(Temp, /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
-  if (!Ok || !Written || (*Written)->getBufferSize() == 0 ||
-      llvm::errorToBool(writeOutput(checksumPath(PCH),
-                                    checksumOf((*Written)->getBuffer()))) ||
+  if (!Ok || Inputs.empty() || !Written || (*Written)->getBufferSize() == 0 ||
+      llvm::errorToBool(writeOutput(
+          recordPath(PCH), checksumOf((*Written)->getBuffer()) + Inputs)) ||
       llvm::sys::fs::rename(Temp, PCH)) {
     llvm::sys::fs::remove(Temp);
     return std::nullopt;

@@ -4,6 +4,8 @@
 #include "toolchain/Invocation.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include <chrono>
 #include <gtest/gtest.h>
 
 using namespace metacu;
@@ -67,6 +69,31 @@ TEST_F(PreludeCacheTest, AMissingChecksumMeansRebuild) {
 
 TEST_F(PreludeCacheTest, NoCacheDirectoryMeansNoFile) {
   EXPECT_FALSE(precompiledPrelude("", Header, Args));
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(PreludeCacheTest, AChangedInputFileMeansRebuild) {
+  // Clang would reject the stale file on loading, in a way the interpreter
+  // does not survive; metacu must not hand it over.
+  std::string Extra = Tmp.write("extra.h", "#define METACU_EXTRA 1\n");
+  Args.insert(Args.end(), {"-include", Extra});
+  auto First = build();
+  ASSERT_TRUE(First);
+  llvm::sys::fs::UniqueID Before, After;
+  ASSERT_FALSE(llvm::sys::fs::getUniqueID(*First, Before));
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
+      Extra, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append));
+  ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, std::chrono::system_clock::now() + std::chrono::hours(1)));
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  auto Second = build();
+  ASSERT_TRUE(Second);
+  ASSERT_FALSE(llvm::sys::fs::getUniqueID(*Second, After));
+  EXPECT_NE(Before, After) << "a file built from a changed header is rebuilt";
 }
 
 } // namespace
