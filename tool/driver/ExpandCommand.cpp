@@ -8,7 +8,6 @@
 #include "driver/Options.h"
 #include "expand/Emit.h"
 #include "expand/Pipeline.h"
-#include "expand/PreludeCache.h"
 #include "support/Output.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
@@ -44,13 +43,6 @@ static cl::opt<std::string>
               cl::desc("Target of the dependency rule (default: the "
                        "output file)"),
               cl::value_desc("target"), cl::cat(MetacuCategory));
-static cl::opt<std::string> CacheDir(
-    "cache-dir",
-    cl::desc("Where to keep the precompiled generator library (default: "
-             "$METACU_CACHE_DIR, $XDG_CACHE_HOME/metacu or ~/.cache/metacu; "
-             "'' to keep none)"),
-    cl::value_desc("dir"), cl::init(defaultCacheDirectory()),
-    cl::cat(MetacuCategory));
 static cl::opt<bool>
     TimeStages("time-stages",
                cl::desc("Print how long each stage took to stderr"),
@@ -72,22 +64,14 @@ int runExpandCommand() {
   if (!File)
     return reportFailure(File.takeError());
 
-  auto Flags = compileFlagsFor(Input);
-  if (!Flags)
-    return reportFailure(Flags.takeError());
-
-  PipelineOptions Opts;
-  Opts.Flags = std::move(*Flags);
-  Opts.Toolkit = CudaToolkit::find(CudaPathOption);
-  Opts.RuntimeInclude = runtimeIncludeDir();
-  Opts.CacheDir = CacheDir;
-  Opts.Limits = metaLimits();
-  Opts.MaxOutputBytes = maxExpansionBytes();
-  Opts.OutputName =
+  auto Opts = pipelineOptionsFor(Input);
+  if (!Opts)
+    return reportFailure(Opts.takeError());
+  Opts->OutputName =
       Output == "-" ? "<stdout>" : llvm::sys::path::filename(Output).str();
   if (DumpGenerator)
-    Opts.DumpGenerator = &llvm::errs();
-  auto Expanded = expandFile(*File, *Archs, Opts);
+    Opts->DumpGenerator = &llvm::errs();
+  auto Expanded = expandFile(*File, *Archs, *Opts);
   if (!Expanded)
     return reportFailure(Expanded.takeError());
   if (TimeStages)

@@ -1,5 +1,6 @@
 //===- Options.cpp --------------------------------------------------------===//
 #include "driver/Options.h"
+#include "expand/PreludeCache.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -71,13 +72,27 @@ static cl::opt<unsigned> MaxExpansion(
     cl::value_desc("MiB"), cl::init(256), cl::sub(all()),
     cl::cat(MetacuCategory));
 
-size_t maxExpansionBytes() { return size_t(MaxExpansion) << 20; }
+static cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Where to keep the precompiled generator library (default: "
+             "$METACU_CACHE_DIR, $XDG_CACHE_HOME/metacu or ~/.cache/metacu; "
+             "'' to keep none)"),
+    cl::value_desc("dir"), cl::init(defaultCacheDirectory()), cl::sub(all()),
+    cl::cat(MetacuCategory));
 
-IsolationLimits metaLimits() {
-  IsolationLimits L;
-  L.TimeoutSeconds = MetaTimeout;
-  L.MemoryBytes = uint64_t(MetaMemory) << 20;
-  return L;
+llvm::Expected<PipelineOptions> pipelineOptionsFor(llvm::StringRef File) {
+  auto Flags = compileFlagsFor(File);
+  if (!Flags)
+    return Flags.takeError();
+  PipelineOptions Opts;
+  Opts.Flags = std::move(*Flags);
+  Opts.Toolkit = CudaToolkit::find(CudaPathOption);
+  Opts.RuntimeInclude = runtimeIncludeDir();
+  Opts.CacheDir = CacheDir;
+  Opts.Limits.TimeoutSeconds = MetaTimeout;
+  Opts.Limits.MemoryBytes = uint64_t(MetaMemory) << 20;
+  Opts.MaxOutputBytes = size_t(MaxExpansion) << 20;
+  return Opts;
 }
 
 llvm::Expected<CompileFlags> compileFlagsFor(llvm::StringRef File) {

@@ -8,7 +8,7 @@
 #ifndef METACU_DRIVER_OPTIONS_H
 #define METACU_DRIVER_OPTIONS_H
 
-#include "support/Isolation.h"
+#include "expand/Pipeline.h"
 #include "toolchain/CompileFlags.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -28,12 +28,10 @@ extern llvm::cl::opt<std::string> CudaPathOption;
 /// command line in the order given, so the command line wins.
 llvm::Expected<CompileFlags> compileFlagsFor(llvm::StringRef File);
 
-/// --meta-timeout and --meta-memory: how long and how much meta code may
-/// run and allocate when a subcommand expands a file.
-IsolationLimits metaLimits();
-
-/// --max-expansion: how large an expansion may grow.
-size_t maxExpansionBytes();
+/// How a subcommand expands \p File: its compile flags (compileFlagsFor),
+/// the toolkit, metacu's runtime headers, --cache-dir, and the limits on
+/// meta code (--meta-timeout, --meta-memory, --max-expansion).
+llvm::Expected<PipelineOptions> pipelineOptionsFor(llvm::StringRef File);
 
 /// metacu's runtime headers: installed beside the executable
 /// (<prefix>/bin/metacu, <prefix>/include/metacu), else the source tree it

@@ -9,7 +9,6 @@
 #include "driver/Commands.h"
 #include "driver/Options.h"
 #include "expand/Pipeline.h"
-#include "expand/PreludeCache.h"
 #include "report/Printers.h"
 #include "report/Report.h"
 #include "support/Output.h"
@@ -162,9 +161,9 @@ int runReportCommand() {
   auto File = SourceFile::load(Input);
   if (!File)
     return reportFailure(File.takeError());
-  auto Flags = compileFlagsFor(Input);
-  if (!Flags)
-    return reportFailure(Flags.takeError());
+  auto Opts = pipelineOptionsFor(Input);
+  if (!Opts)
+    return reportFailure(Opts.takeError());
 
   llvm::SmallString<256> WorkDir;
   if (std::error_code EC =
@@ -175,19 +174,12 @@ int runReportCommand() {
   llvm::scope_exit Cleanup([&] { llvm::sys::fs::remove_directories(WorkDir); });
 
   // The file `metacu INPUT -o STEM.gen.cu --arch LIST` would write.
-  PipelineOptions Opts;
-  Opts.Flags = *Flags;
-  Opts.Toolkit = CudaToolkit::find(CudaPathOption);
-  Opts.RuntimeInclude = runtimeIncludeDir();
-  Opts.CacheDir = defaultCacheDirectory();
-  Opts.Limits = metaLimits();
-  Opts.MaxOutputBytes = maxExpansionBytes();
-  Opts.OutputName = (llvm::sys::path::stem(Input) + ".gen.cu").str();
-  auto Expanded = expandFile(*File, *Archs, Opts);
+  Opts->OutputName = (llvm::sys::path::stem(Input) + ".gen.cu").str();
+  auto Expanded = expandFile(*File, *Archs, *Opts);
   if (!Expanded)
     return reportFailure(Expanded.takeError());
   llvm::SmallString<256> GenPath(WorkDir);
-  llvm::sys::path::append(GenPath, Opts.OutputName);
+  llvm::sys::path::append(GenPath, Opts->OutputName);
   if (auto Err = writeOutput(GenPath, Expanded->Text))
     return reportFailure(std::move(Err));
 
@@ -195,7 +187,7 @@ int runReportCommand() {
   llvm::sys::fs::make_absolute(InputDir);
   report::NvccOptions Nvcc;
   Nvcc.Nvcc = report::findNvcc(CudaPathOption);
-  Nvcc.Args = nvccArgs(*Flags, InputDir);
+  Nvcc.Args = nvccArgs(Opts->Flags, InputDir);
   Nvcc.WorkDir = std::string(WorkDir);
   auto Builds = report::buildForArchs(GenPath, Archs->archs(), Nvcc);
   if (!Builds)
