@@ -55,16 +55,4 @@ bool printErrors(llvm::raw_ostream &OS, llvm::Error Err) {
   return Printed;
 }
 
-void printDiagnostic(llvm::raw_ostream &OS, const SourceFile &File,
-                     unsigned Offset, llvm::StringRef Severity,
-                     llvm::StringRef Message) {
-  SourceError(File, Offset, Message.str(), Severity.str()).log(OS);
-  OS << '\n';
-}
-
-bool reportError(llvm::raw_ostream &OS, const SourceFile &File,
-                 llvm::Error Err) {
-  return printErrors(OS, locate(File, std::move(Err)));
-}
-
 } // namespace metacu

@@ -89,15 +89,6 @@ llvm::Error locate(const SourceFile &File, llvm::Error Err);
 /// "metacu: error: ...". Returns true if anything was printed.
 bool printErrors(llvm::raw_ostream &OS, llvm::Error Err);
 
-/// Prints one diagnostic at \p Offset of \p File, with its line and a caret.
-void printDiagnostic(llvm::raw_ostream &OS, const SourceFile &File,
-                     unsigned Offset, llvm::StringRef Severity,
-                     llvm::StringRef Message);
-
-/// printErrors() of \p Err located in \p File.
-bool reportError(llvm::raw_ostream &OS, const SourceFile &File,
-                 llvm::Error Err);
-
 } // namespace metacu
 
 #endif

@@ -12,7 +12,8 @@ std::string print(const SourceFile &F, unsigned Offset, llvm::StringRef Sev,
                   llvm::StringRef Msg) {
   std::string S;
   llvm::raw_string_ostream OS(S);
-  printDiagnostic(OS, F, Offset, Sev, Msg);
+  SourceError(F, Offset, Msg.str(), Sev.str()).log(OS);
+  OS << '\n';
   return S;
 }
 
@@ -50,39 +51,40 @@ TEST(DiagnosticTest, CaretAtEndOfFilePointsPastTheText) {
   EXPECT_EQ(print(F, 3, "error", "eof"), "k.cu:1:4: error: eof\nabc\n   ^\n");
 }
 
-TEST(DiagnosticTest, ReportErrorPrintsALocatedErrorAtItsPlace) {
+TEST(DiagnosticTest, PrintErrorsPrintsALocatedErrorAtItsPlace) {
   SourceFile F("k.cu", "int x;\nfoo bar;\n");
   std::string S;
   llvm::raw_string_ostream OS(S);
-  EXPECT_TRUE(reportError(OS, F, errorAt(11, "unknown type 'foo'")));
+  EXPECT_TRUE(printErrors(OS, locate(F, errorAt(11, "unknown type 'foo'"))));
   EXPECT_EQ(S, "k.cu:2:5: error: unknown type 'foo'\nfoo bar;\n    ^\n");
 }
 
-TEST(DiagnosticTest, ReportErrorPrintsOtherErrorsWithoutLocation) {
+TEST(DiagnosticTest, PrintErrorsPrintsOtherErrorsWithoutLocation) {
   SourceFile F("k.cu", "int x;\n");
   std::string S;
   llvm::raw_string_ostream OS(S);
-  EXPECT_TRUE(reportError(OS, F, llvm::createStringError("bad flag '-q'")));
+  EXPECT_TRUE(
+      printErrors(OS, locate(F, llvm::createStringError("bad flag '-q'"))));
   EXPECT_EQ(S, "metacu: error: bad flag '-q'\n");
 }
 
-TEST(DiagnosticTest, ReportErrorPrintsNothingForAnEmptyMessage) {
+TEST(DiagnosticTest, PrintErrorsPrintsNothingForAnEmptyMessage) {
   SourceFile F("k.cu", "int x;\n");
   std::string S;
   llvm::raw_string_ostream OS(S);
-  EXPECT_FALSE(reportError(
-      OS, F,
-      llvm::make_error<llvm::StringError>("", llvm::inconvertibleErrorCode())));
+  EXPECT_FALSE(
+      printErrors(OS, locate(F, llvm::make_error<llvm::StringError>(
+                                    "", llvm::inconvertibleErrorCode()))));
   EXPECT_EQ(S, "");
 }
 
-TEST(DiagnosticTest, ReportErrorPrintsEveryErrorOfAList) {
+TEST(DiagnosticTest, PrintErrorsPrintsEveryErrorOfAList) {
   SourceFile F("k.cu", "a\nb\n");
   std::string S;
   llvm::raw_string_ostream OS(S);
   llvm::Error E =
       llvm::joinErrors(errorAt(0, "first"), llvm::createStringError("second"));
-  EXPECT_TRUE(reportError(OS, F, std::move(E)));
+  EXPECT_TRUE(printErrors(OS, locate(F, std::move(E))));
   EXPECT_EQ(S, "k.cu:1:1: error: first\na\n^\nmetacu: error: second\n");
 }
 
