@@ -184,7 +184,7 @@ public:
     write(0, File.path().str());
     SourceFile Result(File.path().str(), std::move(Out));
     for (Mark &M : Marks)
-      Result.markOrigin(M.Offset, std::move(M.Path), M.Line);
+      Result.markOrigin(M.Offset, std::move(M.Path), M.Line, M.Library);
     return {std::move(Result), std::move(Headers)};
   }
 
@@ -193,20 +193,25 @@ private:
     unsigned Offset;
     std::string Path;
     unsigned Line;
+    bool Library;
   };
 
   /// What #line and diagnostics call a header: not its absolute path,
   /// which would make the output differ from machine to machine.
+  bool inRuntimeDir(llvm::StringRef Real) const {
+    return !RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/");
+  }
+
   std::string displayPath(llvm::StringRef Real) const {
-    if (!RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/"))
+    if (inRuntimeDir(Real))
       return Real.drop_front(RuntimeDir.size() + 1).str();
     llvm::SmallString<256> P(llvm::sys::path::parent_path(File.path()));
     llvm::sys::path::append(P, relativePath(InputDir, Real));
     return std::string(P);
   }
 
-  void mark(std::string Path, unsigned Line) {
-    Marks.push_back({unsigned(Out.size()), std::move(Path), Line});
+  void mark(std::string Path, unsigned Line, bool Library) {
+    Marks.push_back({unsigned(Out.size()), std::move(Path), Line, Library});
   }
 
   /// Appends file \p I's text with its spliced headers in place.
@@ -225,7 +230,8 @@ private:
         Headers.push_back(E.Real);
     }
     SourceFile Lines(Display, Text.str());
-    mark(Display, 1);
+    bool Library = I != 0 && inRuntimeDir(E.Real);
+    mark(Display, 1, Library);
     std::string ParentDir = realPath(llvm::sys::path::parent_path(E.Real));
     size_t Pos = 0;
     for (auto [Hash, D] : Edits) {
@@ -247,7 +253,7 @@ private:
         if (!Out.empty() && Out.back() != '\n')
           Out += '\n';
         Pos = std::min(End + 1, Text.size());
-        mark(Display, Lines.line(Pos));
+        mark(Display, Lines.line(Pos), Library);
       } else if (I != 0 && !D->Angled && D->FoundIn == ParentDir &&
                  ParentDir != InputDir) {
         // Found beside the header; the text now reads from the input's
