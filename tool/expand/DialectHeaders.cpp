@@ -9,6 +9,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -65,7 +66,7 @@ struct Directive {
   /// In the including file: the '#', and the file name as written.
   unsigned Hash = 0, NameBegin = 0, NameEnd = 0;
   bool Angled = false;
-  /// The file it entered (an index into the Pass's files), if any.
+  /// The file it entered (an index into the entered files), if any.
   int Child = -1;
   /// Skipped by an include guard or '#pragma once': the file's real path.
   std::string Skipped;
@@ -125,6 +126,7 @@ public:
     // dialect; the input is the splice's base, not a header.
     E.Dialect = !Main && Kind == SrcMgr::C_User &&
                 hasMetaConstructs(SM.getBufferData(ID));
+    Index[ID] = Files.size();
     Files.push_back(std::move(E));
     if (Pending)
       Files[*Pending].Directives.back().Child = Files.size() - 1;
@@ -142,14 +144,13 @@ public:
 
 private:
   int indexOf(FileID ID) const {
-    for (size_t I = Files.size(); I-- > 0;)
-      if (Files[I].ID == ID)
-        return I;
-    return -1;
+    auto It = Index.find(ID);
+    return It == Index.end() ? -1 : It->second;
   }
 
   SourceManager &SM;
   std::vector<Entered> &Files;
+  llvm::DenseMap<FileID, int> Index;
   std::optional<int> Pending;
 };
 
@@ -196,12 +197,13 @@ private:
     bool Library;
   };
 
-  /// What #line and diagnostics call a header: not its absolute path,
-  /// which would make the output differ from machine to machine.
+  /// metacu's own headers: libraries in the dialect.
   bool inRuntimeDir(llvm::StringRef Real) const {
     return !RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/");
   }
 
+  /// What #line and diagnostics call a header: not its absolute path,
+  /// which would make the output differ from machine to machine.
   std::string displayPath(llvm::StringRef Real) const {
     if (inRuntimeDir(Real))
       return Real.drop_front(RuntimeDir.size() + 1).str();
