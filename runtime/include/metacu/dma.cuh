@@ -107,7 +107,7 @@ public:
   /// True for the threads that copy.
   __device__ static bool producer() {
     return !specialized ||
-           (threadIdx.x >= First && threadIdx.x < First + Threads);
+           threadIdx.x - unsigned(First) < unsigned(Threads);
   }
 
   /// Starts the copy of src to dst (shared memory); copying threads only.
