@@ -123,18 +123,51 @@ public:
     }
   }
 
+  /// start() for a tile cut short at run time (the edge of the data):
+  /// sequential, only the first `valid` bytes of the block exist; strided,
+  /// only the first `valid` bytes of each row and the first `valid_rows`
+  /// rows. The rest of the tile is zero-filled (cp.async's source size, or
+  /// zeros stored from registers). Each access computes its valid bytes: the
+  /// one copy with a run-time guard. The bulk copy engine cannot zero-fill,
+  /// so sm_90 takes cp.async here. wait() completes it as any other.
+  __device__ void start_edge(void *dst, const void *src, int valid,
+                             int valid_rows = Rows) {
+    static_assert(K != pattern::indirect,
+                  "metacu::dma: start_edge is for sequential and strided "
+                  "copies");
+    const int t = int(threadIdx.x) - First;
+    edge_ = true;
+    if codegen ((int)__nvvm_arch >= 90) {
+      issue_edge<E2>(t, dst, src, valid, valid_rows);
+    } else if codegen ((int)__nvvm_arch >= 80) {
+      issue_edge<E1>(t, dst, src, valid, valid_rows);
+    } else {
+      issue_edge<E0>(t, dst, src, valid, valid_rows);
+    }
+  }
+
   /// Waits until this thread's part of the copy has landed; then the
   /// copying threads (all-threads use: the block) synchronize, so every one
   /// of them sees the whole tile. Warp-specialized: producers signal the
   /// consumers (consumer_wait()).
   __device__ void wait() {
     const int t = int(threadIdx.x) - First;
-    if codegen ((int)__nvvm_arch >= 90) {
-      complete<M2, W2>(t);
-    } else if codegen ((int)__nvvm_arch >= 80) {
-      complete<M1, W1>(t);
+    if (edge_) {
+      // start_edge() used cp.async, or copied through registers already.
+      edge_ = false;
+      if codegen ((int)__nvvm_arch >= 90) {
+        complete_edge<E2>();
+      } else if codegen ((int)__nvvm_arch >= 80) {
+        complete_edge<E1>();
+      }
     } else {
-      complete<M0, W0>(t);
+      if codegen ((int)__nvvm_arch >= 90) {
+        complete<M2, W2>(t);
+      } else if codegen ((int)__nvvm_arch >= 80) {
+        complete<M1, W1>(t);
+      } else {
+        complete<M0, W0>(t);
+      }
     }
     if constexpr (specialized)
       asm volatile("bar.arrive %0, %1;" ::"n"(BarrierId), "n"(Block)
@@ -240,6 +273,76 @@ private:
         load_batch<W>(t, 0);
       }
     }
+  }
+
+  /// The mechanisms of start_edge(): the plan's, with cp.async for bulk.
+  static constexpr mechanism E0 = M0;
+  static constexpr mechanism E1 = M1;
+  static constexpr mechanism E2 =
+      M2 == mechanism::bulk ? mechanism::cp_async : M2;
+
+  /// Bytes of access k (of WR bytes) that exist, 0 to WR.
+  __device__ static int available(int k, int valid, int valid_rows) {
+    int left;
+    if constexpr (K == pattern::sequential) {
+      left = valid - k * WR;
+    } else {
+      constexpr int per_row = Bytes / WR;
+      left = k / per_row < valid_rows ? valid - (k % per_row) * WR : 0;
+    }
+    return left < 0 ? 0 : left > WR ? WR : left;
+  }
+
+  template <mechanism M>
+  __device__ void issue_edge(int t, void *dst, const void *src, int valid,
+                             int valid_rows) {
+    const char *s = static_cast<const char *>(src);
+    char *d = static_cast<char *>(dst);
+    using T = typename detail::vec_of<WR>::type;
+    constexpr int vecs = total / WR;
+#pragma unroll
+    for (int i = 0; i < rounds_r; ++i) {
+      const int k = t + i * Threads;
+      if (vecs % Threads == 0 || i < rounds_r - 1 || k < vecs) {
+        int from, to;
+        offsets<WR>(k, &from, &to, nullptr);
+        const int n = available(k, valid, valid_rows);
+        if constexpr (M == mechanism::cp_async) {
+          // A source size of 0 reads nothing: the base stands in for an
+          // address that may lie past the data.
+          const char *p = n ? s + from : s;
+          if constexpr (WR == 16)
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(
+                             detail::smem_addr(d + to)),
+                         "l"(p), "r"(n)
+                         : "memory");
+          else
+            asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(
+                             detail::smem_addr(d + to)),
+                         "l"(p), "n"(WR), "r"(n)
+                         : "memory");
+        } else {
+          T v;
+          if (n == WR) {
+            v = detail::load<WR, C>(s + from);
+          } else {
+            unsigned char b[WR];
+#pragma unroll
+            for (int j = 0; j < WR; ++j)
+              b[j] = j < n ? static_cast<unsigned char>(s[from + j]) : 0;
+            memcpy(&v, b, WR);
+          }
+          *reinterpret_cast<T *>(d + to) = v;
+        }
+      }
+    }
+    if constexpr (M == mechanism::cp_async)
+      asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+
+  template <mechanism M> __device__ static void complete_edge() {
+    if constexpr (M == mechanism::cp_async)
+      asm volatile("cp.async.wait_group 0;" ::: "memory");
   }
 
   template <mechanism M, int W> __device__ void complete(int t) {
@@ -351,6 +454,7 @@ private:
 
   barrier &bar_;
   unsigned phase_ = 0;
+  bool edge_ = false;
   char *dst_ = nullptr;
   const char *src_ = nullptr;
   const int *idx_ = nullptr;
