@@ -13,10 +13,10 @@
 // lowering decided at generation time reaches the device code as template
 // arguments, and `if codegen` picks the mechanism of each architecture.
 #pragma once
+#include <metacu/dma/plan.h>
+
 #include <cstdint>
 #include <initializer_list>
-
-#include <metacu/dma/plan.h>
 
 namespace metacu::dma {
 
@@ -126,10 +126,11 @@ public:
   /// start() for a tile cut short at run time (the edge of the data):
   /// sequential, only the first `valid` bytes of the block exist; strided,
   /// only the first `valid` bytes of each row and the first `valid_rows`
-  /// rows. The rest of the tile is zero-filled (cp.async's source size, or
-  /// zeros stored from registers). Each access computes its valid bytes: the
-  /// one copy with a run-time guard. The bulk copy engine cannot zero-fill,
-  /// so sm_90 takes cp.async here. wait() completes it as any other.
+  /// rows. The rest of the tile is zero-filled through cp.async's source
+  /// size, so it needs sm_80 or newer and 4-byte alignment (a compile error
+  /// otherwise). Each access computes its valid bytes: the one copy with a
+  /// run-time guard. The bulk copy engine cannot zero-fill, so sm_90 takes
+  /// cp.async here. wait() completes it as any other.
   __device__ void start_edge(void *dst, const void *src, int valid,
                              int valid_rows = Rows) {
     static_assert(K != pattern::indirect,
@@ -141,7 +142,8 @@ public:
       issue_edge<E2>(t, dst, src, valid, valid_rows);
     } else if codegen ((int)__nvvm_arch >= 80) {
       issue_edge<E1>(t, dst, src, valid, valid_rows);
-    } else {
+    } else if codegen ((int)__nvvm_arch != 0) {
+      // The host pass (0) compiles no device code, nor this instantiation.
       issue_edge<E0>(t, dst, src, valid, valid_rows);
     }
   }
@@ -298,7 +300,6 @@ private:
                              int valid_rows) {
     const char *s = static_cast<const char *>(src);
     char *d = static_cast<char *>(dst);
-    using T = typename detail::vec_of<WR>::type;
     constexpr int vecs = total / WR;
 #pragma unroll
     for (int i = 0; i < rounds_r; ++i) {
@@ -322,17 +323,13 @@ private:
                          "l"(p), "n"(WR), "r"(n)
                          : "memory");
         } else {
-          T v;
-          if (n == WR) {
-            v = detail::load<WR, C>(s + from);
-          } else {
-            unsigned char b[WR];
-#pragma unroll
-            for (int j = 0; j < WR; ++j)
-              b[j] = j < n ? static_cast<unsigned char>(s[from + j]) : 0;
-            memcpy(&v, b, WR);
-          }
-          *reinterpret_cast<T *>(d + to) = v;
+          // Register staging has no zero-filling form here: a byte-wise
+          // version gave wrong bytes past the edge when run (compute_75 PTX
+          // on an H100, 2026-11-23) and the cause is not known yet.
+          static_assert(M == mechanism::cp_async,
+                        "metacu::dma: start_edge needs cp.async (sm_80 or "
+                        "newer, 4-byte alignment); guard it with if codegen "
+                        "(__nvvm_arch >= 80)");
         }
       }
     }
@@ -463,34 +460,36 @@ private:
 
 } // namespace metacu::dma
 
+// The meta part: names of metacu/dma/plan.h are qualified (dma::), as the
+// host slice finds the declarations meta code uses by their qualified names.
 namespace metacu::dma {
 @meta struct plan_t {
-  spec s;
+  dma::spec s;
   /// The spelling of the copier type for this spec, with the mechanism of
   /// each architecture tier decided here.
   std::string type() const {
     std::string t = "metacu::dma::copier<metacu::dma::pattern::";
-    t += pattern_name(s.kind);
-    for (int v : {s.bytes, s.rows, src_pitch(s), dst_pitch(s), s.align,
+    t += dma::pattern_name(s.kind);
+    for (int v : {s.bytes, s.rows, dma::src_pitch(s), dma::dst_pitch(s), s.align,
                   s.threads, s.first_thread,
                   s.block_threads ? s.block_threads : s.threads, s.barrier_id,
                   s.bytes_in_flight})
       t += ", " + std::to_string(v);
-    return t + ", metacu::dma::cache::" + cache_name(s.hint) +
-           ", metacu::dma::mechanism::" + mechanism_name(s.force) + ">";
+    return t + ", metacu::dma::cache::" + dma::cache_name(s.hint) +
+           ", metacu::dma::mechanism::" + dma::mechanism_name(s.force) + ">";
   }
   /// What the copy does on each --arch target, to stderr.
   void diagnose() const {
-    describe_header(stderr, s);
+    dma::describe_header(stderr, s);
     for (auto a : metacu::enum_values<nvvm_arch_t>())
-      describe(stderr, s, int(a));
+      dma::describe(stderr, s, int(a));
   }
 };
-@meta plan_t plan(spec s) {
-  if (const char *e = invalid(s); *e)
+@meta plan_t plan(dma::spec s) {
+  if (const char *e = dma::invalid(s); *e)
     throw metacu::error(std::string("metacu::dma: ") + e);
   for (auto a : metacu::enum_values<nvvm_arch_t>())
-    if (const char *e = refused(s, tier_of(int(a))); *e)
+    if (const char *e = dma::refused(s, dma::tier_of(int(a))); *e)
       throw metacu::error("metacu::dma: on sm_" + std::to_string(int(a)) +
                           ": " + e);
   return plan_t{s};
