@@ -9,6 +9,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -65,7 +66,7 @@ struct Directive {
   /// In the including file: the '#', and the file name as written.
   unsigned Hash = 0, NameBegin = 0, NameEnd = 0;
   bool Angled = false;
-  /// The file it entered (an index into the Pass's files), if any.
+  /// The file it entered (an index into the entered files), if any.
   int Child = -1;
   /// Skipped by an include guard or '#pragma once': the file's real path.
   std::string Skipped;
@@ -125,6 +126,7 @@ public:
     // dialect; the input is the splice's base, not a header.
     E.Dialect = !Main && Kind == SrcMgr::C_User &&
                 hasMetaConstructs(SM.getBufferData(ID));
+    Index[ID] = Files.size();
     Files.push_back(std::move(E));
     if (Pending)
       Files[*Pending].Directives.back().Child = Files.size() - 1;
@@ -142,14 +144,13 @@ public:
 
 private:
   int indexOf(FileID ID) const {
-    for (size_t I = Files.size(); I-- > 0;)
-      if (Files[I].ID == ID)
-        return I;
-    return -1;
+    auto It = Index.find(ID);
+    return It == Index.end() ? -1 : It->second;
   }
 
   SourceManager &SM;
   std::vector<Entered> &Files;
+  llvm::DenseMap<FileID, int> Index;
   std::optional<int> Pending;
 };
 
@@ -184,7 +185,7 @@ public:
     write(0, File.path().str());
     SourceFile Result(File.path().str(), std::move(Out));
     for (Mark &M : Marks)
-      Result.markOrigin(M.Offset, std::move(M.Path), M.Line);
+      Result.markOrigin(M.Offset, std::move(M.Path), M.Line, M.Library);
     return {std::move(Result), std::move(Headers)};
   }
 
@@ -193,20 +194,26 @@ private:
     unsigned Offset;
     std::string Path;
     unsigned Line;
+    bool Library;
   };
+
+  /// metacu's own headers: libraries in the dialect.
+  bool inRuntimeDir(llvm::StringRef Real) const {
+    return !RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/");
+  }
 
   /// What #line and diagnostics call a header: not its absolute path,
   /// which would make the output differ from machine to machine.
   std::string displayPath(llvm::StringRef Real) const {
-    if (!RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/"))
+    if (inRuntimeDir(Real))
       return Real.drop_front(RuntimeDir.size() + 1).str();
     llvm::SmallString<256> P(llvm::sys::path::parent_path(File.path()));
     llvm::sys::path::append(P, relativePath(InputDir, Real));
     return std::string(P);
   }
 
-  void mark(std::string Path, unsigned Line) {
-    Marks.push_back({unsigned(Out.size()), std::move(Path), Line});
+  void mark(std::string Path, unsigned Line, bool Library) {
+    Marks.push_back({unsigned(Out.size()), std::move(Path), Line, Library});
   }
 
   /// Appends file \p I's text with its spliced headers in place.
@@ -225,7 +232,8 @@ private:
         Headers.push_back(E.Real);
     }
     SourceFile Lines(Display, Text.str());
-    mark(Display, 1);
+    bool Library = I != 0 && inRuntimeDir(E.Real);
+    mark(Display, 1, Library);
     std::string ParentDir = realPath(llvm::sys::path::parent_path(E.Real));
     size_t Pos = 0;
     for (auto [Hash, D] : Edits) {
@@ -247,7 +255,7 @@ private:
         if (!Out.empty() && Out.back() != '\n')
           Out += '\n';
         Pos = std::min(End + 1, Text.size());
-        mark(Display, Lines.line(Pos));
+        mark(Display, Lines.line(Pos), Library);
       } else if (I != 0 && !D->Angled && D->FoundIn == ParentDir &&
                  ParentDir != InputDir) {
         // Found beside the header; the text now reads from the input's

@@ -150,7 +150,10 @@ extern "C" void hostDepend(void *Ctx, const char *Path) {
 
 /// Sends the interpreter's diagnostics back to the user's file. An error in
 /// a header (a failed static_assert in the generator library, say) is
-/// reported at the first of its notes that points into the program.
+/// reported at the first of its notes that points into the program; one in
+/// a library header in the dialect spliced into the program (metacu's
+/// own), at the first note that points at the user's code, when there is
+/// one (the instantiation or call that led there).
 class MappingConsumer : public clang::DiagnosticConsumer {
 public:
   explicit MappingConsumer(RunState &S) : S(S) {}
@@ -159,9 +162,15 @@ public:
                         const clang::Diagnostic &Info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(L, Info);
     if (L == clang::DiagnosticsEngine::Note) {
-      if (Pending && !Pending->Mapped)
+      if (Pending && (!Pending->Mapped || inLibrary(Pending->Offset)))
         if (auto O = map(Info)) {
-          Pending->Offset = *O;
+          if (Pending->Mapped && !inLibrary(*O)) {
+            Origin Lib = S.File.origin(Pending->Offset);
+            Pending->Message += " (in " + Lib.Path.str() + ":" +
+                                std::to_string(Lib.Where.Line) + ")";
+          }
+          if (!Pending->Mapped || !inLibrary(*O))
+            Pending->Offset = *O;
           Pending->Mapped = true;
         }
       return;
@@ -218,6 +227,10 @@ private:
             "booleans, enumerators, strings and aggregates of those have "
             "one)")
         .str();
+  }
+
+  bool inLibrary(unsigned Offset) const {
+    return S.File.origin(Offset).Library;
   }
 
   /// The interpreter's buffers ("input_line_2") and metacu's headers.

@@ -53,8 +53,9 @@ llvm::StringRef SourceFile::lineText(unsigned Offset) const {
   return L.rtrim('\r');
 }
 
-void SourceFile::markOrigin(unsigned Offset, std::string P, unsigned Line) {
-  Marks.push_back({Offset, std::move(P), Line});
+void SourceFile::markOrigin(unsigned Offset, std::string P, unsigned Line,
+                            bool Library) {
+  Marks.push_back({Offset, std::move(P), Line, Library});
 }
 
 Origin SourceFile::origin(unsigned Offset) const {
@@ -67,7 +68,9 @@ Origin SourceFile::origin(unsigned Offset) const {
   if (It == Marks.begin())
     return {Path, Here};
   const Mark &M = *std::prev(It);
-  return {M.Path, {M.Line + Here.Line - lineCol(M.Offset).Line, Here.Col}};
+  return {M.Path,
+          {M.Line + Here.Line - lineCol(M.Offset).Line, Here.Col},
+          M.Library};
 }
 
 } // namespace metacu

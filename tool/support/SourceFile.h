@@ -26,6 +26,9 @@ struct LineCol {
 struct Origin {
   llvm::StringRef Path;
   LineCol Where;
+  /// In a library header (metacu's own): errors there are better shown at
+  /// the user's line that led to them, where that is known.
+  bool Library = false;
 };
 
 class SourceFile {
@@ -54,7 +57,8 @@ public:
 
   /// From \p Offset on (the first byte of a line; marks in increasing
   /// order), the text is \p Path's from its line \p Line on.
-  void markOrigin(unsigned Offset, std::string Path, unsigned Line);
+  void markOrigin(unsigned Offset, std::string Path, unsigned Line,
+                  bool Library = false);
   /// The file and position \p Offset was written at: path() and lineCol()
   /// unless a mark says otherwise.
   Origin origin(unsigned Offset) const;
@@ -67,6 +71,7 @@ private:
     unsigned Offset;
     std::string Path;
     unsigned Line;
+    bool Library;
   };
   std::vector<Mark> Marks;
 };

@@ -68,6 +68,7 @@ TEST_F(DialectHeadersTest, GuardedHeaderIsSplicedOnceInPlace) {
   // Every line of the splice maps back to where it was written.
   EXPECT_EQ(originOf(S, "int before;"), Tmp.path("k.cu") + ":1");
   EXPECT_EQ(originOf(S, "@meta int a"), Tmp.path("a.cuh") + ":3");
+  EXPECT_FALSE(S.Text.origin(S.Text.text().find("@meta int a")).Library);
   EXPECT_EQ(originOf(S, "__device__ int fa"), Tmp.path("a.cuh") + ":4");
   EXPECT_EQ(originOf(S, "#include \"plain.h\""), Tmp.path("k.cu") + ":3");
   EXPECT_EQ(originOf(S, "int after;"), Tmp.path("k.cu") + ":5");
@@ -143,8 +144,11 @@ TEST_F(DialectHeadersTest, PlainHeaderThatIncludesADialectHeaderIsSpliced) {
 TEST_F(DialectHeadersTest, HeadersOfTheRuntimeDirectoryAreNamedRelativeToIt) {
   RuntimeInclude = Tmp.path("runtime");
   Tmp.write("runtime/metacu/lib.cuh", "#pragma once\n@meta int lib = 1;\n");
-  SplicedInput S = splice("#include <metacu/lib.cuh>\n");
+  SplicedInput S = splice("int u;\n#include <metacu/lib.cuh>\n");
   EXPECT_EQ(originOf(S, "@meta int lib"), "metacu/lib.cuh:2");
+  // Errors there are shown at the user's line where Clang says which.
+  EXPECT_TRUE(S.Text.origin(S.Text.text().find("@meta int lib")).Library);
+  EXPECT_FALSE(S.Text.origin(0).Library);
   EXPECT_EQ(S.Headers,
             std::vector<std::string>{Tmp.path("runtime/metacu/lib.cuh")});
 }

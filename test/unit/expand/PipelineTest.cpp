@@ -3,6 +3,7 @@
 #include "Fixture.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include <filesystem>
 #include <gtest/gtest.h>
 
 using namespace metacu;
@@ -85,6 +86,37 @@ std::optional<SourceError> sourceError(llvm::Error Err) {
         ADD_FAILURE() << "not a SourceError: " << E.message();
       });
   return Out;
+}
+
+TEST(PipelineTest, ErrorsInALibraryDialectHeaderArePlacedAtTheUsersLine) {
+  TestTU TU("#include <metacu/lib.cuh>\n"
+            "@meta int ok = lib_tile<32>();\n"
+            "@meta int bad = $use^lib_tile<24>();\n");
+  // A runtime include directory of metacu's own headers and a library in
+  // the dialect.
+  std::string Runtime = TU.path("runtime");
+  std::filesystem::copy(METACU_SOURCE_RUNTIME_INCLUDE, Runtime,
+                        std::filesystem::copy_options::recursive);
+  TU.write("runtime/metacu/lib.cuh",
+           "#pragma once\n"
+           "@meta template <int N> constexpr int lib_tile() {\n"
+           "  static_assert(N % 16 == 0, \"tile must be a multiple of 16\");\n"
+           "  return N;\n"
+           "}\n");
+  PipelineOptions Opts = TestTU::pipelineOptions();
+  Opts.RuntimeInclude = Runtime;
+  auto X = expandFile(TU.file(), archs("80"), Opts);
+  ASSERT_FALSE(bool(X));
+  std::optional<SourceError> E = sourceError(X.takeError());
+  ASSERT_TRUE(E.has_value());
+  // Not inside metacu's header: at the user's use, saying where it failed.
+  EXPECT_EQ(E->path(), TU.path("k.cu"));
+  EXPECT_EQ(E->where().Line, 3u);
+  EXPECT_EQ(E->where().Col, TU.file().lineCol(TU.point("use")).Col);
+  EXPECT_NE(E->text().find("tile must be a multiple of 16"), std::string::npos)
+      << E->text();
+  EXPECT_NE(E->text().find("(in metacu/lib.cuh:3)"), std::string::npos)
+      << E->text();
 }
 
 TEST(PipelineTest, ErrorsOfEveryStageArePlacedInTheFile) {
