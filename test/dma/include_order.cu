@@ -1,0 +1,21 @@
+// RUN: %metacu %s -o %t.gen.cu --arch 80 2> %t.diag
+// RUN: FileCheck %s < %t.diag
+// RUN: %nvcc -ptx -arch=sm_80 %t.gen.cu -o %t.ptx
+// The plan's meta code finds metacu/dma/plan.h whatever the input included
+// before <metacu/dma.cuh> (here <cstdio>, which plan.h includes too: the
+// generator must still include plan.h itself).
+#include <cstdio>
+#include <metacu/dma.cuh>
+
+@meta auto stage = metacu::dma::plan({.bytes = 2048, .align = 16, .threads = 128});
+@meta stage.diagnose();
+using stage_t = @(stage.type());
+
+__global__ void k(const float4* src, float4* dst) {
+  __shared__ alignas(16) float4 tile[128];
+  __shared__ metacu::dma::barrier bar;
+  stage_t dma(bar);
+  dma.copy(tile, src);
+  dst[threadIdx.x] = tile[127 - threadIdx.x];
+}
+// CHECK: sm_80: cp.async, 16-byte accesses, 1 per thread
