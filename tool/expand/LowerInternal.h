@@ -16,6 +16,7 @@
 #include "expand/Lower.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,7 +64,10 @@ private:
   //-----------------------------------------------===//
 
   void write(llvm::StringRef S) { Out += S; }
+  /// Copies input [B, E) into the program, with __LINE__ and __FILE__
+  /// replaced by the input's line and file.
   void writeVerbatim(unsigned B, unsigned E);
+  void copyVerbatim(unsigned B, unsigned E);
   /// Everything written by \p F is attributed to input offset \p At.
   template <class F> void anchored(unsigned At, F Write) {
     unsigned Begin = Out.size();
@@ -111,6 +115,10 @@ private:
   /// Whether the identifier at \p I is the name in an ordinary declaration
   /// ('int u = ...', 'float u;', '(int u)').
   bool declaresName(unsigned I) const;
+  /// The ordinary declaration at \p I hides a meta name as C++ hides an
+  /// outer name: for the rest of its scope, or for the body its parameter
+  /// list belongs to.
+  llvm::Error hideMetaName(unsigned I);
 
   //===--- Ordinary code (LowerCode.cpp)
   //-------------------------------------===//
@@ -130,6 +138,13 @@ private:
   /// One past the postfix chain of the meta name at \p I: members,
   /// subscripts and calls ('details.nt', 'cfg[2].vt', 'table.at(sm).nt').
   unsigned chainEnd(unsigned I, unsigned E) const;
+  /// The file's #define at \p NameTok (or #undef): which identifiers its
+  /// body names, so that a use of it in ordinary code that would hand nvcc
+  /// a meta name is refused where the macro is used.
+  void recordMacro(unsigned NameTok, unsigned End, bool Define);
+  std::optional<std::string> metaNameInMacro(llvm::StringRef Name,
+                                             llvm::StringSet<> &Seen) const;
+  llvm::Error checkMacroUse(unsigned I) const;
   void emitValue(unsigned B, unsigned E);
   void writeDeclaration(const SliceDecl &D);
 
@@ -171,6 +186,16 @@ private:
   SourceMap Map;
   std::vector<Scope> Scopes;
   std::vector<std::string> PendingTemplateParams;
+  /// Meta names hidden by ordinary declarations inside parentheses, not
+  /// yet given to the body they belong to.
+  std::vector<std::string> PendingParams;
+  struct Macro {
+    unsigned Offset;
+    std::vector<std::string> Identifiers;
+  };
+  llvm::StringMap<Macro> Macros;
+  /// Parentheses open in ordinary code.
+  unsigned ParenDepth = 0;
   bool InRun = false;
   /// Where the open run's body starts in the program.
   size_t RunBegin = 0;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "expand/LowerInternal.h"
 #include "expand/MetaNames.h"
+#include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -17,6 +18,8 @@ namespace tok = clang::tok;
 namespace metacu::lowering {
 
 bool Lowering::isMetaName(llvm::StringRef N) const {
+  if (llvm::is_contained(PendingParams, N))
+    return false;
   for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
     auto F = It->Names.find(N);
     if (F != It->Names.end())
@@ -89,6 +92,12 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
     S.TemplateParams = std::move(PendingTemplateParams);
     PendingTemplateParams.clear();
   }
+  // Parameters (of a function, a lambda, a 'for' or a 'catch') are names
+  // of the body that follows.
+  if (S.Kind == ScopeKind::Function)
+    for (const std::string &P : PendingParams)
+      S.Names[P] = false;
+  PendingParams.clear();
   if (S.Kind == ScopeKind::Namespace && !S.InBlock) {
     // Mirror the namespace so meta code sees qualified names as C++ does.
     closeRun();
@@ -132,6 +141,25 @@ std::vector<std::string> Lowering::templateParameters(unsigned Less) const {
   if (Close < Toks.size() && !Last.empty())
     Names.push_back(Last);
   return Names;
+}
+
+llvm::Error Lowering::hideMetaName(unsigned I) {
+  llvm::StringRef N = Toks[I].Text;
+  if (ParenDepth > 0) {
+    PendingParams.push_back(N.str());
+    return llvm::Error::success();
+  }
+  // In the scope that declares the meta name, C++ would call this a
+  // redeclaration: which of the two later uses mean is anyone's guess.
+  auto Here = Scopes.back().Names.find(N);
+  if (Here != Scopes.back().Names.end() && Here->second)
+    return errorAt(Toks[I].Offset,
+                   "declaration of '" + N +
+                       "' in ordinary code redeclares "
+                       "the meta variable '" +
+                       N + "' of the same scope; rename one of them");
+  Scopes.back().Names[N] = false;
+  return llvm::Error::success();
 }
 
 bool Lowering::declaresName(unsigned I) const {
