@@ -55,6 +55,7 @@ llvm::Expected<Generator> Lowering::run() {
   G.Prelude = prelude();
   G.Program = std::move(Out);
   G.Map = std::move(Map);
+  G.HostCopyChains = std::move(HostCopyChains);
   return G;
 }
 

@@ -29,6 +29,9 @@ struct Generator {
   std::string Program;
   /// Ties Program offsets back to the input.
   SourceMap Map;
+  /// The 'if codegen' chains (input offsets) of device-only functions
+  /// whose branches return: the host pass must see them (HostCopy.h).
+  std::vector<unsigned> HostCopyChains;
 };
 
 /// Lowers \p Scan, which check() has found expandable with \p Slice.

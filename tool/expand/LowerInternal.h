@@ -44,6 +44,8 @@ struct Scope {
   /// meta name (false).
   llvm::StringMap<bool> Names;
   std::vector<std::string> TemplateParams;
+  /// Inside a __device__ function that is not __host__ too.
+  bool DeviceOnly = false;
   /// Offset of the '{' that opened it, for unbalanced-brace errors.
   unsigned OpenOffset = 0;
 };
@@ -200,6 +202,7 @@ private:
   /// Where the open run's body starts in the program.
   size_t RunBegin = 0;
   unsigned Counter = 0;
+  std::vector<unsigned> HostCopyChains;
 };
 
 } // namespace metacu::lowering

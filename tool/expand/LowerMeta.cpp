@@ -212,6 +212,10 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
   if (Scopes.back().Kind != ScopeKind::Function)
     return errorAt(N.Whole.Begin,
                    "'if codegen' can only appear inside a function body");
+  if (Scopes.back().DeviceOnly &&
+      llvm::any_of(Scan.tokensIn(N.Whole),
+                   [](const Token &T) { return T.isIdent("return"); }))
+    HostCopyChains.push_back(N.Whole.Begin);
   ensureRun();
   write("{\n");
   setLocation(N.Whole.Begin);

@@ -41,6 +41,7 @@ bool Lowering::isTemplateParam(llvm::StringRef N) const {
 void Lowering::pushBodyScope() {
   Scope S;
   S.Kind = Scopes.back().Kind;
+  S.DeviceOnly = Scopes.back().DeviceOnly;
   S.InBlock = true;
   Scopes.push_back(std::move(S));
 }
@@ -67,6 +68,7 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
   unsigned HeaderBegin = I;
   if (Outer == ScopeKind::Function) {
     S.Kind = ScopeKind::Function;
+    S.DeviceOnly = Scopes.back().DeviceOnly;
   } else if (Outer == ScopeKind::Namespace && Any("namespace")) {
     S.Kind = ScopeKind::Namespace;
     for (unsigned K = StmtStart; K < I; ++K)
@@ -88,6 +90,8 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
   } else {
     S.Kind = ScopeKind::Init;
   }
+  if (S.Kind == ScopeKind::Function && Outer != ScopeKind::Function)
+    S.DeviceOnly = Any("__device__") && !Any("__host__");
   if (S.Kind == ScopeKind::Function || S.Kind == ScopeKind::Class) {
     S.TemplateParams = std::move(PendingTemplateParams);
     PendingTemplateParams.clear();

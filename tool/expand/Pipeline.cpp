@@ -3,6 +3,7 @@
 #include "expand/Check.h"
 #include "expand/Emit.h"
 #include "expand/Execute.h"
+#include "expand/HostCopy.h"
 #include "expand/HostSlice.h"
 #include "expand/Lower.h"
 #include "expand/MetaNames.h"
@@ -71,6 +72,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   auto X = execute(File, *G, Archs, Opts);
   if (!X)
     return X.takeError();
+  addHostCopies(*X, G->HostCopyChains);
   Clock.lap("execute");
 
   Result.Text = emitOutput(File, Archs, *X, {Opts.OutputName});

@@ -257,14 +257,61 @@ TEST_F(LowerTest, CodegenOutsideAFunctionIsAnError) {
   EXPECT_EQ(Msg2, "'if codegen' can only appear inside a function body");
 }
 
-TEST_F(LowerTest, OrdinaryDeclarationShadowingAMetaVariableIsAnError) {
-  auto [Offset, Msg] = lowerError("@meta int n = 4;\n"
-                                  "__global__ void k(int *x) {\n"
+TEST_F(LowerTest, OrdinaryDeclarationInTheMetaNamesOwnScopeIsAnError) {
+  auto [Offset, Msg] = lowerError("__global__ void k(int *x) {\n"
+                                  "  @meta int n = 4;\n"
                                   "  int n = x[0];\n"
                                   "}\n");
   EXPECT_EQ(Offset, offsetOf("n = x[0]"));
-  EXPECT_EQ(Msg, "declaration of 'n' in ordinary code shadows the meta "
-                 "variable 'n'; rename one of them");
+  EXPECT_EQ(Msg, "declaration of 'n' in ordinary code redeclares the meta "
+                 "variable 'n' of the same scope; rename one of them");
+}
+
+/// Whether the program spells a meta value at input offset \p At.
+static bool spelledAt(const Generator &G, unsigned At) {
+  return G.Program.find("::metacu::detail::value(" + std::to_string(At) +
+                        ",") != std::string::npos;
+}
+
+TEST_F(LowerTest, InnerDeclarationHidesAMetaNameForTheRestOfItsBlock) {
+  Generator G = lowerOk("@meta int n = 4;\n"
+                        "__global__ void k(int *x) {\n"
+                        "  x[0] = n;\n"
+                        "  { int n = x[1]; x[2] = n + 1; }\n"
+                        "  x[3] = n * 2;\n"
+                        "}\n");
+  EXPECT_TRUE(spelledAt(G, offsetOf("n;\n  {"))) << G.Program;
+  EXPECT_FALSE(spelledAt(G, offsetOf("n + 1"))) << G.Program;
+  EXPECT_TRUE(spelledAt(G, offsetOf("n * 2"))) << G.Program;
+}
+
+TEST_F(LowerTest, ParametersAndMembersHideAMetaNameInTheirBodies) {
+  Generator G =
+      lowerOk("@meta int n = 4;\n"
+              "struct S { int n; __device__ int g() { return n + 5; } };\n"
+              "__device__ int f(int n) { return n + 1; }\n"
+              "__global__ void k(int *x, S s) {\n"
+              "  for (int n = 0; n < 2; ++n) x[n + 2] = n + 3;\n"
+              "  x[0] = n + s.n + f(n * 2);\n"
+              "}\n");
+  EXPECT_FALSE(spelledAt(G, offsetOf("n + 5"))) << G.Program;
+  EXPECT_FALSE(spelledAt(G, offsetOf("n + 1"))) << G.Program;
+  EXPECT_FALSE(spelledAt(G, offsetOf("n + 3"))) << G.Program;
+  EXPECT_TRUE(spelledAt(G, offsetOf("n + s.n"))) << G.Program;
+  EXPECT_TRUE(spelledAt(G, offsetOf("n * 2"))) << G.Program;
+}
+
+TEST_F(LowerTest, MacroNamingAMetaVariableIsRefusedWhereOrdinaryCodeUsesIt) {
+  auto [Offset, Msg] =
+      lowerError("@meta int w = 3;\n"
+                 "#define SCALE(x) ((x) * w)\n"
+                 "__device__ int f(int w) { return SCALE(w); }\n"
+                 "__global__ void k(int *x) { x[0] = SCALE(2); }\n");
+  EXPECT_EQ(Offset, offsetOf("SCALE(2)"));
+  EXPECT_NE(Msg.find("macro 'SCALE' (defined at line 2) expands to the meta "
+                     "variable 'w'"),
+            std::string::npos)
+      << Msg;
 }
 
 TEST_F(LowerTest, MetaNamesAreScopedByBraces) {
