@@ -176,8 +176,19 @@ private:
   /// sequence (metacu::unroll_for) with 'i' a constant expression.
   llvm::Error lowerTemplateFor(const Node &N, llvm::ArrayRef<Token> HT);
   /// The body of a template-dependent loop runs as a lambda, once per index:
-  /// it cannot leave the loop, and meta code in it cannot see the index.
+  /// it cannot leave the loop. Its index is a constant of the template, as
+  /// a template parameter is.
   llvm::Error checkTemplateBody(const Branch &B, llvm::StringRef Var);
+  /// Whether \p Toks name a template parameter or a constant derived from
+  /// one (other than \p Except).
+  bool mentionsTemplateParam(llvm::ArrayRef<Token> Toks,
+                             llvm::ArrayRef<std::string> Except = {}) const;
+  /// Meta code that reads template parameters can only run per
+  /// instantiation: a declaration becomes a 'constexpr' one of the
+  /// template, a '@meta if' an 'if constexpr'.
+  llvm::Error lowerDependentStatement(const Node &N, llvm::ArrayRef<Token> HT);
+  llvm::Error lowerDependentIf(const Node &N);
+  llvm::Error lowerBracedBody(const Branch &B);
 
   const SourceFile &File;
   const ScanResult &Scan;
@@ -203,6 +214,9 @@ private:
   size_t RunBegin = 0;
   unsigned Counter = 0;
   std::vector<unsigned> HostCopyChains;
+  /// Bodies of '@meta if' and '@meta for' that depend on template
+  /// parameters, open around the code being lowered.
+  unsigned DependentDepth = 0;
 };
 
 } // namespace metacu::lowering

@@ -30,10 +30,10 @@ bool Lowering::isMetaName(llvm::StringRef N) const {
 
 bool Lowering::isTemplateParam(llvm::StringRef N) const {
   for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
-    if (It->Names.count(N))
-      return false;
     if (llvm::is_contained(It->TemplateParams, N.str()))
       return true;
+    if (It->Names.count(N))
+      return false;
   }
   return false;
 }

@@ -208,7 +208,13 @@ TEST_F(LowerTest, TemplateDependentLoopUnrollsThroughTheRuntimeHelper) {
   EXPECT_TRUE(copied(P, offsetOf("i] = 0")));
 }
 
-TEST_F(LowerTest, TemplateDependentLoopRejectsBreakAndMetaUseOfItsIndex) {
+/// Whether the program spells a meta value at input offset \p At.
+static bool spelledAt(const Generator &G, unsigned At) {
+  return G.Program.find("::metacu::detail::value(" + std::to_string(At) +
+                        ",") != std::string::npos;
+}
+
+TEST_F(LowerTest, TemplateDependentLoopRejectsBreakAndMetaStatements) {
   auto [Offset, Msg] =
       lowerError("template <int N> __device__ void f(int *x) {\n"
                  "  @meta for (int i = 0; i < N; ++i) {\n"
@@ -218,13 +224,41 @@ TEST_F(LowerTest, TemplateDependentLoopRejectsBreakAndMetaUseOfItsIndex) {
   EXPECT_EQ(Offset, offsetOf("break"));
   EXPECT_NE(Msg.find("'break' cannot appear"), std::string::npos) << Msg;
 
-  auto [Offset2, Msg2] =
-      lowerError("template <int N> __device__ void f(int *x) {\n"
-                 "  @meta for (int i = 0; i < N; ++i) { @meta int j = i; }\n"
-                 "}\n");
-  EXPECT_EQ(Offset2, offsetOf("i; }"));
-  EXPECT_NE(Msg2.find("not known at generation time"), std::string::npos)
+  // Meta code there runs once at generation time, not once per index.
+  auto [Offset2, Msg2] = lowerError(
+      "@meta int count = 0;\n"
+      "template <int N> __device__ void f(int *x) {\n"
+      "  @meta for (int i = 0; i < N; ++i) { @meta ++count; }\n"
+      "}\n");
+  EXPECT_EQ(Offset2, offsetOf("++count"));
+  EXPECT_NE(Msg2.find("only meta declarations may appear there"),
+            std::string::npos)
       << Msg2;
+}
+
+TEST_F(LowerTest, MetaCodeReadingTemplateParametersBecomesConstexpr) {
+  Generator G = lowerOk("template <int N> __device__ int f(int *x) {\n"
+                        "  @meta int h = N / 2;\n"
+                        "  @meta for (int i = 0; i < h; ++i) {\n"
+                        "    @meta int j = i * 2;\n"
+                        "    @meta if (j > 2) x[j] = 1; else x[i] = 0;\n"
+                        "  }\n"
+                        "  return h;\n"
+                        "}\n");
+  const std::string &P = G.Program;
+  EXPECT_NE(P.find("\"constexpr \""), std::string::npos) << P;
+  EXPECT_NE(P.find("\"if constexpr (\""), std::string::npos) << P;
+  EXPECT_NE(P.find("::metacu::unroll_for<int, "), std::string::npos) << P;
+  // The declarations are the template's: copied, never run by metacu.
+  EXPECT_TRUE(copied(P, offsetOf("h = N / 2")));
+  EXPECT_TRUE(copied(P, offsetOf("j = i * 2")));
+  EXPECT_FALSE(spelledAt(G, offsetOf("h;\n}")));
+
+  auto [Offset, Msg] = lowerError("template <int N> __device__ void g() {\n"
+                                  "  @meta printf(\"%d\", N);\n"
+                                  "}\n");
+  EXPECT_EQ(Offset, offsetOf("printf"));
+  EXPECT_NE(Msg.find("uses a template parameter"), std::string::npos) << Msg;
 }
 
 TEST_F(LowerTest, CodegenChainEvaluatesEveryCondition) {
@@ -265,12 +299,6 @@ TEST_F(LowerTest, OrdinaryDeclarationInTheMetaNamesOwnScopeIsAnError) {
   EXPECT_EQ(Offset, offsetOf("n = x[0]"));
   EXPECT_EQ(Msg, "declaration of 'n' in ordinary code redeclares the meta "
                  "variable 'n' of the same scope; rename one of them");
-}
-
-/// Whether the program spells a meta value at input offset \p At.
-static bool spelledAt(const Generator &G, unsigned At) {
-  return G.Program.find("::metacu::detail::value(" + std::to_string(At) +
-                        ",") != std::string::npos;
 }
 
 TEST_F(LowerTest, InnerDeclarationHidesAMetaNameForTheRestOfItsBlock) {
