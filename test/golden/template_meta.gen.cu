@@ -10,9 +10,31 @@ enum class nvvm_arch_t { sm_75 = 75, sm_90 = 90 };
 // lowered to constant expressions of the template: a declaration becomes
 // 'constexpr' (a static constexpr member in a class), a '@meta if' becomes
 // 'if constexpr', a counted '@meta for' a fold the compiler unrolls per
-// instantiation; an inner loop may count to the outer loop's index.
+// instantiation; an inner loop may count to the outer loop's index. A
+// template over an enumeration (nvvm_arch_t) whose meta code reads the
+// parameter is expanded once per enumerator as explicit specializations,
+// so its meta code may read a 'const std::map' keyed by the parameter.
+#include <map>
 
-#line 9 "template_meta.cu"
+
+#line 14 "template_meta.cu"
+struct shape_t { int rows; int cols; };
+const std::map<int, shape_t> shapes { {75, {2, 16}}, {90, {4, 32}} };
+
+template <nvvm_arch_t sm> __device__ int cells();
+#line 17 "template_meta.cu"
+template <> __device__ int cells<nvvm_arch_t::sm_75>() {
+#line 20 "template_meta.cu"
+  return 2 * 16;
+}
+#line 17 "template_meta.cu"
+template <> __device__ int cells<nvvm_arch_t::sm_90>() {
+#line 20 "template_meta.cu"
+  return 4 * 32;
+}
+
+
+#line 23 "template_meta.cu"
 template <int N> __device__ int half_scaled() {
   constexpr int h = N / 2 * 3;
   return h;
@@ -36,30 +58,44 @@ template <class T, int N> struct tile {
   T data[N];
 };
 
-template <nvvm_arch_t sm> __device__ int lanes() {
-  constexpr int n = (int)sm >= 90 ? 64 : 32;
-  static_assert(n % 32 == 0, "whole warps");
-  return n;
+template <nvvm_arch_t sm> __device__ int lanes();
+#line 46 "template_meta.cu"
+template <> __device__ int lanes<nvvm_arch_t::sm_75>() {
+#line 49 "template_meta.cu"
+  return 32;
+}
+#line 46 "template_meta.cu"
+template <> __device__ int lanes<nvvm_arch_t::sm_90>() {
+#line 49 "template_meta.cu"
+  return 64;
 }
 
+
+#line 52 "template_meta.cu"
 __global__ void k(int* out) {
   out[0] = half_scaled<8>();
   triangle<3>(out + 1);
   out[10] = tile<float, 4>::bytes;
-#line 43 "template_meta.cu"
+#line 57 "template_meta.cu"
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#line 44 "template_meta.cu"
-    out[11] = lanes<nvvm_arch_t::sm_75>();
+#line 57 "template_meta.cu"
+    {
+      out[11] = lanes<nvvm_arch_t::sm_75>();
+      out[12] = cells<nvvm_arch_t::sm_75>();
+    }
 #endif
-#line 44 "template_meta.cu"
+#line 60 "template_meta.cu"
   }
-#line 43 "template_meta.cu"
+#line 57 "template_meta.cu"
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
-#line 44 "template_meta.cu"
-    out[11] = lanes<nvvm_arch_t::sm_90>();
+#line 57 "template_meta.cu"
+    {
+      out[11] = lanes<nvvm_arch_t::sm_90>();
+      out[12] = cells<nvvm_arch_t::sm_90>();
+    }
 #endif
-#line 44 "template_meta.cu"
+#line 60 "template_meta.cu"
   }
 }

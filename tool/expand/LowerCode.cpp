@@ -67,6 +67,14 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
         StmtStart = I + 1;
         continue;
       }
+      if (atNamespaceLevel() || Scopes.back().Kind == ScopeKind::Namespace)
+        if (auto S = enumSpecialization(I, StmtStart);
+            S && Toks[S->Template].Offset >= Pending) {
+          ensureRun();
+          openSpecializations(*S, I, Pending);
+          StmtStart = I + 1;
+          continue;
+        }
       emitText(Pending, T.end());
       Pending = T.end();
       openBrace(I, StmtStart);
@@ -82,6 +90,9 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       Scopes.pop_back();
       if (S.Kind == ScopeKind::Namespace && !S.InBlock)
         closeRun();
+      // A specialization's body is the loop's; each ends its line.
+      if (S.Specializations)
+        emitCode(T.end(), "\n");
       write("}\n");
       // Back at namespace level, a long run ends here: the JIT's code
       // generation takes more than linear time in a function's size, and

@@ -46,6 +46,9 @@ struct Scope {
   std::vector<std::string> TemplateParams;
   /// Inside a __device__ function that is not __host__ too.
   bool DeviceOnly = false;
+  /// The body of a template over an enumeration, expanded once per
+  /// enumerator inside a loop of the program (LowerSpecialize.cpp).
+  bool Specializations = false;
   /// Offset of the '{' that opened it, for unbalanced-brace errors.
   unsigned OpenOffset = 0;
 };
@@ -121,6 +124,22 @@ private:
   /// outer name: for the rest of its scope, or for the body its parameter
   /// list belongs to.
   llvm::Error hideMetaName(unsigned I);
+
+  //===--- Templates over an enumeration (LowerSpecialize.cpp)
+  //----------===//
+
+  struct Specialization {
+    /// Tokens: 'template', one past the '>' of its parameter list, the
+    /// function's name.
+    unsigned Template, Close, Name;
+    std::string Var, Type;
+  };
+  /// The function template whose body opens at \p Open, if its one
+  /// template parameter is an enumeration that its meta code reads.
+  std::optional<Specialization> enumSpecialization(unsigned Open,
+                                                   unsigned StmtStart) const;
+  void openSpecializations(const Specialization &S, unsigned Open,
+                           unsigned &Pending);
 
   //===--- Ordinary code (LowerCode.cpp)
   //-------------------------------------===//

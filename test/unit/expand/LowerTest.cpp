@@ -261,6 +261,29 @@ TEST_F(LowerTest, MetaCodeReadingTemplateParametersBecomesConstexpr) {
   EXPECT_NE(Msg.find("uses a template parameter"), std::string::npos) << Msg;
 }
 
+TEST_F(LowerTest, TemplateOverAnEnumerationIsSpecializedPerEnumerator) {
+  Generator G = lowerOk("const int table[] = {1, 2};\n"
+                        "template <nvvm_arch_t sm> __device__ int f() {\n"
+                        "  @meta int v = (int)sm;\n"
+                        "  return v;\n"
+                        "}\n"
+                        "template <nvvm_arch_t sm> __device__ int g() {\n"
+                        "  @meta int w = 1;\n"
+                        "  return w;\n"
+                        "}\n");
+  const std::string &P = G.Program;
+  // f's meta code reads sm: one specialization per enumerator, the body
+  // expanded with sm a meta value.
+  size_t Loop = P.find("for (auto sm : ::metacu::enum_values<nvvm_arch_t>())");
+  ASSERT_NE(Loop, std::string::npos) << P;
+  EXPECT_NE(P.find("\"template <>\"", Loop), std::string::npos) << P;
+  EXPECT_TRUE(spelledAt(G, offsetOf("f()")));
+  EXPECT_TRUE(spelledAt(G, offsetOf("v;\n}")));
+  // g's does not: it stays one template.
+  EXPECT_EQ(P.find("enum_values<nvvm_arch_t>", Loop + 40), std::string::npos)
+      << P;
+}
+
 TEST_F(LowerTest, CodegenChainEvaluatesEveryCondition) {
   Generator G = lowerOk("__global__ void k(int *p) {\n"
                         "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) "
