@@ -225,8 +225,9 @@ std::string Lowering::prelude() {
 
 llvm::Expected<Generator> lower(const SourceFile &File, const ScanResult &Scan,
                                 const HostSliceResult &Slice,
-                                const ArchList &Archs) {
-  return lowering::Lowering(File, Scan, Slice, Archs).run();
+                                const ArchList &Archs,
+                                llvm::ArrayRef<unsigned> HostDevice) {
+  return lowering::Lowering(File, Scan, Slice, Archs, HostDevice).run();
 }
 
 } // namespace metacu

@@ -35,9 +35,12 @@ struct Generator {
 };
 
 /// Lowers \p Scan, which check() has found expandable with \p Slice.
+/// '__host__ __device__ ' is inserted at the offsets of \p HostDevice
+/// (ascending; Untagged.h).
 llvm::Expected<Generator> lower(const SourceFile &File, const ScanResult &Scan,
                                 const HostSliceResult &Slice,
-                                const ArchList &Archs);
+                                const ArchList &Archs,
+                                llvm::ArrayRef<unsigned> HostDevice = {});
 
 } // namespace metacu
 

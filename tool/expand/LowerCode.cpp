@@ -12,6 +12,7 @@
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 
 namespace tok = clang::tok;
 
@@ -44,6 +45,11 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
         I = lowerDirective(I, E, Pending) - 1;
       StmtStart = I + 1;
       continue;
+    }
+    if (std::binary_search(HostDevice.begin(), HostDevice.end(), T.Offset)) {
+      emitText(Pending, T.Offset);
+      Pending = T.Offset;
+      emitCode(T.Offset, "__host__ __device__ ");
     }
     if (atNamespaceLevel())
       if (const SliceDecl *D = declarationAt(T.Offset)) {

@@ -59,8 +59,10 @@ std::string cppString(llvm::StringRef S);
 class Lowering {
 public:
   Lowering(const SourceFile &File, const ScanResult &Scan,
-           const HostSliceResult &Slice, const ArchList &Archs)
-      : File(File), Scan(Scan), Toks(Scan.Tokens), Slice(Slice), Archs(Archs) {}
+           const HostSliceResult &Slice, const ArchList &Archs,
+           llvm::ArrayRef<unsigned> HostDevice)
+      : File(File), Scan(Scan), Toks(Scan.Tokens), Slice(Slice), Archs(Archs),
+        HostDevice(HostDevice) {}
 
   llvm::Expected<Generator> run();
 
@@ -214,6 +216,7 @@ private:
   const std::vector<Token> &Toks;
   const HostSliceResult &Slice;
   const ArchList &Archs;
+  llvm::ArrayRef<unsigned> HostDevice;
   std::string Out;
   SourceMap Map;
   std::vector<Scope> Scopes;
