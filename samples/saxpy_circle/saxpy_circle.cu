@@ -8,8 +8,9 @@
 // of the helper template (loads unrolled and issued before any arithmetic).
 // The host reads the same map at run time, keyed on the architecture of
 // the image the driver loaded, to size the grid; a tag overload
-// (metacu::sm_t) names the variant that runs. Changes from the article that
-// nvcc forces: architectures sm_75 and newer, __device__ on the helper.
+// (metacu::sm_t) names the variant that runs. As in Circle, the helper has
+// no __device__: metacu emits it __host__ __device__ because the kernel
+// calls it. The one change nvcc forces: architectures sm_75 and newer.
 //
 //   saxpy_circle [n]    (default 1000000 values)
 #include <cmath>
@@ -37,7 +38,7 @@ const std::map<int, launch_params> saxpy_params{
 // first multiply-add. nt and vt are template parameters, so the loops are
 // unrolled per instantiation.
 template <int nt, int vt, class T>
-__device__ void saxpy_thread(T a, const T* x, T* y, size_t first, size_t n) {
+void saxpy_thread(T a, const T* x, T* y, size_t first, size_t n) {
   T xs[vt] = {}, ys[vt] = {};
   @meta for (int i = 0; i < vt; ++i) {
     if (first + i * nt < n) {

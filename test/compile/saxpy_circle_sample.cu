@@ -5,6 +5,8 @@
 // The saxpy sample (Circle's kernel-launch article, ported) expands and
 // builds host and device code for three architectures, each image with its
 // own parameters from the one table.
+// CHECK: template <int nt, int vt, class T>
+// CHECK-NEXT: __host__ __device__ void saxpy_thread(
 // CHECK: __CUDA_ARCH__ == 750
 // CHECK: saxpy_thread<128, 4>(a, x, y, first, n);
 // CHECK: __CUDA_ARCH__ == 800

@@ -14,6 +14,11 @@ __global__ void k(float* x) {
     x[0] = 1.0f;
   }
 }
+// A launch in host code parses in the device passes too.
+int main() {
+  k<<<1, 32>>>(nullptr);
+  return 0;
+}
 // BAD: verify_error.cu:8:7: error: use of undeclared identifier 'undefined_thing' [--verify: sm_90]
 // BAD-NEXT: {{^}}      undefined_thing[i] = 0;{{$}}
 // BAD-NOT: error:

@@ -39,15 +39,25 @@ static std::vector<std::string> modeFlags(const InvocationOptions &Opts,
                                           const CudaToolkit &Toolkit) {
   ClangMode Mode = Opts.Mode;
   if (Mode == ClangMode::Verify) {
-    std::vector<std::string> Args = {
-        "-x",          "cuda",           "-fsyntax-only",
-        "-nocudalib",  "--cuda-path=" + Toolkit.Root,
-        "-Wno-unknown-cuda-version"};
+    std::vector<std::string> Args = {"-x",
+                                     "cuda",
+                                     "-fsyntax-only",
+                                     "-nocudalib",
+                                     "--cuda-path=" + Toolkit.Root,
+                                     "-Wno-unknown-cuda-version"};
     if (Opts.GpuArch.empty()) {
       Args.push_back("--cuda-host-only");
     } else {
       Args.push_back("--cuda-device-only");
       Args.push_back("--cuda-gpu-arch=" + Opts.GpuArch);
+      // Clang's driver tells a device-only syntax check no SDK version, and
+      // Sema then takes a kernel launch in host code for the pre-9.2 API
+      // (cudaConfigureCall, gone from CUDA 12).
+      if (Toolkit.Major)
+        Args.insert(
+            Args.end(),
+            {"-Xclang", "-target-sdk-version=" + std::to_string(Toolkit.Major) +
+                            "." + std::to_string(Toolkit.Minor)});
     }
     return Args;
   }
