@@ -52,6 +52,18 @@ static cl::opt<bool>
                   cl::desc("Print the generator program to stderr"),
                   cl::cat(MetacuCategory));
 
+static cl::opt<bool>
+    Verify("verify",
+           cl::desc("Parse the output with Clang for the host and each "
+                    "architecture; report its errors at the input's lines"),
+           cl::cat(MetacuCategory));
+
+static cl::opt<bool> NoUntaggedHelpers(
+    "no-untagged-helpers",
+    cl::desc("Leave functions without execution-space attributes as they "
+             "are, even where device code calls them"),
+    cl::cat(MetacuCategory));
+
 int runExpandCommand() {
   auto Archs = ArchList::parse(ArchSpec);
   if (!Archs)
@@ -71,6 +83,8 @@ int runExpandCommand() {
       Output == "-" ? "<stdout>" : llvm::sys::path::filename(Output).str();
   if (DumpGenerator)
     Opts->DumpGenerator = &llvm::errs();
+  Opts->Verify = Verify;
+  Opts->UntaggedHelpers = !NoUntaggedHelpers;
   auto Expanded = expandFile(*File, *Archs, *Opts);
   if (!Expanded)
     return reportFailure(Expanded.takeError());

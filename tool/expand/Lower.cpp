@@ -55,10 +55,30 @@ llvm::Expected<Generator> Lowering::run() {
   G.Prelude = prelude();
   G.Program = std::move(Out);
   G.Map = std::move(Map);
+  G.HostCopyChains = std::move(HostCopyChains);
   return G;
 }
 
 void Lowering::writeVerbatim(unsigned B, unsigned E) {
+  // __LINE__ and __FILE__ in the user's code mean the user's line and file
+  // (as nvcc sees them through the #line map), not the generator's.
+  for (unsigned I = Scan.tokenAt(B); I < Toks.size() && Toks[I].end() <= E;
+       ++I) {
+    const Token &T = Toks[I];
+    bool IsLine = T.isIdent("__LINE__");
+    if (!IsLine && !T.isIdent("__FILE__"))
+      continue;
+    copyVerbatim(B, T.Offset);
+    anchored(T.Offset, [&] {
+      write(IsLine ? std::to_string(File.line(T.Offset))
+                   : cppString(File.path()));
+    });
+    B = T.end();
+  }
+  copyVerbatim(B, E);
+}
+
+void Lowering::copyVerbatim(unsigned B, unsigned E) {
   if (E <= B)
     return;
   Map.addVerbatim(Out.size(), B, E - B);
@@ -205,8 +225,9 @@ std::string Lowering::prelude() {
 
 llvm::Expected<Generator> lower(const SourceFile &File, const ScanResult &Scan,
                                 const HostSliceResult &Slice,
-                                const ArchList &Archs) {
-  return lowering::Lowering(File, Scan, Slice, Archs).run();
+                                const ArchList &Archs,
+                                llvm::ArrayRef<unsigned> HostDevice) {
+  return lowering::Lowering(File, Scan, Slice, Archs, HostDevice).run();
 }
 
 } // namespace metacu

@@ -29,12 +29,18 @@ struct Generator {
   std::string Program;
   /// Ties Program offsets back to the input.
   SourceMap Map;
+  /// The 'if codegen' chains (input offsets) of device-only functions
+  /// whose branches return: the host pass must see them (HostCopy.h).
+  std::vector<unsigned> HostCopyChains;
 };
 
 /// Lowers \p Scan, which check() has found expandable with \p Slice.
+/// '__host__ __device__ ' is inserted at the offsets of \p HostDevice
+/// (ascending; Untagged.h).
 llvm::Expected<Generator> lower(const SourceFile &File, const ScanResult &Scan,
                                 const HostSliceResult &Slice,
-                                const ArchList &Archs);
+                                const ArchList &Archs,
+                                llvm::ArrayRef<unsigned> HostDevice = {});
 
 } // namespace metacu
 

@@ -12,6 +12,7 @@
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 
 namespace tok = clang::tok;
 
@@ -45,6 +46,11 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       StmtStart = I + 1;
       continue;
     }
+    if (std::binary_search(HostDevice.begin(), HostDevice.end(), T.Offset)) {
+      emitText(Pending, T.Offset);
+      Pending = T.Offset;
+      emitCode(T.Offset, "__host__ __device__ ");
+    }
     if (atNamespaceLevel())
       if (const SliceDecl *D = declarationAt(T.Offset)) {
         if (D->Text.End > E)
@@ -62,10 +68,19 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       // block of the generator made large files slow to run.
       if (auto Close = plainBlockEnd(I, StmtStart, E)) {
         PendingTemplateParams.clear();
+        PendingParams.clear();
         I = *Close;
         StmtStart = I + 1;
         continue;
       }
+      if (atNamespaceLevel() || Scopes.back().Kind == ScopeKind::Namespace)
+        if (auto S = enumSpecialization(I, StmtStart);
+            S && Toks[S->Template].Offset >= Pending) {
+          ensureRun();
+          openSpecializations(*S, I, Pending);
+          StmtStart = I + 1;
+          continue;
+        }
       emitText(Pending, T.end());
       Pending = T.end();
       openBrace(I, StmtStart);
@@ -81,6 +96,9 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       Scopes.pop_back();
       if (S.Kind == ScopeKind::Namespace && !S.InBlock)
         closeRun();
+      // A specialization's body is the loop's; each ends its line.
+      if (S.Specializations)
+        emitCode(T.end(), "\n");
       write("}\n");
       // Back at namespace level, a long run ends here: the JIT's code
       // generation takes more than linear time in a function's size, and
@@ -90,7 +108,17 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       StmtStart = I + 1;
       continue;
     }
+    if (T.is(tok::l_paren)) {
+      ++ParenDepth;
+      continue;
+    }
+    if (T.is(tok::r_paren)) {
+      ParenDepth -= ParenDepth > 0;
+      continue;
+    }
     if (T.is(tok::semi)) {
+      if (ParenDepth == 0)
+        PendingParams.clear();
       PendingTemplateParams.clear();
       StmtStart = I + 1;
       continue;
@@ -100,19 +128,24 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       PendingTemplateParams = templateParameters(I + 1);
       continue;
     }
-    if (!T.isIdent() || !isMetaName(T.Text))
+    if (!T.isIdent())
       continue;
+    if (!isMetaName(T.Text)) {
+      if (auto Err = checkMacroUse(I))
+        return Err;
+      continue;
+    }
     const Token *Prev = I > 0 ? &Toks[I - 1] : nullptr;
     if (Prev && (Prev->is(tok::period) || Prev->is(tok::arrow) ||
                  Prev->is(tok::coloncolon)))
       continue;
     if (I + 1 < Toks.size() && Toks[I + 1].is(tok::coloncolon))
       continue;
-    if (declaresName(I))
-      return errorAt(T.Offset, "declaration of '" + T.Text +
-                                   "' in ordinary code shadows the meta "
-                                   "variable '" +
-                                   T.Text + "'; rename one of them");
+    if (declaresName(I)) {
+      if (auto Err = hideMetaName(I))
+        return Err;
+      continue;
+    }
     unsigned J = chainEnd(I, E);
     emitText(Pending, T.Offset);
     emitValue(T.Offset, Toks[J - 1].end());
@@ -137,6 +170,9 @@ Lowering::plainBlockEnd(unsigned Open, unsigned StmtStart, unsigned E) const {
     // Directives may define macros meta code uses later.
     if (T.InDirective || (T.isIdent() && isMetaName(T.Text)))
       return std::nullopt;
+    llvm::StringSet<> Seen;
+    if (T.isIdent() && Macros.count(T.Text) && metaNameInMacro(T.Text, Seen))
+      return std::nullopt;
   }
   return Close;
 }
@@ -148,6 +184,8 @@ unsigned Lowering::lowerDirective(unsigned I, unsigned E, unsigned &Pending) {
   llvm::StringRef Name = I + 1 < J ? Toks[I + 1].Text : "";
   Range Line{Toks[I].Offset, Toks[J - 1].end()};
   if (Name == "define" || Name == "undef") {
+    if (I + 2 < J)
+      recordMacro(I + 2, J, Name == "define");
     // Meta code may use the file's macros.
     write("\n");
     writeVerbatim(Line.Begin, Line.End);
@@ -163,6 +201,61 @@ unsigned Lowering::lowerDirective(unsigned I, unsigned E, unsigned &Pending) {
     describeTypesAfter(File.lineStart(Line.Begin));
   }
   return J;
+}
+
+void Lowering::recordMacro(unsigned NameTok, unsigned End, bool Define) {
+  llvm::StringRef Name = Toks[NameTok].Text;
+  Macros.erase(Name);
+  if (!Define)
+    return;
+  std::vector<std::string> Params, Used;
+  unsigned K = NameTok + 1;
+  // A function-like macro: '(' right after the name.
+  if (K < End && Toks[K].is(tok::l_paren) &&
+      Toks[K].Offset == Toks[NameTok].end())
+    for (++K; K < End && !Toks[K].is(tok::r_paren); ++K)
+      if (Toks[K].isIdent())
+        Params.push_back(Toks[K].Text.str());
+  for (++K; K < End; ++K)
+    if (Toks[K].isIdent() && !llvm::is_contained(Params, Toks[K].Text) &&
+        !(Toks[K - 1].is(tok::period) || Toks[K - 1].is(tok::arrow) ||
+          Toks[K - 1].is(tok::coloncolon)))
+      Used.push_back(Toks[K].Text.str());
+  Macros[Name] = {Toks[NameTok].Offset, std::move(Used)};
+}
+
+std::optional<std::string>
+Lowering::metaNameInMacro(llvm::StringRef Name, llvm::StringSet<> &Seen) const {
+  auto M = Macros.find(Name);
+  if (M == Macros.end() || !Seen.insert(Name).second)
+    return std::nullopt;
+  for (const std::string &U : M->second.Identifiers) {
+    if (isMetaName(U))
+      return U;
+    if (auto Inner = metaNameInMacro(U, Seen))
+      return Inner;
+  }
+  return std::nullopt;
+}
+
+llvm::Error Lowering::checkMacroUse(unsigned I) const {
+  llvm::StringRef Name = Toks[I].Text;
+  if (I > 0 && (Toks[I - 1].is(tok::period) || Toks[I - 1].is(tok::arrow) ||
+                Toks[I - 1].is(tok::coloncolon)))
+    return llvm::Error::success();
+  llvm::StringSet<> Seen;
+  std::optional<std::string> Meta = metaNameInMacro(Name, Seen);
+  if (!Meta)
+    return llvm::Error::success();
+  return errorAt(Toks[I].Offset,
+                 "macro '" + Name + "' (defined at line " +
+                     llvm::Twine(File.line(Macros.find(Name)->second.Offset)) +
+                     ") expands to the meta variable '" + *Meta +
+                     "', which nvcc cannot see: metacu replaces meta names "
+                     "in ordinary code before the preprocessor expands "
+                     "macros; pass the value as an argument ('" +
+                     Name + "(..., " + *Meta +
+                     ")') or use a constexpr variable");
 }
 
 unsigned Lowering::chainEnd(unsigned I, unsigned E) const {

@@ -16,6 +16,7 @@
 #include "expand/Lower.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,11 @@ struct Scope {
   /// meta name (false).
   llvm::StringMap<bool> Names;
   std::vector<std::string> TemplateParams;
+  /// Inside a __device__ function that is not __host__ too.
+  bool DeviceOnly = false;
+  /// The body of a template over an enumeration, expanded once per
+  /// enumerator inside a loop of the program (LowerSpecialize.cpp).
+  bool Specializations = false;
   /// Offset of the '{' that opened it, for unbalanced-brace errors.
   unsigned OpenOffset = 0;
 };
@@ -53,8 +59,10 @@ std::string cppString(llvm::StringRef S);
 class Lowering {
 public:
   Lowering(const SourceFile &File, const ScanResult &Scan,
-           const HostSliceResult &Slice, const ArchList &Archs)
-      : File(File), Scan(Scan), Toks(Scan.Tokens), Slice(Slice), Archs(Archs) {}
+           const HostSliceResult &Slice, const ArchList &Archs,
+           llvm::ArrayRef<unsigned> HostDevice)
+      : File(File), Scan(Scan), Toks(Scan.Tokens), Slice(Slice), Archs(Archs),
+        HostDevice(HostDevice) {}
 
   llvm::Expected<Generator> run();
 
@@ -63,7 +71,10 @@ private:
   //-----------------------------------------------===//
 
   void write(llvm::StringRef S) { Out += S; }
+  /// Copies input [B, E) into the program, with __LINE__ and __FILE__
+  /// replaced by the input's line and file.
   void writeVerbatim(unsigned B, unsigned E);
+  void copyVerbatim(unsigned B, unsigned E);
   /// Everything written by \p F is attributed to input offset \p At.
   template <class F> void anchored(unsigned At, F Write) {
     unsigned Begin = Out.size();
@@ -111,6 +122,26 @@ private:
   /// Whether the identifier at \p I is the name in an ordinary declaration
   /// ('int u = ...', 'float u;', '(int u)').
   bool declaresName(unsigned I) const;
+  /// The ordinary declaration at \p I hides a meta name as C++ hides an
+  /// outer name: for the rest of its scope, or for the body its parameter
+  /// list belongs to.
+  llvm::Error hideMetaName(unsigned I);
+
+  //===--- Templates over an enumeration (LowerSpecialize.cpp)
+  //----------===//
+
+  struct Specialization {
+    /// Tokens: 'template', one past the '>' of its parameter list, the
+    /// function's name.
+    unsigned Template, Close, Name;
+    std::string Var, Type;
+  };
+  /// The function template whose body opens at \p Open, if its one
+  /// template parameter is an enumeration that its meta code reads.
+  std::optional<Specialization> enumSpecialization(unsigned Open,
+                                                   unsigned StmtStart) const;
+  void openSpecializations(const Specialization &S, unsigned Open,
+                           unsigned &Pending);
 
   //===--- Ordinary code (LowerCode.cpp)
   //-------------------------------------===//
@@ -130,6 +161,13 @@ private:
   /// One past the postfix chain of the meta name at \p I: members,
   /// subscripts and calls ('details.nt', 'cfg[2].vt', 'table.at(sm).nt').
   unsigned chainEnd(unsigned I, unsigned E) const;
+  /// The file's #define at \p NameTok (or #undef): which identifiers its
+  /// body names, so that a use of it in ordinary code that would hand nvcc
+  /// a meta name is refused where the macro is used.
+  void recordMacro(unsigned NameTok, unsigned End, bool Define);
+  std::optional<std::string> metaNameInMacro(llvm::StringRef Name,
+                                             llvm::StringSet<> &Seen) const;
+  llvm::Error checkMacroUse(unsigned I) const;
   void emitValue(unsigned B, unsigned E);
   void writeDeclaration(const SliceDecl &D);
 
@@ -159,22 +197,48 @@ private:
   /// sequence (metacu::unroll_for) with 'i' a constant expression.
   llvm::Error lowerTemplateFor(const Node &N, llvm::ArrayRef<Token> HT);
   /// The body of a template-dependent loop runs as a lambda, once per index:
-  /// it cannot leave the loop, and meta code in it cannot see the index.
+  /// it cannot leave the loop. Its index is a constant of the template, as
+  /// a template parameter is.
   llvm::Error checkTemplateBody(const Branch &B, llvm::StringRef Var);
+  /// Whether \p Toks name a template parameter or a constant derived from
+  /// one (other than \p Except).
+  bool mentionsTemplateParam(llvm::ArrayRef<Token> Toks,
+                             llvm::ArrayRef<std::string> Except = {}) const;
+  /// Meta code that reads template parameters can only run per
+  /// instantiation: a declaration becomes a 'constexpr' one of the
+  /// template, a '@meta if' an 'if constexpr'.
+  llvm::Error lowerDependentStatement(const Node &N, llvm::ArrayRef<Token> HT);
+  llvm::Error lowerDependentIf(const Node &N);
+  llvm::Error lowerBracedBody(const Branch &B);
 
   const SourceFile &File;
   const ScanResult &Scan;
   const std::vector<Token> &Toks;
   const HostSliceResult &Slice;
   const ArchList &Archs;
+  llvm::ArrayRef<unsigned> HostDevice;
   std::string Out;
   SourceMap Map;
   std::vector<Scope> Scopes;
   std::vector<std::string> PendingTemplateParams;
+  /// Meta names hidden by ordinary declarations inside parentheses, not
+  /// yet given to the body they belong to.
+  std::vector<std::string> PendingParams;
+  struct Macro {
+    unsigned Offset;
+    std::vector<std::string> Identifiers;
+  };
+  llvm::StringMap<Macro> Macros;
+  /// Parentheses open in ordinary code.
+  unsigned ParenDepth = 0;
   bool InRun = false;
   /// Where the open run's body starts in the program.
   size_t RunBegin = 0;
   unsigned Counter = 0;
+  std::vector<unsigned> HostCopyChains;
+  /// Bodies of '@meta if' and '@meta for' that depend on template
+  /// parameters, open around the code being lowered.
+  unsigned DependentDepth = 0;
 };
 
 } // namespace metacu::lowering

@@ -21,12 +21,23 @@ namespace metacu::lowering {
 
 llvm::Error Lowering::lowerStatement(const Node &N) {
   llvm::ArrayRef<Token> HT = Scan.tokensIn(N.Head);
-  if (!HT.empty() && HT.front().isIdent("static_assert"))
-    return lowerStaticAssert(N, HT);
+  if ((Scopes.back().Kind == ScopeKind::Function ||
+       Scopes.back().Kind == ScopeKind::Class) &&
+      mentionsTemplateParam(HT))
+    return lowerDependentStatement(N, HT);
   llvm::ArrayRef<Token> Decl = HT;
   if (!Decl.empty() && Decl.back().is(tok::semi))
     Decl = Decl.drop_back();
   DeclaredNames D = declaredNames(Decl);
+  if (DependentDepth > 0 && !D.IsDeclaration)
+    return errorAt(N.Head.Begin,
+                   "this meta statement is inside a '@meta if' or '@meta "
+                   "for' that depends on template parameters: it would run "
+                   "once at generation time, whichever way each "
+                   "instantiation goes; only meta declarations may appear "
+                   "there");
+  if (!HT.empty() && HT.front().isIdent("static_assert"))
+    return lowerStaticAssert(N, HT);
   if (D.IsDeclaration && atNamespaceLevel()) {
     closeRun();
     write("static bool __metacu_at_" + std::to_string(Counter++) +
@@ -44,6 +55,60 @@ llvm::Error Lowering::lowerStatement(const Node &N) {
   }
   for (const std::string &V : D.Values)
     Scopes.back().Names[V] = true;
+  return llvm::Error::success();
+}
+
+bool Lowering::mentionsTemplateParam(llvm::ArrayRef<Token> Toks,
+                                     llvm::ArrayRef<std::string> Except) const {
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    const Token &T = Toks[I];
+    if (!T.isIdent() || llvm::is_contained(Except, T.Text.str()))
+      continue;
+    if (I > 0 && (Toks[I - 1].is(tok::period) || Toks[I - 1].is(tok::arrow) ||
+                  Toks[I - 1].is(tok::coloncolon)))
+      continue;
+    if (isTemplateParam(T.Text))
+      return true;
+  }
+  return false;
+}
+
+llvm::Error Lowering::lowerDependentStatement(const Node &N,
+                                              llvm::ArrayRef<Token> HT) {
+  llvm::ArrayRef<Token> Decl = HT;
+  if (!Decl.empty() && Decl.back().is(tok::semi))
+    Decl = Decl.drop_back();
+  DeclaredNames D = declaredNames(Decl);
+  bool IsAssert = !HT.empty() && HT.front().isIdent("static_assert");
+  if (!IsAssert && !D.IsDeclaration)
+    return errorAt(N.Head.Begin,
+                   "this meta statement uses a template parameter, so its "
+                   "value differs per instantiation; metacu lowers such "
+                   "meta code to constant expressions of the template, "
+                   "which a statement that is not a declaration (an "
+                   "assignment, a call for its effect) cannot be: compute "
+                   "the value in a declaration's initializer");
+  bool IsVariable = !IsAssert && D.Types.empty() && !D.Values.empty() &&
+                    !llvm::any_of(Decl, [](const Token &T) {
+                      return T.isIdent("constexpr") || T.isIdent("using") ||
+                             T.isIdent("typedef");
+                    });
+  bool Owns = ownsLines(N);
+  emitCode(N.Whole.Begin, Owns ? indentOf(N.Whole.Begin) : "");
+  if (IsVariable)
+    emitCode(N.Head.Begin, Scopes.back().Kind == ScopeKind::Class
+                               ? "static constexpr "
+                               : "constexpr ");
+  if (auto Err = lowerTokens(N.Head.Begin, N.Head.End))
+    return Err;
+  emitCode(N.Head.End, Owns ? "\n" : " ");
+  // The names are the template's constants now, ordinary code that later
+  // dependent meta code builds on.
+  for (const std::vector<std::string> *Names : {&D.Values, &D.Types})
+    for (const std::string &V : *Names) {
+      Scopes.back().Names[V] = false;
+      Scopes.back().TemplateParams.push_back(V);
+    }
   return llvm::Error::success();
 }
 
@@ -140,6 +205,12 @@ llvm::Error Lowering::lowerLoop(const Node &N) {
   llvm::ArrayRef<Token> HT = Scan.tokensIn(N.Head);
   if (N.Kind == NodeKind::For && isTemplateDependent(HT))
     return lowerTemplateFor(N, HT);
+  if (mentionsTemplateParam(HT, loopVariables(HT)))
+    return errorAt(N.Head.Begin,
+                   "only a counted '@meta for (T i = A; i < B; ++i)' may "
+                   "depend on template parameters (it becomes a fold the "
+                   "C++ compiler unrolls per instantiation); a range, enum "
+                   "or while loop is run at generation time");
   ensureRun();
   setLocation(N.Whole.Begin);
   std::vector<std::string> Vars;
@@ -187,6 +258,11 @@ llvm::Error Lowering::lowerLoop(const Node &N) {
 }
 
 llvm::Error Lowering::lowerMetaIf(const Node &N) {
+  bool Dependent = llvm::any_of(N.Branches, [&](const Branch &B) {
+    return !B.IsElse && mentionsTemplateParam(Scan.tokensIn(B.Cond));
+  });
+  if (Dependent)
+    return lowerDependentIf(N);
   ensureRun();
   setLocation(N.Whole.Begin);
   for (size_t I = 0; I < N.Branches.size(); ++I) {
@@ -208,10 +284,59 @@ llvm::Error Lowering::lowerMetaIf(const Node &N) {
   return llvm::Error::success();
 }
 
+llvm::Error Lowering::lowerDependentIf(const Node &N) {
+  if (Scopes.back().Kind != ScopeKind::Function)
+    return errorAt(N.Whole.Begin,
+                   "a '@meta if' whose condition depends on template "
+                   "parameters becomes 'if constexpr', which only a "
+                   "function body can hold");
+  bool Owns = ownsLines(N);
+  emitCode(N.Whole.Begin, Owns ? indentOf(N.Whole.Begin) : "");
+  for (size_t I = 0; I < N.Branches.size(); ++I) {
+    const Branch &B = N.Branches[I];
+    if (B.IsElse) {
+      emitCode(B.Body.Begin, "else ");
+    } else {
+      emitCode(B.Cond.Begin, I == 0 ? "if constexpr (" : "else if constexpr (");
+      if (auto Err = lowerTokens(B.Cond.Begin, B.Cond.End))
+        return Err;
+      emitCode(B.Cond.End, ") ");
+    }
+    // The branch is a block of the template; its meta declarations are
+    // scoped to it as C++ declarations are.
+    pushBodyScope();
+    ++DependentDepth;
+    emitCode(B.Body.Begin, B.Braced ? "" : "{ ");
+    llvm::Error Err =
+        B.Braced ? lowerBracedBody(B) : lowerSequence(B.Nodes, B.Body.Begin,
+                                                      B.Body.End);
+    bool Last = I + 1 == N.Branches.size();
+    emitCode(B.Body.End, std::string(B.Braced ? "" : " }") + (Last ? "" : " "));
+    --DependentDepth;
+    Scopes.pop_back();
+    if (Err)
+      return Err;
+  }
+  emitCode(N.Whole.End, Owns ? "\n" : " ");
+  return llvm::Error::success();
+}
+
+llvm::Error Lowering::lowerBracedBody(const Branch &B) {
+  emitText(B.Body.Begin, B.Body.Begin + 1);
+  if (auto Err = lowerSequence(B.Nodes, B.Body.Begin + 1, B.Body.End - 1))
+    return Err;
+  emitText(B.Body.End - 1, B.Body.End);
+  return llvm::Error::success();
+}
+
 llvm::Error Lowering::lowerCodegen(const Node &N) {
   if (Scopes.back().Kind != ScopeKind::Function)
     return errorAt(N.Whole.Begin,
                    "'if codegen' can only appear inside a function body");
+  if (Scopes.back().DeviceOnly &&
+      llvm::any_of(Scan.tokensIn(N.Whole),
+                   [](const Token &T) { return T.isIdent("return"); }))
+    HostCopyChains.push_back(N.Whole.Begin);
   ensureRun();
   write("{\n");
   setLocation(N.Whole.Begin);
@@ -337,6 +462,8 @@ llvm::Error Lowering::lowerTemplateFor(const Node &N,
   const Branch &B = N.Branches[0];
   pushBodyScope();
   Scopes.back().Names[Var] = false;
+  Scopes.back().TemplateParams.push_back(Var.str());
+  ++DependentDepth;
   llvm::Error Err = llvm::Error::success();
   if (B.Braced) {
     Err = lowerSequence(B.Nodes, B.Body.Begin + 1, B.Body.End - 1);
@@ -347,6 +474,7 @@ llvm::Error Lowering::lowerTemplateFor(const Node &N,
     Err = lowerSequence(B.Nodes, B.Body.Begin, B.Body.End);
     emitCode(B.Body.End, std::string(" });") + (Owns ? "\n" : " "));
   }
+  --DependentDepth;
   Scopes.pop_back();
   return Err;
 }
@@ -366,26 +494,7 @@ llvm::Error Lowering::checkTemplateBody(const Branch &B, llvm::StringRef Var) {
                          "depend on template parameters: its body is "
                          "instantiated once per index");
   }
-  llvm::Error Err = llvm::Error::success();
-  walkNodes(B.Nodes, [&](const Node &M) {
-    if (M.Kind == NodeKind::Text)
-      return WalkNext::Siblings;
-    std::vector<Range> Meta{M.Head};
-    for (const Branch &MB : M.Branches)
-      Meta.push_back(MB.Cond);
-    for (const Range &R : Meta)
-      for (const Token &T : Scan.tokensIn(R))
-        if (T.isIdent(Var)) {
-          Err = errorAt(T.Offset, "'" + Var +
-                                      "' is the index of a '@meta for' "
-                                      "whose bounds depend on template "
-                                      "parameters; it is not known at "
-                                      "generation time");
-          return WalkNext::Stop;
-        }
-    return WalkNext::Children;
-  });
-  return Err;
+  return llvm::Error::success();
 }
 
 } // namespace metacu::lowering

@@ -52,13 +52,20 @@ void Lowering::describeTypesAfter(unsigned After) {
     auto [NS, Name] = splitQualified(R.QualifiedName);
     if (R.FromHeader && !NS.empty())
       write("namespace " + NS + " {\n");
+    write("constexpr bool __metacu_spellable(const ::" + R.QualifiedName +
+          " *) {\n  return true");
+    for (const std::string &F : R.Fields)
+      write(" &&\n    ::metacu::detail::has_spelling<std::remove_cv_t<"
+            "decltype(::" +
+            R.QualifiedName + "::" + F + ")>>");
+    write(";\n}\n");
     write("inline void __metacu_spell(std::string &o, const ::" +
           R.QualifiedName +
           " &v) {\n  o += " + cppString(R.QualifiedName + "{") + ";\n");
     for (size_t I = 0; I < R.Fields.size(); ++I) {
       if (I)
         write("  o += \", \";\n");
-      write("  ::metacu::detail::spell(o, v." + R.Fields[I] + ");\n");
+      write("  ::metacu::detail::spell_field(o, v." + R.Fields[I] + ");\n");
     }
     write("  o += \"}\";\n}\n");
     if (R.FromHeader && !NS.empty())

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "expand/LowerInternal.h"
 #include "expand/MetaNames.h"
+#include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -17,6 +18,8 @@ namespace tok = clang::tok;
 namespace metacu::lowering {
 
 bool Lowering::isMetaName(llvm::StringRef N) const {
+  if (llvm::is_contained(PendingParams, N))
+    return false;
   for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
     auto F = It->Names.find(N);
     if (F != It->Names.end())
@@ -27,10 +30,10 @@ bool Lowering::isMetaName(llvm::StringRef N) const {
 
 bool Lowering::isTemplateParam(llvm::StringRef N) const {
   for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
-    if (It->Names.count(N))
-      return false;
     if (llvm::is_contained(It->TemplateParams, N.str()))
       return true;
+    if (It->Names.count(N))
+      return false;
   }
   return false;
 }
@@ -38,6 +41,7 @@ bool Lowering::isTemplateParam(llvm::StringRef N) const {
 void Lowering::pushBodyScope() {
   Scope S;
   S.Kind = Scopes.back().Kind;
+  S.DeviceOnly = Scopes.back().DeviceOnly;
   S.InBlock = true;
   Scopes.push_back(std::move(S));
 }
@@ -64,6 +68,7 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
   unsigned HeaderBegin = I;
   if (Outer == ScopeKind::Function) {
     S.Kind = ScopeKind::Function;
+    S.DeviceOnly = Scopes.back().DeviceOnly;
   } else if (Outer == ScopeKind::Namespace && Any("namespace")) {
     S.Kind = ScopeKind::Namespace;
     for (unsigned K = StmtStart; K < I; ++K)
@@ -85,10 +90,18 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
   } else {
     S.Kind = ScopeKind::Init;
   }
+  if (S.Kind == ScopeKind::Function && Outer != ScopeKind::Function)
+    S.DeviceOnly = Any("__device__") && !Any("__host__");
   if (S.Kind == ScopeKind::Function || S.Kind == ScopeKind::Class) {
     S.TemplateParams = std::move(PendingTemplateParams);
     PendingTemplateParams.clear();
   }
+  // Parameters (of a function, a lambda, a 'for' or a 'catch') are names
+  // of the body that follows.
+  if (S.Kind == ScopeKind::Function)
+    for (const std::string &P : PendingParams)
+      S.Names[P] = false;
+  PendingParams.clear();
   if (S.Kind == ScopeKind::Namespace && !S.InBlock) {
     // Mirror the namespace so meta code sees qualified names as C++ does.
     closeRun();
@@ -132,6 +145,25 @@ std::vector<std::string> Lowering::templateParameters(unsigned Less) const {
   if (Close < Toks.size() && !Last.empty())
     Names.push_back(Last);
   return Names;
+}
+
+llvm::Error Lowering::hideMetaName(unsigned I) {
+  llvm::StringRef N = Toks[I].Text;
+  if (ParenDepth > 0) {
+    PendingParams.push_back(N.str());
+    return llvm::Error::success();
+  }
+  // In the scope that declares the meta name, C++ would call this a
+  // redeclaration: which of the two later uses mean is anyone's guess.
+  auto Here = Scopes.back().Names.find(N);
+  if (Here != Scopes.back().Names.end() && Here->second)
+    return errorAt(Toks[I].Offset,
+                   "declaration of '" + N +
+                       "' in ordinary code redeclares "
+                       "the meta variable '" +
+                       N + "' of the same scope; rename one of them");
+  Scopes.back().Names[N] = false;
+  return llvm::Error::success();
 }
 
 bool Lowering::declaresName(unsigned I) const {

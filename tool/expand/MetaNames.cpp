@@ -140,6 +140,13 @@ DeclaredNames declaredNames(llvm::ArrayRef<Token> Toks) {
     if (C.is(tok::less))
       C.skipGroup();
   }
+  if (C.isIdent("concept")) {
+    C.next();
+    R.IsDeclaration = true;
+    if (C.isIdent())
+      R.Types.push_back(C.cur().Text.str());
+    return R;
+  }
   while (C.isIdent() && isSpecifier(C.cur().Text) &&
          !C.isIdent("typename"))
     C.next();

@@ -4,10 +4,13 @@
 #include "expand/DialectHeaders.h"
 #include "expand/Emit.h"
 #include "expand/Execute.h"
+#include "expand/HostCopy.h"
 #include "expand/HostSlice.h"
 #include "expand/Lower.h"
 #include "expand/MetaNames.h"
 #include "expand/Scan.h"
+#include "expand/Untagged.h"
+#include "expand/Verify.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -65,7 +68,14 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
     return std::move(Err);
   Clock.lap("host slice");
 
-  auto G = lower(File, *Scan, *Slice, Archs);
+  std::vector<unsigned> HostDevice;
+  if (Opts.UntaggedHelpers) {
+    auto Helpers = untaggedDeviceHelpers(*Scan, *Slice);
+    if (!Helpers)
+      return Helpers.takeError();
+    HostDevice = std::move(*Helpers);
+  }
+  auto G = lower(File, *Scan, *Slice, Archs, HostDevice);
   if (!G)
     return G.takeError();
   Clock.lap("lower");
@@ -80,10 +90,16 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   auto X = execute(File, *G, Archs, Opts);
   if (!X)
     return X.takeError();
+  addHostCopies(*X, G->HostCopyChains);
   Clock.lap("execute");
 
   Result.Text = emitOutput(File, Archs, *X, {Opts.OutputName});
   Clock.lap("emit");
+  if (Opts.Verify) {
+    if (auto Err = verifyOutput(File, Result.Text, Archs, Opts))
+      return std::move(Err);
+    Clock.lap("verify");
+  }
 
   Result.Dependencies.push_back(File.path().str());
   for (size_t I = 1; I < Slice->Files.size(); ++I)

@@ -34,6 +34,12 @@ struct PipelineOptions : ExecuteOptions {
   /// Where to write the generator program once it is lowered, if anywhere:
   /// before it runs, so it is there to read when it fails.
   llvm::raw_ostream *DumpGenerator = nullptr;
+  /// Parse the output with Clang for every pass (Verify.h); its errors fail
+  /// the expansion.
+  bool Verify = false;
+  /// Emit the untagged helpers device code calls __host__ __device__
+  /// (Untagged.h).
+  bool UntaggedHelpers = true;
 };
 
 struct StageTime {

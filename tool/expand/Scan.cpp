@@ -161,7 +161,48 @@ private:
                                       llvm::StringRef After) {
     if (!isKind(I, tok::l_paren))
       return errorAtTok(I, "expected '(' after '" + After + "'");
-    return matchClose(I, InMeta);
+    auto Close = matchClose(I, InMeta);
+    if (!Close)
+      if (std::optional<unsigned> Brace = bodyBraceInOpenHead(I)) {
+        llvm::consumeError(Close.takeError());
+        return errorAtTok(
+            *Brace, "expected ')' before this '{' (to match "
+                    "the '(' of '" +
+                        After + "' at line " +
+                        llvm::Twine(File.line(offsetOf(I))) + ", column " +
+                        llvm::Twine(File.lineCol(offsetOf(I)).Col) + ")");
+      }
+    return Close;
+  }
+
+  /// In a head whose '(' at \p Open is never closed, the '{' that opens the
+  /// body: the first one directly inside the parenthesis that ends its line
+  /// (a braced initializer or a lambda in a head rarely does). Clang
+  /// reports a missing ')' there.
+  std::optional<unsigned> bodyBraceInOpenHead(unsigned Open) const {
+    unsigned Line = File.line(offsetOf(Open));
+    for (unsigned K = Open + 1; K < toks().size();) {
+      const Token &T = toks()[K];
+      if (T.InDirective || T.is(tok::semi)) {
+        ++K;
+        continue;
+      }
+      // A head spans a few lines at most; past that, it is not this.
+      if (File.line(T.Offset) > Line + 8 || T.isCloseBracket())
+        return std::nullopt;
+      if (T.is(tok::l_brace) &&
+          (K + 1 == toks().size() || toks()[K + 1].StartOfLine))
+        return K;
+      if (T.isOpenBracket()) {
+        std::optional<unsigned> C = partnerOf(toks(), K);
+        if (!C)
+          return std::nullopt;
+        K = *C + 1;
+        continue;
+      }
+      ++K;
+    }
+    return std::nullopt;
   }
 
   /// One past the end of the statement starting at \p I. In meta code the
@@ -477,9 +518,16 @@ private:
     };
     for (unsigned I = TokBegin; I < TokEnd;) {
       const Token &T = toks()[I];
-      if (T.InDirective && T.isAt())
+      if (T.InDirective && (T.isAt() || (T.isIdent("if") && I + 1 < TokEnd &&
+                                         toks()[I + 1].InDirective &&
+                                         toks()[I + 1].isIdent("codegen"))))
         return errorAtTok(
-            I, "meta constructs cannot appear inside preprocessor directives");
+            I, "meta constructs cannot appear inside preprocessor "
+               "directives: metacu expands the file before the "
+               "preprocessor does, so it never sees a macro's expansion; "
+               "write the construct where the macro is used, or make the "
+               "repeated part a meta function or an '@meta for' over the "
+               "cases");
       if (!startsConstruct(I)) {
         ++I;
         continue;

@@ -35,8 +35,32 @@ static void addToolkitIncludes(
 }
 
 /// The language and what Clang should do with the file in \p Mode.
-static std::vector<std::string> modeFlags(ClangMode Mode,
+static std::vector<std::string> modeFlags(const InvocationOptions &Opts,
                                           const CudaToolkit &Toolkit) {
+  ClangMode Mode = Opts.Mode;
+  if (Mode == ClangMode::Verify) {
+    std::vector<std::string> Args = {"-x",
+                                     "cuda",
+                                     "-fsyntax-only",
+                                     "-nocudalib",
+                                     "--cuda-path=" + Toolkit.Root,
+                                     "-Wno-unknown-cuda-version"};
+    if (Opts.GpuArch.empty()) {
+      Args.push_back("--cuda-host-only");
+    } else {
+      Args.push_back("--cuda-device-only");
+      Args.push_back("--cuda-gpu-arch=" + Opts.GpuArch);
+      // Clang's driver tells a device-only syntax check no SDK version, and
+      // Sema then takes a kernel launch in host code for the pre-9.2 API
+      // (cudaConfigureCall, gone from CUDA 12).
+      if (Toolkit.Major)
+        Args.insert(
+            Args.end(),
+            {"-Xclang", "-target-sdk-version=" + std::to_string(Toolkit.Major) +
+                            "." + std::to_string(Toolkit.Minor)});
+    }
+    return Args;
+  }
   if (Mode == ClangMode::HostSliceCuda)
     return {"-x",
             "cuda",
@@ -61,10 +85,11 @@ static void addNvccAdditions(std::vector<std::string> &Args,
       Args.push_back("-D__CUDA_ARCH__=" + V);
       Args.push_back("-D__CUDA_ARCH_LIST__=" + V);
     }
-  } else {
+  } else if (Opts.Mode != ClangMode::Verify) {
     addDefines(Args, Toolkit.Defines);
   }
-  if (Opts.Mode != ClangMode::HostSliceCuda)
+  // Clang's CUDA mode brings __CUDACC__ and cuda_runtime.h itself.
+  if (Opts.Mode != ClangMode::HostSliceCuda && Opts.Mode != ClangMode::Verify)
     Args.insert(Args.end(), {"-include", "cuda_runtime.h"});
 }
 
@@ -73,12 +98,12 @@ std::vector<std::string> clangCommandLine(const CudaToolkit &Toolkit,
                                           const InvocationOptions &Opts,
                                           llvm::StringRef File) {
   std::vector<std::string> Args = {"clang++"};
-  llvm::append_range(Args, modeFlags(Opts.Mode, Toolkit));
+  llvm::append_range(Args, modeFlags(Opts, Toolkit));
   Args.insert(Args.end(), {ordinaryStandard(Flags), "-w", "-resource-dir",
                            clangResourceDir()});
   addNvccAdditions(Args, Toolkit, Opts);
   llvm::append_range(Args, Flags.Args);
-  if (Opts.Mode == ClangMode::HostSliceCuda) {
+  if (Opts.Mode == ClangMode::HostSliceCuda || Opts.Mode == ClangMode::Verify) {
     // --cuda-path adds the toolkit's include/ itself, after Clang's CUDA
     // wrapper headers, which must come first.
     llvm::SmallString<256> Own(Toolkit.Root);

@@ -39,6 +39,9 @@ enum class ClangMode {
   /// to the host compiler, for the host pass or one device pass, parsed in
   /// C++ mode.
   AuditPass,
+  /// --verify: the generated file in Clang's CUDA mode, syntax only, for
+  /// the host (GpuArch empty) or the device pass of GpuArch.
+  Verify,
 };
 
 struct InvocationOptions {
@@ -47,6 +50,8 @@ struct InvocationOptions {
   std::string RuntimeInclude;
   /// AuditPass: the pass, as __CUDA_ARCH__ / 10; 0 is the host pass.
   unsigned Arch = 0;
+  /// Verify: the device pass ("sm_90a"), or empty for the host pass.
+  std::string GpuArch;
 };
 
 /// The command line ("clang++" first, \p File last) that reads \p File in

@@ -208,7 +208,13 @@ TEST_F(LowerTest, TemplateDependentLoopUnrollsThroughTheRuntimeHelper) {
   EXPECT_TRUE(copied(P, offsetOf("i] = 0")));
 }
 
-TEST_F(LowerTest, TemplateDependentLoopRejectsBreakAndMetaUseOfItsIndex) {
+/// Whether the program spells a meta value at input offset \p At.
+static bool spelledAt(const Generator &G, unsigned At) {
+  return G.Program.find("::metacu::detail::value(" + std::to_string(At) +
+                        ",") != std::string::npos;
+}
+
+TEST_F(LowerTest, TemplateDependentLoopRejectsBreakAndMetaStatements) {
   auto [Offset, Msg] =
       lowerError("template <int N> __device__ void f(int *x) {\n"
                  "  @meta for (int i = 0; i < N; ++i) {\n"
@@ -218,13 +224,64 @@ TEST_F(LowerTest, TemplateDependentLoopRejectsBreakAndMetaUseOfItsIndex) {
   EXPECT_EQ(Offset, offsetOf("break"));
   EXPECT_NE(Msg.find("'break' cannot appear"), std::string::npos) << Msg;
 
-  auto [Offset2, Msg2] =
-      lowerError("template <int N> __device__ void f(int *x) {\n"
-                 "  @meta for (int i = 0; i < N; ++i) { @meta int j = i; }\n"
-                 "}\n");
-  EXPECT_EQ(Offset2, offsetOf("i; }"));
-  EXPECT_NE(Msg2.find("not known at generation time"), std::string::npos)
+  // Meta code there runs once at generation time, not once per index.
+  auto [Offset2, Msg2] = lowerError(
+      "@meta int count = 0;\n"
+      "template <int N> __device__ void f(int *x) {\n"
+      "  @meta for (int i = 0; i < N; ++i) { @meta ++count; }\n"
+      "}\n");
+  EXPECT_EQ(Offset2, offsetOf("++count"));
+  EXPECT_NE(Msg2.find("only meta declarations may appear there"),
+            std::string::npos)
       << Msg2;
+}
+
+TEST_F(LowerTest, MetaCodeReadingTemplateParametersBecomesConstexpr) {
+  Generator G = lowerOk("template <int N> __device__ int f(int *x) {\n"
+                        "  @meta int h = N / 2;\n"
+                        "  @meta for (int i = 0; i < h; ++i) {\n"
+                        "    @meta int j = i * 2;\n"
+                        "    @meta if (j > 2) x[j] = 1; else x[i] = 0;\n"
+                        "  }\n"
+                        "  return h;\n"
+                        "}\n");
+  const std::string &P = G.Program;
+  EXPECT_NE(P.find("\"constexpr \""), std::string::npos) << P;
+  EXPECT_NE(P.find("\"if constexpr (\""), std::string::npos) << P;
+  EXPECT_NE(P.find("::metacu::unroll_for<int, "), std::string::npos) << P;
+  // The declarations are the template's: copied, never run by metacu.
+  EXPECT_TRUE(copied(P, offsetOf("h = N / 2")));
+  EXPECT_TRUE(copied(P, offsetOf("j = i * 2")));
+  EXPECT_FALSE(spelledAt(G, offsetOf("h;\n}")));
+
+  auto [Offset, Msg] = lowerError("template <int N> __device__ void g() {\n"
+                                  "  @meta printf(\"%d\", N);\n"
+                                  "}\n");
+  EXPECT_EQ(Offset, offsetOf("printf"));
+  EXPECT_NE(Msg.find("uses a template parameter"), std::string::npos) << Msg;
+}
+
+TEST_F(LowerTest, TemplateOverAnEnumerationIsSpecializedPerEnumerator) {
+  Generator G = lowerOk("const int table[] = {1, 2};\n"
+                        "template <nvvm_arch_t sm> __device__ int f() {\n"
+                        "  @meta int v = (int)sm;\n"
+                        "  return v;\n"
+                        "}\n"
+                        "template <nvvm_arch_t sm> __device__ int g() {\n"
+                        "  @meta int w = 1;\n"
+                        "  return w;\n"
+                        "}\n");
+  const std::string &P = G.Program;
+  // f's meta code reads sm: one specialization per enumerator, the body
+  // expanded with sm a meta value.
+  size_t Loop = P.find("for (auto sm : ::metacu::enum_values<nvvm_arch_t>())");
+  ASSERT_NE(Loop, std::string::npos) << P;
+  EXPECT_NE(P.find("\"template <>\"", Loop), std::string::npos) << P;
+  EXPECT_TRUE(spelledAt(G, offsetOf("f()")));
+  EXPECT_TRUE(spelledAt(G, offsetOf("v;\n}")));
+  // g's does not: it stays one template.
+  EXPECT_EQ(P.find("enum_values<nvvm_arch_t>", Loop + 40), std::string::npos)
+      << P;
 }
 
 TEST_F(LowerTest, CodegenChainEvaluatesEveryCondition) {
@@ -257,14 +314,55 @@ TEST_F(LowerTest, CodegenOutsideAFunctionIsAnError) {
   EXPECT_EQ(Msg2, "'if codegen' can only appear inside a function body");
 }
 
-TEST_F(LowerTest, OrdinaryDeclarationShadowingAMetaVariableIsAnError) {
-  auto [Offset, Msg] = lowerError("@meta int n = 4;\n"
-                                  "__global__ void k(int *x) {\n"
+TEST_F(LowerTest, OrdinaryDeclarationInTheMetaNamesOwnScopeIsAnError) {
+  auto [Offset, Msg] = lowerError("__global__ void k(int *x) {\n"
+                                  "  @meta int n = 4;\n"
                                   "  int n = x[0];\n"
                                   "}\n");
   EXPECT_EQ(Offset, offsetOf("n = x[0]"));
-  EXPECT_EQ(Msg, "declaration of 'n' in ordinary code shadows the meta "
-                 "variable 'n'; rename one of them");
+  EXPECT_EQ(Msg, "declaration of 'n' in ordinary code redeclares the meta "
+                 "variable 'n' of the same scope; rename one of them");
+}
+
+TEST_F(LowerTest, InnerDeclarationHidesAMetaNameForTheRestOfItsBlock) {
+  Generator G = lowerOk("@meta int n = 4;\n"
+                        "__global__ void k(int *x) {\n"
+                        "  x[0] = n;\n"
+                        "  { int n = x[1]; x[2] = n + 1; }\n"
+                        "  x[3] = n * 2;\n"
+                        "}\n");
+  EXPECT_TRUE(spelledAt(G, offsetOf("n;\n  {"))) << G.Program;
+  EXPECT_FALSE(spelledAt(G, offsetOf("n + 1"))) << G.Program;
+  EXPECT_TRUE(spelledAt(G, offsetOf("n * 2"))) << G.Program;
+}
+
+TEST_F(LowerTest, ParametersAndMembersHideAMetaNameInTheirBodies) {
+  Generator G =
+      lowerOk("@meta int n = 4;\n"
+              "struct S { int n; __device__ int g() { return n + 5; } };\n"
+              "__device__ int f(int n) { return n + 1; }\n"
+              "__global__ void k(int *x, S s) {\n"
+              "  for (int n = 0; n < 2; ++n) x[n + 2] = n + 3;\n"
+              "  x[0] = n + s.n + f(n * 2);\n"
+              "}\n");
+  EXPECT_FALSE(spelledAt(G, offsetOf("n + 5"))) << G.Program;
+  EXPECT_FALSE(spelledAt(G, offsetOf("n + 1"))) << G.Program;
+  EXPECT_FALSE(spelledAt(G, offsetOf("n + 3"))) << G.Program;
+  EXPECT_TRUE(spelledAt(G, offsetOf("n + s.n"))) << G.Program;
+  EXPECT_TRUE(spelledAt(G, offsetOf("n * 2"))) << G.Program;
+}
+
+TEST_F(LowerTest, MacroNamingAMetaVariableIsRefusedWhereOrdinaryCodeUsesIt) {
+  auto [Offset, Msg] =
+      lowerError("@meta int w = 3;\n"
+                 "#define SCALE(x) ((x) * w)\n"
+                 "__device__ int f(int w) { return SCALE(w); }\n"
+                 "__global__ void k(int *x) { x[0] = SCALE(2); }\n");
+  EXPECT_EQ(Offset, offsetOf("SCALE(2)"));
+  EXPECT_NE(Msg.find("macro 'SCALE' (defined at line 2) expands to the meta "
+                     "variable 'w'"),
+            std::string::npos)
+      << Msg;
 }
 
 TEST_F(LowerTest, MetaNamesAreScopedByBraces) {

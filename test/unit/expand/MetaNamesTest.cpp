@@ -30,6 +30,14 @@ TEST(MetaNamesTest, VariableOfNestedTemplateTypeWithBracedInitializer) {
   EXPECT_EQ(D.Values, (Names{"m"}));
 }
 
+TEST(MetaNamesTest, ConceptIsADeclarationOfAType) {
+  std::string S = "template <class T> concept narrow = sizeof(T) <= 2";
+  DeclaredNames D = declared(S);
+  EXPECT_TRUE(D.IsDeclaration);
+  EXPECT_EQ(D.Types, (Names{"narrow"}));
+  EXPECT_TRUE(D.Values.empty());
+}
+
 TEST(MetaNamesTest, PointersReferencesAndSpecifiers) {
   std::string S = "static constexpr unsigned long long *p = nullptr, &r = x, "
                   "n[4] = {1, 2}";

@@ -21,6 +21,7 @@
 #include <crt/host_defines.h>
 #undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
 
+#include <array>
 #include <charconv>
 #include <cerrno>
 #include <cmath>
@@ -190,11 +191,33 @@ template <class T> struct is_string_like {
        std::is_same_v<std::remove_cv_t<std::remove_extent_t<U>>, char>);
 };
 
+template <class T> struct is_std_array : std::false_type {};
+template <class E, size_t N>
+struct is_std_array<std::array<E, N>> : std::true_type {};
+
+// The tool writes __metacu_spellable(const R *) beside each aggregate's
+// __metacu_spell: whether every field has a spelling, so that an aggregate
+// holding a pointer is refused where its value is used, not where it is
+// declared.
+template <class T, class = void> struct fields_spellable : std::false_type {};
+
 template <class T>
-inline constexpr bool has_spelling =
-    std::is_arithmetic_v<T> || std::is_enum_v<T> ||
-    std::is_same_v<T, std::nullptr_t> || is_string_like<T>::value ||
-    has_record_spelling<T>::value;
+inline constexpr bool has_spelling = [] {
+  if constexpr (std::is_array_v<T>)
+    return is_string_like<T>::value ||
+           has_spelling<std::remove_cv_t<std::remove_extent_t<T>>>;
+  else if constexpr (is_std_array<T>::value)
+    return has_spelling<typename T::value_type>;
+  else
+    return std::is_arithmetic_v<T> || std::is_enum_v<T> ||
+           std::is_same_v<T, std::nullptr_t> || is_string_like<T>::value ||
+           (has_record_spelling<T>::value && fields_spellable<T>::value);
+}();
+
+template <class T>
+struct fields_spellable<
+    T, std::void_t<decltype(__metacu_spellable((const T *)nullptr))>>
+    : std::bool_constant<__metacu_spellable((const T *)nullptr)> {};
 
 inline void spell_string(std::string &out, std::string_view s) {
   out += '"';
@@ -338,6 +361,32 @@ template <class T> void spell(std::string &out, const T &v) {
     spell_enum(out, v);
   } else if constexpr (std::is_same_v<U, std::nullptr_t>) {
     out += "nullptr";
+  } else if constexpr (is_string_like<U>::value && std::is_array_v<U>) {
+    // A char array need not hold a NUL; one that is full has no string
+    // literal that fits it, so it is spelled character by character.
+    size_t n = std::extent_v<U>, len = 0;
+    while (len < n && v[len])
+      ++len;
+    if (len < n) {
+      spell_string(out, std::string_view(v, len));
+    } else {
+      out += "{";
+      for (size_t i = 0; i < n; ++i) {
+        out += i ? ", " : "";
+        spell(out, v[i]);
+      }
+      out += "}";
+    }
+  } else if constexpr (std::is_array_v<U> || is_std_array<U>::value) {
+    // A braced list: it initializes a declared array, an std::array or an
+    // array member of an aggregate (the extra braces of an std::array are
+    // those of its one member).
+    out += is_std_array<U>::value ? "{{" : "{";
+    for (size_t i = 0; i < std::size(v); ++i) {
+      out += i ? ", " : "";
+      spell(out, v[i]);
+    }
+    out += is_std_array<U>::value ? "}}" : "}";
   } else if constexpr (is_string_like<U>::value) {
     if constexpr (std::is_pointer_v<U>)
       if (!v)
@@ -349,6 +398,16 @@ template <class T> void spell(std::string &out, const T &v) {
   } else {
     static_assert(has_spelling<U>, "no constant spelling for this type");
   }
+}
+
+/// A field of an aggregate: __metacu_spell is compiled with the program,
+/// used or not, so it must compile for fields without a spelling too; the
+/// value's use checks has_spelling (which covers the fields) first.
+template <class T> void spell_field(std::string &out, const T &v) {
+  if constexpr (has_spelling<std::remove_cv_t<T>>)
+    spell(out, v);
+  else
+    throw metacu::error("a field has no constant spelling");
 }
 
 /// A meta value used in ordinary code.
