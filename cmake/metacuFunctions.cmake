@@ -129,3 +129,46 @@ function(metacu_target_sources target)
 
   target_link_libraries(${target} ${scope} metacu::runtime)
 endfunction()
+
+# metacu_add_tune_target(<file.cu> ARCH <N> [NAME <name>] [TUNING_FILE <json>]
+#                        [OPTIONS <metacu tune args>...])
+#
+# Adds a target tune-<name> (name: the file's name without extension) that
+# runs `metacu tune <file.cu> --arch <N> --tuning-file <json>` on this
+# machine's GPU: it searches the space the file declares and writes the best
+# configuration as the sm_<N> entry of the tuning file (default:
+# <file>.tuning.json next to the file), keeping the others. The kernel's
+# meta code reads that file with metacu::load_json, so metacu_target_sources'
+# dependency file makes the next ordinary build regenerate the kernel. The
+# target is never part of `all`: tuning takes a GPU and minutes. OPTIONS
+# go to metacu tune as given (--strategy, --budget, --gpu, --image, ...).
+function(metacu_add_tune_target file)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ARCH;NAME;TUNING_FILE" "OPTIONS")
+  if(NOT arg_ARCH)
+    message(FATAL_ERROR "metacu_add_tune_target(${file}): ARCH <N> is required")
+  endif()
+  if(NOT TARGET metacu::metacu)
+    message(FATAL_ERROR "metacu_add_tune_target: metacu::metacu must exist "
+                        "(find_package(metacu) or add_subdirectory)")
+  endif()
+  get_filename_component(input "${file}" ABSOLUTE)
+  get_filename_component(name "${file}" NAME_WE)
+  get_filename_component(dir "${input}" DIRECTORY)
+  if(arg_NAME)
+    set(name "${arg_NAME}")
+  endif()
+  set(tuning "${dir}/${name}.tuning.json")
+  if(arg_TUNING_FILE)
+    get_filename_component(tuning "${arg_TUNING_FILE}" ABSOLUTE)
+  endif()
+  add_custom_target(tune-${name}
+    COMMAND metacu::metacu tune "${input}" --arch ${arg_ARCH}
+            --tuning-file "${tuning}"
+            --work-dir "${CMAKE_CURRENT_BINARY_DIR}/tune-${name}"
+            --journal "${CMAKE_CURRENT_BINARY_DIR}/tune-${name}/journal.jsonl"
+            ${arg_OPTIONS}
+    WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
+    COMMENT "metacu: tuning ${name} for sm_${arg_ARCH}"
+    USES_TERMINAL
+    VERBATIM)
+endfunction()

@@ -1,7 +1,8 @@
 // convolution: a 2D convolution (17x17 filter in constant memory, zero
 // outside the image) whose block size, tile size, shared-memory padding and
-// read-only-cache use come, per architecture, from convolution.json, read by
-// @meta code at generation time (editing the file regenerates the kernel).
+// read-only-cache use come, per architecture, from convolution.tuning.json,
+// the tuning file `metacu tune` writes, read by @meta code at generation time
+// (editing the file regenerates the kernel).
 //
 // Each block stages its input tile and halo in shared memory; each thread
 // then computes tile.x * tile.y outputs, sliding a register window along
@@ -11,7 +12,9 @@
 //
 // The program runs the per-architecture kernel and the default 16x16,
 // untiled, padded one on the same image, checks both against the CPU and
-// reports GFLOP/s. `--search` also times every candidate in the JSON file.
+// reports GFLOP/s. `--search` also times every candidate in convolution.json.
+// `metacu tune convolution.cu --arch 90` searches the space declared below
+// (docs/tune.md).
 //
 //   convolution [--search] [width height]    (default 4096 x 4096)
 #include <cmath>
@@ -40,17 +43,53 @@ struct conv_config {
 __constant__ float c_filter[taps * taps];
 
 @meta auto settings = metacu::load_json("convolution.json");
+@meta auto tuning = metacu::load_json("convolution.tuning.json");
 
 @meta conv_config parse(const metacu::json& j) {
   return conv_config{j["block"][0].as_int(), j["block"][1].as_int(), j["tile"][0].as_int(),
                      j["tile"][1].as_int(), j["pad"].as_int(), j["ldg"].as_bool()};
 }
 
+// A configuration as `metacu tune` names its parameters.
+@meta conv_config from_params(const metacu::json& p) {
+  return conv_config{p["block_size_x"].as_int(), p["block_size_y"].as_int(),
+                     p["tile_size_x"].as_int(),  p["tile_size_y"].as_int(),
+                     p["pad"].as_int(),          p["read_only"].as_bool()};
+}
+
+constexpr int problem_w = 4096;
+constexpr int problem_h = 4096;
+
+// What `metacu tune` searches: the Kernel Tuner tutorial's space (block
+// sizes 16..128 x 1..16, tiles 1..4 x 1..4, padding, read-only loads),
+// less what cannot run: more than 1024 threads, or a staged tile over the
+// 48 KiB of static shared memory (the kernel refuses those).
+@meta int staged_bytes(const metacu::json& p) {
+  int in_w = p["block_size_x"].as_int() * p["tile_size_x"].as_int() + 2 * radius;
+  int in_h = p["block_size_y"].as_int() * p["tile_size_y"].as_int() + 2 * radius;
+  return in_h * (in_w + p["pad"].as_int()) * 4;
+}
+@meta metacu::tune_space space =
+    metacu::tune_space("convolution")
+        .param("block_size_x", {16, 32, 48, 64, 80, 96, 112, 128})
+        .param("block_size_y", {1, 2, 4, 8, 16})
+        .param("tile_size_x", {1, 2, 3, 4})
+        .param("tile_size_y", {1, 2, 3, 4})
+        .param("pad", {0, 1})
+        .flag("read_only")
+        .require([](const metacu::json& p) {
+          return p["block_size_x"].as_int() * p["block_size_y"].as_int() <= 1024;
+        })
+        .require([](const metacu::json& p) { return staged_bytes(p) <= 48 * 1024; })
+        .problem_size({problem_w, problem_h})
+        .metric("GFLOP/s", 2.0 * taps * taps * problem_w * problem_h / 1e9,
+                metacu::tune_direction::maximize)
+        .tolerance(1e-4);
+
 @meta std::map<int, conv_config> tuned_table() {
   std::map<int, conv_config> table;
-  for (const auto& [key, value] : settings.items())
-    if (key.rfind("sm_", 0) == 0)
-      table[std::stoi(key.substr(3))] = parse(value);
+  for (const auto& [key, entry] : tuning["entries"].items())
+    table[std::stoi(key.substr(3))] = from_params(entry["params"]);
   return table;
 }
 
@@ -61,7 +100,14 @@ __constant__ float c_filter[taps * taps];
 };
 
 @meta std::vector<variant> variants() {
-  std::vector<variant> v{{"conv_tuned", true, {}}, {"conv_default", false, parse(settings["default"])}};
+  // Under `metacu tune`, one specialization per configuration it measures,
+  // and nothing else to compile.
+  std::vector<variant> v;
+  for (const metacu::tune_candidate& c : metacu::tune_candidates(space))
+    v.push_back({c.name, false, from_params(c.params)});
+  if (!v.empty())
+    return v;
+  v = {{"conv_tuned", true, {}}, {"conv_default", false, parse(settings["default"])}};
   for (const auto& c : settings["candidates"].elements())
     v.push_back({"conv_candidate" + std::to_string(v.size() - 2), false, parse(c)});
   return v;
@@ -84,7 +130,6 @@ __global__ void @(v.name)(const float* in, float* __restrict__ out, int w, int h
       @meta int in_w = out_w + 2 * radius, in_h = out_h + 2 * radius;
       @meta int stride = in_w + c.pad;
       @meta bool vector_rows = c.tile_x % 4 == 0 && stride % 4 == 0;
-      @meta static_assert(c.block_x % 32 == 0 || 32 % c.block_x == 0, "block_x must divide or be a multiple of 32");
       @meta if (in_h * stride * 4 > 48 * 1024)
         metacu::fail(v.name + ": the staged tile needs more than 48 KiB of shared memory");
 
@@ -173,6 +218,71 @@ static double reference(const std::vector<float>& img, const std::vector<float>&
   return sum;
 }
 
+#ifdef METACU_TUNE
+#include <metacu/tune.h>
+
+// The tuning problem (metacu/tune.h): the image, the filter and the CPU's
+// values of the checked rows, made once; each candidate is launched with its
+// own grid and checked against them.
+struct conv_problem {
+  int w, h;
+  std::vector<const conv_variant*> kernels;
+  std::vector<int> rows;
+  std::vector<double> ref;
+  std::vector<float> out;
+  float *din = nullptr, *dout = nullptr;
+
+  explicit conv_problem(const std::vector<long long>& size)
+      : w(size.size() == 2 ? int(size[0]) : 4096), h(size.size() == 2 ? int(size[1]) : 4096) {
+    for (const conv_variant& v : conv_variants)
+      if (std::strncmp(v.name, "convolution_tune_", 17) == 0)
+        kernels.push_back(&v);
+    std::vector<float> img(size_t(w) * h), filter(taps * taps);
+    unsigned state = 2024u;
+    auto uniform = [&] {
+      state = state * 1664525u + 1013904223u;
+      return float(state >> 8) / float(1u << 23) - 1.0f;
+    };
+    for (float& v : img)
+      v = uniform();
+    for (float& v : filter)
+      v = uniform() / taps;
+    METACU_CHECK(cudaMemcpyToSymbol(c_filter, filter.data(), filter.size() * sizeof(float)));
+    for (int y = 0; y < h; ++y)
+      if (y < 2 * radius || y >= h - 2 * radius || y % 37 == 0)
+        rows.push_back(y);
+    ref.resize(rows.size() * w);
+    for (size_t r = 0; r < rows.size(); ++r)
+      for (int x = 0; x < w; ++x)
+        ref[r * w + x] = reference(img, filter, w, h, x, rows[r]);
+    out.resize(img.size());
+    METACU_CHECK(cudaMalloc(&din, img.size() * sizeof(float)));
+    METACU_CHECK(cudaMalloc(&dout, img.size() * sizeof(float)));
+    METACU_CHECK(cudaMemcpy(din, img.data(), img.size() * sizeof(float), cudaMemcpyHostToDevice));
+  }
+  size_t candidates() const { return kernels.size(); }
+  void clear() { METACU_CHECK(cudaMemset(dout, 0xff, out.size() * sizeof(float))); } // NaN
+  void launch(size_t i) {
+    const conv_config& c = kernels[i]->config;
+    dim3 block(c.block_x, c.block_y);
+    dim3 grid((w + c.block_x * c.tile_x - 1) / (c.block_x * c.tile_x),
+              (h + c.block_y * c.tile_y - 1) / (c.block_y * c.tile_y));
+    kernels[i]->kernel<<<grid, block>>>(din, dout, w, h);
+  }
+  double error() {
+    METACU_CHECK(cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    double max_err = 0.0;
+    for (size_t r = 0; r < rows.size(); ++r)
+      for (int x = 0; x < w; ++x) {
+        double err = std::fabs(out[size_t(rows[r]) * w + x] - ref[r * w + x]);
+        if (!(err <= max_err))
+          max_err = std::isnan(err) ? INFINITY : err;
+      }
+    return max_err;
+  }
+};
+METACU_TUNE_MAIN(conv_problem)
+#else
 int main(int argc, char** argv) {
   bool search = argc > 1 && std::strcmp(argv[1], "--search") == 0;
   int arg = search ? 2 : 1;
@@ -263,3 +373,4 @@ int main(int argc, char** argv) {
   METACU_CHECK(cudaFree(dout));
   return failures ? 1 : 0;
 }
+#endif

@@ -1,15 +1,18 @@
 # cmake -DMETACU_BUILD_DIR=<metacu build> -DWORK_DIR=<scratch> -DCONSUMER_SOURCE=<consumer>
-#       -DCUDA_COMPILER=<nvcc> [-DNINJA=<ninja>] -P consumer_test.cmake
+#       -DCUDA_COMPILER=<nvcc> -DTUNE_CACHE=<Kernel Tuner cache> [-DNINJA=<ninja>]
+#       -P consumer_test.cmake
 #
 # Installs metacu from METACU_BUILD_DIR, then configures and builds the
 # consumer project against the install with Ninja: from scratch; again after
 # touching nothing (nothing may run); after touching the data file and the
 # local header (metacu must run again); after editing the dialect header
 # both sources share (both regenerated); with an error in meta code (the
-# build log must point at the consumer's kernel.cu). Finally the same project
+# build log must point at the consumer's kernel.cu); the tune-kernel target's
+# command, and the tuning file metacu tune writes (here from a replay of
+# TUNE_CACHE) regenerating the kernel. Finally the same project
 # configures against the build tree's package.
 cmake_minimum_required(VERSION 3.20)
-foreach(var METACU_BUILD_DIR WORK_DIR CONSUMER_SOURCE CUDA_COMPILER)
+foreach(var METACU_BUILD_DIR WORK_DIR CONSUMER_SOURCE CUDA_COMPILER TUNE_CACHE)
   if(NOT ${var})
     message(FATAL_ERROR "consumer_test: -D${var}=... is required")
   endif()
@@ -112,9 +115,26 @@ step("an error in meta code is reported at the consumer's line")
 file(READ "${src}/kernel.cu" kernel)
 file(APPEND "${src}/kernel.cu" "@meta static_assert(CONSUMER_SCALE == 4, \"scale must be 4\");\n")
 run(log FAIL "${NINJA}" -C "${build}")
-expect_match("${log}" "kernel.cu:22:[0-9]+: error: .*scale must be 4" "meta error location")
+expect_match("${log}" "kernel.cu:35:[0-9]+: error: .*scale must be 4" "meta error location")
 file(WRITE "${src}/kernel.cu" "${kernel}")
 run(log 0 "${NINJA}" -C "${build}")
+
+step("the tune target, and the tuning file it writes regenerates the kernel")
+file(READ "${build}/kernel.gen.cu" gen)
+expect_match("${gen}" "= 160000;" "the hand-written sm_80 entry (block_size_x 16)")
+run(cmd 0 "${NINJA}" -C "${build}" -t commands tune-kernel)
+expect_match("${cmd}" "metacu\"? tune [^ ]*kernel.cu\"? --arch 80 --tuning-file [^ ]*kernel.tuning.json"
+             "tune-kernel runs metacu tune on the same file")
+run(log 0 "${NINJA}" -C "${build}" -n)
+expect_match("${log}" "no work to do" "tune-kernel is not part of all")
+# What tune-kernel does on a GPU, from recorded times: block_size_x 64 wins.
+run(log 0 "${prefix}/bin/metacu" tune --quiet --replay "${TUNE_CACHE}" --arch 80
+    --tuning-file "${src}/kernel.tuning.json")
+expect_match("${log}" "block_size_x=64" "the replay's best")
+run(log 0 "${NINJA}" -C "${build}")
+expect_match("${log}" "metacu: generating kernel.gen.cu" "after metacu tune wrote the tuning file")
+file(READ "${build}/kernel.gen.cu" gen)
+expect_match("${gen}" "= 640000;" "regenerated with the tuned sm_80 entry")
 
 step("find_package from the build tree")
 run(log 0 "${CMAKE_COMMAND}" -S "${src}" -B "${WORK_DIR}/build-tree" -G Ninja

@@ -1,20 +1,34 @@
 //===- TuneCommand.cpp - The `metacu tune` subcommand ---------------------===//
 //
-// Options of `metacu tune` and what they run. For now that is replay: a
-// strategy against a Kernel Tuner cache file's recorded times, with the
-// outputs a GPU run will have too: the progress line, the summary, the
-// tuning file and the HTML report.
+// Options of `metacu tune` and what they run: a strategy against a kernel
+// on the GPU (its space declared in the kernel's file), the two steps of the
+// same for a GPU machine without LLVM (--emit-bundle, then --import), or
+// replay of a Kernel Tuner cache file's recorded times. Every mode ends with
+// the same outputs: the summary, the tuning file, the HTML report, T4.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
 #include "driver/Options.h"
 
 #include "toolchain/Arch.h"
+#include "tune/Bundle.h"
 #include "tune/HtmlReport.h"
+#include "tune/KernelTunerCache.h"
 #include "tune/Progress.h"
+#include "tune/Random.h"
 #include "tune/Replay.h"
+#include "tune/ResultCache.h"
+#include "tune/Summary.h"
+#include "tune/T4.h"
+#include "tune/Tuner.h"
 #include "tune/TuningFile.h"
+#include "tune/kernel/KernelSource.h"
+#include "tune/runners/Gpu.h"
 #include "tune/strategies/Strategy.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -25,8 +39,60 @@ using namespace metacu;
 namespace cl = llvm::cl;
 
 cl::SubCommand metacu::TuneSubcommand(
-    "tune", "Search a kernel's tuning parameters; for now --replay runs a "
-            "strategy against a Kernel Tuner cache file's recorded times");
+    "tune", "Search the tuning space declared in a kernel's file on the "
+            "GPU, or replay a Kernel Tuner cache's recorded times");
+
+static cl::opt<std::string> InputFile(cl::Positional, cl::desc("<kernel file>"),
+                                      cl::sub(TuneSubcommand));
+static cl::opt<std::string>
+    KernelName("kernel",
+               cl::desc("Which tuning space of the file (when it declares "
+                        "several)"),
+               cl::value_desc("name"), cl::sub(TuneSubcommand),
+               cl::cat(MetacuCategory));
+static cl::opt<std::string> EmitBundle(
+    "emit-bundle",
+    cl::desc("Write the candidates, the harness and run.py to this folder, "
+             "to build and run with nvcc alone on a GPU machine"),
+    cl::value_desc("dir"), cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+static cl::opt<std::string>
+    ImportDir("import", cl::desc("Read the results of a bundle's run.py back"),
+              cl::value_desc("dir"), cl::sub(TuneSubcommand),
+              cl::cat(MetacuCategory));
+static cl::opt<std::string> ImageName(
+    "image",
+    cl::desc("What nvcc builds for --arch N: sm_N (default) or compute_M, "
+             "PTX the driver compiles for the GPU (compute_80 on an H100)"),
+    cl::value_desc("sm_N|compute_N"), cl::sub(TuneSubcommand),
+    cl::cat(MetacuCategory));
+static cl::opt<unsigned>
+    BatchSize("batch-size",
+              cl::desc("Candidates per expansion and translation unit "
+                       "(default: 64 in a bundle, 16 per round on the GPU)"),
+              cl::value_desc("N"), cl::sub(TuneSubcommand),
+              cl::cat(MetacuCategory));
+static cl::list<unsigned> GpuIds("gpu",
+                                 cl::desc("Run on this GPU (repeatable: one "
+                                          "worker per GPU; default 0)"),
+                                 cl::value_desc("N"), cl::sub(TuneSubcommand),
+                                 cl::cat(MetacuCategory));
+static cl::opt<bool> AllGpus("gpus-all", cl::desc("Run on every GPU"),
+                             cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+static cl::opt<unsigned>
+    Jobs("jobs", cl::desc("Parallel nvcc processes (default: every core)"),
+         cl::value_desc("N"), cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+static cl::opt<std::string>
+    WorkDir("work-dir",
+            cl::desc("Where the GPU runner writes each batch's bundle "
+                     "(default: <kernel file>.tune/ in the current folder)"),
+            cl::value_desc("dir"), cl::sub(TuneSubcommand),
+            cl::cat(MetacuCategory));
+static cl::opt<std::string> KTCachePath(
+    "kt-cache",
+    cl::desc("Also write the evaluations as a Kernel Tuner cache file "
+             "(what --replay reads)"),
+    cl::value_desc("out.json"), cl::sub(TuneSubcommand),
+    cl::cat(MetacuCategory));
 
 static cl::opt<std::string>
     ReplayPath("replay",
@@ -122,16 +188,306 @@ static int fail(const llvm::Twine &Message) {
   return reportFailure(llvm::createStringError(Message.str()));
 }
 
+/// --arch as one architecture name ("sm_90"), or an error message.
+static llvm::Expected<std::string> oneArch() {
+  auto Archs = ArchList::parse(ArchName);
+  if (!Archs)
+    return llvm::createStringError("--arch: " +
+                                   llvm::toString(Archs.takeError()));
+  if (Archs->archs().size() != 1)
+    return llvm::createStringError("--arch: results are for one "
+                                   "architecture, not " +
+                                   Archs->names());
+  return Archs->archs().front().name();
+}
+
+/// The summary, then every output file asked for: what a GPU run and an
+/// import share.
+static int finish(const tune::RunInfo &Info, const tune::SearchSpace &Space,
+                  const tune::TuneResult &Run, llvm::StringRef Heading) {
+  size_t Invalid = 0, Resumed = 0;
+  for (const tune::Evaluation &E : Run.Trace) {
+    Invalid += !E.M.valid();
+    Resumed += E.Resumed;
+  }
+  llvm::outs() << Heading << '\n';
+  tune::SummaryRows Rows;
+  Rows.emplace_back("space",
+                    llvm::formatv("{0} valid configurations", Space.size()));
+  Rows.emplace_back("strategy", Run.Strategy);
+  std::string Evals = std::to_string(Run.Trace.size()) + " (" +
+                      std::to_string(Invalid) + " invalid";
+  if (Resumed)
+    Evals += ", " + std::to_string(Resumed) + " from the journal";
+  Rows.emplace_back("evaluations", Evals + ")");
+  if (!Info.Note.empty())
+    Rows.emplace_back("note", Info.Note);
+  tune::printSummary(llvm::outs(), Rows, Space, Run.Trace, Info.Objective,
+                     TopConfigs);
+
+  if (!T4Path.empty())
+    if (llvm::Error Err =
+            tune::writeT4(T4Path, Space, Run.Trace, Info.Objective.Name))
+      return fail(llvm::toString(std::move(Err)));
+  if (!KTCachePath.empty()) {
+    tune::KernelTunerCache Cache;
+    Cache.DeviceName = Info.Where.Device;
+    Cache.KernelName = Info.Kernel;
+    Cache.Objective = Info.Objective.Name;
+    Cache.Params.assign(Space.parameters().begin(), Space.parameters().end());
+    for (const tune::Evaluation &E : Run.Trace)
+      Cache.record(Space, E.Config, E.M);
+    if (llvm::Error Err = Cache.write(KTCachePath))
+      return fail(llvm::toString(std::move(Err)));
+  }
+  if (!TuningFilePath.empty()) {
+    auto Entry = tune::bestEntry(Info, Space, Run);
+    if (!Entry)
+      return fail(TuningFilePath + ": " + llvm::toString(Entry.takeError()));
+    auto Merged = tune::updateTuningFile(TuningFilePath, Info, *Entry, Force);
+    if (!Merged)
+      return fail(llvm::toString(Merged.takeError()));
+    llvm::errs() << "metacu tune: " << TuningFilePath << ": "
+                 << Merged->describe(Info.Where.Arch, *Entry) << '\n';
+  }
+  if (!ReportPath.empty())
+    if (llvm::Error Err =
+            tune::writeHtmlReport(ReportPath, Info, Space, Run, TopConfigs))
+      return fail(llvm::toString(std::move(Err)));
+  return 0;
+}
+
+/// "compute_80 image run on NVIDIA H100 80GB HBM3" when the image is not
+/// the device's own code.
+static std::string imageNote(llvm::StringRef Image, llvm::StringRef Arch,
+                             llvm::StringRef Device) {
+  if (Image.empty() || Image == Arch)
+    return "";
+  return (Image + " image run on " + (Device.empty() ? "the GPU" : Device))
+      .str();
+}
+
+/// `--import DIR`: a bundle's results as a run of the bundle's strategy.
+static int importBundle() {
+  auto Bundle = tune::readBundle(ImportDir);
+  if (!Bundle)
+    return fail(llvm::toString(Bundle.takeError()));
+  auto Space = Bundle->Declared.searchSpace();
+  if (!Space)
+    return fail(llvm::toString(Space.takeError()));
+  if (!ArchName.empty()) {
+    auto Arch = oneArch();
+    if (!Arch)
+      return fail(llvm::toString(Arch.takeError()));
+    if (*Arch != Bundle->Where.Arch)
+      return fail(ImportDir + " holds results for " + Bundle->Where.Arch +
+                  ", not --arch " + *Arch);
+  }
+  std::unique_ptr<tune::ResultCache> Journal;
+  if (!JournalPath.empty()) {
+    auto J = tune::ResultCache::open(JournalPath);
+    if (!J)
+      return fail(llvm::toString(J.takeError()));
+    Journal = std::move(*J);
+  }
+  tune::RunInfo Info;
+  Info.Kernel = Bundle->Declared.Kernel;
+  Info.Where = Bundle->Where;
+  Info.Driver = Bundle->Driver;
+  Info.Objective = Bundle->Declared.Objective;
+  Info.Source = ImportDir;
+  Info.Date = tune::currentDate();
+  Info.Note = imageNote(Bundle->Options.Image, Bundle->Where.Arch,
+                        Bundle->Where.Device);
+  tune::TuneResult Run;
+  Run.Strategy = Bundle->Options.Strategy;
+  double Seconds = 0;
+  for (auto &[Config, M] : Bundle->Results) {
+    Seconds += M.totalMs() / 1000;
+    if (Journal)
+      if (llvm::Error Err =
+              Journal->append(Info.Where, Space->toJSON(Config), M))
+        return fail(llvm::toString(std::move(Err)));
+    Run.Trace.push_back({Config, std::move(M), false, Seconds});
+  }
+  Info.Limit.Evaluations = Run.Trace.size();
+  auto Ranked = tune::rankValid(Run.Trace, Info.Objective);
+  if (!Ranked.empty())
+    Run.Best = Run.Trace[Ranked.front()].Config;
+  return finish(Info, *Space, Run,
+                llvm::formatv("{0} on {1} ({2}), imported from {3}",
+                              Info.Kernel, Info.Where.Device, Info.Where.Arch,
+                              ImportDir)
+                    .str());
+}
+
+/// The configurations a bundle holds: all of them, or a seeded random
+/// sample of --budget.
+static llvm::Expected<std::vector<uint32_t>>
+bundleConfigs(const tune::SearchSpace &Space, llvm::StringRef Strategy) {
+  std::vector<uint32_t> All(Space.size());
+  for (uint32_t I = 0; I < All.size(); ++I)
+    All[I] = I;
+  if (Strategy == "brute_force")
+    return All;
+  if (Strategy == "random_sample") {
+    tune::Random R(Seed);
+    R.shuffle(All);
+    if (BudgetEvals.getNumOccurrences() && BudgetEvals < All.size())
+      All.resize(BudgetEvals);
+    return All;
+  }
+  return llvm::createStringError(
+      "--emit-bundle: a bundle holds a fixed set of candidates "
+      "(--strategy brute_force or random_sample); '" +
+      Strategy +
+      "' chooses as it measures: run it where metacu and the GPU are both, "
+      "or --replay the imported results (--kt-cache)");
+}
+
+/// A kernel file: --emit-bundle, or the whole search on this machine's GPU.
+static int tuneKernel() {
+  if (ArchName.empty())
+    return fail("--arch: which architecture to tune for (e.g. 90)");
+  auto Arch = oneArch();
+  if (!Arch)
+    return fail(llvm::toString(Arch.takeError()));
+  std::string Image = ImageName.empty() ? *Arch : ImageName.getValue();
+  // The expansion's passes are the image's architecture: a compute_80 image
+  // holds the code an sm_80 build would.
+  llvm::StringRef ImageNumber = Image;
+  if (!ImageNumber.consume_front("compute_") &&
+      !ImageNumber.consume_front("sm_"))
+    return fail("--image: sm_N or compute_N, not '" + Image + "'");
+  auto ImageArchs = ArchList::parse(ImageNumber);
+  if (!ImageArchs)
+    return fail("--image: " + llvm::toString(ImageArchs.takeError()));
+  auto Opts = pipelineOptionsFor(InputFile);
+  if (!Opts)
+    return reportFailure(Opts.takeError());
+  auto Kernel =
+      tune::KernelSource::describe(InputFile, KernelName, *ImageArchs, *Opts);
+  if (!Kernel)
+    return reportFailure(Kernel.takeError());
+  auto Space = Kernel->Declared.searchSpace();
+  if (!Space)
+    return fail(llvm::toString(Space.takeError()));
+  if (Space->size() == 0)
+    return fail(Kernel->Declared.Where +
+                ": every configuration of tuning "
+                "space '" +
+                Kernel->Declared.Kernel + "' breaks a restriction");
+
+  tune::BundleOptions B;
+  B.Arch = *Arch;
+  B.Image = Image;
+  // An expansion costs about a second whatever it holds, so a bundle's
+  // translation units are large (nvcc spreads each over the cores); on the
+  // GPU a round is what the strategy can propose at once.
+  B.BatchSize = BatchSize.getNumOccurrences()
+                    ? std::max(1u, BatchSize.getValue())
+                : EmitBundle.empty() ? 16
+                                     : 64;
+  B.RuntimeInclude = Opts->RuntimeInclude;
+  B.SourceDir = Kernel->SourceDir;
+  B.Files = Kernel->Files;
+  B.Strategy = StrategyName.empty() ? "brute_force" : StrategyName.getValue();
+  auto Generate = [&](llvm::ArrayRef<tune::Candidate> Batch) {
+    return Kernel->generate(Batch, *ImageArchs, *Opts);
+  };
+
+  if (!EmitBundle.empty()) {
+    auto Configs = bundleConfigs(*Space, B.Strategy);
+    if (!Configs)
+      return fail(llvm::toString(Configs.takeError()));
+    if (llvm::Error Err = tune::writeBundle(EmitBundle, Kernel->Declared,
+                                            *Space, *Configs, B, Generate))
+      return reportFailure(std::move(Err));
+    llvm::errs() << llvm::formatv(
+        "metacu tune: {0}: {1} candidates of {2} ({3} valid configurations); "
+        "run `python3 {0}/run.py` on the GPU machine, then `metacu tune "
+        "--import {0}`\n",
+        EmitBundle, Configs->size(), Kernel->Declared.Kernel, Space->size());
+    return 0;
+  }
+
+  tune::GpuRunnerOptions G;
+  G.Bundle = B;
+  G.WorkDir = WorkDir.empty()
+                  ? (llvm::sys::path::filename(InputFile) + ".tune").str()
+                  : WorkDir.getValue();
+  if (AllGpus)
+    G.Gpus = "all";
+  else if (!GpuIds.empty())
+    G.Gpus = llvm::join(
+        llvm::map_range(GpuIds, [](unsigned N) { return std::to_string(N); }),
+        ",");
+  G.Jobs = Jobs;
+  G.Nvcc = Opts->Toolkit.Root + "/bin/nvcc";
+  auto Runner = tune::GpuRunner::create(Kernel->Declared, *Space, G, Generate);
+  if (!Runner)
+    return fail(llvm::toString(Runner.takeError()));
+
+  std::unique_ptr<tune::ResultCache> Journal;
+  if (!JournalPath.empty()) {
+    auto J = tune::ResultCache::open(JournalPath);
+    if (!J)
+      return fail(llvm::toString(J.takeError()));
+    Journal = std::move(*J);
+  }
+  tune::RunInfo Info;
+  Info.Kernel = Kernel->Declared.Kernel;
+  Info.Where = (*Runner)->target();
+  Info.Driver = (*Runner)->driver();
+  Info.Objective = Kernel->Declared.Objective;
+  Info.Source = InputFile;
+  Info.Note = imageNote(Image, *Arch, Info.Where.Device);
+  tune::TuneOptions Tune;
+  Tune.Strategy = StrategyName;
+  Tune.Seed = Seed;
+  if (BudgetEvals.getNumOccurrences())
+    Tune.Evaluation.Limit.Evaluations = BudgetEvals.getValue();
+  if (!TimeLimit.empty()) {
+    auto Seconds = parseDuration(TimeLimit);
+    if (!Seconds)
+      return fail("--time-limit: expected a positive duration such as 90, "
+                  "90s, 15m or 2h, not '" +
+                  TimeLimit + "'");
+    Tune.Evaluation.Limit.Seconds = *Seconds;
+  }
+  Tune.Evaluation.Objective = Info.Objective;
+  Tune.Evaluation.Journal = Journal.get();
+  std::optional<tune::Progress> Progress;
+  if (!Quiet)
+    Tune.Evaluation.Listener =
+        &Progress.emplace(llvm::errs(), tune::Progress::styleForStderr());
+  Info.Limit = Tune.Evaluation.Limit;
+  auto Run = tune::runTuning(*Space, **Runner, Tune);
+  if (!Run)
+    return fail(llvm::toString(Run.takeError()));
+  Info.Date = tune::currentDate();
+  return finish(Info, *Space, *Run,
+                llvm::formatv("{0} on {1} ({2})", Info.Kernel,
+                              Info.Where.Device, Info.Where.Arch)
+                    .str());
+}
+
 int metacu::runTuneCommand() {
   if (ListStrategies) {
     for (const tune::StrategyInfo &S : tune::strategies())
       llvm::outs() << llvm::formatv("{0,-15} {1}\n", S.Name, S.Summary);
     return 0;
   }
+  if (!ImportDir.empty())
+    return importBundle();
+  if (!InputFile.empty()) {
+    if (!ReplayPath.empty())
+      return fail("--replay answers from a cache file, not a kernel file");
+    return tuneKernel();
+  }
   if (ReplayPath.empty())
-    return fail("tuning on a GPU is not available yet; use --replay "
-                "CACHE.json[.gz] to run a strategy on recorded times");
-
+    return fail("no kernel file: metacu tune KERNEL.cu --arch N, --import "
+                "DIR or --replay CACHE.json[.gz]");
   tune::ReplayOptions Options;
   Options.CachePath = ReplayPath;
   Options.Strategy = StrategyName;

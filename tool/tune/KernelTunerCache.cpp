@@ -3,7 +3,6 @@
 #include "Gzip.h"
 #include "JSONError.h"
 
-
 using namespace metacu::tune;
 
 /// Kernel Tuner appends entries as it measures them and closes the braces
@@ -245,9 +244,19 @@ void KernelTunerCache::record(const SearchSpace &Space, uint32_t Index,
                               const Measurement &M) {
   llvm::json::Object Record = Space.toJSON(Index);
   if (M.valid()) {
-    Record["time"] = M.Objective;
-    if (Objective != "time")
+    // "time" is always the run time in ms (Kernel Tuner's mean of the
+    // runs); a rate objective has its own field.
+    double Time = M.Objective;
+    if (Objective != "time") {
       Record[Objective] = M.Objective;
+      if (!M.Times.empty()) {
+        double Sum = 0;
+        for (double T : M.Times)
+          Sum += T;
+        Time = Sum / M.Times.size();
+      }
+    }
+    Record["time"] = Time;
   } else {
     Record["time"] = kernelTunerName(M.Status);
   }

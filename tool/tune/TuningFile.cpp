@@ -98,10 +98,14 @@ readEntry(const JSONReader &R, const json::Object &O, std::string Where) {
   TuningEntry E;
   if (const json::Object *P = F.object("params"))
     E.Params = *P;
-  E.Device = F.string("device", true);
+  // An entry written by hand has parameters and no measurement.
+  E.Measured = O.get("device") || O.get("metric");
+  E.Device = F.string("device", E.Measured);
   E.Driver = F.string("driver", false);
   E.Date = F.string("date", false);
-  if (const json::Object *M = F.object("metric")) {
+  if (!E.Measured) {
+    // Nothing else to read.
+  } else if (const json::Object *M = F.object("metric")) {
     FieldReader MF(R, *M, F.path("metric"));
     E.Objective.Name = MF.string("name", true);
     E.Value = MF.number("value");
@@ -206,6 +210,12 @@ static void writeSorted(json::OStream &J, const json::Object &O) {
 
 static void writeEntry(json::OStream &J, const TuningEntry &E) {
   J.attributeObject("params", [&] { writeSorted(J, E.Params); });
+  if (!E.Measured) {
+    if (!E.Note.empty())
+      J.attribute("note", E.Note);
+    writeSorted(J, E.Other);
+    return;
+  }
   J.attribute("device", E.Device);
   if (!E.Driver.empty())
     J.attribute("driver", E.Driver);
@@ -272,7 +282,7 @@ MergeResult TuningFile::merge(llvm::StringRef Arch, TuningEntry New,
   // asked for. On the same GPU a worse result is noise or a regression
   // (driver, problem size) the user should look at before it replaces a
   // known better configuration.
-  bool Comparable = Old.Device == New.Device &&
+  bool Comparable = Old.Measured && Old.Device == New.Device &&
                     Old.Objective.Name == New.Objective.Name &&
                     sameParameters(Old.Params, New.Params);
   if (!Comparable)
@@ -304,6 +314,8 @@ static std::string describeParams(const json::Object &Params) {
 }
 
 static std::string measured(const TuningEntry &E) {
+  if (!E.Measured)
+    return "written by hand, not measured";
   return E.Objective.format(E.Value) + " on " + E.Device;
 }
 
@@ -319,6 +331,10 @@ std::string MergeResult::describe(llvm::StringRef Arch,
            measured(New) + ", was " +
            Previous->Objective.format(Previous->Value) + ")";
   case MergeOutcome::Replaced:
+    if (!Previous->Measured)
+      return "replaced " + Entry + " (" + measured(*Previous) + ") with " +
+             describeParams(New.Params) + " (" + measured(New) + ", " +
+             New.Objective.Name + ")";
     return "replaced " + Entry + " (" + measured(*Previous) + ", " +
            Previous->Objective.Name + ") with " + describeParams(New.Params) +
            " (" + measured(New) + ", " + New.Objective.Name +

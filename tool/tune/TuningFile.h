@@ -34,6 +34,9 @@ namespace metacu::tune {
 struct TuningEntry {
   /// Parameter name to value.
   llvm::json::Object Params;
+  /// False for an entry written by hand: parameters (and perhaps a note)
+  /// without a device or metric. Any measured result replaces it.
+  bool Measured = true;
   std::string Device;
   /// Empty when unknown (replay); not written then.
   std::string Driver;

@@ -15,6 +15,19 @@ __global__ void scale(int* out) {
     out[threadIdx.x * items + i] = @(i * CONSUMER_SCALE + local_offset + extra_offset);
 }
 
+// The configuration metacu tune found for each architecture
+// (kernel.tuning.json, written by the tune-kernel target).
+@meta auto tuned = metacu::load_json("kernel.tuning.json");
+
+__global__ void tuned_fill(int* out) {
+  @meta for enum (auto arch : nvvm_arch_t) {
+    if codegen (__nvvm_arch == arch) {
+      @meta const metacu::json& p = metacu::tuned_params(tuned, arch);
+      out[threadIdx.x] = @(p["block_size_x"].get<int>() * 10000);
+    }
+  }
+}
+
 int main() {
   std::printf("items per thread: %d\n", @(tuning["items"].get<int>()));
   std::printf("tile: %d\n", @(consumer_tile));

@@ -197,3 +197,29 @@ TEST(TuningFileTest, UpdateWritesOnlyWhatChangedAndChecksTheKernel) {
           updateTuningFile(Path, Info, entry("H100", 0.1), true).takeError()),
       "the architecture the results are for is unknown; give --arch");
 }
+
+TEST(TuningFileTest, AHandWrittenEntryReadsBackAndAnyResultReplacesIt) {
+  const char *Text = R"({
+  "kernel": "k",
+  "entries": {
+    "sm_75": {
+      "params": {
+        "block_size_x": 32,
+        "tile": 2
+      },
+      "note": "chosen by hand"
+    }
+  }
+}
+)";
+  TuningFile F = llvm::cantFail(TuningFile::parse(Text, "t.json"));
+  EXPECT_FALSE(F.Entries.at("sm_75").Measured);
+  EXPECT_EQ(F.print(), Text);
+  MergeResult R = F.merge("sm_75", entry("T4", 2.5), false);
+  EXPECT_EQ(R.Outcome, MergeOutcome::Replaced);
+  EXPECT_EQ(R.describe("sm_75", entry("T4", 2.5)),
+            "replaced the sm_75 entry (written by hand, not measured) with "
+            "block_size_x=64 tile=2 (2.5000 ms on T4, time)");
+  EXPECT_TRUE(F.Entries.at("sm_75").Measured);
+  EXPECT_EQ(F.Entries.at("sm_75").Device, "T4");
+}

@@ -4,7 +4,8 @@
 // it in an embedded Clang interpreter; this header is what that program is
 // compiled against. It is not for CUDA code: nvcc never sees it. Meta code
 // may use the public part (namespace metacu: fail, read_file, load_json,
-// json, tuned_params, enum_name, enum_count, enum_values, select).
+// json, tuned_params, tune_space, tune_candidates, enum_name, enum_count,
+// enum_values, select).
 //
 // The generator talks to the metacu tool through one C struct of callbacks
 // that the tool fills in before the program runs; everything the program
@@ -27,8 +28,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <source_location>
 #include <stdexcept>
@@ -928,6 +931,229 @@ tuned_params(const json &tuning, Arch arch,
                                 where);
   else
     return detail::tuned_params(tuning, arch, {}, where);
+}
+
+//===--- Tuning spaces (metacu tune, docs/tune.md) ------------------------===//
+
+/// Which way a tuning metric is better.
+enum class tune_direction { minimize, maximize };
+
+/// The search space of a kernel, declared next to it as a namespace-scope
+/// @meta variable and handed to tune_candidates(), which is where
+/// `metacu tune` finds it:
+///   @meta metacu::tune_space space = metacu::tune_space("conv")
+///       .param("block_size_x", {16, 32, 64})
+///       .flag("read_only")
+///       .require([](const metacu::json &p) { ... })
+///       .problem_size({4096, 4096})
+///       .metric("GFLOP/s", flop / 1e9, metacu::tune_direction::maximize)
+///       .tolerance(1e-4);
+/// Parameter values are integers (a flag is false, true); restrictions are
+/// C++ predicates over a configuration as the kernel reads it (the params
+/// object of a tuning-file entry), evaluated here, at generation time, so a
+/// restricted configuration is never compiled.
+class tune_space {
+public:
+  explicit tune_space(std::string kernel, std::source_location where =
+                                              std::source_location::current())
+      : kernel_(std::move(kernel)), where_(where) {}
+
+  tune_space &param(std::string name, std::vector<long long> values) {
+    if (values.empty())
+      throw error("tune_space '" + kernel_ + "': parameter '" + name +
+                      "' has no values",
+                  where_);
+    params_.push_back({std::move(name), std::move(values), false});
+    return *this;
+  }
+  /// A parameter that is false or true.
+  tune_space &flag(std::string name) {
+    params_.push_back({std::move(name), {0, 1}, true});
+    return *this;
+  }
+  /// Only configurations for which \p pred is true are candidates.
+  tune_space &require(std::function<bool(const json &)> pred) {
+    restrictions_.push_back(std::move(pred));
+    return *this;
+  }
+  /// Handed to the tuning harness's problem (metacu/tune.h) as is.
+  tune_space &problem_size(std::vector<long long> size) {
+    problem_size_ = std::move(size);
+    return *this;
+  }
+  /// The objective: a rate \p work / seconds of one run (work in the
+  /// metric's unit times seconds: GFLOP for "GFLOP/s"), or, by default,
+  /// "time" in milliseconds, minimised.
+  tune_space &metric(std::string name, double work, tune_direction direction) {
+    metric_ = std::move(name);
+    work_ = work;
+    direction_ = direction;
+    return *this;
+  }
+  /// The largest error against the reference a correct result may have.
+  tune_space &tolerance(double t) {
+    tolerance_ = t;
+    return *this;
+  }
+
+  const std::string &kernel() const { return kernel_; }
+
+  /// Whether \p config (a JSON object of every parameter) passes every
+  /// restriction.
+  bool allows(const json &config) const {
+    for (const auto &r : restrictions_)
+      if (!r(config))
+        return false;
+    return true;
+  }
+
+  /// The configuration at \p index of the product (last parameter fastest),
+  /// as JSON text and parsed.
+  std::string config_text(unsigned long long index) const {
+    std::vector<size_t> digit(params_.size());
+    for (size_t p = params_.size(); p-- > 0;) {
+      digit[p] = index % params_[p].values.size();
+      index /= params_[p].values.size();
+    }
+    std::string s = "{";
+    for (size_t p = 0; p < params_.size(); ++p) {
+      long long v = params_[p].values[digit[p]];
+      s += (p ? ", \"" : "\"") + params_[p].name + "\": " +
+           (params_[p].flag ? (v ? "true" : "false") : std::to_string(v));
+    }
+    return s + "}";
+  }
+  unsigned long long product_size() const {
+    unsigned long long n = 1;
+    for (const auto &p : params_)
+      n *= p.values.size();
+    return n;
+  }
+
+  /// The space as `metacu tune` reads it: parameters, the valid
+  /// configurations' product indices, problem size, metric, tolerance.
+  std::string describe() const {
+    if (params_.empty())
+      throw error("tune_space '" + kernel_ + "' has no parameters", where_);
+    if (product_size() > 10'000'000ull)
+      throw error("tune_space '" + kernel_ +
+                      "' has more than 10 million configurations",
+                  where_);
+    std::string s = "{\"kernel\": \"" + kernel_ + "\", \"where\": \"" +
+                    where_.file_name() + ":" + std::to_string(where_.line()) +
+                    "\", \"params\": [";
+    for (size_t p = 0; p < params_.size(); ++p) {
+      s += (p ? ", {\"name\": \"" : "{\"name\": \"") + params_[p].name +
+           "\", \"values\": [";
+      for (size_t v = 0; v < params_[p].values.size(); ++v) {
+        long long x = params_[p].values[v];
+        s += (v ? ", " : "") + (params_[p].flag
+                                    ? std::string(x ? "true" : "false")
+                                    : std::to_string(x));
+      }
+      s += "]}";
+    }
+    s += "], \"valid\": [";
+    bool first = true;
+    for (unsigned long long i = 0, n = product_size(); i < n; ++i)
+      if (allows(json::parse(config_text(i), kernel_))) {
+        s += (first ? "" : ",") + std::to_string(i);
+        first = false;
+      }
+    s += "], \"problem_size\": [";
+    for (size_t i = 0; i < problem_size_.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(problem_size_[i]);
+    char work[64];
+    std::snprintf(work, sizeof work, "%.17g", work_);
+    char tol[64];
+    std::snprintf(tol, sizeof tol, "%.17g", tolerance_);
+    s += "], \"metric\": \"" + metric_ + "\", \"work\": " + work +
+         ", \"direction\": \"" +
+         (direction_ == tune_direction::maximize ? "max" : "min") +
+         "\", \"tolerance\": " + tol + "}";
+    return s;
+  }
+
+private:
+  struct parameter {
+    std::string name;
+    std::vector<long long> values;
+    bool flag;
+  };
+  std::string kernel_;
+  std::source_location where_;
+  std::vector<parameter> params_;
+  std::vector<std::function<bool(const json &)>> restrictions_;
+  std::vector<long long> problem_size_;
+  std::string metric_ = "time";
+  double work_ = 0;
+  tune_direction direction_ = tune_direction::minimize;
+  double tolerance_ = 1e-6;
+};
+
+/// One kernel specialization `metacu tune` asks for: emit a kernel named
+/// \c name for the configuration \c params.
+struct tune_candidate {
+  std::string name;
+  json params;
+};
+
+namespace detail {
+/// What `metacu tune` asked of this expansion (the file named by the
+/// METACU_TUNE_REQUEST environment variable of the tool): describe the
+/// spaces, or generate candidates of one. Empty in an ordinary build.
+inline const json &tune_request() {
+  static const json request = [] {
+    const char *path = std::getenv("METACU_TUNE_REQUEST");
+    if (!path || !*path)
+      return json();
+    std::FILE *f = std::fopen(path, "rb");
+    if (!f)
+      throw error(std::string("cannot open the tuning request '") + path +
+                  "': " + std::strerror(errno));
+    std::string s;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+      s.append(buf, n);
+    std::fclose(f);
+    return json::parse(s, path);
+  }();
+  return request;
+}
+} // namespace detail
+
+/// The kernel specializations to emit for \p space: none in an ordinary
+/// build; under `metacu tune`, the candidates it is measuring. Meta code
+/// emits one kernel per candidate, named by it, and a table the tuning
+/// harness launches them from (docs/tune.md).
+inline std::vector<tune_candidate>
+tune_candidates(const tune_space &space,
+                std::source_location where = std::source_location::current()) {
+  const json &request = detail::tune_request();
+  if (request.is_null())
+    return {};
+  if (request["mode"].as_string() == "describe") {
+    std::string out = request["out"].as_string();
+    std::FILE *f = std::fopen(out.c_str(), "ab");
+    std::string line = space.describe() + "\n";
+    if (!f || std::fwrite(line.data(), 1, line.size(), f) != line.size() ||
+        std::fclose(f) != 0)
+      throw error("cannot write the tuning space to '" + out + "'", where);
+    return {};
+  }
+  if (request["kernel"].as_string() != space.kernel())
+    return {};
+  std::vector<tune_candidate> out;
+  for (const json &c : request["candidates"].elements()) {
+    if (!space.allows(c["params"]))
+      throw error("tuning candidate " + c["name"].as_string() +
+                      " breaks a restriction of tune_space '" + space.kernel() +
+                      "'",
+                  where);
+    out.push_back({c["name"].as_string(), c["params"]});
+  }
+  return out;
 }
 
 } // namespace metacu

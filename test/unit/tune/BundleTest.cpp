@@ -1,0 +1,185 @@
+//===- BundleTest.cpp - Declared spaces, bundles and their results --------===//
+#include "tune/Bundle.h"
+#include "../TempDir.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <gtest/gtest.h>
+
+using namespace metacu;
+using namespace metacu::tune;
+
+// As generator.h's tune_space::describe() writes it: 2 x 3 x 2 = 12
+// configurations, 5 of them valid.
+static const char *Described =
+    R"({"kernel": "k", "where": "k.cu:3", "params": [)"
+    R"({"name": "bx", "values": [32, 64]}, {"name": "tile", "values": [1, 2, 4]},)"
+    R"({"name": "ldg", "values": [false, true]}], "valid": [0,1,3,7,11],)"
+    R"("problem_size": [1024, 512], "metric": "GFLOP/s", "work": 2.5,)"
+    R"("direction": "max", "tolerance": 0.0001})";
+
+static DeclaredSpace declared() {
+  return llvm::cantFail(DeclaredSpace::parse(Described, "k.cu"));
+}
+
+TEST(BundleTest, DeclaredSpaceKeepsExactlyTheValidConfigurations) {
+  DeclaredSpace D = declared();
+  EXPECT_EQ(D.Kernel, "k");
+  EXPECT_EQ(D.ProblemSize, (std::vector<int64_t>{1024, 512}));
+  EXPECT_TRUE(D.Objective.Maximize);
+  EXPECT_EQ(D.Objective.Name, "GFLOP/s");
+  SearchSpace S = llvm::cantFail(D.searchSpace());
+  ASSERT_EQ(S.size(), 5u);
+  // Product index 7 is bx=64 (7 / 6 = 1), tile=1 (7 % 6 / 2 = 0), ldg=true.
+  EXPECT_EQ(S.describe(3), "bx=64 tile=1 ldg=True");
+  EXPECT_EQ(S.describe(4), "bx=64 tile=4 ldg=True");
+  // 2.5 GFLOP in 0.5 ms.
+  EXPECT_DOUBLE_EQ(D.objective(0.5), 5000);
+}
+
+TEST(BundleTest, DeclaredSpaceRoundTripsThroughJSON) {
+  DeclaredSpace D = declared();
+  std::string Text;
+  llvm::raw_string_ostream(Text) << D.toJSON();
+  DeclaredSpace E = llvm::cantFail(DeclaredSpace::parse(Text, "again"));
+  EXPECT_EQ(E.Valid, D.Valid);
+  EXPECT_EQ(E.Work, D.Work);
+  EXPECT_EQ(E.Tolerance, D.Tolerance);
+  EXPECT_EQ(E.Params.size(), 3u);
+  EXPECT_EQ(E.Params[2].Values[1].str(), "True");
+}
+
+TEST(BundleTest, MalformedDescriptionsAreErrorsNamingTheirOrigin) {
+  auto Check = [](const char *Text, const char *Message) {
+    auto D = DeclaredSpace::parse(Text, "k.cu");
+    ASSERT_FALSE(bool(D)) << Text;
+    std::string Err = llvm::toString(D.takeError());
+    EXPECT_NE(Err.find("k.cu: "), std::string::npos) << Err;
+    EXPECT_NE(Err.find(Message), std::string::npos) << Err;
+  };
+  Check("[]", "a tuning space is a JSON object");
+  Check(R"({"kernel": "k", "where": "", "metric": "time", "direction": "min"})",
+        "needs params");
+  Check(R"({"kernel": "k", "where": "", "metric": "time", "direction": "min",)"
+        R"("params": [], "valid": [3, 2], "problem_size": [], "work": 0,)"
+        R"("tolerance": 0})",
+        "ascending");
+  Check(R"({"kernel": "k", "where": "", "metric": "GB/s", "direction": "max",)"
+        R"("params": [], "valid": [], "problem_size": [], "work": 0,)"
+        R"("tolerance": 0})",
+        "needs the work of one run");
+}
+
+static std::string read(const std::string &Path) {
+  auto B = llvm::MemoryBuffer::getFile(Path);
+  return B ? (*B)->getBuffer().str() : "";
+}
+
+TEST(BundleTest, ABatchWhoseGenerationFailsIsSplitAndOnlyTheCulpritFails) {
+  TempDir T;
+  DeclaredSpace D = declared();
+  SearchSpace S = llvm::cantFail(D.searchSpace());
+  BundleOptions O;
+  O.Arch = "sm_90";
+  O.Image = "sm_90";
+  O.BatchSize = 3;
+  O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  std::vector<size_t> Calls;
+  auto Generate =
+      [&](llvm::ArrayRef<Candidate> Batch) -> llvm::Expected<std::string> {
+    Calls.push_back(Batch.size());
+    std::string Text;
+    for (const Candidate &C : Batch) {
+      if (C.Config == 1)
+        return llvm::createStringError("k.cu:9:3: error: too big");
+      Text += "// " + C.Name + "\n";
+    }
+    return Text;
+  };
+  ASSERT_FALSE(
+      bool(writeBundle(T.path("b"), D, S, {0, 1, 2, 3, 4}, O, Generate)));
+  // [0 1 2] fails, then 0, 1, 2 alone; [3 4] works.
+  EXPECT_EQ(Calls, (std::vector<size_t>{3, 1, 1, 1, 2}));
+  std::string Manifest = read(T.path("b/manifest.json"));
+  EXPECT_NE(Manifest.find(
+                R"("reason": "generation failed: k.cu:9:3: error: too big")"),
+            std::string::npos)
+      << Manifest;
+  EXPECT_NE(Manifest.find(R"("gencode": "arch=compute_90,code=sm_90")"),
+            std::string::npos);
+  EXPECT_EQ(read(T.path("b/src/./batch_0.cu")), "// k_tune_0\n");
+  EXPECT_EQ(read(T.path("b/src/./batch_2.cu")), "// k_tune_3\n// k_tune_4\n");
+  EXPECT_EQ(read(T.path("b/run.py")), runScript().str());
+  EXPECT_FALSE(read(T.path("b/include/metacu/tune.h")).empty());
+}
+
+TEST(BundleTest, ResultsReadBackWithMediansFailuresAndATornLastLine) {
+  TempDir T;
+  DeclaredSpace D = declared();
+  SearchSpace S = llvm::cantFail(D.searchSpace());
+  BundleOptions O;
+  O.Arch = "sm_80";
+  O.Image = "compute_80";
+  O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  auto Generate = [](llvm::ArrayRef<Candidate>) -> llvm::Expected<std::string> {
+    return std::string("//\n");
+  };
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0, 1, 2, 3}, O, Generate)));
+  EXPECT_NE(read(T.path("b/manifest.json"))
+                .find(R"("gencode": "arch=compute_80,code=sm_{gpu}")"),
+            std::string::npos);
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(T.path("b/results.jsonl"), EC);
+    OS << R"({"config": 2, "status": "correct", "times": [0.4, 0.1, 0.3, 0.2], )"
+          R"("compile_ms": 700, "device": "GPU X", "driver": "13.0"})"
+       << "\n"
+       << R"({"config": 0, "status": "runtime", "reason": "illegal address"})"
+       << "\n"
+       << R"({"config": 2, "status": "correct", "times": [9]})" << "\n"
+       << R"({"config": 3, "status": "timeout", "reason": "no result"})" << "\n"
+       << R"({"config": 1, "status": "corr)";
+  }
+  BundleResults R = llvm::cantFail(readBundle(T.path("b")));
+  EXPECT_EQ(R.Where.Arch, "sm_80");
+  EXPECT_EQ(R.Where.Device, "GPU X");
+  EXPECT_EQ(R.Driver, "13.0");
+  EXPECT_EQ(R.Options.Image, "compute_80");
+  ASSERT_EQ(R.Results.size(), 3u);
+  EXPECT_EQ(R.Results[0].first, 2u);
+  // The median of four runs is the mean of the middle two: 0.25 ms, and
+  // 2.5 GFLOP / 0.25 ms = 10000 GFLOP/s.
+  EXPECT_DOUBLE_EQ(R.Results[0].second.Objective, 10000);
+  EXPECT_EQ(R.Results[0].second.CompileMs, 700);
+  EXPECT_EQ(R.Results[1].second.Status, Validity::Runtime);
+  EXPECT_EQ(R.Results[1].second.Reason, "illegal address");
+  EXPECT_EQ(R.Results[2].second.Status, Validity::Timeout);
+}
+
+TEST(BundleTest, AResultForAConfigurationOutsideTheSpaceIsAnError) {
+  TempDir T;
+  DeclaredSpace D = declared();
+  SearchSpace S = llvm::cantFail(D.searchSpace());
+  BundleOptions O;
+  O.Arch = O.Image = "sm_90";
+  O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  auto Generate = [](llvm::ArrayRef<Candidate>) -> llvm::Expected<std::string> {
+    return std::string("//\n");
+  };
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0}, O, Generate)));
+  auto Missing = readBundle(T.path("b"));
+  ASSERT_FALSE(bool(Missing));
+  EXPECT_NE(llvm::toString(Missing.takeError()).find("run the bundle's run.py"),
+            std::string::npos);
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(T.path("b/results.jsonl"), EC);
+    OS << R"({"config": 5, "status": "correct", "times": [1]})" << "\n"
+       << R"({"config": 0, "status": "correct", "times": [1]})" << "\n";
+  }
+  auto R = readBundle(T.path("b"));
+  ASSERT_FALSE(bool(R));
+  EXPECT_NE(
+      llvm::toString(R.takeError()).find("results.jsonl:1: a result needs"),
+      std::string::npos);
+}

@@ -1,0 +1,128 @@
+//===- Bundle.h - Candidates, harness and runner script in one folder -----===//
+//
+// The GPU side of tuning in a form that needs nvcc and Python but no LLVM:
+// metacu writes a bundle (the candidates, each batch one expansion of the
+// kernel's file, the runtime headers, a manifest and run.py); run.py
+// compiles the batches in parallel and times them on one or more GPUs,
+// appending one line per candidate to results.jsonl; metacu reads that
+// back. The GPU runner does the same in a scratch folder per batch, so the
+// one-command flow and the two-step flow are one code path.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TUNE_BUNDLE_H
+#define METACU_TUNE_BUNDLE_H
+
+#include "Measurement.h"
+#include "SearchSpace.h"
+#include "runners/Runner.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metacu::tune {
+
+/// What a kernel's `metacu::tune_space` declares, as its generator
+/// describes it (runtime/include/metacu/detail/generator.h).
+struct DeclaredSpace {
+  std::string Kernel;
+  /// "file:line" of the declaration.
+  std::string Where;
+  std::vector<Parameter> Params;
+  /// The configurations every restriction accepts, as indices into the
+  /// product (last parameter fastest), ascending.
+  std::vector<uint64_t> Valid;
+  std::vector<int64_t> ProblemSize;
+  Metric Objective;
+  /// For a rate: the work of one run in the metric's unit times seconds.
+  double Work = 0;
+  double Tolerance = 0;
+
+  /// Parses one line of the generator's description; \p Origin names it in
+  /// errors.
+  static llvm::Expected<DeclaredSpace> parse(llvm::StringRef Text,
+                                             llvm::StringRef Origin);
+  llvm::json::Value toJSON() const;
+  /// The valid configurations as a search space.
+  llvm::Expected<SearchSpace> searchSpace() const;
+  /// The objective of a run of \p Ms milliseconds.
+  double objective(double Ms) const;
+};
+
+/// A candidate as the kernel's meta code sees it: the name of the kernel to
+/// emit and its parameters.
+struct Candidate {
+  uint32_t Config = 0;
+  std::string Name;
+  llvm::json::Object Params;
+};
+
+/// The candidates of \p Configs, named "<kernel>_tune_<index>".
+std::vector<Candidate> candidatesFor(const DeclaredSpace &D,
+                                     const SearchSpace &Space,
+                                     llvm::ArrayRef<uint32_t> Configs);
+
+/// Expands the kernel's file with \p Batch's candidates injected; an error
+/// is the expansion's.
+using GenerateFn =
+    llvm::function_ref<llvm::Expected<std::string>(llvm::ArrayRef<Candidate>)>;
+
+struct BundleOptions {
+  /// The architecture the results are for ("sm_90").
+  std::string Arch;
+  /// What nvcc builds: a real architecture ("sm_90") or a PTX image that
+  /// the driver compiles at load ("compute_80").
+  std::string Image;
+  /// Candidates per translation unit (one nvcc process each).
+  unsigned BatchSize = 8;
+  int Warmup = 3;
+  int Repeat = 11;
+  /// Extra nvcc flags (include folders are added by the bundle itself).
+  std::vector<std::string> NvccFlags;
+  /// metacu's runtime headers, copied into the bundle.
+  std::string RuntimeInclude;
+  /// Where the batches go inside the bundle's source tree, so that the
+  /// kernel file's relative includes resolve ("samples/convolution").
+  std::string SourceDir = ".";
+  /// Files the kernel's file includes, copied into the source tree: path
+  /// there, path here.
+  std::vector<std::pair<std::string, std::string>> Files;
+  /// Recorded in the manifest: what chose the configurations.
+  std::string Strategy = "brute_force";
+};
+
+/// Writes the bundle for \p Configs into \p Dir (created; files of an
+/// earlier bundle there are replaced, results.jsonl is removed). A batch
+/// whose expansion fails is split and each candidate expanded alone; one
+/// that still fails is recorded as a compile failure with the expansion's
+/// message, and run.py reports it without building it.
+llvm::Error writeBundle(llvm::StringRef Dir, const DeclaredSpace &D,
+                        const SearchSpace &Space,
+                        llvm::ArrayRef<uint32_t> Configs,
+                        const BundleOptions &Options, GenerateFn Generate);
+
+/// What run.py measured.
+struct BundleResults {
+  DeclaredSpace Declared;
+  BundleOptions Options;
+  /// The device (empty when nothing ran) and the image's architecture.
+  Target Where;
+  std::string Driver;
+  /// In the order they completed.
+  std::vector<std::pair<uint32_t, Measurement>> Results;
+};
+
+/// Reads \p Dir's manifest and results.jsonl. Candidates without a result
+/// (the run was stopped) are left out.
+llvm::Expected<BundleResults> readBundle(llvm::StringRef Dir);
+
+/// The text of run.py.
+llvm::StringRef runScript();
+
+} // namespace metacu::tune
+
+#endif

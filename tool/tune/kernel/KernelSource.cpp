@@ -1,0 +1,162 @@
+//===- KernelSource.cpp - A kernel's tuning space and candidates ----------===//
+#include "KernelSource.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+
+using namespace metacu;
+using namespace metacu::tune;
+namespace json = llvm::json;
+
+static constexpr const char *RequestVariable = "METACU_TUNE_REQUEST";
+
+/// Expands \p Path with \p Request in a temporary file named by the
+/// environment variable generator.h reads; the variable is unset after.
+static llvm::Expected<ExpandedFile> expandWith(llvm::StringRef Path,
+                                               json::Object Request,
+                                               const ArchList &Archs,
+                                               const PipelineOptions &Opts) {
+  llvm::SmallString<128> RequestPath;
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
+          "metacu-tune-request", "json", FD, RequestPath))
+    return llvm::createStringError("cannot create a temporary file: " +
+                                   EC.message());
+  auto Remove = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(RequestPath);
+    ::unsetenv(RequestVariable);
+  });
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << json::Value(std::move(Request));
+    if (OS.has_error())
+      return llvm::createStringError("cannot write " + RequestPath);
+  }
+  ::setenv(RequestVariable, RequestPath.c_str(), 1);
+  // The tuning build's code (the problem, METACU_TUNE_MAIN and the tables
+  // it launches from) is inside #ifdef METACU_TUNE, and its meta code must
+  // run too.
+  PipelineOptions Tuning = Opts;
+  Tuning.Flags.Args.push_back("-DMETACU_TUNE");
+  return expandFile(Path, Archs, Tuning);
+}
+
+static bool under(llvm::StringRef File, llvm::StringRef Dir) {
+  return !Dir.empty() && File.starts_with(Dir) &&
+         (Dir.ends_with("/") || File.drop_front(Dir.size()).starts_with("/"));
+}
+
+/// The longest folder that holds every one of \p Paths.
+static std::string commonFolder(llvm::ArrayRef<std::string> Paths) {
+  std::string Common = llvm::sys::path::parent_path(Paths.front()).str();
+  for (const std::string &P : Paths)
+    while (!under(P, Common) && Common != "/")
+      Common = llvm::sys::path::parent_path(Common).str();
+  return Common;
+}
+
+llvm::Expected<KernelSource>
+KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
+                       const ArchList &Archs, const PipelineOptions &Opts) {
+  llvm::SmallString<128> Out;
+  if (std::error_code EC = llvm::sys::fs::getPotentiallyUniqueTempFileName(
+          "metacu-tune-space", "jsonl", Out))
+    return llvm::createStringError("cannot name a temporary file: " +
+                                   EC.message());
+  auto Remove = llvm::make_scope_exit([&] { llvm::sys::fs::remove(Out); });
+  auto Expanded =
+      expandWith(Path, json::Object{{"mode", "describe"}, {"out", Out.str()}},
+                 Archs, Opts);
+  if (!Expanded)
+    return Expanded.takeError();
+  auto Buf = llvm::MemoryBuffer::getFile(Out);
+  llvm::SmallVector<llvm::StringRef> Lines;
+  if (Buf)
+    (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  std::vector<DeclaredSpace> Spaces;
+  for (llvm::StringRef Line : Lines) {
+    auto D = DeclaredSpace::parse(Line, Path);
+    if (!D)
+      return D.takeError();
+    // A space handed to tune_candidates twice is described twice.
+    if (llvm::none_of(Spaces, [&](const DeclaredSpace &S) {
+          return S.Kernel == D->Kernel;
+        }))
+      Spaces.push_back(std::move(*D));
+  }
+  std::string Names;
+  for (const DeclaredSpace &S : Spaces)
+    Names += (Names.empty() ? "" : ", ") + S.Kernel;
+  KernelSource K;
+  K.Path = Path.str();
+  if (Kernel.empty()) {
+    if (Spaces.size() != 1)
+      return llvm::createStringError(
+          Path + ": " +
+          (Spaces.empty()
+               ? "declares no tuning space (a metacu::tune_space handed to "
+                 "metacu::tune_candidates; docs/tune.md)"
+               : "declares several tuning spaces (" + Names +
+                     "); --kernel picks one"));
+    K.Declared = std::move(Spaces.front());
+  } else {
+    auto It = llvm::find_if(
+        Spaces, [&](const DeclaredSpace &S) { return S.Kernel == Kernel; });
+    if (It == Spaces.end())
+      return llvm::createStringError(
+          Path + ": no tuning space named '" + Kernel + "'" +
+          (Names.empty() ? "" : " (it declares " + Names + ")"));
+    K.Declared = std::move(*It);
+  }
+
+  // What a build elsewhere needs besides the expansion: the headers the
+  // file includes from its own tree (not the toolkit's, the system's or
+  // metacu's, which the bundle has).
+  llvm::SmallString<256> Self;
+  if (std::error_code EC = llvm::sys::fs::real_path(Path, Self))
+    return llvm::createStringError(Path + ": " + EC.message());
+  llvm::SmallString<256> Runtime;
+  llvm::sys::fs::real_path(Opts.RuntimeInclude, Runtime);
+  std::vector<std::string> Kept{Self.str().str()};
+  for (const std::string &Dep : Expanded->Dependencies) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(Dep, Real) || Real == Self ||
+        under(Real, "/usr") || under(Real, Opts.Toolkit.Root) ||
+        under(Real, Runtime))
+      continue;
+    Kept.push_back(Real.str().str());
+  }
+  std::string Root = commonFolder(Kept);
+  auto Rel = [&](llvm::StringRef P) {
+    return P.drop_front(Root.size()).ltrim('/').str();
+  };
+  K.SourceDir = Rel(llvm::sys::path::parent_path(Self));
+  if (K.SourceDir.empty())
+    K.SourceDir = ".";
+  for (size_t I = 1; I < Kept.size(); ++I)
+    K.Files.emplace_back(Rel(Kept[I]), Kept[I]);
+  return K;
+}
+
+llvm::Expected<std::string>
+KernelSource::generate(llvm::ArrayRef<Candidate> Batch, const ArchList &Archs,
+                       const PipelineOptions &Opts) const {
+  json::Array Cands;
+  for (const Candidate &C : Batch)
+    Cands.push_back(
+        json::Object{{"name", C.Name}, {"params", json::Object(C.Params)}});
+  auto Expanded = expandWith(Path,
+                             json::Object{{"mode", "generate"},
+                                          {"kernel", Declared.Kernel},
+                                          {"candidates", std::move(Cands)}},
+                             Archs, Opts);
+  if (!Expanded)
+    return Expanded.takeError();
+  return std::move(Expanded->Text);
+}

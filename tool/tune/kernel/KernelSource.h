@@ -1,0 +1,50 @@
+//===- KernelSource.h - A kernel's tuning space and candidates, by metacu -===//
+//
+// The dialect side of `metacu tune`: a kernel's file declares its space as a
+// `metacu::tune_space` handed to `metacu::tune_candidates` (docs/tune.md).
+// Expanding the file with a tuning request (the METACU_TUNE_REQUEST
+// environment variable names it) makes that call describe the space, with
+// its restrictions already evaluated, or return the candidates to emit, so
+// every candidate is a specialization metacu generates from the one source.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TUNE_KERNEL_KERNELSOURCE_H
+#define METACU_TUNE_KERNEL_KERNELSOURCE_H
+
+#include "expand/Pipeline.h"
+#include "tune/Bundle.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace metacu::tune {
+
+struct KernelSource {
+  /// The kernel's file as given.
+  std::string Path;
+  DeclaredSpace Declared;
+  /// The files the kernel's file includes that a build elsewhere needs
+  /// (not the toolkit's, the system's or metacu's): path relative to a
+  /// common folder, real path here; and the file's folder relative to it.
+  std::vector<std::pair<std::string, std::string>> Files;
+  std::string SourceDir;
+
+  /// Expands \p Path for \p Archs and reads the space named \p Kernel, or
+  /// the only one the file declares when \p Kernel is empty.
+  static llvm::Expected<KernelSource> describe(llvm::StringRef Path,
+                                               llvm::StringRef Kernel,
+                                               const ArchList &Archs,
+                                               const PipelineOptions &Opts);
+
+  /// The file expanded with \p Batch as the space's candidates.
+  llvm::Expected<std::string> generate(llvm::ArrayRef<Candidate> Batch,
+                                       const ArchList &Archs,
+                                       const PipelineOptions &Opts) const;
+};
+
+} // namespace metacu::tune
+
+#endif
