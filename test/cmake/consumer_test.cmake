@@ -4,8 +4,9 @@
 # Installs metacu from METACU_BUILD_DIR, then configures and builds the
 # consumer project against the install with Ninja: from scratch; again after
 # touching nothing (nothing may run); after touching the data file and the
-# local header (metacu must run again); with an error in meta code (the build
-# log must point at the consumer's kernel.cu). Finally the same project
+# local header (metacu must run again); after editing the dialect header
+# both sources share (both regenerated); with an error in meta code (the
+# build log must point at the consumer's kernel.cu). Finally the same project
 # configures against the build tree's package.
 cmake_minimum_required(VERSION 3.20)
 foreach(var METACU_BUILD_DIR WORK_DIR CONSUMER_SOURCE CUDA_COMPILER)
@@ -64,6 +65,13 @@ file(READ "${build}/kernel.gen.cu" gen)
 # items = 4 from tuning.json; i * CONSUMER_SCALE + 100 + 1000 for i = 3.
 expect_match("${gen}" "= 1109;" "generated file")
 expect_match("${gen}" "#error" "architecture guard")
+expect_match("${log}" "metacu: generating other.gen.cu" "first build")
+file(READ "${build}/other.gen.cu" other)
+# The dialect header is expanded in place: consumer_tile = 8, two iterations.
+expect_match("${other}" "#line [0-9]+ \"[^\"]*include/consumer/tiles.cuh\"" "#line into the header")
+expect_match("${other}" "out\\[1\\] = tile_base\\(1\\);" "header's meta value in other.cu")
+expect_no_match("${other}" "@meta" "expanded header")
+expect_match("${gen}" "\"tile: %d\\\\n\", 8\\)" "header's meta value in kernel.cu")
 run(cmd 0 "${NINJA}" -C "${build}" -t commands consumer)
 expect_match("${cmd}" "${prefix}/bin/metacu" "the installed metacu runs")
 expect_match("${cmd}" "--arch=80" "--arch from CUDA_ARCHITECTURES")
@@ -88,11 +96,23 @@ file(TOUCH "${src}/local.h")
 run(log 0 "${NINJA}" -C "${build}")
 expect_match("${log}" "metacu: generating kernel.gen.cu" "after touching local.h")
 
+step("edit the shared dialect header: both sources are generated again")
+file(READ "${src}/include/consumer/tiles.cuh" tiles)
+string(REPLACE "consumer_tile = 8" "consumer_tile = 12" tiles_12 "${tiles}")
+file(WRITE "${src}/include/consumer/tiles.cuh" "${tiles_12}")
+run(log 0 "${NINJA}" -C "${build}")
+expect_match("${log}" "metacu: generating kernel.gen.cu" "after editing tiles.cuh")
+expect_match("${log}" "metacu: generating other.gen.cu" "after editing tiles.cuh")
+file(READ "${build}/other.gen.cu" other)
+expect_match("${other}" "out\\[2\\] = tile_base\\(2\\);" "regenerated other.cu (consumer_tile = 12)")
+run(log 0 "${NINJA}" -C "${build}")
+expect_match("${log}" "no work to do" "no-op build after editing tiles.cuh")
+
 step("an error in meta code is reported at the consumer's line")
 file(READ "${src}/kernel.cu" kernel)
 file(APPEND "${src}/kernel.cu" "@meta static_assert(CONSUMER_SCALE == 4, \"scale must be 4\");\n")
 run(log FAIL "${NINJA}" -C "${build}")
-expect_match("${log}" "kernel.cu:20:[0-9]+: error: .*scale must be 4" "meta error location")
+expect_match("${log}" "kernel.cu:22:[0-9]+: error: .*scale must be 4" "meta error location")
 file(WRITE "${src}/kernel.cu" "${kernel}")
 run(log 0 "${NINJA}" -C "${build}")
 

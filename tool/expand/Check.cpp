@@ -128,8 +128,9 @@ llvm::Error check(const ScanResult &Scan, const HostSliceResult &Slice) {
                    "header '" + H.Path + "' contains meta constructs (at " +
                        H.Path + ":" + llvm::Twine(H.Line) + ":" +
                        llvm::Twine(H.Col) +
-                       "); metacu expands only the file it is given, so "
-                       "move them into this file");
+                       ") that metacu could not splice into this "
+                       "file; include it with #include from a user "
+                       "directory");
   }
   llvm::Error Err = llvm::Error::success();
   walkNodes(Scan.Nodes, [&](const Node &N) {

@@ -25,8 +25,7 @@ std::string quotedPath(llvm::StringRef P) {
 /// whose source line is not the one nvcc would presume.
 class LineWriter {
 public:
-  LineWriter(const SourceFile &File, std::string &Out)
-      : File(File), Out(Out), LinePath(quotedPath(File.path())) {}
+  LineWriter(const SourceFile &File, std::string &Out) : File(File), Out(Out) {}
 
   void put(llvm::StringRef Text, unsigned Offset, bool Verbatim) {
     for (size_t I = 0; I < Text.size(); ++I) {
@@ -36,7 +35,7 @@ public:
         continue;
       }
       if (!Source && C != ' ' && C != '\t' && C != '\r')
-        Source = File.line(Verbatim ? Offset + I : Offset);
+        Source = File.origin(Verbatim ? Offset + I : Offset);
       Line += C;
     }
   }
@@ -64,9 +63,13 @@ public:
 
 private:
   void endLine() {
-    if (Source && *Source != Presumed) {
-      Out += "#line " + std::to_string(*Source) + " " + LinePath + "\n";
-      Presumed = *Source;
+    // A line of another file than the one presumed (a dialect header
+    // spliced in, or the input after it) needs the file named too.
+    if (Source && (Source->Where.Line != Presumed || Source->Path != PathOf)) {
+      Out += "#line " + std::to_string(Source->Where.Line) + " " +
+             quotedPath(Source->Path) + "\n";
+      Presumed = Source->Where.Line;
+      PathOf = Source->Path;
     }
     Out += Line;
     Out += '\n';
@@ -78,9 +81,10 @@ private:
 
   const SourceFile &File;
   std::string &Out;
-  std::string LinePath;
   std::string Line;
-  std::optional<unsigned> Source;
+  std::optional<Origin> Source;
+  /// The file nvcc presumes, once a #line named one.
+  llvm::StringRef PathOf;
   /// The line number nvcc presumes for the next output line; 0 before the
   /// first #line.
   unsigned Presumed = 0;

@@ -124,16 +124,17 @@ public:
   }
 
 private:
-  /// metacu expands only the file it is given; a user header with meta
-  /// constructs would reach nvcc unexpanded.
+  /// A user header with meta constructs (a dialect header) must be spliced
+  /// into the input (DialectHeaders.h), or it would reach nvcc unexpanded.
   void findMetaConstructs(FileID FID, llvm::StringRef Name) {
     llvm::StringRef Text = SM.getBufferData(FID);
-    if (!Text.contains('@'))
+    if (!Text.contains('@') && !Text.contains("codegen"))
       return;
     std::vector<metacu::Token> Toks = lexRaw(Text);
     for (size_t I = 0; I + 1 < Toks.size(); ++I) {
-      if (!Toks[I].isAt() ||
-          !(Toks[I + 1].isIdent("meta") || Toks[I + 1].is(tok::l_paren)))
+      const metacu::Token &A = Toks[I], &B = Toks[I + 1];
+      if (!(A.isAt() && (B.isIdent("meta") || B.is(tok::l_paren))) &&
+          !(A.isIdent("if") && B.isIdent("codegen")))
         continue;
       SourceLocation Inc = SM.getIncludeLoc(FID);
       while (Inc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Inc)))

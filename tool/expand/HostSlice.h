@@ -58,8 +58,9 @@ struct SliceDecl {
   unsigned BodyBegin = 0;
 };
 
-/// A local header that contains meta constructs, which metacu does not
-/// expand.
+/// A user header that contains meta constructs: expanded once spliced into
+/// the input (DialectHeaders.h); one that is not (given with -include, say)
+/// is refused.
 struct MetaHeader {
   /// Offset of the main-file #include that brings it in.
   unsigned IncludeOffset = 0;

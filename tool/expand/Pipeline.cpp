@@ -1,6 +1,7 @@
 //===- Pipeline.cpp -------------------------------------------------------===//
 #include "expand/Pipeline.h"
 #include "expand/Check.h"
+#include "expand/DialectHeaders.h"
 #include "expand/Emit.h"
 #include "expand/Execute.h"
 #include "expand/HostSlice.h"
@@ -39,8 +40,13 @@ std::string realPath(const std::string &P) {
   return llvm::sys::fs::real_path(P, R) ? P : std::string(R);
 }
 
+llvm::Expected<ExpandedFile> expandSpliced(const SourceFile &File,
+                                           const ArchList &Archs,
+                                           const PipelineOptions &Opts);
+
+/// \p Spliced: \p File already has its dialect headers in place.
 llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
-                                 const PipelineOptions &Opts) {
+                                 const PipelineOptions &Opts, bool Spliced) {
   ExpandedFile Result;
   StageClock Clock(Result.Timings);
 
@@ -52,6 +58,9 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), Opts);
   if (!Slice)
     return Slice.takeError();
+  // Only inputs that include a dialect header pay for the splice.
+  if (!Spliced && !Slice->MetaHeaders.empty())
+    return expandSpliced(File, Archs, Opts);
   if (auto Err = check(*Scan, *Slice))
     return std::move(Err);
   Clock.lap("host slice");
@@ -84,15 +93,43 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   return Result;
 }
 
+llvm::Expected<ExpandedFile> runLocated(const SourceFile &File,
+                                        const ArchList &Archs,
+                                        const PipelineOptions &Opts,
+                                        bool Spliced) {
+  auto Result = run(File, Archs, Opts, Spliced);
+  if (!Result)
+    return locate(File, Result.takeError());
+  return Result;
+}
+
+/// Expands \p File with its dialect headers spliced in; errors are placed
+/// in the splice, whose origin marks name the header they come from.
+llvm::Expected<ExpandedFile> expandSpliced(const SourceFile &File,
+                                           const ArchList &Archs,
+                                           const PipelineOptions &Opts) {
+  auto Start = std::chrono::steady_clock::now();
+  auto Spliced = spliceDialectHeaders(File, Opts);
+  if (!Spliced)
+    return Spliced.takeError();
+  double Ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - Start)
+                  .count();
+  auto Result = runLocated(Spliced->Text, Archs, Opts, /*Spliced=*/true);
+  if (!Result)
+    return Result.takeError();
+  Result->Timings.insert(Result->Timings.begin(), {"dialect headers", Ms});
+  Result->Dependencies.insert(Result->Dependencies.begin() + 1,
+                              Spliced->Headers.begin(), Spliced->Headers.end());
+  return Result;
+}
+
 } // namespace
 
 llvm::Expected<ExpandedFile> expandFile(const SourceFile &File,
                                         const ArchList &Archs,
                                         const PipelineOptions &Opts) {
-  auto Result = run(File, Archs, Opts);
-  if (!Result)
-    return locate(File, Result.takeError());
-  return Result;
+  return runLocated(File, Archs, Opts, /*Spliced=*/false);
 }
 
 llvm::Expected<ExpandedFile> expandFile(llvm::StringRef Path,

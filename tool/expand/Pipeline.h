@@ -1,7 +1,8 @@
 //===- Pipeline.h - One input through every stage of the expansion --------===//
 //
 // scan -> host slice -> check -> lower -> execute -> emit, for one input
-// with its options, in one call that prints nothing: the expansion comes
+// with its options (an input that includes dialect headers runs them again
+// with the headers spliced in, DialectHeaders.h), in one call that prints nothing: the expansion comes
 // back with the files it read and how long each stage took, or as errors
 // placed in the user's file. The expand subcommand is a thin user of it;
 // subcommands that expand many inputs (tune, report) call it once each, in
@@ -36,7 +37,8 @@ struct PipelineOptions : ExecuteOptions {
 };
 
 struct StageTime {
-  /// "scan", "host slice", "lower", "execute" or "emit".
+  /// "dialect headers" (only for an input that includes one), "scan",
+  /// "host slice", "lower", "execute" or "emit".
   llvm::StringRef Stage;
   double Milliseconds = 0;
 };

@@ -149,7 +149,7 @@ private:
     return errorAtTok(Bad, "unbalanced '" + toks()[Bad].Text + "': expected '" +
                                closeSpelling(O.Kind) + "' to match the '" +
                                O.Text + "' at line " +
-                               llvm::Twine(File.line(O.Offset)));
+                               llvm::Twine(File.origin(O.Offset).Where.Line));
   }
 
   static const char *closeSpelling(TokenKind K) {

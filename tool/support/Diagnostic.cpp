@@ -8,7 +8,7 @@ char SourceError::ID;
 
 SourceError::SourceError(const SourceFile &File, unsigned Offset,
                          std::string Message, std::string Severity)
-    : SourceError(File.path().str(), File.lineCol(Offset),
+    : SourceError(File.origin(Offset).Path.str(), File.origin(Offset).Where,
                   File.lineText(Offset).str(), std::move(Message),
                   std::move(Severity)) {}
 

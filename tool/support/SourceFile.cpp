@@ -3,6 +3,7 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
+#include <iterator>
 
 namespace metacu {
 
@@ -50,6 +51,23 @@ llvm::StringRef SourceFile::lineText(unsigned Offset) const {
     End = Text.size();
   llvm::StringRef L(Text.data() + Begin, End - Begin);
   return L.rtrim('\r');
+}
+
+void SourceFile::markOrigin(unsigned Offset, std::string P, unsigned Line) {
+  Marks.push_back({Offset, std::move(P), Line});
+}
+
+Origin SourceFile::origin(unsigned Offset) const {
+  LineCol Here = lineCol(Offset);
+  // The last mark at or before the offset; of equal offsets (an empty file
+  // spliced in) the later one.
+  auto It =
+      std::upper_bound(Marks.begin(), Marks.end(), Offset,
+                       [](unsigned O, const Mark &M) { return O < M.Offset; });
+  if (It == Marks.begin())
+    return {Path, Here};
+  const Mark &M = *std::prev(It);
+  return {M.Path, {M.Line + Here.Line - lineCol(M.Offset).Line, Here.Col}};
 }
 
 } // namespace metacu

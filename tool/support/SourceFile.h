@@ -2,7 +2,9 @@
 //
 // Every stage refers to the input by byte offset; this class turns offsets
 // into the line:column positions users see in diagnostics and #line
-// directives.
+// directives. The text may hold other files spliced in (dialect headers,
+// expand/DialectHeaders.h): origin marks then say which file and line each
+// part comes from, as #line directives would.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_SUPPORT_SOURCEFILE_H
@@ -20,6 +22,12 @@ struct LineCol {
   unsigned Col = 0;  // 1-based, in bytes
 };
 
+/// Where a byte of the text was written: its file and position there.
+struct Origin {
+  llvm::StringRef Path;
+  LineCol Where;
+};
+
 class SourceFile {
 public:
   /// \p Path is kept as spelled by the user: it is what diagnostics and
@@ -34,6 +42,7 @@ public:
   const char *data() const { return Text.c_str(); }
   unsigned size() const { return Text.size(); }
 
+  /// The position in the text itself, spliced files counted as its lines.
   LineCol lineCol(unsigned Offset) const;
   unsigned line(unsigned Offset) const { return lineCol(Offset).Line; }
   /// The text of the line holding \p Offset, without its newline.
@@ -43,10 +52,23 @@ public:
   /// Offset of the given 1-based line's first byte (clamped to the end).
   unsigned offsetOfLine(unsigned Line) const;
 
+  /// From \p Offset on (the first byte of a line; marks in increasing
+  /// order), the text is \p Path's from its line \p Line on.
+  void markOrigin(unsigned Offset, std::string Path, unsigned Line);
+  /// The file and position \p Offset was written at: path() and lineCol()
+  /// unless a mark says otherwise.
+  Origin origin(unsigned Offset) const;
+
 private:
   std::string Path;
   std::string Text;
   std::vector<unsigned> LineStarts;
+  struct Mark {
+    unsigned Offset;
+    std::string Path;
+    unsigned Line;
+  };
+  std::vector<Mark> Marks;
 };
 
 } // namespace metacu

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <consumer/extra.h>
+#include <consumer/tiles.cuh>
 #include "local.h"
 
 @meta auto tuning = metacu::load_json("tuning.json");
@@ -16,4 +17,5 @@ __global__ void scale(int* out) {
 
 int main() {
   std::printf("items per thread: %d\n", @(tuning["items"].get<int>()));
+  std::printf("tile: %d\n", @(consumer_tile));
 }

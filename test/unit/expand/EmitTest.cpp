@@ -158,6 +158,20 @@ TEST(EmitTest, GeneratedTextTakesTheLineOfItsOffsetAndTextItsOwn) {
             "#line 1 \"k.cu\"\na\nb\n");
 }
 
+TEST(EmitTest, LinesOfASplicedHeaderNameTheHeader) {
+  SourceFile F("k.cu", "a;\nh1;\nh2;\nb;\n");
+  F.markOrigin(3, "inc/h.cuh", 4);
+  F.markOrigin(11, "k.cu", 3);
+  // The header's lines follow each other: one directive for both; the
+  // input after it needs its file named again, at the same line count.
+  EXPECT_EQ(body(F, archs("80"), {text(0, 15)}),
+            "#line 1 \"k.cu\"\na;\n#line 4 \"inc/h.cuh\"\nh1;\nh2;\n"
+            "#line 3 \"k.cu\"\nb;\n");
+  // Generated text at a header's offset takes the header's line.
+  EXPECT_EQ(body(F, archs("80"), {code(7, "g;\n")}),
+            "#line 5 \"inc/h.cuh\"\ng;\n");
+}
+
 TEST(EmitTest, QuotesAndBackslashesInThePathAreEscaped) {
   SourceFile F("we\"ird\\k.cu", "x\n");
   EXPECT_EQ(body(F, archs("80"), {text(0, 2)}),

@@ -187,6 +187,19 @@ TEST_F(HostSliceTest, FindsInactiveAndArchConditionalRegions) {
             R->Files.end());
 }
 
+TEST_F(HostSliceTest, HeaderWithOnlyIfCodegenIsADialectHeader) {
+  Tmp.write("arch.cuh", "__device__ int f() {\n"
+                        "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80)\n"
+                        "    return 1;\n  return 0;\n}\n");
+  Tmp.write("plain.cuh", "int codegen = 0; // if codegen in a comment\n");
+  auto R = slice("#include \"plain.cuh\"\n#include \"arch.cuh\"\n");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->MetaHeaders.size(), 1u);
+  EXPECT_EQ(R->MetaHeaders[0].Path, Tmp.path("arch.cuh"));
+  EXPECT_EQ(R->MetaHeaders[0].Line, 2u);
+  EXPECT_EQ(R->MetaHeaders[0].Col, 3u);
+}
+
 TEST_F(HostSliceTest, MissingHeaderIsAnErrorAtItsInclude) {
   auto R = slice("int a;\n#include \"nowhere.h\"\n@meta int n = a;\n");
   ASSERT_FALSE(bool(R));

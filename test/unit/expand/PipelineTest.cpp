@@ -45,6 +45,37 @@ TEST(PipelineTest, ReturnsTheExpansionItsDependenciesAndStageTimes) {
   EXPECT_NE(Dump.find("metacu::load_json"), std::string::npos);
 }
 
+TEST(PipelineTest, DialectHeadersAreSplicedExpandedAndDependedOn) {
+  TestTU TU("#include \"arch.cuh\"\n"
+            "__global__ void k(int *p) { p[0] = f() + @(width); }\n");
+  TU.write("arch.cuh", "#pragma once\n"
+                       "@meta constexpr int width = 3;\n"
+                       "__device__ int f() {\n"
+                       "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_90)\n"
+                       "    return 2;\n"
+                       "  return 1;\n"
+                       "}\n");
+  auto X = expandFile(TU.file(), archs("80,90"), TestTU::pipelineOptions());
+  ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
+  // The header's code in place, under its name; its meta value reached
+  // the input; the input resumes at its own line 2.
+  std::string HeaderLine = "#line 3 \"" + TU.path("arch.cuh") + "\"\n";
+  size_t H = X->Text.find(HeaderLine);
+  EXPECT_NE(H, std::string::npos) << X->Text;
+  EXPECT_NE(X->Text.find("__CUDA_ARCH__ == 900", H), std::string::npos);
+  EXPECT_EQ(X->Text.find("#include \"arch.cuh\""), std::string::npos);
+  EXPECT_EQ(X->Text.find("@meta"), std::string::npos) << X->Text;
+  size_t Back = X->Text.find("#line 2 \"" + TU.path("k.cu") + "\"\n");
+  EXPECT_GT(Back, H);
+  EXPECT_NE(X->Text.find("p[0] = f() + 3;", Back), std::string::npos);
+
+  ASSERT_GE(X->Dependencies.size(), 2u);
+  EXPECT_EQ(X->Dependencies[0], TU.path("k.cu"));
+  EXPECT_EQ(X->Dependencies[1], TU.path("arch.cuh"));
+  ASSERT_FALSE(X->Timings.empty());
+  EXPECT_EQ(X->Timings[0].Stage, "dialect headers");
+}
+
 /// The one SourceError of \p Err.
 std::optional<SourceError> sourceError(llvm::Error Err) {
   std::optional<SourceError> Out;

@@ -130,4 +130,33 @@ TEST(SourceFileTest, LoadReadsAFileAndReportsAMissingOne) {
   EXPECT_NE(Msg.find(Path.str().str()), std::string::npos) << Msg;
 }
 
+TEST(SourceFileTest, OriginFollowsTheMarksOfSplicedFiles) {
+  //                 0   4        13   18
+  SourceFile F("k.cu", "in\nh1\nh2 x\nrest\n");
+  // Without marks every offset is the file's own.
+  EXPECT_EQ(F.origin(3).Path, "k.cu");
+  EXPECT_EQ(F.origin(3).Where.Line, 2u);
+  F.markOrigin(3, "inc/h.cuh", 1);
+  F.markOrigin(11, "k.cu", 3);
+  EXPECT_EQ(F.origin(0).Path, "k.cu");
+  EXPECT_EQ(F.origin(0).Where.Line, 1u);
+  Origin H2 = F.origin(9); // 'x' of "h2 x"
+  EXPECT_EQ(H2.Path, "inc/h.cuh");
+  EXPECT_EQ(H2.Where.Line, 2u);
+  EXPECT_EQ(H2.Where.Col, 4u);
+  EXPECT_EQ(F.origin(12).Path, "k.cu");
+  EXPECT_EQ(F.origin(12).Where.Line, 3u);
+  // lineCol() still counts the text's own lines.
+  EXPECT_EQ(F.lineCol(12).Line, 4u);
+}
+
+TEST(SourceFileTest, OfMarksAtOneOffsetTheLastCounts) {
+  // An empty header spliced in: its mark and the includer's coincide.
+  SourceFile F("k.cu", "a\nb\n");
+  F.markOrigin(2, "empty.cuh", 1);
+  F.markOrigin(2, "k.cu", 3);
+  EXPECT_EQ(F.origin(2).Path, "k.cu");
+  EXPECT_EQ(F.origin(2).Where.Line, 3u);
+}
+
 } // namespace

@@ -1,0 +1,2 @@
+#pragma once
+constexpr int tiles_detail_offset = 7;

@@ -1,0 +1,2 @@
+#pragma once
+@meta constexpr int nested_base = 1;

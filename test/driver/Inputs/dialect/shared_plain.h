@@ -1,0 +1,2 @@
+#pragma once
+constexpr int shared_plain = 10;

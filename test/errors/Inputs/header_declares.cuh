@@ -1,0 +1,2 @@
+#pragma once
+@meta constexpr int header_width = 8;

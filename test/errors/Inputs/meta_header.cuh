@@ -1,2 +1,0 @@
-#pragma once
-@meta int hidden = 1;

@@ -1,0 +1,169 @@
+//===- DialectHeadersTest.cpp - Dialect headers spliced into the input ----===//
+#include "expand/DialectHeaders.h"
+#include "TempDir.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu;
+
+namespace {
+
+TEST(MetaConstructsTest, AreFoundOutsideCommentsAndLiterals) {
+  EXPECT_TRUE(hasMetaConstructs("int a;\n@meta int n = 2;\n"));
+  EXPECT_TRUE(hasMetaConstructs("int a = @(n);\n"));
+  EXPECT_TRUE(hasMetaConstructs("void f() { if codegen (true) {} }\n"));
+  EXPECT_FALSE(hasMetaConstructs("// @meta int n;\n/* if codegen (x) */\n"));
+  EXPECT_FALSE(hasMetaConstructs("const char *s = \"@meta if codegen\";\n"));
+  EXPECT_FALSE(hasMetaConstructs("int codegen_table[2]; @ x;\n"));
+}
+
+class DialectHeadersTest : public ::testing::Test {
+protected:
+  /// Splices \p Code, written as k.cu.
+  SplicedInput splice(std::string Code, std::vector<std::string> Args = {}) {
+    HostSliceOptions Opts;
+    Opts.Flags.Args = std::move(Args);
+    Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
+    Opts.RuntimeInclude = RuntimeInclude;
+    auto R =
+        spliceDialectHeaders(SourceFile(Tmp.write("k.cu", Code), Code), Opts);
+    if (!R) {
+      ADD_FAILURE() << llvm::toString(R.takeError());
+      return {SourceFile("", ""), {}};
+    }
+    return std::move(*R);
+  }
+
+  /// Where the first \p Needle of the splice was written, as "path:line".
+  static std::string originOf(const SplicedInput &S, llvm::StringRef Needle) {
+    size_t P = S.Text.text().find(Needle);
+    if (P == llvm::StringRef::npos)
+      return "<absent>";
+    Origin O = S.Text.origin(P);
+    return O.Path.str() + ":" + std::to_string(O.Where.Line);
+  }
+
+  static unsigned count(llvm::StringRef Text, llvm::StringRef Needle) {
+    return Text.count(Needle);
+  }
+
+  TempDir Tmp;
+  std::string RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+};
+
+TEST_F(DialectHeadersTest, GuardedHeaderIsSplicedOnceInPlace) {
+  Tmp.write("a.cuh", "#ifndef A_CUH\n#define A_CUH\n@meta int a = 1;\n"
+                     "__device__ int fa() { return @(a); }\n#endif\n");
+  Tmp.write("plain.h", "int plain;\n");
+  SplicedInput S = splice("int before;\n#include \"a.cuh\"\n"
+                          "#include \"plain.h\"\n#include \"a.cuh\"\n"
+                          "int after;\n");
+  llvm::StringRef T = S.Text.text();
+  EXPECT_EQ(count(T, "@meta int a = 1;"), 1u) << T.str();
+  EXPECT_EQ(count(T, "#include \"a.cuh\""), 0u) << T.str();
+  // A header without meta constructs stays an #include.
+  EXPECT_EQ(count(T, "#include \"plain.h\""), 1u) << T.str();
+  EXPECT_LT(T.find("int before;"), T.find("@meta int a"));
+  EXPECT_LT(T.find("@meta int a"), T.find("int after;"));
+  // Every line of the splice maps back to where it was written.
+  EXPECT_EQ(originOf(S, "int before;"), Tmp.path("k.cu") + ":1");
+  EXPECT_EQ(originOf(S, "@meta int a"), Tmp.path("a.cuh") + ":3");
+  EXPECT_EQ(originOf(S, "__device__ int fa"), Tmp.path("a.cuh") + ":4");
+  EXPECT_EQ(originOf(S, "#include \"plain.h\""), Tmp.path("k.cu") + ":3");
+  EXPECT_EQ(originOf(S, "int after;"), Tmp.path("k.cu") + ":5");
+  ASSERT_EQ(S.Headers.size(), 1u);
+  EXPECT_EQ(S.Headers[0], Tmp.path("a.cuh"));
+  EXPECT_EQ(S.Text.path(), Tmp.path("k.cu"));
+}
+
+TEST_F(DialectHeadersTest, PragmaOnceHeaderIsSplicedOnceAndThePragmaBlanked) {
+  Tmp.write("o.cuh", "#pragma once\n@meta int o = 1;\n");
+  SplicedInput S = splice("#include \"o.cuh\"\n#include \"o.cuh\"\nint z;\n");
+  llvm::StringRef T = S.Text.text();
+  EXPECT_EQ(count(T, "@meta int o = 1;"), 1u) << T.str();
+  EXPECT_EQ(count(T, "#pragma once"), 0u) << T.str();
+  EXPECT_EQ(count(T, "#include"), 0u) << T.str();
+  EXPECT_EQ(originOf(S, "int z;"), Tmp.path("k.cu") + ":3");
+}
+
+TEST_F(DialectHeadersTest, UnguardedHeaderIsSplicedAtEachInclude) {
+  Tmp.write("body.inc", "@meta n += 1;");
+  SplicedInput S = splice("void f() {\n#include \"body.inc\"\n"
+                          "#include \"body.inc\"\n}\n");
+  llvm::StringRef T = S.Text.text();
+  EXPECT_EQ(count(T, "@meta n += 1;"), 2u) << T.str();
+  // The header's missing final newline does not join it to the next line.
+  EXPECT_EQ(originOf(S, "}"), Tmp.path("k.cu") + ":4");
+  EXPECT_EQ(S.Headers.size(), 1u);
+}
+
+TEST_F(DialectHeadersTest, SkippedIncludesAreLeftAsTheyAre) {
+  Tmp.write("m.cuh", "@meta int m = 1;\n");
+  SplicedInput S = splice("#if 0\n#include \"m.cuh\"\n#endif\n"
+                          "#ifdef WANT_M\n#include \"m.cuh\"\n#endif\n");
+  EXPECT_EQ(count(S.Text.text(), "#include \"m.cuh\""), 2u);
+  EXPECT_TRUE(S.Headers.empty());
+  // The preprocessor state decides, -D flags included.
+  SplicedInput D = splice("#if 0\n#include \"m.cuh\"\n#endif\n"
+                          "#ifdef WANT_M\n#include \"m.cuh\"\n#endif\n",
+                          {"-DWANT_M"});
+  EXPECT_EQ(count(D.Text.text(), "#include \"m.cuh\""), 1u);
+  EXPECT_EQ(count(D.Text.text(), "@meta int m"), 1u);
+  EXPECT_EQ(originOf(D, "@meta int m"), Tmp.path("m.cuh") + ":1");
+}
+
+TEST_F(DialectHeadersTest, NestedHeadersAreSplicedAndTheirOwnIncludesKept) {
+  Tmp.write("lib/outer.cuh", "#pragma once\n#include \"inner.cuh\"\n"
+                             "#include \"detail.h\"\n#include <cstddef>\n"
+                             "@meta int outer = inner + 1;\n");
+  Tmp.write("lib/inner.cuh", "#pragma once\n@meta int inner = 1;\n");
+  Tmp.write("lib/detail.h", "int detail;\n");
+  SplicedInput S = splice("#include \"lib/outer.cuh\"\n");
+  llvm::StringRef T = S.Text.text();
+  EXPECT_LT(T.find("@meta int inner"), T.find("@meta int outer")) << T.str();
+  // detail.h was found beside outer.cuh; the splice reads from the input's
+  // directory. <cstddef> is found the same way from anywhere.
+  EXPECT_EQ(count(T, "#include \"lib/detail.h\""), 1u) << T.str();
+  EXPECT_EQ(count(T, "#include <cstddef>"), 1u) << T.str();
+  EXPECT_EQ(originOf(S, "@meta int inner"), Tmp.path("lib/inner.cuh") + ":2");
+  EXPECT_EQ(originOf(S, "@meta int outer"), Tmp.path("lib/outer.cuh") + ":5");
+  EXPECT_EQ(S.Headers, (std::vector<std::string>{Tmp.path("lib/outer.cuh"),
+                                                 Tmp.path("lib/inner.cuh")}));
+}
+
+TEST_F(DialectHeadersTest, PlainHeaderThatIncludesADialectHeaderIsSpliced) {
+  Tmp.write("all.h", "#pragma once\n#include \"d.cuh\"\nint all;\n");
+  Tmp.write("d.cuh", "#pragma once\n@meta int d = 1;\n");
+  SplicedInput S = splice("#include \"all.h\"\n");
+  EXPECT_EQ(count(S.Text.text(), "@meta int d"), 1u);
+  EXPECT_EQ(count(S.Text.text(), "int all;"), 1u);
+  EXPECT_EQ(originOf(S, "int all;"), Tmp.path("all.h") + ":3");
+}
+
+TEST_F(DialectHeadersTest, HeadersOfTheRuntimeDirectoryAreNamedRelativeToIt) {
+  RuntimeInclude = Tmp.path("runtime");
+  Tmp.write("runtime/metacu/lib.cuh", "#pragma once\n@meta int lib = 1;\n");
+  SplicedInput S = splice("#include <metacu/lib.cuh>\n");
+  EXPECT_EQ(originOf(S, "@meta int lib"), "metacu/lib.cuh:2");
+  EXPECT_EQ(S.Headers,
+            std::vector<std::string>{Tmp.path("runtime/metacu/lib.cuh")});
+}
+
+TEST_F(DialectHeadersTest, HeadersOutsideTheInputDirectoryAreNamedRelatively) {
+  Tmp.write("inc/x.cuh", "#pragma once\n@meta int x = 1;\n");
+  HostSliceOptions Opts;
+  Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
+  Opts.Flags.Args = {"-I" + Tmp.path("inc")};
+  std::string Code = "#include <x.cuh>\n";
+  Tmp.write("src/k.cu", Code);
+  // The input as the user spelled it, relative to a working directory.
+  llvm::SmallString<256> Old;
+  ASSERT_FALSE(llvm::sys::fs::current_path(Old));
+  ASSERT_FALSE(llvm::sys::fs::set_current_path(Tmp.dir()));
+  auto S = spliceDialectHeaders(SourceFile("src/k.cu", Code), Opts);
+  ASSERT_FALSE(llvm::sys::fs::set_current_path(Old));
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(originOf(*S, "@meta int x"), "src/../inc/x.cuh:2");
+}
+
+} // namespace

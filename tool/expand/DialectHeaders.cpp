@@ -1,0 +1,346 @@
+//===- DialectHeaders.cpp -------------------------------------------------===//
+#include "expand/DialectHeaders.h"
+#include "support/Tokens.h"
+#include "toolchain/Invocation.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace clang;
+
+namespace metacu {
+
+bool hasMetaConstructs(llvm::StringRef Text) {
+  // Most headers have neither; lexing them is not free (CCCL's are large).
+  if (!Text.contains('@') && !Text.contains("codegen"))
+    return false;
+  std::vector<metacu::Token> Toks = lexRaw(Text);
+  for (size_t I = 0; I + 1 < Toks.size(); ++I) {
+    const metacu::Token &A = Toks[I], &B = Toks[I + 1];
+    if ((A.isAt() && (B.isIdent("meta") || B.is(tok::l_paren))) ||
+        (A.isIdent("if") && B.isIdent("codegen")))
+      return true;
+  }
+  return false;
+}
+
+namespace {
+
+std::string realPath(llvm::StringRef P) {
+  llvm::SmallString<256> R;
+  if (llvm::sys::fs::real_path(P, R))
+    return P.str();
+  return std::string(R);
+}
+
+/// \p To as a path relative to the directory \p From (both real paths).
+std::string relativePath(llvm::StringRef From, llvm::StringRef To) {
+  llvm::SmallVector<llvm::StringRef> F(llvm::sys::path::begin(From),
+                                       llvm::sys::path::end(From));
+  llvm::SmallVector<llvm::StringRef> T(llvm::sys::path::begin(To),
+                                       llvm::sys::path::end(To));
+  size_t Common = 0;
+  while (Common < F.size() && Common < T.size() && F[Common] == T[Common])
+    ++Common;
+  llvm::SmallString<256> R;
+  for (size_t I = Common; I < F.size(); ++I)
+    llvm::sys::path::append(R, "..");
+  for (size_t I = Common; I < T.size(); ++I)
+    llvm::sys::path::append(R, T[I]);
+  return std::string(R);
+}
+
+/// One #include the preprocessor acted on.
+struct Directive {
+  /// In the including file: the '#', and the file name as written.
+  unsigned Hash = 0, NameBegin = 0, NameEnd = 0;
+  bool Angled = false;
+  /// The file it entered (an index into the Pass's files), if any.
+  int Child = -1;
+  /// Skipped by an include guard or '#pragma once': the file's real path.
+  std::string Skipped;
+  /// Where it was found (real path), and the file's real path.
+  std::string FoundIn, Target;
+};
+
+/// One entry into a file: a file included twice is two of them.
+struct Entered {
+  FileID ID;
+  std::string Real;
+  bool Dialect = false;
+  /// It or a file it includes is a dialect header.
+  bool Splice = false;
+  std::vector<Directive> Directives;
+};
+
+/// What the preprocessor did with each #include, file by file.
+class IncludeTree : public PPCallbacks {
+public:
+  IncludeTree(SourceManager &SM, std::vector<Entered> &Files)
+      : SM(SM), Files(Files) {}
+
+  void InclusionDirective(SourceLocation HashLoc, const clang::Token &,
+                          StringRef, bool IsAngled, CharSourceRange Name,
+                          OptionalFileEntryRef File, StringRef SearchPath,
+                          StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    Pending.reset();
+    int Includer = indexOf(SM.getFileID(HashLoc));
+    if (Includer < 0 || !File || HashLoc.isMacroID())
+      return;
+    Directive D;
+    D.Hash = SM.getFileOffset(HashLoc);
+    D.NameBegin = SM.getFileOffset(SM.getExpansionLoc(Name.getBegin()));
+    D.NameEnd = SM.getFileOffset(SM.getExpansionLoc(Name.getEnd()));
+    D.Angled = IsAngled;
+    D.FoundIn = realPath(SearchPath);
+    D.Target = realPath(File->getName());
+    Files[Includer].Directives.push_back(std::move(D));
+    Pending = Includer;
+  }
+
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind Kind, FileID) override {
+    if (Reason != EnterFile)
+      return;
+    FileID ID = SM.getFileID(Loc);
+    auto F = SM.getFileEntryRefForID(ID);
+    bool Main = ID == SM.getMainFileID();
+    if (!F || (!Main && !Pending))
+      return;
+    Entered E;
+    E.ID = ID;
+    E.Real = realPath(F->getName());
+    // System headers (the toolkit, CCCL, the C++ library) are never in the
+    // dialect; the input is the splice's base, not a header.
+    E.Dialect = !Main && Kind == SrcMgr::C_User &&
+                hasMetaConstructs(SM.getBufferData(ID));
+    Files.push_back(std::move(E));
+    if (Pending)
+      Files[*Pending].Directives.back().Child = Files.size() - 1;
+    Pending.reset();
+  }
+
+  void FileSkipped(const FileEntryRef &, const clang::Token &,
+                   SrcMgr::CharacteristicKind) override {
+    if (Pending) {
+      Directive &D = Files[*Pending].Directives.back();
+      D.Skipped = D.Target;
+    }
+    Pending.reset();
+  }
+
+private:
+  int indexOf(FileID ID) const {
+    for (size_t I = Files.size(); I-- > 0;)
+      if (Files[I].ID == ID)
+        return I;
+    return -1;
+  }
+
+  SourceManager &SM;
+  std::vector<Entered> &Files;
+  std::optional<int> Pending;
+};
+
+/// Marks the files to splice; returns whether \p I is one.
+bool markSplices(std::vector<Entered> &Files, int I) {
+  Entered &E = Files[I];
+  bool Splice = E.Dialect;
+  for (const Directive &D : E.Directives)
+    if (D.Child >= 0)
+      Splice |= markSplices(Files, D.Child);
+  Files[I].Splice = Splice;
+  return Splice;
+}
+
+/// Writes the splice of the input and its headers.
+class Splicer {
+public:
+  Splicer(const SourceFile &File, const HostSliceOptions &Opts,
+          const std::vector<Entered> &Files, const SourceManager &SM)
+      : File(File), Files(Files), SM(SM) {
+    llvm::SmallString<256> Abs(File.path());
+    llvm::sys::fs::make_absolute(Abs);
+    InputDir = realPath(llvm::sys::path::parent_path(Abs));
+    if (!Opts.RuntimeInclude.empty())
+      RuntimeDir = realPath(Opts.RuntimeInclude);
+    for (const Entered &E : Files)
+      if (E.Splice)
+        SplicedPaths.insert(E.Real);
+  }
+
+  SplicedInput run() {
+    write(0, File.path().str());
+    SourceFile Result(File.path().str(), std::move(Out));
+    for (Mark &M : Marks)
+      Result.markOrigin(M.Offset, std::move(M.Path), M.Line);
+    return {std::move(Result), std::move(Headers)};
+  }
+
+private:
+  struct Mark {
+    unsigned Offset;
+    std::string Path;
+    unsigned Line;
+  };
+
+  /// What #line and diagnostics call a header: not its absolute path,
+  /// which would make the output differ from machine to machine.
+  std::string displayPath(llvm::StringRef Real) const {
+    if (!RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/"))
+      return Real.drop_front(RuntimeDir.size() + 1).str();
+    llvm::SmallString<256> P(llvm::sys::path::parent_path(File.path()));
+    llvm::sys::path::append(P, relativePath(InputDir, Real));
+    return std::string(P);
+  }
+
+  void mark(std::string Path, unsigned Line) {
+    Marks.push_back({unsigned(Out.size()), std::move(Path), Line});
+  }
+
+  /// Appends file \p I's text with its spliced headers in place.
+  void write(int I, std::string Display) {
+    const Entered &E = Files[I];
+    llvm::StringRef Text = I == 0 ? File.text() : SM.getBufferData(E.ID);
+    // The directives to act on, in order; null for a '#pragma once'.
+    std::vector<std::pair<unsigned, const Directive *>> Edits;
+    for (const Directive &D : E.Directives)
+      Edits.push_back({D.Hash, &D});
+    if (I != 0) {
+      for (unsigned Offset : pragmaOnceLines(Text))
+        Edits.push_back({Offset, nullptr});
+      llvm::sort(Edits, llvm::less_first());
+      if (llvm::find(Headers, E.Real) == Headers.end())
+        Headers.push_back(E.Real);
+    }
+    SourceFile Lines(Display, Text.str());
+    mark(Display, 1);
+    std::string ParentDir = realPath(llvm::sys::path::parent_path(E.Real));
+    size_t Pos = 0;
+    for (auto [Hash, D] : Edits) {
+      if (Hash < Pos)
+        continue;
+      size_t Begin = Lines.lineStart(Hash);
+      size_t End = Text.find('\n', D ? D->NameEnd : Hash);
+      if (End == llvm::StringRef::npos)
+        End = Text.size();
+      if (!D || (!D->Skipped.empty() && SplicedPaths.contains(D->Skipped))) {
+        // '#pragma once' would be ignored with a warning in what is now the
+        // input; the splice honours it, and guards: a header spliced
+        // already and skipped now leaves a blank line.
+        Out += Text.slice(Pos, Begin);
+        Pos = End;
+      } else if (D->Child >= 0 && Files[D->Child].Splice) {
+        Out += Text.slice(Pos, Begin);
+        write(D->Child, displayPath(Files[D->Child].Real));
+        if (!Out.empty() && Out.back() != '\n')
+          Out += '\n';
+        Pos = std::min(End + 1, Text.size());
+        mark(Display, Lines.line(Pos));
+      } else if (I != 0 && !D->Angled && D->FoundIn == ParentDir &&
+                 ParentDir != InputDir) {
+        // Found beside the header; the text now reads from the input's
+        // directory.
+        Out += Text.slice(Pos, D->NameBegin);
+        Out += "\"" + relativePath(InputDir, D->Target) + "\"";
+        Pos = D->NameEnd;
+      }
+    }
+    Out += Text.substr(Pos);
+  }
+
+  /// Offsets of the '#pragma once' directives of \p Text.
+  static std::vector<unsigned> pragmaOnceLines(llvm::StringRef Text) {
+    std::vector<unsigned> Out;
+    std::vector<metacu::Token> Toks = lexRaw(Text);
+    for (size_t I = 0; I + 2 < Toks.size(); ++I)
+      if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
+          Toks[I + 1].isIdent("pragma") && Toks[I + 2].isIdent("once"))
+        Out.push_back(Toks[I].Offset);
+    return Out;
+  }
+
+  const SourceFile &File;
+  const std::vector<Entered> &Files;
+  const SourceManager &SM;
+  std::string InputDir, RuntimeDir;
+  llvm::StringSet<> SplicedPaths;
+  std::string Out;
+  std::vector<Mark> Marks;
+  std::vector<std::string> Headers;
+};
+
+class SpliceAction : public PreprocessOnlyAction {
+public:
+  SpliceAction(const SourceFile &File, const HostSliceOptions &Opts,
+               std::optional<SplicedInput> &Result)
+      : File(File), Opts(Opts), Result(Result) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeTree>(CI.getSourceManager(), Files));
+    return true;
+  }
+
+  void EndSourceFileAction() override {
+    if (Files.empty())
+      return;
+    markSplices(Files, 0);
+    Result =
+        Splicer(File, Opts, Files, getCompilerInstance().getSourceManager())
+            .run();
+  }
+
+private:
+  const SourceFile &File;
+  const HostSliceOptions &Opts;
+  std::optional<SplicedInput> &Result;
+  std::vector<Entered> Files;
+};
+
+} // namespace
+
+llvm::Expected<SplicedInput>
+spliceDialectHeaders(const SourceFile &File, const HostSliceOptions &Opts) {
+  llvm::SmallString<256> Path(File.path());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  // The input as given (it may not be on disk as it is here).
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  Memory->addFile(Path, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(File.text(), Path));
+  auto FM =
+      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+
+  std::vector<std::string> Args =
+      clangCommandLine(Opts.Toolkit, Opts.Flags,
+                       {ClangMode::HostSlice, Opts.RuntimeInclude}, Path);
+  std::optional<SplicedInput> Result;
+  IgnoringDiagConsumer Quiet;
+  tooling::ToolInvocation Invocation(
+      Args, std::make_unique<SpliceAction>(File, Opts, Result), FM.get());
+  // The host slice reports what is wrong with the input, on the splice.
+  Invocation.setDiagnosticConsumer(&Quiet);
+  Invocation.run();
+  if (!Result)
+    return llvm::createStringError("cannot preprocess '%s' for its dialect "
+                                   "headers",
+                                   File.path().str().c_str());
+  return std::move(*Result);
+}
+
+} // namespace metacu
