@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 ARCHS = ["75", "80", "90"]
-CONVERTIBLE = {"statement", "host-device-split"}
+CONVERTIBLE = {"statement", "host-device-split", "value"}
 MASKS = [
     (re.compile(r"_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_[0-9a-f]+"), "_INTERNAL_"),
     (re.compile(r"_GLOBAL__N__[0-9a-f_]+"), "_GLOBAL__N__"),
