@@ -127,11 +127,11 @@ int runMigrateCommand() {
   // The rest of the tree: headers no unit includes, and files without
   // sites, which -o DIR still needs beside the others.
   for (const std::string &File : Tree->files()) {
-    if (Done.count(File))
+    // A unit that could not be audited was reported; nothing is written.
+    if (Done.count(File) ||
+        (llvm::StringRef(File).ends_with(".cu") && !Audit.Reached.count(File)))
       continue;
-    if (!llvm::StringRef(File).ends_with(".cu") &&
-        !llvm::any_of(Audit.Files,
-                      [&](const FileAudit &FA) { return FA.Path == File; }))
+    if (!llvm::StringRef(File).ends_with(".cu") && !Audit.Reached.count(File))
       Report << File
              << ": note: no .cu file of the tree includes it; not audited\n";
     if (auto Err = migrateFile(*Tree, {File, {}}, Report))

@@ -135,8 +135,7 @@ std::vector<FileAudit> byFile(const Facts &F, std::map<FileKey, Site> Sites) {
     for (auto It = Sites.lower_bound({Name, 0});
          It != Sites.end() && It->first.first == Name; ++It)
       FA.Sites.push_back(std::move(It->second));
-    if (Name == F.FileOrder.front() || !FA.Sites.empty())
-      Result.push_back(std::move(FA));
+    Result.push_back(std::move(FA));
   }
   return Result;
 }

@@ -42,8 +42,9 @@ struct AuditOptions {
 };
 
 /// Audits \p Path and the local (non-system) headers it includes. The
-/// result lists \p Path first, then each header with sites, each named as
-/// the preprocessor found it with "." and ".." removed. A file that
+/// result lists \p Path first, then each local header it includes, sites
+/// or not, each named as the preprocessor found it with "." and ".."
+/// removed. A file that
 /// cannot be read or preprocessed is an error at its place
 /// ("k.cu:3:10: error: 'x.h' file not found").
 llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,

@@ -46,10 +46,12 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
   };
   for (const std::string &Arg : Args) {
     if (!fs::is_directory(Arg)) {
+      // A file that cannot be read stays in the list: its audit reports it
+      // at its path, and the others go on.
       if (!fs::exists(Arg))
-        return llvm::make_error<SourceError>(Arg, LineCol{}, std::nullopt,
-                                             "no such file or directory");
-      Add(Arg);
+        T.Files.push_back(clean(Arg));
+      else
+        Add(Arg);
       continue;
     }
     std::vector<std::string> Found;
@@ -135,7 +137,7 @@ auditUnits(llvm::ArrayRef<std::string> Units, const AuditOneFn &AuditOne,
     }
     Audits.emplace_back(Units[I], std::move(**Results[I]));
   }
-  Out.Files = mergeAudits(Audits, NameOf);
+  Out.Files = mergeAudits(Audits, NameOf, &Out.Reached);
   return Out;
 }
 
@@ -149,7 +151,8 @@ static std::string verdictOf(const Site &S) {
 
 std::vector<FileAudit> mergeAudits(
     llvm::ArrayRef<std::pair<std::string, std::vector<FileAudit>>> UnitAudits,
-    const std::function<std::string(llvm::StringRef)> &NameOf) {
+    const std::function<std::string(llvm::StringRef)> &NameOf,
+    std::set<std::string> *Reached) {
   std::vector<FileAudit> Files;
   std::map<std::string, size_t> FileIndex;
   // Per file and offset: the site and the unit that classified it.
@@ -157,6 +160,10 @@ std::vector<FileAudit> mergeAudits(
   for (const auto &[Unit, Audit] : UnitAudits) {
     for (const FileAudit &FA : Audit) {
       std::string Name = NameOf(FA.Path);
+      if (Reached)
+        Reached->insert(Name);
+      if (FA.Sites.empty() && &FA != &Audit.front())
+        continue;
       auto [It, New] = FileIndex.try_emplace(Name, Files.size());
       if (New)
         Files.push_back({Name, {}});

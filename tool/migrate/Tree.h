@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ class SourceTree {
 public:
   /// The files named in \p Args and the CUDA sources and headers (.cu,
   /// .cuh, .h, .hpp, .hh, .inl) under the directories named, each
-  /// directory's in name order. Fails on a path that does not exist.
+  /// directory's in name order. A file named that does not exist is kept
+  /// (its audit says so); a directory that cannot be listed is an error.
   static llvm::Expected<SourceTree> collect(llvm::ArrayRef<std::string> Args);
 
   /// Every file, as named or found ("src/kernels/gemm.cu").
@@ -52,9 +54,11 @@ private:
 
 /// The audits of a tree's units, merged.
 struct TreeAudit {
-  /// Each file with sites once, in the order the units reach them; each
-  /// site once.
+  /// Each unit and each header with sites once, in the order the units
+  /// reach them; each site once.
   std::vector<FileAudit> Files;
+  /// Every file a unit reached, sites or not.
+  std::set<std::string> Reached;
   /// The units that could not be audited, in the order given.
   std::vector<llvm::Error> Errors;
 };
@@ -69,12 +73,14 @@ TreeAudit auditUnits(llvm::ArrayRef<std::string> Units,
                      const AuditOneFn &AuditOne, unsigned Jobs,
                      const std::function<std::string(llvm::StringRef)> &NameOf);
 
-/// Merges the audits of several units: a file once (named by \p NameOf),
-/// a site once. A site the units classify differently (a header included
+/// Merges the audits of several units: a unit, and a header with sites,
+/// once (named by \p NameOf), a site once; \p Reached, if given, gets
+/// every file's name. A site the units classify differently (a header included
 /// under other macros) is not convertible, and the reason names both.
 std::vector<FileAudit> mergeAudits(
     llvm::ArrayRef<std::pair<std::string, std::vector<FileAudit>>> UnitAudits,
-    const std::function<std::string(llvm::StringRef)> &NameOf);
+    const std::function<std::string(llvm::StringRef)> &NameOf,
+    std::set<std::string> *Reached = nullptr);
 
 } // namespace metacu
 

@@ -38,12 +38,12 @@ TEST(SourceTreeTest, DirectoriesGiveTheirSourcesInNameOrder) {
   EXPECT_EQ(T->relative(Extra), "other/y.h");
 }
 
-TEST(SourceTreeTest, AMissingPathIsAnError) {
+TEST(SourceTreeTest, AMissingFileIsKeptForItsAuditToReport) {
   TempDir Tmp;
-  auto T = SourceTree::collect({Tmp.path("absent")});
-  ASSERT_FALSE(static_cast<bool>(T));
-  EXPECT_NE(llvm::toString(T.takeError()).find("absent: error: no such file"),
-            std::string::npos);
+  auto T = SourceTree::collect({Tmp.path("absent.cu")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->units(), std::vector<std::string>{Tmp.path("absent.cu")});
+  EXPECT_FALSE(T->contains(Tmp.path("absent.cu")));
 }
 
 /// A site at \p Offset of category \p C with one 'if codegen' condition.
@@ -71,7 +71,12 @@ TEST(MergeAuditsTest, EachFileAndSiteOnce) {
       {"b.cu",
        {{"b.cu", {site(1, SiteCategory::Statement, "y")}},
         {"h.cuh", {site(9, SiteCategory::Statement, "x")}}}}};
-  std::vector<FileAudit> M = mergeAudits(Units, same);
+  Units[1].second.push_back({"quiet.cuh", {}});
+  std::set<std::string> Reached;
+  std::vector<FileAudit> M = mergeAudits(Units, same, &Reached);
+  // A header without sites is reached, not listed.
+  EXPECT_EQ(Reached,
+            (std::set<std::string>{"a.cu", "b.cu", "h.cuh", "quiet.cuh"}));
   ASSERT_EQ(M.size(), 3u);
   EXPECT_EQ(M[0].Path, "a.cu");
   EXPECT_EQ(M[1].Path, "h.cuh");
