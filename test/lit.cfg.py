@@ -26,6 +26,9 @@ runtime_include = os.path.join(config.metacu_src_root, "runtime", "include")
 nvcc = "%s -std=c++17 -I%s" % (config.nvcc_path, runtime_include)
 config.substitutions.append(("%metacu", config.metacu_path))
 config.substitutions.append(("%python", config.python_executable))
+# Without metacu's runtime directory: what a generated file that uses no
+# runtime header must compile with.
+config.substitutions.append(("%plain-nvcc", "%s -std=c++17" % config.nvcc_path))
 config.substitutions.append(("%nvcc", nvcc))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(

@@ -8,7 +8,8 @@ The input's first line carries its lit RUN line, whose arguments after
   2. compares the output byte for byte with NAME.gen.cu (or, with --update,
      rewrites NAME.gen.cu);
   3. compiles the output with nvcc -ptx for each architecture of --arch,
-     proving every golden output is valid CUDA for nvcc 13.
+     proving every golden output is valid CUDA for nvcc 13 (given metacu's
+     include directory only if it includes a metacu header).
 """
 import argparse
 import difflib
@@ -51,9 +52,12 @@ def compile_ptx(nvcc, runtime_include, text, name, archs, flags):
         path = os.path.join(tmp, name)
         with open(path, "w") as f:
             f.write(text)
+        # Only an output that includes a metacu header gets metacu's include
+        # directory: the others must compile with the user's paths alone.
+        include = ["-I" + runtime_include] if "#include <metacu/" in text else []
         for arch in archs:
-            cmd = [nvcc, "-std=c++17", "-I" + runtime_include, "-ptx",
-                   "-arch=sm_" + arch, path, "-o", os.devnull] + flags
+            cmd = [nvcc, "-std=c++17", "-ptx", "-arch=sm_" + arch, path,
+                   "-o", os.devnull] + include + flags
             result = subprocess.run(cmd, capture_output=True, text=True)
             if result.returncode != 0:
                 sys.stderr.write(result.stdout + result.stderr)

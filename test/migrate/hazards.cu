@@ -1,8 +1,8 @@
-// Constant and hazardous uses of __CUDA_ARCH__.
+// Constant and hazardous uses of __CUDA_ARCH__, and its value in code.
 #include <cuda_runtime.h>
 
 __device__ int oldArch(int X) {
-#if __CUDA_ARCH__ >= 350 // AUDIT: constant
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 350 // AUDIT: constant
   return __ldg(&X);
 #else
   return X;
@@ -27,5 +27,5 @@ int hostOnly() {
 
 __global__ void hazardKernel(int *Out) {
   Out[0] = oldArch(Out[1]) + wrongScale(Out[2]);
-  Out[3] = __CUDA_ARCH__; // AUDIT: not-convertible
+  Out[3] = __CUDA_ARCH__; // AUDIT: value
 }

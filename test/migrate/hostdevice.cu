@@ -29,9 +29,19 @@ __host__ __device__ int ladder() {
   return R;
 }
 
-__global__ void hdKernel(int *Out) {
-  trace(1);
-  Out[threadIdx.x] = laneOrZero() + ladder();
+// On every architecture nvcc 13 has, this comparison only tells device
+// from host.
+__host__ __device__ int warpOr32() {
+#if __CUDA_ARCH__ >= 700 // AUDIT: host-device-split
+  return warpSize;
+#else
+  return 32;
+#endif
 }
 
-int hostSide() { trace(2); return laneOrZero() + ladder(); }
+__global__ void hdKernel(int *Out) {
+  trace(1);
+  Out[threadIdx.x] = laneOrZero() + ladder() + warpOr32();
+}
+
+int hostSide() { trace(2); return laneOrZero() + ladder() + warpOr32(); }

@@ -10,7 +10,12 @@ For each fixture:
     content-derived internal-linkage names and file lines are masked;
   * `// PTX: sm_XX has|lacks TEXT` lines hold for the migrated PTX.
 
+With --tree DIR, the same over a whole tree in one `metacu migrate DIR`
+call: the annotations of every file (headers included) and the PTX of
+every .cu file, expanded beside its migrated headers.
+
 usage: roundtrip.py METACU NVCC RUNTIME_INCLUDE [FIXTURE...]
+       roundtrip.py METACU NVCC RUNTIME_INCLUDE --tree DIR
 """
 import concurrent.futures
 import os
@@ -20,10 +25,17 @@ import sys
 import tempfile
 
 ARCHS = ["75", "80", "90"]
-CONVERTIBLE = {"statement", "host-device-split"}
+CONVERTIBLE = {"statement", "host-device-split", "value"}
+# nvcc names internal-linkage entities after the file's name and a hash of
+# its contents; a mangled name's length prefix counts that name too.
 MASKS = [
+    (re.compile(r"_ZN\d+_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_(?:[0-9a-f]+\b)?"),
+     "_ZN_INTERNAL_"),
     (re.compile(r"_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_[0-9a-f]+"), "_INTERNAL_"),
+    (re.compile(r"_GLOBAL__N__[0-9a-f]+_\d+_\w+?_cu_(?:[0-9a-f]+\b)?"),
+     "_GLOBAL__N__"),
     (re.compile(r"_GLOBAL__N__[0-9a-f_]+"), "_GLOBAL__N__"),
+    (re.compile(r"\d+_GLOBAL__N__"), "_GLOBAL__N__"),
 ]
 
 
@@ -108,8 +120,98 @@ def check(metacu, nvcc, runtime, fixture, pool):
     return errors, converted
 
 
+def annotations(path):
+    expected = {}
+    for n, line in enumerate(open(path).read().splitlines(), 1):
+        m = re.search(r"// AUDIT: ([\w-]+)", line)
+        if m:
+            expected[n] = m.group(1)
+    return expected
+
+
+def check_tree(metacu, nvcc, runtime, root, pool):
+    """Migrates the tree at ROOT in one call; checks every file's
+    annotations and every unit's PTX. Returns (errors, sites, converted)."""
+    errors = []
+    files = sorted(os.path.relpath(os.path.join(d, f), root)
+                   for d, _, fs in os.walk(root) for f in fs
+                   if f.endswith((".cu", ".cuh")))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "tree")
+        report = run([metacu, "migrate", "-o", out, root])
+        sites = {}
+        for m in re.finditer(r"^(.*?):(\d+): (converted|left) \(([\w-]+)\)",
+                             report, re.M):
+            rel = os.path.relpath(m.group(1), root)
+            key = (rel, int(m.group(2)))
+            # Several value uses on one line are one annotation.
+            if key in sites and sites[key] != (m.group(3), m.group(4)):
+                errors.append("%s:%d: sites of different categories on one "
+                              "line" % key)
+            sites[key] = (m.group(3), m.group(4))
+        expected = {}
+        for rel in files:
+            for line, cat in annotations(os.path.join(root, rel)).items():
+                expected[(rel, line)] = cat
+        for key, cat in sorted(expected.items()):
+            if key not in sites:
+                errors.append("%s:%d: expected a %s site, found none" %
+                              (key + (cat,)))
+            elif sites[key][1] != cat:
+                errors.append("%s:%d: expected %s, got %s" %
+                              (key + (cat, sites[key][1])))
+            elif (sites[key][0] == "converted") != (cat in CONVERTIBLE):
+                errors.append("%s:%d: %s site was %s" %
+                              (key + (cat, sites[key][0])))
+        for key, (_, cat) in sorted(sites.items()):
+            if key not in expected:
+                errors.append("%s:%d: unexpected %s site" % (key + (cat,)))
+        if "summary: " not in report:
+            errors.append("migrate printed no summary")
+        jobs = []
+        for rel in files:
+            if not rel.endswith(".cu"):
+                continue
+            migrated = os.path.join(out, rel)
+            # Beside the migrated file, so that its #includes find the
+            # migrated headers.
+            generated = migrated[:-3] + ".gen.cu"
+            try:
+                run([metacu, migrated, "-o", generated, "--arch",
+                     ",".join(ARCHS)])
+            except RuntimeError as e:
+                errors.append("%s: expanding the migrated file failed: %s" %
+                              (rel, e))
+                continue
+            for arch in ARCHS:
+                jobs.append((rel, arch,
+                             pool.submit(masked_ptx, nvcc, os.path.join(root, rel),
+                                         arch, generated + ".orig.%s.ptx" % arch,
+                                         []),
+                             pool.submit(masked_ptx, nvcc, generated, arch,
+                                         generated + ".%s.ptx" % arch,
+                                         [runtime])))
+        for rel, arch, orig, new in jobs:
+            if orig.result() != new.result():
+                errors.append("%s: sm_%s PTX differs after migration" %
+                              (rel, arch))
+        converted = sum(1 for s in sites.values() if s[0] == "converted")
+    return errors, len(sites), converted
+
+
 def main():
     metacu, nvcc, runtime = sys.argv[1:4]
+    if sys.argv[4:5] == ["--tree"]:
+        root = sys.argv[5]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            errors, n, converted = check_tree(metacu, nvcc, runtime, root,
+                                              pool)
+        print("%s: %s (%d site lines, %d converted, PTX compared for sm_%s)"
+              % (root, "FAIL" if errors else "ok", n, converted,
+                 ", sm_".join(ARCHS)))
+        for e in errors:
+            print(e)
+        return 1 if errors else 0
     here = os.path.dirname(os.path.abspath(__file__))
     fixtures = sys.argv[4:] or sorted(
         os.path.join(here, f) for f in os.listdir(here) if f.endswith(".cu"))

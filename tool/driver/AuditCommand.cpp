@@ -1,9 +1,10 @@
 //===- AuditCommand.cpp - metacu audit FILES... ---------------------------===//
 //
-// Lists every __CUDA_ARCH__ site of the files and the local headers they
-// include, with its category, as text or JSON (docs/audit-json.md). A file
-// that cannot be read is reported at its place and the others are still
-// audited; the run then fails.
+// Lists every __CUDA_ARCH__ site of the files (or the trees under the
+// directories given) and the local headers they include, with its
+// category, as text or JSON (docs/audit-json.md). The .cu files are
+// audited on every core; a file that cannot be read is reported at its
+// place and the others are still audited; the run then fails.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
@@ -12,8 +13,9 @@
 #include "migrate/AuditPrinter.h"
 #include "toolchain/CudaToolkit.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <thread>
 
 namespace cl = llvm::cl;
 
@@ -23,7 +25,8 @@ cl::SubCommand AuditSubcommand(
     "audit", "lists the __CUDA_ARCH__ sites of existing code and what can "
              "become 'if codegen'");
 
-static cl::list<std::string> Files(cl::Positional, cl::desc("<files>"),
+static cl::list<std::string> Files(cl::Positional,
+                                   cl::desc("<files or directories>"),
                                    cl::OneOrMore, cl::sub(AuditSubcommand),
                                    cl::cat(MetacuCategory));
 
@@ -36,35 +39,58 @@ static cl::opt<AuditFormat>
            cl::init(AuditFormat::Text), cl::sub(AuditSubcommand),
            cl::cat(MetacuCategory));
 
-llvm::Expected<std::vector<FileAudit>> auditAsCompiled(llvm::StringRef File) {
+static cl::opt<unsigned>
+    Jobs("j", cl::desc(".cu files audited at once (default: the cores)"),
+         cl::value_desc("N"), cl::init(0), cl::sub(AuditSubcommand),
+         cl::cat(MetacuCategory));
+
+static llvm::Expected<std::vector<FileAudit>>
+auditAsCompiled(llvm::StringRef File, const SourceTree &Tree,
+                std::shared_ptr<PlacementCache> Placements) {
   auto Flags = compileFlagsFor(File);
   if (!Flags)
     return Flags.takeError();
   AuditOptions Opts;
   Opts.Flags = std::move(*Flags);
   Opts.Toolkit = CudaToolkit::find(CudaPathOption);
+  Opts.InTree = [&Tree](llvm::StringRef P) { return Tree.contains(P); };
+  Opts.Placements = std::move(Placements);
   return auditFile(File, Opts);
 }
 
+llvm::Expected<SourceTree> auditTree(llvm::ArrayRef<std::string> Args,
+                                     unsigned Jobs, TreeAudit &Audit) {
+  auto Tree = SourceTree::collect(Args);
+  if (!Tree)
+    return Tree.takeError();
+  std::vector<std::string> Units = Tree->units();
+  if (Units.empty())
+    return llvm::createStringError("no .cu file among the files given: "
+                                   "headers are audited through the .cu "
+                                   "files that include them");
+  if (!Jobs)
+    Jobs = std::max(1u, std::thread::hardware_concurrency());
+  const SourceTree &T = *Tree;
+  auto Placements = std::make_shared<PlacementCache>();
+  Audit = auditUnits(
+      Units,
+      [&](llvm::StringRef F) { return auditAsCompiled(F, T, Placements); },
+      Jobs, [&](llvm::StringRef P) { return T.nameOf(P); });
+  return Tree;
+}
+
 int runAuditCommand() {
-  std::vector<FileAudit> All;
+  TreeAudit Audit;
+  auto Tree = auditTree(Files, Jobs, Audit);
+  if (!Tree)
+    return reportFailure(Tree.takeError());
   int Status = 0;
-  for (const std::string &File : Files) {
-    auto Audit = auditAsCompiled(File);
-    if (!Audit) {
-      Status = reportFailure(Audit.takeError());
-      continue;
-    }
-    // A header included by several files is listed once.
-    for (FileAudit &FA : *Audit)
-      if (!llvm::any_of(All,
-                        [&](const FileAudit &X) { return X.Path == FA.Path; }))
-        All.push_back(std::move(FA));
-  }
+  for (llvm::Error &E : Audit.Errors)
+    Status = reportFailure(std::move(E));
   if (Format == AuditFormat::Json)
-    printAuditJson(llvm::outs(), All);
+    printAuditJson(llvm::outs(), Audit.Files);
   else
-    printAuditText(llvm::outs(), All);
+    printAuditText(llvm::outs(), Audit.Files);
   return Status;
 }
 

@@ -10,6 +10,7 @@
 #define METACU_DRIVER_COMMANDS_H
 
 #include "migrate/Site.h"
+#include "migrate/Tree.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
@@ -33,9 +34,11 @@ int runTuneCommand();
 /// metacu report INPUT.cu --arch LIST ...
 int runReportCommand();
 
-/// The audit of \p File with the flags it is compiled with (Options.h):
-/// what audit prints and migrate rewrites.
-llvm::Expected<std::vector<FileAudit>> auditAsCompiled(llvm::StringRef File);
+/// The audit of the tree \p Args names (files and directories, Tree.h),
+/// each .cu file with the flags it is compiled with (Options.h), \p Jobs
+/// at a time (0: one per core): what audit prints and migrate rewrites.
+llvm::Expected<SourceTree> auditTree(llvm::ArrayRef<std::string> Args,
+                                     unsigned Jobs, TreeAudit &Audit);
 
 } // namespace metacu
 

@@ -1,13 +1,16 @@
 //===- MigrateCommand.cpp - metacu migrate FILES... -----------------------===//
 //
-// Rewrites the convertible __CUDA_ARCH__ conditionals of the files into
-// 'if codegen' chains, reporting what changed and what was left and why. A
-// file that cannot be read is reported at its place and the others are
-// still migrated; the run then fails.
+// Rewrites the convertible __CUDA_ARCH__ sites of a tree (the files given
+// and every source under the directories given, headers included) into
+// 'if codegen' chains and __nvvm_arch values, reporting what changed and
+// what was left and why, with counts at the end. A file that cannot be
+// read is reported at its place and the others are still migrated; the
+// run then fails.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
 #include "driver/Options.h"
+#include "migrate/AuditPrinter.h"
 #include "migrate/Migrate.h"
 #include "support/Diagnostic.h"
 #include "support/Output.h"
@@ -18,6 +21,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <set>
 
 namespace cl = llvm::cl;
 
@@ -28,7 +32,8 @@ cl::SubCommand
                       "rewrites the convertible __CUDA_ARCH__ sites into 'if "
                       "codegen'");
 
-static cl::list<std::string> Files(cl::Positional, cl::desc("<files>"),
+static cl::list<std::string> Files(cl::Positional,
+                                   cl::desc("<files or directories>"),
                                    cl::OneOrMore, cl::sub(MigrateSubcommand),
                                    cl::cat(MetacuCategory));
 static cl::opt<std::string> OutDir("o",
@@ -45,44 +50,47 @@ static cl::opt<bool> DryRun("dry-run",
                             cl::sub(MigrateSubcommand),
                             cl::cat(MetacuCategory));
 
-/// Where the migrated \p File goes.
-static llvm::Expected<std::string> destination(llvm::StringRef File) {
+static cl::opt<unsigned>
+    Jobs("j", cl::desc(".cu files audited at once (default: the cores)"),
+         cl::value_desc("N"), cl::init(0), cl::sub(MigrateSubcommand),
+         cl::cat(MetacuCategory));
+
+/// Where the migrated \p File goes: below -o DIR as below the tree's
+/// common directory, or where it is.
+static llvm::Expected<std::string> destination(const SourceTree &Tree,
+                                               llvm::StringRef File) {
   if (OutDir.empty())
     return File.str();
-  if (std::error_code EC = llvm::sys::fs::create_directories(OutDir))
-    return llvm::createStringError("cannot create '" + OutDir +
-                                   "': " + EC.message());
   llvm::SmallString<256> P(OutDir);
-  llvm::sys::path::append(P, llvm::sys::path::filename(File));
+  llvm::sys::path::append(P, Tree.relative(File));
+  if (std::error_code EC =
+          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P)))
+    return llvm::createStringError("cannot create '" +
+                                   llvm::sys::path::parent_path(P) +
+                                   "': " + EC.message());
   return std::string(P);
 }
 
-/// Audits and rewrites \p File, reporting each site to \p Report.
-static llvm::Error migrateFile(llvm::StringRef File,
+/// Rewrites \p FA's file of the tree, reporting each site to \p Report.
+static llvm::Error migrateFile(const SourceTree &Tree, const FileAudit &FA,
                                llvm::raw_ostream &Report) {
-  auto Audit = auditAsCompiled(File);
-  if (!Audit)
-    return Audit.takeError();
-  auto Buf = llvm::MemoryBuffer::getFile(File);
+  auto Buf = llvm::MemoryBuffer::getFile(FA.Path);
   if (!Buf)
-    return llvm::make_error<SourceError>(File.str(), LineCol{}, std::nullopt,
+    return llvm::make_error<SourceError>(FA.Path, LineCol{}, std::nullopt,
                                          "cannot read the file: " +
                                              Buf.getError().message());
   llvm::StringRef Text = (*Buf)->getBuffer();
-  Migration M = migrate(File, Text, Audit->front().Sites);
+  Migration M = migrate(FA.Path, Text, FA.Sites);
   for (const std::string &Line : M.Report)
     Report << Line << '\n';
-  for (size_t I = 1; I < Audit->size(); ++I)
-    if (llvm::any_of((*Audit)[I].Sites,
-                     [](const Site &S) { return isConvertible(S.Category); }))
-      Report << (*Audit)[I].Path
-             << ": note: included header with __CUDA_ARCH__ sites; "
-                "migrate only rewrites the files it is given\n";
   if (DryRun) {
-    llvm::outs() << unifiedDiff(File, Text, M.Edits);
+    llvm::outs() << unifiedDiff(FA.Path, Text, M.Edits);
     return llvm::Error::success();
   }
-  auto Dest = destination(File);
+  // Unchanged files are copied too: -o DIR holds the whole tree.
+  if (M.Edits.empty() && OutDir.empty())
+    return llvm::Error::success();
+  auto Dest = destination(Tree, FA.Path);
   if (!Dest)
     return Dest.takeError();
   return writeOutput(*Dest, M.Text);
@@ -95,10 +103,41 @@ int runMigrateCommand() {
         "--dry-run to see the changes)"));
   // With --dry-run the diff is the output; the report goes beside it.
   llvm::raw_ostream &Report = DryRun ? llvm::errs() : llvm::outs();
+  TreeAudit Audit;
+  auto Tree = auditTree(Files, Jobs, Audit);
+  if (!Tree)
+    return reportFailure(Tree.takeError());
   int Status = 0;
-  for (const std::string &File : Files)
-    if (auto Err = migrateFile(File, Report))
+  for (llvm::Error &E : Audit.Errors)
+    Status = reportFailure(std::move(E));
+  std::set<std::string> Done;
+  for (const FileAudit &FA : Audit.Files) {
+    if (!Tree->contains(FA.Path)) {
+      // A header outside the tree: its sites are reported, never rewritten.
+      for (const Site &S : FA.Sites)
+        Report << FA.Path << ":" << S.Line << ": left ("
+               << categoryName(S.Category) << "): " << S.Text << ": "
+               << S.Reason << "\n";
+      continue;
+    }
+    Done.insert(FA.Path);
+    if (auto Err = migrateFile(*Tree, FA, Report))
       Status = reportFailure(std::move(Err));
+  }
+  // The rest of the tree: headers no unit includes, and files without
+  // sites, which -o DIR still needs beside the others.
+  for (const std::string &File : Tree->files()) {
+    // A unit that could not be audited was reported; nothing is written.
+    if (Done.count(File) ||
+        (llvm::StringRef(File).ends_with(".cu") && !Audit.Reached.count(File)))
+      continue;
+    if (!llvm::StringRef(File).ends_with(".cu") && !Audit.Reached.count(File))
+      Report << File
+             << ": note: no .cu file of the tree includes it; not audited\n";
+    if (auto Err = migrateFile(*Tree, {File, {}}, Report))
+      Status = reportFailure(std::move(Err));
+  }
+  printSummary(Report, Audit.Files);
   return Status;
 }
 

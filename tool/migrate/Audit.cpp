@@ -5,7 +5,9 @@
 #include "support/Diagnostic.h"
 
 #include "clang/Basic/FileManager.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <map>
 #include <set>
@@ -20,7 +22,7 @@ std::optional<unsigned> nextPassToParse(const Facts &F,
                                         const std::set<unsigned> &Parsed) {
   std::vector<unsigned> Gain(NumPasses, 0);
   for (auto &[K, G] : F.Groups) {
-    if (!isSite(G))
+    if (!isSite(G) || G.Cached)
       continue;
     std::set<int> Covered;
     for (unsigned P : Parsed)
@@ -35,10 +37,18 @@ std::optional<unsigned> nextPassToParse(const Facts &F,
   return Best - Gain.begin();
 }
 
-/// Preprocesses \p Path for every pass. Only the branch each pass takes is
+std::string realPathOf(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path.str();
+  return std::string(Real);
+}
+
+/// Preprocesses \p Path for every pass: only the branch each pass takes is
 /// needed from most passes, and preprocessing is several times cheaper
-/// than a parse: the host pass is parsed (most conditionals live in code
-/// it compiles), then only the passes that place branches no parse has.
+/// than a parse. Then parses the passes that place branches nothing placed
+/// yet: none when the file has no sites, or when every site sits in a
+/// header another unit's parse placed with the same branches per pass.
 llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
                       Facts &F) {
   auto Files =
@@ -46,25 +56,39 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
   auto Run = [&](unsigned Pass, bool Parse) {
     return runPass(Path, Opts.Toolkit, Opts.Flags, Pass, Parse, F, *Files);
   };
-  if (auto Err = Run(0, /*Parse=*/true))
-    return Err;
-  for (unsigned P = 1; P < NumPasses; ++P)
+  for (unsigned P = 0; P < NumPasses; ++P)
     if (auto Err = Run(P, /*Parse=*/false))
       return Err;
-  std::set<unsigned> Parsed{0};
+  const std::string &Main = F.FileOrder.front();
+  std::map<std::string, std::string> Real;
+  auto RealOf = [&](const std::string &File) -> const std::string & {
+    auto [It, New] = Real.try_emplace(File);
+    if (New)
+      It->second = realPathOf(File);
+    return It->second;
+  };
+  if (Opts.Placements)
+    for (auto &[K, G] : F.Groups)
+      if (G.File != Main && isSite(G))
+        G.Cached = Opts.Placements->lookup(RealOf(G.File), G);
+  std::set<unsigned> Parsed;
   while (std::optional<unsigned> P = nextPassToParse(F, Parsed)) {
     Parsed.insert(*P);
     if (auto Err = Run(*P, /*Parse=*/true))
       return Err;
   }
+  if (Opts.Placements && !Parsed.empty())
+    for (auto &[K, G] : F.Groups)
+      if (G.File != Main && isSite(G) && !G.Cached)
+        Opts.Placements->store(RealOf(G.File), G);
   return llvm::Error::success();
 }
 
-/// The site of the conditional at \p K, if it is one, classifying the
-/// sites around it first: a conditional inside one that stays cannot move
-/// (and a header's conditionals may sit inside the main file's).
+using InTreeFn = std::function<bool(llvm::StringRef)>;
+
 const Site *classifyWithParents(const FileKey &K, const Facts &F,
-                                std::map<FileKey, Site> &Sites) {
+                                std::map<FileKey, Site> &Sites,
+                                const InTreeFn &Tree) {
   if (auto Done = Sites.find(K); Done != Sites.end())
     return &Done->second;
   auto GI = F.Groups.find(K);
@@ -74,10 +98,29 @@ const Site *classifyWithParents(const FileKey &K, const Facts &F,
   const Site *Parent = nullptr;
   for (std::optional<FileKey> P = G.Parent; P && !Parent;
        P = F.Groups.at(*P).Parent)
-    Parent = classifyWithParents(*P, F, Sites);
-  bool InMainFile = G.File == F.FileOrder.front();
-  return &Sites.emplace(K, classifyConditional(G, F, InMainFile, Parent))
+    Parent = classifyWithParents(*P, F, Sites, Tree);
+  return &Sites.emplace(K, classifyConditional(G, F, Tree(G.File), Parent))
               .first->second;
+}
+
+/// Why the value use \p O stays, if it does: metacu must see the
+/// __nvvm_arch that replaces it, so every conditional around it is either
+/// converted or compiles the same branch in every pass.
+std::optional<std::string> whyValueStays(const OtherSite &O,
+                                         llvm::StringRef File,
+                                         const InTreeFn &Tree, const Facts &F,
+                                         std::map<FileKey, Site> &Sites) {
+  if (!Tree(File))
+    return std::string(OutsideTree);
+  for (std::optional<FileKey> P = O.Parent; P; P = F.Groups.at(*P).Parent) {
+    const Site *S = classifyWithParents(*P, F, Sites, Tree);
+    if (S && !isConvertible(S->Category) &&
+        S->Category != SiteCategory::Constant)
+      return "inside the conditional at line " + std::to_string(S->Line) +
+             ", which stays: metacu would not see the __nvvm_arch that "
+             "replaces it";
+  }
+  return std::nullopt;
 }
 
 /// The main file, then each header with sites, in the order the
@@ -86,12 +129,13 @@ std::vector<FileAudit> byFile(const Facts &F, std::map<FileKey, Site> Sites) {
   std::vector<FileAudit> Result;
   for (const std::string &Name : F.FileOrder) {
     FileAudit FA;
-    FA.Path = Name;
+    llvm::SmallString<256> Clean(Name);
+    llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+    FA.Path = std::string(Clean);
     for (auto It = Sites.lower_bound({Name, 0});
          It != Sites.end() && It->first.first == Name; ++It)
       FA.Sites.push_back(std::move(It->second));
-    if (Name == F.FileOrder.front() || !FA.Sites.empty())
-      Result.push_back(std::move(FA));
+    Result.push_back(std::move(FA));
   }
   return Result;
 }
@@ -108,11 +152,19 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   Facts F;
   if (auto Err = runPasses(Path, Opts, F))
     return std::move(Err);
+  std::string Main = F.FileOrder.front();
+  InTreeFn Tree = [&](llvm::StringRef File) {
+    return File == Main || (Opts.InTree && Opts.InTree(File));
+  };
   std::map<FileKey, Site> Sites;
   for (auto &[K, G] : F.Groups)
-    classifyWithParents(K, F, Sites);
-  for (auto &[K, O] : F.Others)
-    Sites.emplace(K, classifyOther(K, O, F));
+    classifyWithParents(K, F, Sites, Tree);
+  for (auto &[K, O] : F.Others) {
+    std::optional<std::string> Stays;
+    if (O.Kind == SiteKind::ValueUse && O.Direct)
+      Stays = whyValueStays(O, K.first, Tree, F, Sites);
+    Sites.emplace(K, classifyOther(K, O, F, std::move(Stays)));
+  }
   return byFile(F, std::move(Sites));
 }
 

@@ -9,19 +9,23 @@
 //
 // The analysis preprocesses the file once per compilation pass nvcc would
 // make (Passes.h, PreprocessorPass.h) and parses it for the passes that take
-// each branch, to see where each conditional sits (Placement.h);
+// each branch, to see where each conditional sits (Placement.h), unless
+// another unit's parse placed it already (PlacementCache.h);
 // Classify.h gives each site its category, AuditPrinter.h prints them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_MIGRATE_AUDIT_H
 #define METACU_MIGRATE_AUDIT_H
 
+#include "migrate/PlacementCache.h"
 #include "migrate/Site.h"
 #include "toolchain/CompileFlags.h"
 #include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace metacu {
@@ -29,10 +33,18 @@ namespace metacu {
 struct AuditOptions {
   CompileFlags Flags;
   CudaToolkit Toolkit = CudaToolkit::find();
+  /// Whether migrate may rewrite the file the preprocessor names so (a
+  /// header of the tree it is given); without it, only the audited file.
+  std::function<bool(llvm::StringRef)> InTree;
+  /// Shared by the audits of a tree's units: a header's conditionals are
+  /// placed by one parse (PlacementCache.h).
+  std::shared_ptr<PlacementCache> Placements;
 };
 
 /// Audits \p Path and the local (non-system) headers it includes. The
-/// result lists \p Path first, then each header with sites. A file that
+/// result lists \p Path first, then each local header it includes, sites
+/// or not, each named as the preprocessor found it with "." and ".."
+/// removed. A file that
 /// cannot be read or preprocessed is an error at its place
 /// ("k.cu:3:10: error: 'x.h' file not found").
 llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,

@@ -56,8 +56,55 @@ void printAuditText(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files) {
     OS << "  " << countLine(Mine) << "\n\n";
     llvm::append_range(All, Mine);
   }
+  printSummary(OS, Files);
+}
+
+std::string reasonKind(llvm::StringRef Reason) {
+  // The first clause says why; what follows a ':' or ';' explains it.
+  Reason = Reason.take_front(Reason.find_first_of(":;"));
+  std::string Kind;
+  for (size_t I = 0; I < Reason.size(); ++I) {
+    char C = Reason[I];
+    if (C == '\'') {
+      size_t Close = Reason.find('\'', I + 1);
+      if (Close != llvm::StringRef::npos) {
+        Kind += "'...'";
+        I = Close;
+        continue;
+      }
+    }
+    if (llvm::isDigit(C)) {
+      while (I + 1 < Reason.size() && llvm::isDigit(Reason[I + 1]))
+        ++I;
+      Kind += 'N';
+      continue;
+    }
+    Kind += C;
+  }
+  return Kind;
+}
+
+void printSummary(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files) {
+  std::vector<const Site *> All;
+  std::map<std::pair<std::string, std::string>, unsigned> Stays;
+  for (const FileAudit &FA : Files)
+    for (const Site &S : FA.Sites) {
+      All.push_back(&S);
+      if (!isConvertible(S.Category))
+        ++Stays[{categoryName(S.Category).str(), reasonKind(S.Reason)}];
+    }
   OS << "summary: " << countLine(All) << " in " << Files.size() << " file"
      << (Files.size() == 1 ? "" : "s") << '\n';
+  if (Stays.empty())
+    return;
+  // Most frequent first; ties in category and reason order.
+  std::vector<std::pair<std::pair<std::string, std::string>, unsigned>> Rows(
+      Stays.begin(), Stays.end());
+  llvm::stable_sort(
+      Rows, [](const auto &A, const auto &B) { return A.second > B.second; });
+  OS << "what stays, by reason:\n";
+  for (auto &[Key, N] : Rows)
+    OS << llvm::formatv("  {0,5}  {1,-16} {2}\n", N, Key.first, Key.second);
 }
 
 namespace {

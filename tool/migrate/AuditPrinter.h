@@ -11,11 +11,18 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
+#include <string>
 
 namespace metacu {
 
-/// A table per file with line numbers, then a summary.
+/// A table per file with line numbers, then the summary (printSummary).
 void printAuditText(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files);
+/// "summary: N sites in M files: ..." with the count per category, then
+/// the sites that stay counted by category and reason (reasonKind).
+void printSummary(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files);
+/// \p Reason without its particulars, the first clause with quoted names
+/// as '...' and numbers as N: "chooses declarations at namespace scope".
+std::string reasonKind(llvm::StringRef Reason);
 /// The format docs/audit-json.md documents.
 void printAuditJson(llvm::raw_ostream &OS, llvm::ArrayRef<FileAudit> Files);
 

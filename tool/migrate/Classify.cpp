@@ -8,6 +8,11 @@ using namespace clang;
 
 namespace metacu {
 
+const char *const ArchValue = "((int)__nvvm_arch * 10)";
+const char *const OutsideTree =
+    "in a header outside the tree migrate is given: it rewrites only the "
+    "files named or found under the directories named";
+
 bool isSite(const Group &G) {
   std::set<int> Branches;
   for (int T : G.Taken)
@@ -126,25 +131,15 @@ std::optional<Verdict> judgeTest(const Site &S, const Group &G,
                    B.All.empty() || *B.All.begin() < 0
                        ? "no pass compiles any branch"
                        : "every pass compiles " + branchAt(S, *B.All.begin())};
-  if (B.splitsHostFromDevice() && G.ValueCompared) {
-    int D = *B.Device.begin();
-    return Verdict{SiteCategory::Constant,
-                   "every architecture nvcc 13 supports (sm_75 and newer) "
-                   "compiles " +
-                       (D < 0 ? std::string("no branch") : branchAt(S, D)) +
-                       ": the comparison is a host/device test; write it as "
-                       "one by hand"};
-  }
   return std::nullopt;
 }
 
 /// Why a conditional whose branch depends on the architecture cannot
 /// become 'if codegen', if it cannot.
-std::optional<std::string> whyNotConvertible(const Group &G, bool InMainFile,
+std::optional<std::string> whyNotConvertible(const Group &G, bool InTree,
                                              const Site *Parent) {
-  if (!InMainFile)
-    return "in an included header: migrate rewrites the files it is "
-           "given, and metacu expands only the file it is given";
+  if (!InTree)
+    return std::string(OutsideTree);
   if (G.ArchFeature)
     return "tests arch-specific feature macros (sm_90a, sm_100f), which "
            "__nvvm_arch does not distinguish";
@@ -258,7 +253,7 @@ Site conditionalSite(const Group &G, llvm::StringRef Buf) {
 
 } // namespace
 
-Site classifyConditional(const Group &G, const Facts &F, bool InMainFile,
+Site classifyConditional(const Group &G, const Facts &F, bool InTree,
                          const Site *Parent) {
   llvm::StringRef Buf = bufferOf(F, G.File);
   Site S = conditionalSite(G, Buf);
@@ -267,7 +262,7 @@ Site classifyConditional(const Group &G, const Facts &F, bool InMainFile,
     S.Category = V->Category;
     S.Reason = std::move(V->Reason);
   } else if (std::optional<std::string> Why =
-                 whyNotConvertible(G, InMainFile, Parent)) {
+                 whyNotConvertible(G, InTree, Parent)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
   } else {
@@ -277,7 +272,8 @@ Site classifyConditional(const Group &G, const Facts &F, bool InMainFile,
   return S;
 }
 
-Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F) {
+Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
+                   std::optional<std::string> Stays) {
   llvm::StringRef Buf = bufferOf(F, Where.first);
   unsigned Offset = Where.second;
   Site S;
@@ -303,8 +299,16 @@ Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F) {
     break;
   default:
     S.Category = SiteCategory::NotConvertible;
-    S.Reason = "uses __CUDA_ARCH__'s value in code; inside 'if codegen' "
-               "use (int)__nvvm_arch * 10";
+    if (!O.Direct)
+      S.Reason = "uses __CUDA_ARCH__'s value through macro '" + O.Via +
+                 "', whose definition is listed on its own";
+    else if (Stays)
+      S.Reason = std::move(*Stays);
+    else {
+      S.Category = SiteCategory::Value;
+      S.Reason =
+          "__CUDA_ARCH__'s value in code becomes " + std::string(ArchValue);
+    }
     break;
   }
   return S;

@@ -21,13 +21,22 @@ namespace metacu {
 /// macro derived from it) or whose branch differs between passes.
 bool isSite(const Group &G);
 
-/// The site of conditional \p G of \p F. \p InMainFile: in the file the
-/// user gave, not in a header. \p Parent: the innermost site around it.
-Site classifyConditional(const Group &G, const Facts &F, bool InMainFile,
+/// What migrate writes for __CUDA_ARCH__'s value: __nvvm_arch is the
+/// architecture / 10 (sm_80 is 80), 0 in the host pass.
+extern const char *const ArchValue;
+/// Why a site of a header outside the tree stays.
+extern const char *const OutsideTree;
+
+/// The site of conditional \p G of \p F. \p InTree: in a file migrate may
+/// rewrite (the tree it is given). \p Parent: the innermost site around it.
+Site classifyConditional(const Group &G, const Facts &F, bool InTree,
                          const Site *Parent);
 
-/// The site of a macro alias, redefinition or value use at \p Where.
-Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F);
+/// The site of a macro alias, redefinition or value use at \p Where. A
+/// value use spelled in the code converts unless \p Stays says why not
+/// (a header outside the tree, a conditional around it that stays).
+Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
+                   std::optional<std::string> Stays = std::nullopt);
 
 } // namespace metacu
 

@@ -63,6 +63,8 @@ struct Group {
   std::string PlaceDetail;
   unsigned Space = 0;
   std::string Function;
+  /// Placed from what another unit's parse found (PlacementCache.h).
+  bool Cached = false;
 };
 
 /// A site that is not a conditional: a macro alias, a redefinition, a
@@ -70,6 +72,10 @@ struct Group {
 struct OtherSite {
   SiteKind Kind;
   std::string Via;
+  /// Value uses: spelled in the code, not reached through a macro.
+  bool Direct = false;
+  /// The innermost conditional of a user file around it.
+  std::optional<FileKey> Parent;
 };
 
 /// The per-architecture facts of one file, accumulated over passes.

@@ -1,5 +1,6 @@
 //===- Migrate.cpp --------------------------------------------------------===//
 #include "migrate/Migrate.h"
+#include "migrate/Classify.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -78,13 +79,46 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
   return llvm::join(Chain, " / ");
 }
 
+/// One edit per line that holds converted value uses: each __CUDA_ARCH__
+/// token at \p Offsets (ascending) becomes \p Value.
+static void convertValues(llvm::StringRef Text,
+                          llvm::ArrayRef<unsigned> Offsets,
+                          llvm::StringRef Value, std::vector<Edit> &Edits) {
+  const llvm::StringRef Arch = "__CUDA_ARCH__";
+  for (size_t I = 0; I < Offsets.size();) {
+    size_t NL = Text.rfind('\n', Offsets[I]);
+    unsigned Begin = NL == llvm::StringRef::npos ? 0 : NL + 1;
+    size_t EOL = Text.find('\n', Offsets[I]);
+    unsigned End = EOL == llvm::StringRef::npos ? Text.size() : EOL + 1;
+    Edit E{Begin, End, ""};
+    unsigned Pos = Begin;
+    for (; I < Offsets.size() && Offsets[I] < End; ++I) {
+      if (!Text.substr(Offsets[I]).starts_with(Arch))
+        continue; // not the token itself: no edit is better than a wrong one
+      E.Replacement += Text.slice(Pos, Offsets[I]);
+      E.Replacement += Value;
+      Pos = Offsets[I] + Arch.size();
+    }
+    E.Replacement += Text.slice(Pos, End);
+    Edits.push_back(std::move(E));
+  }
+}
+
 Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                   llvm::ArrayRef<Site> Sites) {
+  const llvm::StringRef Value = ArchValue;
   Migration M;
   std::vector<Edit> Edits;
+  std::vector<unsigned> Values;
   for (const Site &S : Sites) {
     std::string Where = (Path + ":" + llvm::Twine(S.Line) + ": ").str();
     std::string Category = categoryName(S.Category).str();
+    if (S.Kind == SiteKind::ValueUse && S.Category == SiteCategory::Value) {
+      Values.push_back(S.Offset);
+      M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
+                         " -> __CUDA_ARCH__ is " + Value.str());
+      continue;
+    }
     if (S.Kind != SiteKind::Conditional || !isConvertible(S.Category)) {
       M.Report.push_back(Where + "left (" + Category + "): " + S.Text + ": " +
                          S.Reason);
@@ -94,6 +128,8 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
     M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
                        " -> " + Chain);
   }
+  llvm::sort(Values);
+  convertValues(Text, Values, Value, Edits);
   llvm::sort(Edits,
              [](const Edit &A, const Edit &B) { return A.Begin < B.Begin; });
   // A dropped branch takes the conditionals nested in it along.

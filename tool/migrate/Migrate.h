@@ -1,9 +1,11 @@
 //===- Migrate.h - Rewrite __CUDA_ARCH__ conditionals as 'if codegen' -----===//
 //
 // `metacu migrate` turns the conditionals `metacu audit` finds convertible
-// into 'if codegen' chains and leaves every other site as written. Only the
-// directive lines change: the branches' code, its formatting and its
-// comments stay byte for byte, and so do the directives' own comments.
+// into 'if codegen' chains, its uses of __CUDA_ARCH__'s value into uses of
+// __nvvm_arch's, and leaves every other site as written. Only the directive
+// lines and the __CUDA_ARCH__ tokens change: the branches' code, its
+// formatting and its comments stay byte for byte, and so do the
+// directives' own comments.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_MIGRATE_MIGRATE_H
@@ -27,7 +29,8 @@ struct Migration {
 };
 
 /// Rewrites the convertible conditionals among \p Sites, the audit of
-/// \p Text (a file named \p Path).
+/// \p Text (a file named \p Path), and its converted value uses: each
+/// __CUDA_ARCH__ token becomes ArchValue (Classify.h).
 Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                   llvm::ArrayRef<Site> Sites);
 

@@ -228,9 +228,24 @@ private:
         Pending.Via.insert(N.str());
       return;
     }
-    if (Arch && IsValue)
-      if (auto K = key(Range.getBegin()))
-        F.Others.insert({*K, {SiteKind::ValueUse, ""}});
+    if (!Arch || !IsValue)
+      return;
+    auto K = key(Range.getBegin());
+    if (!K)
+      return;
+    OtherSite Use{SiteKind::ValueUse, ""};
+    // Spelled in the code, the token itself can be rewritten; through a
+    // macro, the site is where the outermost macro is used.
+    Use.Direct = Range.getBegin().isFileID();
+    if (!Use.Direct)
+      Use.Via = Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                         SM.getExpansionLoc(Range.getBegin())),
+                                     SM, PP.getLangOpts())
+                    .str();
+    for (auto It = Stack.rbegin(); It != Stack.rend() && !Use.Parent; ++It)
+      if (It->G)
+        Use.Parent = FileKey{It->G->File, It->G->Dirs.front()};
+    F.Others.insert({*K, std::move(Use)});
   }
 
   /// The host pass never expands __CUDA_ARCH__, so the condition's own

@@ -27,6 +27,7 @@ enum class SiteKind {
 enum class SiteCategory {
   Statement,       // branch between statements of a function body
   HostDeviceSplit, // host/device split in a __host__ __device__ function
+  Value,           // __CUDA_ARCH__'s value in code, becomes __nvvm_arch's
   NotConvertible,
   Constant, // every architecture nvcc supports compiles the same branch
   Hazard,
@@ -35,12 +36,14 @@ enum class SiteCategory {
 /// Every category, in the order reports list them.
 inline constexpr SiteCategory SiteCategories[] = {
     SiteCategory::Statement, SiteCategory::HostDeviceSplit,
-    SiteCategory::NotConvertible, SiteCategory::Constant, SiteCategory::Hazard};
+    SiteCategory::Value,     SiteCategory::NotConvertible,
+    SiteCategory::Constant,  SiteCategory::Hazard};
 
 llvm::StringRef siteKindName(SiteKind K);
 llvm::StringRef categoryName(SiteCategory C);
 inline bool isConvertible(SiteCategory C) {
-  return C == SiteCategory::Statement || C == SiteCategory::HostDeviceSplit;
+  return C == SiteCategory::Statement || C == SiteCategory::HostDeviceSplit ||
+         C == SiteCategory::Value;
 }
 
 /// One directive line of a conditional: #if, #elif..., #else or #endif.

@@ -85,6 +85,17 @@ std::string ArchList::enumDefinition() const {
   return S + " };";
 }
 
+std::string ArchList::valueDefinition() const {
+  // A macro, not a variable: it expands to a prvalue constant, so device
+  // code may use it anywhere (a namespace-scope constexpr variable could not
+  // be bound to a reference there), and headers included later see it too.
+  std::string S;
+  for (size_t I = 0; I != Archs.size(); ++I)
+    S += (I ? "#elif " : "#if ") + guard(uint64_t(2) << I) +
+         "\n#define __nvvm_arch nvvm_arch_t::" + Archs[I].name() + "\n";
+  return S + "#else\n#define __nvvm_arch nvvm_arch_t{}\n#endif\n";
+}
+
 std::string ArchList::test(const Arch &A) {
   std::string CC = std::to_string(A.CC * 10);
   // nvcc defines __CUDA_ARCH__ alike for sm_90, sm_90a and sm_90f; the

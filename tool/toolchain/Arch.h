@@ -19,8 +19,8 @@
 namespace metacu {
 
 struct Arch {
-  unsigned CC = 0;   // 75, 80, 90, 100, ...
-  char Variant = 0;  // 0, 'a' (arch-specific) or 'f' (family-specific)
+  unsigned CC = 0;  // 75, 80, 90, 100, ...
+  char Variant = 0; // 0, 'a' (arch-specific) or 'f' (family-specific)
 
   /// "sm_90a": the enumerator of nvvm_arch_t.
   std::string name() const;
@@ -51,6 +51,12 @@ public:
 
   /// The definition of nvvm_arch_t, one enumerator per target, ascending.
   std::string enumDefinition() const;
+
+  /// The definition of __nvvm_arch as a value: per-architecture constants
+  /// selected by the same tests as guard(), nvvm_arch_t{} in the host pass.
+  /// A device pass for another architecture never reaches it: the
+  /// foreignArchCondition() guard stops it first.
+  std::string valueDefinition() const;
 
   /// A preprocessor condition that holds exactly in the compilation passes
   /// selected by \p Mask: bit 0 is the host pass, bit I+1 is archs()[I].

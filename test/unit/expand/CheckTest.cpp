@@ -119,4 +119,63 @@ TEST(CheckTest, ExpandableInputPasses) {
   EXPECT_FALSE(bool(checkWith(TU, Slice)));
 }
 
+//===--- __nvvm_arch as a value -------------------------------------------===//
+
+TEST(CheckTest, ArchValueInOrdinaryCodeIsFine) {
+  TestTU TU("constexpr int cc = (int)__nvvm_arch;\n"
+            "__global__ void k(int *x) {\n"
+            "  @meta for (int i = 0; i < 2; ++i)\n"
+            "    x[i] = (int)__nvvm_arch;\n"
+            "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) { x[2] = cc; }\n"
+            "#ifdef __nvvm_arch\n"
+            "#endif\n"
+            "}\n");
+  EXPECT_FALSE(bool(checkWith(TU, {})));
+}
+
+TEST(CheckTest, ArchValueInEveryKindOfMetaCodeIsAnError) {
+  for (const char *Code :
+       {"@meta int cc = (int)$use^__nvvm_arch;\n",
+        "@meta for (int i = 0; i < (int)$use^__nvvm_arch; ++i) int a;\n",
+        "@meta while ($use^__nvvm_arch == nvvm_arch_t{}) int a;\n",
+        "@meta if ($use^__nvvm_arch == x) int a;\n",
+        "int a = @((int)$use^__nvvm_arch);\n",
+        // Meta code in the branch of an 'if codegen' is meta code still.
+        "void f() { if codegen (__nvvm_arch == x) {\n"
+        "  @meta int n = (int)$use^__nvvm_arch; } }\n"}) {
+    TestTU TU(Code);
+    ErrorAt E = errorOf(checkWith(TU, {}));
+    EXPECT_EQ(E.Offset, TU.point("use")) << Code;
+    EXPECT_NE(E.Message.find("'__nvvm_arch' in meta code"), std::string::npos)
+        << E.Message;
+  }
+}
+
+TEST(CheckTest, ArchValueInASkippedRegionIsNone) {
+  TestTU TU("[[#if 0\n@meta int cc = (int)__nvvm_arch;\n#if __nvvm_arch\n"
+            "#endif\n#endif]]\n");
+  HostSliceResult Slice;
+  Slice.Inactive.push_back(TU.range());
+  EXPECT_FALSE(bool(checkWith(TU, Slice)));
+}
+
+TEST(CheckTest, ArchValueInADeclarationMetaCodeUsesIsAnError) {
+  TestTU TU("[[constexpr int n = (int)$use^__nvvm_arch;]]\n"
+            "@meta int m = n;\n");
+  HostSliceResult Slice;
+  Slice.Declarations.push_back({TU.range(), 0});
+  ErrorAt E = errorOf(checkWith(TU, Slice));
+  EXPECT_EQ(E.Offset, TU.point("use"));
+  EXPECT_NE(E.Message.find("declaration that meta code uses"),
+            std::string::npos)
+      << E.Message;
+}
+
+TEST(CheckTest, ArchValueInAPreprocessorConditionIsAnError) {
+  TestTU TU("#if 1\n#elif (int)$use^__nvvm_arch >= 80\n#endif\n");
+  ErrorAt E = errorOf(checkWith(TU, {}));
+  EXPECT_EQ(E.Offset, TU.point("use"));
+  EXPECT_NE(E.Message.find("'#elif'"), std::string::npos) << E.Message;
+}
+
 } // namespace

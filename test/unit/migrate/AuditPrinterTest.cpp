@@ -137,6 +137,7 @@ TEST(AuditPrinterTest, JsonSummaryCountsEveryCategory) {
   EXPECT_EQ(Sum.getInteger("sites"), 3);
   EXPECT_EQ(Sum.getInteger("statement"), 1);
   EXPECT_EQ(Sum.getInteger("host-device-split"), 0);
+  EXPECT_EQ(Sum.getInteger("value"), 0);
   EXPECT_EQ(Sum.getInteger("not-convertible"), 1);
   EXPECT_EQ(Sum.getInteger("constant"), 0);
   EXPECT_EQ(Sum.getInteger("hazard"), 1);
@@ -162,7 +163,36 @@ h.cuh
   1 site: 1 hazard
 
 summary: 3 sites: 1 statement, 1 not-convertible, 1 hazard in 2 files
+what stays, by reason:
+      1  hazard           only nvcc may set it
+      1  not-convertible  macro derived from __CUDA_ARCH__
 )");
+}
+
+TEST(AuditPrinterTest, TheSummaryCountsWhatStaysByReason) {
+  auto Stays = [](std::string Reason) {
+    Site S;
+    S.Category = SiteCategory::NotConvertible;
+    S.Reason = std::move(Reason);
+    return S;
+  };
+  std::vector<FileAudit> Files = {
+      {"a.cu",
+       {Stays("inside the conditional at line 3, which stays: why"),
+        Stays("inside the conditional at line 12, which stays: why"),
+        Stays("declares 'x', used after the #endif; more")}},
+      {"b.cuh", {Stays("declares 'y', used after the #endif; more")}}};
+  Files[0].Sites.push_back(Site());
+  Files[0].Sites.back().Category = SiteCategory::Value;
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  printSummary(OS, Files);
+  EXPECT_EQ(Out, "summary: 5 sites: 1 value, 4 not-convertible in 2 files\n"
+                 "what stays, by reason:\n"
+                 "      2  not-convertible  declares '...', used after the "
+                 "#endif\n"
+                 "      2  not-convertible  inside the conditional at line N, "
+                 "which stays\n");
 }
 
 TEST(AuditPrinterTest, AFileWithoutSitesIsListedAlone) {
@@ -181,8 +211,8 @@ TEST(AuditPrinterTest, KindAndCategoryNamesAreTheDocumentedOnes) {
   for (SiteCategory C : SiteCategories)
     Names.push_back(categoryName(C).str());
   EXPECT_EQ(Names, (std::vector<std::string>{"statement", "host-device-split",
-                                             "not-convertible", "constant",
-                                             "hazard"}));
+                                             "value", "not-convertible",
+                                             "constant", "hazard"}));
   EXPECT_TRUE(isConvertible(SiteCategory::Statement));
   EXPECT_TRUE(isConvertible(SiteCategory::HostDeviceSplit));
   EXPECT_FALSE(isConvertible(SiteCategory::Constant));

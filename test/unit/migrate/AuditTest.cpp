@@ -3,6 +3,7 @@
 #include "AuditFixtures.h"
 #include "TempDir.h"
 #include "migrate/AuditPrinter.h"
+#include "migrate/Classify.h"
 #include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -10,6 +11,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <optional>
 
 using namespace metacu;
 
@@ -107,7 +109,134 @@ __global__ void k(int *x) { x[0] = lanes(); }
   ASSERT_EQ((*Audit)[1].Sites.size(), 1u);
   const Site &S = (*Audit)[1].Sites.front();
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
-  EXPECT_NE(S.Reason.find("in an included header"), std::string::npos);
+  EXPECT_EQ(S.Reason, OutsideTree);
+  // A header of the tree migrate is given converts like the file itself.
+  AuditOptions O = options();
+  std::string Header = Tmp.path("arch.cuh");
+  O.InTree = [&](llvm::StringRef P) { return P == Header; };
+  Audit = auditFile(Path, O);
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  ASSERT_EQ(Audit->size(), 2u);
+  ASSERT_EQ((*Audit)[1].Sites.size(), 1u);
+  EXPECT_EQ((*Audit)[1].Sites.front().Category, SiteCategory::Statement);
+  EXPECT_EQ((*Audit)[1].Sites.front().Directives[0].Codegen,
+            "(int)__nvvm_arch >= 80");
+}
+
+TEST_F(AuditFileTest, AHeaderIsPlacedOnceForTheUnitsThatIncludeIt) {
+  Tmp.write("arch.cuh", R"(#pragma once
+__device__ inline int lanes() {
+#if __CUDA_ARCH__ >= 800
+  return 64;
+#else
+  return 32;
+#endif
+}
+)");
+  std::string A =
+      Tmp.write("a.cu", "#include \"arch.cuh\"\n"
+                        "__global__ void a(int *x) { *x = lanes(); }\n");
+  std::string B = Tmp.write("b.cu", "#include \"arch.cuh\"\n"
+                                    "__global__ void b(int *x) { *x = 2; }\n");
+  // Under another macro state, the header's branches differ: no sharing.
+  std::string C = Tmp.write("c.cu", "#define __CUDA_ARCH__ 900\n"
+                                    "#include \"arch.cuh\"\n");
+  AuditOptions O = options();
+  O.InTree = [](llvm::StringRef) { return true; };
+  O.Placements = std::make_shared<PlacementCache>();
+  auto First = auditFile(A, O);
+  ASSERT_TRUE(static_cast<bool>(First)) << llvm::toString(First.takeError());
+  EXPECT_EQ(O.Placements->hits(), 0u);
+  auto Second = auditFile(B, O);
+  ASSERT_TRUE(static_cast<bool>(Second)) << llvm::toString(Second.takeError());
+  EXPECT_EQ(O.Placements->hits(), 1u);
+  ASSERT_EQ(Second->size(), 2u);
+  const Site &S = (*Second)[1].Sites.front();
+  EXPECT_EQ(S.Category, SiteCategory::Statement);
+  EXPECT_EQ(S.Reason, (*First)[1].Sites.front().Reason);
+  auto Third = auditFile(C, O);
+  ASSERT_TRUE(static_cast<bool>(Third)) << llvm::toString(Third.takeError());
+  EXPECT_EQ(O.Placements->hits(), 1u);
+}
+
+TEST_F(AuditFileTest, HeadersAreNamedWithoutDotDot) {
+  Tmp.write("common/arch.cuh", "#pragma once\n"
+                               "__device__ inline int w() {\n"
+                               "#ifdef __CUDA_ARCH__\n"
+                               "  return 32;\n"
+                               "#else\n"
+                               "  return 0;\n"
+                               "#endif\n"
+                               "}\n");
+  std::string Path =
+      Tmp.write("kernels/k.cu", "#include \"../common/arch.cuh\"\n"
+                                "__global__ void k(int *x) {\n"
+                                "  x[0] = w();\n"
+                                "}\n");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  ASSERT_EQ(Audit->size(), 2u);
+  EXPECT_EQ((*Audit)[1].Path, Tmp.path("common/arch.cuh"));
+}
+
+/// The category of the value use on line \p Line of the audited k.cu.
+static std::optional<SiteCategory>
+valueUseAt(const std::vector<FileAudit> &Audit, unsigned Line) {
+  for (const Site &S : Audit.front().Sites)
+    if (S.Kind == SiteKind::ValueUse && S.Line == Line)
+      return S.Category;
+  return std::nullopt;
+}
+
+TEST_F(AuditFileTest, ValueUsesConvertWhereMetacuSeesThem) {
+  std::string Path = Tmp.write(
+      "k.cu", R"(template <int CC> __device__ int pick() { return CC; }
+#define CC_OF_HERE __CUDA_ARCH__
+__device__ int f() {
+#ifdef __CUDA_ARCH__
+  constexpr int cc = __CUDA_ARCH__;
+  return cc + pick<__CUDA_ARCH__>() + CC_OF_HERE;
+#else
+  return 0;
+#endif
+}
+#ifdef __CUDA_ARCH__
+constexpr int kArch = __CUDA_ARCH__;
+#endif
+__global__ void k(int *x) { x[0] = f(); }
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  // In the #ifdef that becomes 'if codegen': both uses on line 6 too.
+  EXPECT_EQ(valueUseAt(*Audit, 5), SiteCategory::Value);
+  unsigned OnLine6 = 0;
+  for (const Site &S : Audit->front().Sites)
+    if (S.Kind == SiteKind::ValueUse && S.Line == 6) {
+      ++OnLine6;
+      EXPECT_EQ(S.Category, S.Column == 20 ? SiteCategory::Value
+                                           : SiteCategory::NotConvertible)
+          << S.Column << ": " << S.Reason;
+    }
+  EXPECT_EQ(OnLine6, 2u); // pick<__CUDA_ARCH__> and CC_OF_HERE
+  // Under a namespace-scope #ifdef, which stays: metacu skips it.
+  EXPECT_EQ(valueUseAt(*Audit, 12), SiteCategory::NotConvertible);
+}
+
+TEST_F(AuditFileTest, AHostDeviceComparisonConverts) {
+  std::string Path = Tmp.write("k.cu", R"(__host__ __device__ int w() {
+#if __CUDA_ARCH__ >= 700
+  return warpSize;
+#else
+  return 32;
+#endif
+}
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  ASSERT_EQ(Audit->front().Sites.size(), 1u);
+  const Site &S = Audit->front().Sites.front();
+  EXPECT_EQ(S.Category, SiteCategory::HostDeviceSplit) << S.Reason;
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch != 0");
 }
 
 TEST_F(AuditFileTest, EachBranchIsParsedByAPassThatTakesIt) {

@@ -194,13 +194,20 @@ TEST_F(ClassifyTest, AHostDeviceTestInDeviceCodeIsAStatement) {
   EXPECT_EQ(classify(G).Category, SiteCategory::Statement);
 }
 
-TEST_F(ClassifyTest, AComparisonThatOnlySplitsHostFromDeviceIsConstant) {
-  // #if __CUDA_ARCH__ >= 350: every architecture nvcc 13 has is newer.
-  Site S = classify(ifElse([](unsigned A) { return A == 0 ? 1 : 0; }));
-  EXPECT_EQ(S.Category, SiteCategory::Constant);
-  EXPECT_TRUE(contains(S.Reason, "compiles the branch at line 2: the "
-                                 "comparison is a host/device test"))
-      << S.Reason;
+TEST_F(ClassifyTest, AComparisonThatOnlySplitsHostFromDeviceConverts) {
+  // #if __CUDA_ARCH__ >= 700: every architecture nvcc 13 has is newer, so
+  // it tells device from host, as #ifdef __CUDA_ARCH__ does.
+  Group &G = ifElse([](unsigned A) { return A == 0 ? 1 : 0; });
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement);
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch != 0");
+  G.Space = HostSpace | DeviceSpace;
+  S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::HostDeviceSplit);
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch != 0");
+  // At namespace scope it stays, for its place.
+  G.Place = Placement::NamespaceScope;
+  EXPECT_EQ(classify(G).Category, SiteCategory::NotConvertible);
 }
 
 TEST_F(ClassifyTest, TheSameBranchEverywhereIsConstant) {
@@ -231,10 +238,10 @@ TEST_F(ClassifyTest, ATestInHostOnlyCodeIsAHazard) {
                       "the host pass compiles its body");
 }
 
-TEST_F(ClassifyTest, HeadersAreNotRewritten) {
-  Site S = classify(ifElse(), /*InMainFile=*/false);
+TEST_F(ClassifyTest, HeadersOutsideTheTreeAreNotRewritten) {
+  Site S = classify(ifElse(), /*InTree=*/false);
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
-  EXPECT_TRUE(contains(S.Reason, "in an included header")) << S.Reason;
+  EXPECT_EQ(S.Reason, OutsideTree);
 }
 
 TEST_F(ClassifyTest, ArchSpecificFeaturesStay) {
@@ -312,7 +319,8 @@ TEST_F(ClassifyTest, WhatIsASite) {
 
 class ClassifyOtherTest : public ClassifyTest {
 protected:
-  Site other(SiteKind K, llvm::StringRef Via = "") {
+  Site other(SiteKind K, llvm::StringRef Via = "", bool Direct = false,
+             std::optional<std::string> Stays = std::nullopt) {
     const char *Text = "#define ARCH __CUDA_ARCH__\n"
                        "__device__ int v() {\n"
                        "  return  __CUDA_ARCH__ ;\n"
@@ -321,18 +329,31 @@ protected:
     unsigned At = K == SiteKind::ValueUse
                       ? llvm::StringRef(Text).find("__CUDA_ARCH__ ;")
                       : llvm::StringRef(Text).find("ARCH");
-    return classifyOther({"k.cu", At}, {K, Via.str()}, F);
+    OtherSite O{K, Via.str()};
+    O.Direct = Direct;
+    return classifyOther({"k.cu", At}, O, F, std::move(Stays));
   }
 };
 
-TEST_F(ClassifyOtherTest, AValueUseSaysHowToWriteIt) {
-  Site S = other(SiteKind::ValueUse);
-  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+TEST_F(ClassifyOtherTest, AValueUseInTheCodeBecomesNvvmArch) {
+  Site S = other(SiteKind::ValueUse, "", /*Direct=*/true);
+  EXPECT_EQ(S.Category, SiteCategory::Value);
+  EXPECT_TRUE(isConvertible(S.Category));
   EXPECT_EQ(S.Line, 3u);
   EXPECT_EQ(S.EndLine, 3u);
   EXPECT_EQ(S.Column, 11u);
   EXPECT_EQ(S.Text, "return  __CUDA_ARCH__ ;");
-  EXPECT_TRUE(contains(S.Reason, "(int)__nvvm_arch * 10")) << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "((int)__nvvm_arch * 10)")) << S.Reason;
+}
+
+TEST_F(ClassifyOtherTest, AValueUseStaysWhereItsPlaceSaysSo) {
+  Site S = other(SiteKind::ValueUse, "", true, std::string("inside X"));
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(S.Reason, "inside X");
+  // Through a macro: the token is in the macro's definition.
+  S = other(SiteKind::ValueUse, "ARCH", /*Direct=*/false);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "through macro 'ARCH'")) << S.Reason;
 }
 
 TEST_F(ClassifyOtherTest, AMacroAliasIsListedWithItsSource) {

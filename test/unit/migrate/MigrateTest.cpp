@@ -131,4 +131,35 @@ TEST(MigrateTest, OnlyConditionalsAreRewritten) {
   EXPECT_EQ(M.Report[0].find("f.cu:3: left (statement)"), 0u) << M.Report[0];
 }
 
+TEST(MigrateTest, ValueUsesBecomeNvvmArch) {
+  const char *Text = "__device__ int f() {\n"
+                     "  return pick<__CUDA_ARCH__>() + __CUDA_ARCH__;\n"
+                     "}\n";
+  auto Use = [&](llvm::StringRef Before, SiteCategory C) {
+    Site S;
+    S.Kind = SiteKind::ValueUse;
+    S.Category = C;
+    S.Offset = llvm::StringRef(Text).find(Before) + Before.size();
+    S.Line = 2;
+    S.Text = "return ...";
+    return S;
+  };
+  Migration M = migrate(
+      "f.cu", Text,
+      {Use("pick<", SiteCategory::Value), Use("+ ", SiteCategory::Value)});
+  EXPECT_EQ(M.Text, "__device__ int f() {\n"
+                    "  return pick<((int)__nvvm_arch * 10)>() + "
+                    "((int)__nvvm_arch * 10);\n"
+                    "}\n");
+  ASSERT_EQ(M.Edits.size(), 1u); // one line, one edit
+  EXPECT_EQ(M.Report[0].find("f.cu:2: converted (value)"), 0u) << M.Report[0];
+  // One that stays is left as written.
+  M = migrate("f.cu", Text,
+              {Use("pick<", SiteCategory::Value),
+               Use("+ ", SiteCategory::NotConvertible)});
+  EXPECT_NE(M.Text.find("((int)__nvvm_arch * 10)>() + __CUDA_ARCH__;"),
+            std::string::npos)
+      << M.Text;
+}
+
 } // namespace

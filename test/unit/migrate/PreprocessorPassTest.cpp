@@ -92,6 +92,29 @@ TEST_F(PreprocessorPassTest, ValueUsesAndRedefinitions) {
   EXPECT_EQ(otherAt(4), SiteKind::Redefinition);
 }
 
+TEST_F(PreprocessorPassTest, AValueUseKnowsItsSpellingAndItsConditional) {
+  run(R"(#define ARCH __CUDA_ARCH__
+__device__ int v() {
+#ifdef __CUDA_ARCH__
+  return __CUDA_ARCH__ + ARCH;
+#endif
+}
+)",
+      {80});
+  std::vector<const OtherSite *> Uses;
+  for (auto &[K, O] : F.Others)
+    if (O.Kind == SiteKind::ValueUse)
+      Uses.push_back(&O);
+  ASSERT_EQ(Uses.size(), 2u);
+  EXPECT_TRUE(Uses[0]->Direct);
+  EXPECT_FALSE(Uses[1]->Direct);
+  EXPECT_EQ(Uses[1]->Via, "ARCH");
+  for (const OtherSite *O : Uses) {
+    ASSERT_TRUE(O->Parent.has_value());
+    EXPECT_EQ(lineOf(O->Parent->second), 3u);
+  }
+}
+
 TEST_F(PreprocessorPassTest, LiteralsThatAreNoArchitectureAreNoted) {
   run(R"(#if __CUDA_ARCH__ >= 80
 #endif

@@ -106,6 +106,25 @@ TEST(ArchTest, VariantsAreTestedWithTheirFeatureSetMacro) {
             "__CUDA_ARCH_SPECIFIC__ == 900)");
 }
 
+TEST(ArchTest, ValueIsEachTargetsEnumeratorUnderItsGuardAndZeroOnTheHost) {
+  EXPECT_EQ(parseOk("75,90a").valueDefinition(),
+            "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750\n"
+            "#define __nvvm_arch nvvm_arch_t::sm_75\n"
+            "#elif defined(__CUDA_ARCH__) && (defined(__CUDA_ARCH_SPECIFIC__) "
+            "&& __CUDA_ARCH_SPECIFIC__ == 900)\n"
+            "#define __nvvm_arch nvvm_arch_t::sm_90a\n"
+            "#else\n"
+            "#define __nvvm_arch nvvm_arch_t{}\n"
+            "#endif\n");
+  // One target: every device pass that gets past the guard is that one.
+  EXPECT_EQ(parseOk("80").valueDefinition(),
+            "#if defined(__CUDA_ARCH__)\n"
+            "#define __nvvm_arch nvvm_arch_t::sm_80\n"
+            "#else\n"
+            "#define __nvvm_arch nvvm_arch_t{}\n"
+            "#endif\n");
+}
+
 TEST(ArchTest, ForeignArchConditionNegatesEveryTarget) {
   EXPECT_EQ(parseOk("75,90").foreignArchCondition(),
             "defined(__CUDA_ARCH__) && !(__CUDA_ARCH__ == 750 || "

@@ -1,0 +1,131 @@
+//===- TreeTest.cpp - A whole source tree for audit and migrate -----------===//
+#include "migrate/Tree.h"
+#include "TempDir.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "gtest/gtest.h"
+#include <atomic>
+
+using namespace metacu;
+
+namespace {
+
+TEST(SourceTreeTest, DirectoriesGiveTheirSourcesInNameOrder) {
+  TempDir Tmp;
+  Tmp.write("src/kernels/b.cu", "");
+  Tmp.write("src/kernels/a.cu", "");
+  Tmp.write("src/common/x.cuh", "");
+  Tmp.write("src/common/notes.txt", "");
+  std::string Extra = Tmp.write("other/y.h", "");
+  auto T = SourceTree::collect(
+      {Tmp.path("src"), Extra, Tmp.path("src/kernels/a.cu")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  std::vector<std::string> Want = {Tmp.path("src/common/x.cuh"),
+                                   Tmp.path("src/kernels/a.cu"),
+                                   Tmp.path("src/kernels/b.cu"), Extra};
+  EXPECT_EQ(std::vector<std::string>(T->files().begin(), T->files().end()),
+            Want); // a.cu once, the .txt not at all
+  EXPECT_EQ(T->units(),
+            (std::vector<std::string>{Tmp.path("src/kernels/a.cu"),
+                                      Tmp.path("src/kernels/b.cu")}));
+  // However the preprocessor spells it.
+  EXPECT_TRUE(T->contains(Tmp.path("src/kernels/../common/x.cuh")));
+  EXPECT_EQ(T->nameOf(Tmp.path("src/kernels/../common/x.cuh")),
+            Tmp.path("src/common/x.cuh"));
+  EXPECT_FALSE(T->contains(Tmp.path("src/common/notes.txt")));
+  // Below the common directory of every file.
+  EXPECT_EQ(T->relative(Tmp.path("src/kernels/a.cu")), "src/kernels/a.cu");
+  EXPECT_EQ(T->relative(Extra), "other/y.h");
+}
+
+TEST(SourceTreeTest, AMissingFileIsKeptForItsAuditToReport) {
+  TempDir Tmp;
+  auto T = SourceTree::collect({Tmp.path("absent.cu")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->units(), std::vector<std::string>{Tmp.path("absent.cu")});
+  EXPECT_FALSE(T->contains(Tmp.path("absent.cu")));
+}
+
+/// A site at \p Offset of category \p C with one 'if codegen' condition.
+Site site(unsigned Offset, SiteCategory C, std::string Codegen) {
+  Site S;
+  S.Offset = Offset;
+  S.Line = Offset;
+  S.Category = C;
+  S.Reason = "why";
+  SiteDirective D;
+  D.Codegen = std::move(Codegen);
+  S.Directives = {D, SiteDirective()};
+  return S;
+}
+
+std::string same(llvm::StringRef P) { return P.str(); }
+
+TEST(MergeAuditsTest, EachFileAndSiteOnce) {
+  std::vector<std::pair<std::string, std::vector<FileAudit>>> Units = {
+      {"a.cu",
+       {{"a.cu", {}},
+        {"h.cuh",
+         {site(9, SiteCategory::Statement, "x"),
+          site(3, SiteCategory::Constant, "")}}}},
+      {"b.cu",
+       {{"b.cu", {site(1, SiteCategory::Statement, "y")}},
+        {"h.cuh", {site(9, SiteCategory::Statement, "x")}}}}};
+  Units[1].second.push_back({"quiet.cuh", {}});
+  std::set<std::string> Reached;
+  std::vector<FileAudit> M = mergeAudits(Units, same, &Reached);
+  // A header without sites is reached, not listed.
+  EXPECT_EQ(Reached,
+            (std::set<std::string>{"a.cu", "b.cu", "h.cuh", "quiet.cuh"}));
+  ASSERT_EQ(M.size(), 3u);
+  EXPECT_EQ(M[0].Path, "a.cu");
+  EXPECT_EQ(M[1].Path, "h.cuh");
+  EXPECT_EQ(M[2].Path, "b.cu");
+  ASSERT_EQ(M[1].Sites.size(), 2u);
+  EXPECT_EQ(M[1].Sites[0].Offset, 3u); // in file order
+  EXPECT_EQ(M[1].Sites[1].Category, SiteCategory::Statement);
+  EXPECT_EQ(M[1].Sites[1].Directives[0].Codegen, "x");
+}
+
+TEST(MergeAuditsTest, ASiteTheUnitsSeeDifferentlyStays) {
+  std::vector<std::pair<std::string, std::vector<FileAudit>>> Units = {
+      {"a.cu", {{"h.cuh", {site(9, SiteCategory::Statement, "x")}}}},
+      {"b.cu", {{"h.cuh", {site(9, SiteCategory::Statement, "z")}}}}};
+  std::vector<FileAudit> M = mergeAudits(Units, same);
+  ASSERT_EQ(M.size(), 1u);
+  const Site &S = M[0].Sites.front();
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(S.Directives[0].Codegen, "");
+  EXPECT_EQ(S.Reason.find("the files that include it see it differently: "
+                          "statement in a.cu"),
+            0u)
+      << S.Reason;
+  EXPECT_NE(S.Reason.find("statement in b.cu"), std::string::npos);
+}
+
+TEST(AuditUnitsTest, TheResultDoesNotDependOnTheJobs) {
+  std::vector<std::string> Units = {"a.cu", "bad.cu", "c.cu", "d.cu"};
+  std::atomic<unsigned> Calls{0};
+  AuditOneFn One =
+      [&](llvm::StringRef U) -> llvm::Expected<std::vector<FileAudit>> {
+    ++Calls;
+    if (U == "bad.cu")
+      return llvm::createStringError("cannot read bad.cu");
+    return std::vector<FileAudit>{
+        {U.str(), {site(1, SiteCategory::Statement, "x")}},
+        {"h.cuh", {site(2, SiteCategory::Value, "")}}};
+  };
+  TreeAudit One1 = auditUnits(Units, One, 1, same);
+  TreeAudit Four = auditUnits(Units, One, 4, same);
+  EXPECT_EQ(Calls, 8u);
+  ASSERT_EQ(One1.Errors.size(), 1u);
+  ASSERT_EQ(Four.Errors.size(), 1u);
+  EXPECT_EQ(llvm::toString(std::move(Four.Errors[0])), "cannot read bad.cu");
+  llvm::consumeError(std::move(One1.Errors[0]));
+  ASSERT_EQ(Four.Files.size(), One1.Files.size());
+  for (size_t I = 0; I < Four.Files.size(); ++I)
+    EXPECT_EQ(Four.Files[I].Path, One1.Files[I].Path);
+  EXPECT_EQ(Four.Files.size(), 4u); // a.cu, h.cuh, c.cu, d.cu
+}
+
+} // namespace

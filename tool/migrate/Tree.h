@@ -1,0 +1,87 @@
+//===- Tree.h - A whole source tree for audit and migrate -----------------===//
+//
+// `metacu migrate src/` rewrites a whole backend in one call: the files
+// named and every CUDA source and header under the directories named form
+// the tree. Its .cu files are the translation units, audited in parallel
+// (each as nvcc would compile it); a header is rewritten from what the
+// units that include it see, and a site that they see differently (another
+// macro state before the #include) stays. Headers outside the tree (the
+// toolkit's, a library's) are never rewritten.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_MIGRATE_TREE_H
+#define METACU_MIGRATE_TREE_H
+
+#include "migrate/Site.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace metacu {
+
+class SourceTree {
+public:
+  /// The files named in \p Args and the CUDA sources and headers (.cu,
+  /// .cuh, .h, .hpp, .hh, .inl) under the directories named, each
+  /// directory's in name order. A file named that does not exist is kept
+  /// (its audit says so); a directory that cannot be listed is an error.
+  static llvm::Expected<SourceTree> collect(llvm::ArrayRef<std::string> Args);
+
+  /// Every file, as named or found ("src/kernels/gemm.cu").
+  llvm::ArrayRef<std::string> files() const { return Files; }
+  /// The .cu files among them: the translation units.
+  std::vector<std::string> units() const;
+  /// Whether \p Path (as the preprocessor or the user names it) is a file
+  /// of the tree: the same file, however spelled.
+  bool contains(llvm::StringRef Path) const;
+  /// The tree's name for \p Path, or \p Path with "." and ".." removed.
+  std::string nameOf(llvm::StringRef Path) const;
+  /// \p Path below the common directory of every file: where -o DIR puts
+  /// it ("kernels/gemm.cu").
+  std::string relative(llvm::StringRef Path) const;
+
+private:
+  std::vector<std::string> Files;
+  llvm::StringMap<std::string> ByRealPath;
+  std::string Root;
+};
+
+/// The audits of a tree's units, merged.
+struct TreeAudit {
+  /// Each unit and each header with sites once, in the order the units
+  /// reach them; each site once.
+  std::vector<FileAudit> Files;
+  /// Every file a unit reached, sites or not.
+  std::set<std::string> Reached;
+  /// The units that could not be audited, in the order given.
+  std::vector<llvm::Error> Errors;
+};
+
+using AuditOneFn =
+    std::function<llvm::Expected<std::vector<FileAudit>>(llvm::StringRef)>;
+
+/// Audits \p Units with \p AuditOne on \p Jobs threads and merges the
+/// results (mergeAudits, files named by \p NameOf). The result does not depend
+/// on \p Jobs.
+TreeAudit auditUnits(llvm::ArrayRef<std::string> Units,
+                     const AuditOneFn &AuditOne, unsigned Jobs,
+                     const std::function<std::string(llvm::StringRef)> &NameOf);
+
+/// Merges the audits of several units: a unit, and a header with sites,
+/// once (named by \p NameOf), a site once; \p Reached, if given, gets
+/// every file's name. A site the units classify differently (a header included
+/// under other macros) is not convertible, and the reason names both.
+std::vector<FileAudit> mergeAudits(
+    llvm::ArrayRef<std::pair<std::string, std::vector<FileAudit>>> UnitAudits,
+    const std::function<std::string(llvm::StringRef)> &NameOf,
+    std::set<std::string> *Reached = nullptr);
+
+} // namespace metacu
+
+#endif
