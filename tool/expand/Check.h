@@ -8,6 +8,9 @@
 //  - a construct in a conditional that tests __CUDA_ARCH__ (metacu sees the
 //    file once, not once per architecture) or __CUDACC__/__NVCC__ (which
 //    its C++-mode reading does not define).
+//  - '__nvvm_arch' where it has no value: in meta code (run once, before
+//    any architecture is compiled), in a declaration meta code uses, and
+//    in '#if'/'#elif' (the preprocessor cannot evaluate an enumerator).
 // Constructs in regions the preprocessor skips are no error: they stay as
 // written, as nvcc skips them too.
 //

@@ -109,12 +109,16 @@ std::optional<llvm::StringRef> runtimeHeader(const std::string &Body) {
         UserIncludes = true;
       continue;
     }
-    if (T.isIdent("metacu") && I + 2 < Toks.size() &&
-        Toks[I + 1].is(clang::tok::coloncolon) &&
+    // The namespace: 'metacu::x' or 'using namespace metacu'; a variable
+    // of the user's that happens to be called metacu is none.
+    bool Qualifies =
+        T.isIdent("metacu") &&
+        ((I + 1 < Toks.size() && Toks[I + 1].is(clang::tok::coloncolon)) ||
+         (I > 0 && Toks[I - 1].isIdent("namespace")));
+    if (Qualifies && I + 2 < Toks.size() &&
         (Toks[I + 2].isIdent("unroll_for") || Toks[I + 2].isIdent("loop_cmp")))
       Lowering = true;
-    else if (T.isIdent("metacu") ||
-             (T.isIdent() && T.Text.starts_with("METACU_")))
+    else if (Qualifies || (T.isIdent() && T.Text.starts_with("METACU_")))
       User = true;
   }
   if (User && !UserIncludes)

@@ -1,9 +1,10 @@
 //===- Emit.h - Stage 5: the generated CUDA file and its dependencies -----===//
 //
-// Turns the generator's events into the output file: a prelude (runtime
-// include, architecture guard, nvvm_arch_t), then the expanded code with
-// #line directives wherever the output stops following the input line by
-// line, so nvcc's errors and -lineinfo point at the user's file.
+// Turns the generator's events into the output file: a prelude (the
+// architecture guard, nvvm_arch_t, __nvvm_arch per architecture, and a
+// metacu header only where the expanded code uses one), then the expanded
+// code with #line directives wherever the output stops following the input
+// line by line, so nvcc's errors and -lineinfo point at the user's file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_EXPAND_EMIT_H

@@ -124,6 +124,7 @@ TEST(EmitTest, MentionsInCommentsAndStringsAreNoUse) {
   EXPECT_EQ(preludeInclude("// metacu::select(t, 80)\n"
                            "const char* s = \"METACU_CHECK\";\n"),
             "");
+  EXPECT_EQ(preludeInclude("int metacu = 0;\n"), "");
 }
 
 TEST(EmitTest, InputCopiedInOrderNeedsOneLineDirective) {

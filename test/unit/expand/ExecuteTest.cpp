@@ -251,10 +251,13 @@ TEST_F(ExecuteTest, CodegenBranchesBecomeArchConditionals) {
   // One block per iteration, at the loop's indentation.
   EXPECT_NE(Out->find("\n  { p[0] = 0; }\n"), std::string::npos) << *Out;
   EXPECT_NE(Out->find("\n  { p[1] = 1; }\n"), std::string::npos) << *Out;
-  size_t If = Out->find("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900\n");
+  // The body, after the prelude's own #if ladder (__nvvm_arch's value).
+  size_t Body = Out->find("\n#line ");
+  ASSERT_NE(Body, std::string::npos) << *Out;
+  size_t If =
+      Out->find("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900\n", Body);
   size_t Nine = Out->find("p[2] = 9;");
-  // The prelude has #else lines of its own.
-  size_t Else = Out->find("#else\n", If);
+  size_t Else = Out->find("#else\n", Body);
   size_t One = Out->find("p[2] = 1;");
   size_t End = Out->find("#endif\n", One);
   ASSERT_NE(If, std::string::npos) << *Out;
@@ -281,12 +284,17 @@ TEST_F(ExecuteTest, FeatureSetVariantIsItsOwnPass) {
                  "}\n",
                  "80,90a");
   ASSERT_TRUE(Out) << Error << Stderr;
-  EXPECT_NE(Out->find("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 800\n"),
-            std::string::npos)
+  // In the body, not in the prelude's definition of __nvvm_arch.
+  size_t Body = Out->find("\n#line ");
+  ASSERT_NE(Body, std::string::npos) << *Out;
+  EXPECT_NE(
+      Out->find("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 800\n", Body),
+      std::string::npos)
       << *Out;
   EXPECT_NE(Out->find("#if defined(__CUDA_ARCH__) && "
                       "(defined(__CUDA_ARCH_SPECIFIC__) && "
-                      "__CUDA_ARCH_SPECIFIC__ == 900)\n"),
+                      "__CUDA_ARCH_SPECIFIC__ == 900)\n",
+                      Body),
             std::string::npos)
       << *Out;
   // "sm_80" and "sm_90a": the enumerator names are the targets'.
