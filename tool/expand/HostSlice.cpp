@@ -467,6 +467,19 @@ private:
           break;
       }
     }
+    // `int a = 1, b = 2;` is one declaration with two declarators, and Clang
+    // ends the first at its initializer: take the statement to its `;` so
+    // that every declarator comes along (the later ones nest in it below).
+    if (isa<VarDecl>(D) || isa<TypedefNameDecl>(D)) {
+      unsigned I = E;
+      while (I < T.size() && !T[I].is(tok::semi) && !T[I].InDirective)
+        I = T[I].is(tok::l_paren) || T[I].is(tok::l_square) ||
+                    T[I].is(tok::l_brace)
+                ? skipGroup(T, I)
+                : I + 1;
+      if (I < T.size() && T[I].is(tok::semi))
+        E = I;
+    }
     // Attributes and specifiers before the begin location (__host__
     // __device__ expand to attributes that C++ mode drops) belong to it.
     while (B > 0 && !T[B - 1].InDirective && !T[B - 1].is(tok::semi) &&

@@ -133,6 +133,26 @@ TEST_F(HostSliceTest, SelectsWhatMetaCodeUsesWithItsDependencies) {
   EXPECT_TRUE(R->MetaHeaders.empty());
 }
 
+TEST_F(HostSliceTest, DeclarationWithSeveralDeclaratorsIsTakenWhole) {
+  // Meta code uses only later declarators; Clang ends the first at its
+  // initializer, so taking that range alone would lose the others.
+  auto R = slice("template <int X, int Y> constexpr int f() { return X + Y; }\n"
+                 "constexpr int a = 1, b = f<2, 3>(), c[2] = {4, 5};\n"
+                 "typedef int word, *word_ptr;\n"
+                 "int unrelated = 0, also = 1;\n"
+                 "@meta int n = b + c[1];\n"
+                 "@meta word_ptr p = nullptr;\n");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  std::vector<std::string> Decls;
+  for (const SliceDecl &D : R->Declarations)
+    Decls.push_back(text(D.Text));
+  EXPECT_EQ(Decls,
+            (std::vector<std::string>{
+                "template <int X, int Y> constexpr int f() { return X + Y; }",
+                "constexpr int a = 1, b = f<2, 3>(), c[2] = {4, 5};",
+                "typedef int word, *word_ptr;"}));
+}
+
 TEST_F(HostSliceTest, FindsInactiveAndArchConditionalRegions) {
   Tmp.write("meta.h", "int q;\n  @meta int w = 1;\n");
   auto R = slice("#define A __CUDA_ARCH__\n"
