@@ -1,8 +1,8 @@
 //===- Execute.cpp --------------------------------------------------------===//
 #include "expand/Execute.h"
 #include "expand/PreludeCache.h"
-#include "toolchain/Invocation.h"
 #include "support/Diagnostic.h"
+#include "toolchain/Invocation.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -100,11 +100,7 @@ extern "C" int hostText(void *Ctx, unsigned B, unsigned E) {
     return 0;
   if (!S.grow(B, E - B))
     return 1;
-  Event Ev;
-  Ev.K = Event::Text;
-  Ev.Begin = B;
-  Ev.End = E;
-  S.X.Events.push_back(std::move(Ev));
+  S.X.Events.push_back(Event::text(B, E));
   return 0;
 }
 
@@ -112,11 +108,7 @@ extern "C" int hostCode(void *Ctx, unsigned At, const char *P, size_t N) {
   RunState &S = state(Ctx);
   if (!S.grow(At, N))
     return 1;
-  Event Ev;
-  Ev.K = Event::Code;
-  Ev.Begin = At;
-  Ev.Generated.assign(P, N);
-  S.X.Events.push_back(std::move(Ev));
+  S.X.Events.push_back(Event::code(At, std::string(P, N)));
   return 0;
 }
 
@@ -125,12 +117,7 @@ extern "C" void hostDirective(void *Ctx, unsigned At,
   // Directives follow the code of a branch, which has been counted; one
   // past the limit is harmless.
   state(Ctx).grow(At, 0);
-  Event Ev;
-  Ev.K = Event::Directive;
-  Ev.Begin = At;
-  Ev.DirectiveKind = Kind;
-  Ev.Mask = Mask;
-  state(Ctx).X.Events.push_back(std::move(Ev));
+  state(Ctx).X.Events.push_back(Event::directive(At, Kind, Mask));
 }
 
 extern "C" void hostError(void *Ctx, unsigned At, unsigned GenLine,

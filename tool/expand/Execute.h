@@ -35,6 +35,29 @@ struct Event {
   /// Directive: which line, over the passes in Mask.
   metacu_directive_kind DirectiveKind = METACU_DIRECTIVE_IF;
   uint64_t Mask = 0;
+
+  static Event text(unsigned Begin, unsigned End) {
+    Event E;
+    E.Begin = Begin;
+    E.End = End;
+    return E;
+  }
+  static Event code(unsigned At, std::string Generated) {
+    Event E;
+    E.K = Code;
+    E.Begin = At;
+    E.Generated = std::move(Generated);
+    return E;
+  }
+  static Event directive(unsigned At, metacu_directive_kind Kind,
+                         uint64_t Mask) {
+    Event E;
+    E.K = Directive;
+    E.Begin = At;
+    E.DirectiveKind = Kind;
+    E.Mask = Mask;
+    return E;
+  }
 };
 
 struct Expansion {

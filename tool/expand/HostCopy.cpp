@@ -9,23 +9,6 @@ namespace metacu {
 
 namespace {
 
-Event directive(unsigned At, metacu_directive_kind Kind, uint64_t Mask) {
-  Event E;
-  E.K = Event::Directive;
-  E.Begin = At;
-  E.DirectiveKind = Kind;
-  E.Mask = Mask;
-  return E;
-}
-
-Event code(unsigned At, std::string S) {
-  Event E;
-  E.K = Event::Code;
-  E.Begin = At;
-  E.Generated = std::move(S);
-  return E;
-}
-
 /// The host copy of the chain whose '#if' is Events[If], or nothing if the
 /// host pass takes one of its branches. \p EndIf is set to its '#endif'.
 std::vector<Event> hostCopy(const std::vector<Event> &Events, size_t If,
@@ -54,17 +37,17 @@ std::vector<Event> hostCopy(const std::vector<Event> &Events, size_t If,
       EndIf = K;
       if (Host)
         return {};
-      std::vector<Event> Copy{directive(At, METACU_DIRECTIVE_IF, 1)};
+      std::vector<Event> Copy{Event::directive(At, METACU_DIRECTIVE_IF, 1)};
       for (auto [B, E] : Branches) {
         // After the branch's indentation, if it starts with one.
         unsigned Where = B < E ? Events[B].Begin : At;
         if (B < E && Events[B].K == Event::Code &&
             llvm::StringRef(Events[B].Generated).trim().empty())
           Copy.push_back(Events[B++]);
-        Copy.push_back(code(Where, "if (false) "));
+        Copy.push_back(Event::code(Where, "if (false) "));
         Copy.insert(Copy.end(), Events.begin() + B, Events.begin() + E);
       }
-      Copy.push_back(directive(At, METACU_DIRECTIVE_ENDIF, 0));
+      Copy.push_back(Event::directive(At, METACU_DIRECTIVE_ENDIF, 0));
       return Copy;
     }
     Host |= D.Mask & 1;

@@ -16,26 +16,10 @@ ArchList archs(llvm::StringRef Spec) {
   return std::move(*ArchList::parse(Spec));
 }
 
-Event text(unsigned B, unsigned E) {
-  Event Ev;
-  Ev.K = Event::Text;
-  Ev.Begin = B;
-  Ev.End = E;
-  return Ev;
-}
-Event code(unsigned At, std::string S) {
-  Event Ev;
-  Ev.K = Event::Code;
-  Ev.Begin = At;
-  Ev.Generated = std::move(S);
-  return Ev;
-}
+Event text(unsigned B, unsigned E) { return Event::text(B, E); }
+Event code(unsigned At, std::string S) { return Event::code(At, std::move(S)); }
 Event directive(metacu_directive_kind Kind, uint64_t Mask) {
-  Event Ev;
-  Ev.K = Event::Directive;
-  Ev.DirectiveKind = Kind;
-  Ev.Mask = Mask;
-  return Ev;
+  return Event::directive(0, Kind, Mask);
 }
 
 /// The end of the prelude: the host pass's definition of __nvvm_arch.

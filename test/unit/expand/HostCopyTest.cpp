@@ -8,21 +8,9 @@ using namespace metacu;
 namespace {
 
 Event dir(unsigned At, metacu_directive_kind K, uint64_t Mask) {
-  Event E;
-  E.K = Event::Directive;
-  E.Begin = At;
-  E.DirectiveKind = K;
-  E.Mask = Mask;
-  return E;
+  return Event::directive(At, K, Mask);
 }
-
-Event code(unsigned At, std::string S) {
-  Event E;
-  E.K = Event::Code;
-  E.Begin = At;
-  E.Generated = std::move(S);
-  return E;
-}
+Event code(unsigned At, std::string S) { return Event::code(At, std::move(S)); }
 
 /// The events as text: code as it is, directives as "#if(mask)" etc.
 std::string render(const Expansion &X) {
