@@ -4,7 +4,9 @@
 // RUN: not %metacu report %s --arch 80 --grid 100 2>&1 | FileCheck %s --check-prefix=NOBLOCK
 // RUN: not %metacu report %s --arch 80 --block 0 2>&1 | FileCheck %s --check-prefix=BADBLOCK
 // Occupancy, the model and diagnoses need a launch configuration; without
-// one their fields are null. __launch_bounds__(128) refuses 64x4 threads.
+// one given, a kernel with __launch_bounds__ is taken to run blocks of its
+// maximum and one without has null fields. __launch_bounds__(128) refuses
+// 64x4 threads.
 __global__ void __launch_bounds__(128) bounded(float* x) {
   x[threadIdx.x] *= 2.0f;
 }
@@ -16,6 +18,17 @@ __global__ void scale(float* x, float a) {
 // UNKNOWN: "version": 1,
 // UNKNOWN: "name": "bounded",
 // UNKNOWN: "max_threads_per_block": 128,
+// UNKNOWN-NEXT: "block": [
+// UNKNOWN-NEXT: 128,
+// UNKNOWN-NEXT: 1,
+// UNKNOWN-NEXT: 1
+// UNKNOWN-NEXT: ],
+// UNKNOWN-NEXT: "threads_per_block": 128,
+// UNKNOWN-NEXT: "dynamic_shared_bytes": 0,
+// UNKNOWN-NEXT: "blocks_per_sm": 16,
+// UNKNOWN: "launch_source": "launch_bounds"
+// UNKNOWN: "name": "scale",
+// UNKNOWN: "max_threads_per_block": null,
 // UNKNOWN-NEXT: "block": null,
 // UNKNOWN-NEXT: "threads_per_block": null,
 // UNKNOWN-NEXT: "dynamic_shared_bytes": null,
@@ -24,10 +37,14 @@ __global__ void scale(float* x, float a) {
 // UNKNOWN-NEXT: "limiter": null,
 // UNKNOWN: "predicted_time_us": null,
 // UNKNOWN-NEXT: "model": null,
+// UNKNOWN: "launch_source": null
 
 // TEXT: launch configuration unknown (give --block)
+// TEXT: block marked *: none given, the kernel's __launch_bounds__
 // TEXT: bounded (_Z7boundedPf), __launch_bounds__ 128
+// TEXT: sm_80 {{.*}} 128* {{ *}}16 {{ *}}100%
 // TEXT: scale (_Z5scalePff)
+// TEXT: sm_80 {{.*}} ? {{ *}}-
 
 // CHECK: "name": "bounded",
 // CHECK: "arch": 80,

@@ -14,6 +14,9 @@ void printText(llvm::raw_ostream &OS, llvm::ArrayRef<KernelReport> Rows) {
   if (llvm::any_of(Rows, [](const KernelReport &R) { return !R.Launch; }))
     OS << "launch configuration unknown (give --block): occupancy and "
           "predicted time not computed\n";
+  if (llvm::any_of(Rows,
+                   [](const KernelReport &R) { return R.LaunchFromBounds; }))
+    OS << "block marked *: none given, the kernel's __launch_bounds__\n";
   const char *Header = "  {0,-8} {1,5} {2,11} {3,6} {4,7} {5,6} {6,8} "
                        "{7,10} {8,5} {9,-13} {10,8} {11,8} {12,8} {13,8} "
                        "{14,11} {15,-9}\n";
@@ -34,6 +37,8 @@ void printText(llvm::raw_ostream &OS, llvm::ArrayRef<KernelReport> Rows) {
     std::string Spill =
         llvm::formatv("{0}/{1}", Res.SpillStoreBytes, Res.SpillLoadBytes);
     std::string Block = R.Launch ? R.Launch->Block.str() : "?";
+    if (R.LaunchFromBounds)
+      Block += "*";
     std::string Blocks = "-", Occ = "-", Limit = "-", Time = "-", Bound = "-";
     if (R.Occ) {
       Blocks = std::to_string(R.Occ->BlocksPerSM);
@@ -144,6 +149,10 @@ static void kernel(llvm::json::OStream &J, const KernelReport &R) {
     for (const std::string &D : R.Diagnoses)
       J.value(D);
   });
+  J.attribute("launch_source", !R.Launch ? llvm::json::Value(nullptr)
+                               : R.LaunchFromBounds
+                                   ? llvm::json::Value("launch_bounds")
+                                   : llvm::json::Value("given"));
 }
 
 void printJson(llvm::raw_ostream &OS, llvm::ArrayRef<KernelReport> Rows) {

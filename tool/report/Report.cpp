@@ -33,6 +33,11 @@ buildReports(llvm::ArrayRef<ArchBuild> Builds, LaunchLookup LaunchFor) {
       R.Counts = std::move(C);
       R.Limits = archLimits(B.Target.CC);
       R.Launch = LaunchFor(R.Name, B.Target);
+      if (!R.Launch && R.Counts.MaxThreadsPerBlock) {
+        R.Launch = LaunchConfig{};
+        R.Launch->Block = Dim3{*R.Counts.MaxThreadsPerBlock, 1, 1};
+        R.LaunchFromBounds = true;
+      }
       if (R.Limits && R.Launch) {
         KernelFootprint F{R.Resources.Registers, R.Resources.StaticSharedBytes,
                           R.Resources.Barriers, R.Counts.MaxThreadsPerBlock};

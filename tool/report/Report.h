@@ -34,6 +34,10 @@ struct KernelReport {
   /// Null where the table lacks the architecture.
   const ArchLimits *Limits = nullptr;
   std::optional<LaunchConfig> Launch;
+  /// Launch was not given: it is the kernel's __launch_bounds__ (which a
+  /// kernel in the dialect writes from its @meta table), one block of that
+  /// many threads.
+  bool LaunchFromBounds = false;
   /// Computed when Limits and Launch are both known.
   std::optional<Occupancy> Occ;
   /// Computed when the kernel can launch.
@@ -42,7 +46,8 @@ struct KernelReport {
 };
 
 /// The launch configuration of a kernel (by its name as written) on an
-/// architecture, if known.
+/// architecture, if given. A kernel with none given and __launch_bounds__
+/// is taken to run blocks of its maximum.
 using LaunchLookup = llvm::function_ref<std::optional<LaunchConfig>(
     llvm::StringRef Name, const Arch &Target)>;
 
