@@ -1,4 +1,5 @@
 // RUN: %metacu report %s --arch 75,90 --format json | FileCheck %s
+// RUN: %metacu report %s --arch 75,90 | FileCheck %s --check-prefix=TEXT
 // A kernel's launch configuration from the @meta table it uses: the table
 // feeds a constexpr function of the architecture, which the kernel's
 // __launch_bounds__ calls with __nvvm_arch, so each architecture's PTX
@@ -35,3 +36,7 @@ __global__ void __launch_bounds__(threads_for(__nvvm_arch)) scale(float* x, floa
 // CHECK-NEXT: 512,
 // CHECK: "blocks_per_sm": 4,
 // CHECK: "launch_source": "launch_bounds"
+
+// TEXT: scale (_Z5scalePff), __launch_bounds__ 128, 512 from sm_90
+// TEXT: sm_75 {{.*}} 128*
+// TEXT: sm_90 {{.*}} 512*

@@ -24,8 +24,21 @@ void printText(llvm::raw_ostream &OS, llvm::ArrayRef<KernelReport> Rows) {
     const KernelReport &R = Rows[I];
     if (I == 0 || Rows[I - 1].Counts.Mangled != R.Counts.Mangled) {
       OS << (I ? "\n" : "") << R.Name << " (" << R.Counts.Mangled << ")";
-      if (R.Counts.MaxThreadsPerBlock)
-        OS << ", __launch_bounds__ " << *R.Counts.MaxThreadsPerBlock;
+      // The bound is per architecture (it may come from __nvvm_arch): the
+      // first, then each change and where it happens.
+      std::string Bounds;
+      std::optional<unsigned> Last;
+      for (size_t J = I;
+           J < Rows.size() && Rows[J].Counts.Mangled == R.Counts.Mangled; ++J) {
+        std::optional<unsigned> Max = Rows[J].Counts.MaxThreadsPerBlock;
+        if (Max && Max != Last)
+          Bounds += Bounds.empty() ? std::to_string(*Max)
+                                   : ", " + std::to_string(*Max) + " from " +
+                                         Rows[J].Target.name();
+        Last = Max;
+      }
+      if (!Bounds.empty())
+        OS << ", __launch_bounds__ " << Bounds;
       OS << "\n";
       OS << llvm::formatv(Header, "arch", "regs", "spill st/ld", "stack",
                           "smem", "cmem", "block", "blocks/SM", "occ",
