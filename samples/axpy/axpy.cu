@@ -12,11 +12,12 @@
 // shows both, and measures its bandwidth against cudaMemcpy device to device.
 //
 // axpy is memory-bound: 12 bytes move per 2 flops. What decides its speed is
-// how many bytes each SM keeps in flight (threads x values per thread x
-// vector width, against the DRAM latency), how many loads carry them, and
-// how evenly the blocks fill the last wave. `metacu tune axpy.cu --arch 90`
-// searches those (the space below); docs/report.md compares the model's
-// ranking with the measured one.
+// how many bytes each block moves (the GPU starts blocks at a bounded rate:
+// 32 threads with one float each reach a fifth of the bandwidth on an H100),
+// how many each SM keeps in flight against the DRAM latency (threads x
+// values per thread x vector width), and how long the last blocks take to
+// drain. `metacu tune axpy.cu --arch 90` searches those (the space below);
+// docs/report.md compares the model's ranking with the measured one.
 //
 //   axpy [n]    (default 2^26 values)
 #include <cmath>
