@@ -4,10 +4,14 @@
 // what the compiled kernel occupies (ptxas, Occupancy) and one reference
 // device per architecture (ArchLimits): per SM and wave of resident blocks,
 // a compute phase bounded by instruction issue, the FP pipes and L1/shared
-// bandwidth, and a memory phase of DRAM latency plus the wave's bytes over
-// the SM's share of DRAM bandwidth; the two overlap as resident blocks
-// desynchronize. docs/report.md gives the formulas. It is meant to rank
-// configurations of one kernel, not to predict microseconds exactly.
+// bandwidth, and a memory phase of DRAM latency and the wave's bytes over
+// the SM's share of DRAM bandwidth; the two overlap as resident blocks (or
+// warps, without a barrier) desynchronize. The first wave waits for its
+// loads; later waves overlap one block's latency with the others'
+// transfers; the grid ends with a drain, and blocks start no faster than
+// the GPU dispatches them. docs/report.md gives the formulas. It is meant
+// to rank configurations of one kernel, not to predict microseconds
+// exactly.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_MODEL_H
