@@ -113,7 +113,7 @@ def nvcc_command(m, job, nvcc, split):
            "--split-compile", str(split), "-gencode", m["gencode"], *m["nvcc_flags"]]
     if job["shard"] is not None:
         exe += "_shard_%d" % job["shard"]
-        if len(job["candidates"]) == 1:
+        if job.get("alone"):
             exe += "_c%d" % job["candidates"][0]
         cmd.append("-DMETACU_TUNE_SHARD=%d" % job["shard"])
         cmd += ["-D" + b["candidates"][i]["shard_macro"] for i in job["candidates"]]
@@ -274,7 +274,7 @@ def main():
                     # Which candidates nvcc refuses: each compiled alone.
                     shard = job["shard"] if job["shard"] is not None else 0
                     for i in job["candidates"]:
-                        one = dict(job, shard=shard, candidates=[i])
+                        one = dict(job, shard=shard, candidates=[i], alone=True)
                         building[compilers.submit(compile_job, m, one, a.nvcc, split)] = one
                     continue
                 if error is not None:
