@@ -74,26 +74,36 @@ def compute_capability(gpu):
     return out.replace(".", "") if out else None
 
 
+# Candidates per shard by default. Each shard costs a fixed share whatever it
+# holds (its nvcc parses and compiles the host code, about 5 s on the H100
+# machine; its harness process sets the problem up, 0.5 s, one after another
+# on a GPU), so a shard is worth it only for enough candidates: 30 candidates
+# in one batch took 11.3 s as one nvcc, 9.4 s in 4 shards, 10.7 s in 8 and
+# 16.4 s in 16 (docs/tune.md).
+SHARD_CANDIDATES = 8
+
+
 def plan(m, done, jobs, shards=0):
     """The compiles that build the candidates not yet done.
 
     Each batch is one expansion; its pending candidates are split into
-    shards (``shards`` per batch, or by default enough to give every one of
-    ``jobs`` cores a compile), each shard compiling only its candidates'
-    kernels (metacu's guards: -DMETACU_TUNE_SHARD and the candidates'
-    shard_macro). Candidates go heaviest first (their guarded body bytes, the
-    manifest's weight) to the lightest shard, so the shards take about as
-    long. A batch compiled whole needs no shard symbols.
+    shards (``shards`` per batch, or by default one per SHARD_CANDIDATES
+    candidates, as far as ``jobs`` cores go round the batches), each shard
+    compiling only its candidates' kernels (metacu's guards:
+    -DMETACU_TUNE_SHARD and the candidates' shard_macro). Candidates go
+    heaviest first (their guarded body bytes, the manifest's weight) to the
+    lightest shard, so the shards take about as long. A batch compiled whole
+    needs no shard symbols.
     """
     pending = []
     for b in m["batches"]:
         todo = [i for i, c in enumerate(b["candidates"]) if c["config"] not in done]
         if todo:
             pending.append((b, todo))
-    per_batch = shards or max(1, -(-jobs // max(1, len(pending))))
+    cores = max(1, -(-jobs // max(1, len(pending))))
     out = []
     for b, todo in pending:
-        n = min(per_batch, len(todo))
+        n = min(shards or min(cores, -(-len(todo) // SHARD_CANDIDATES)), len(todo))
         load = [[0, []] for _ in range(n)]
         for i in sorted(todo, key=lambda i: -b["candidates"][i].get("weight", 0)):
             lightest = min(load, key=lambda s: s[0])
@@ -222,7 +232,8 @@ def main():
     ap.add_argument("--nvcc", default=os.environ.get("NVCC", "nvcc"))
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--shards", type=int, default=0,
-                    help="compiles per batch (default: enough for every core)")
+                    help="compiles per batch (default: one per %d candidates, "
+                    "as far as the cores go)" % SHARD_CANDIDATES)
     ap.add_argument("--compile-only", action="store_true")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
