@@ -189,10 +189,11 @@ GuardedBatch metacu::tune::guardCandidates(llvm::StringRef Text,
     unsigned Close = *partnerOf(Toks, *Open);
     unsigned Begin = Toks[*Open].end(), End = Toks[Close].Offset;
     Out.Weights[*C] += End - Begin;
-    Inserts[Begin] = "\n#if !defined(METACU_TUNE_SHARD) || defined(" +
-                     shardMacro(Names[*C]) + ")\n" +
-                     restoreLine(Marks, L, Begin);
-    Inserts[End] = "\n#endif\n" + restoreLine(Marks, L, End);
+    // += : an empty body's two inserts fall at one offset, in this order.
+    Inserts[Begin] += "\n#if !defined(METACU_TUNE_SHARD) || defined(" +
+                      shardMacro(Names[*C]) + ")\n" +
+                      restoreLine(Marks, L, Begin);
+    Inserts[End] += "\n#endif\n" + restoreLine(Marks, L, End);
     I = Close;
   }
   size_t At = 0;

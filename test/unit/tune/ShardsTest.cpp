@@ -60,6 +60,16 @@ TEST(ShardsTest, OnlyKernelDefinitionsAreGuarded) {
   EXPECT_EQ(G.Weights, (std::vector<uint64_t>{0, 0}));
 }
 
+TEST(ShardsTest, AnEmptyBodyIsGuardedInOrder) {
+  GuardedBatch G =
+      guardCandidates("__global__ void k_tune_5() {}\n", {"k_tune_5"});
+  EXPECT_EQ(G.Text, "__global__ void k_tune_5() {\n"
+                    "#if !defined(METACU_TUNE_SHARD) || "
+                    "defined(METACU_TUNE_IN_SHARD_k_tune_5)\n"
+                    "\n#endif\n}\n");
+  EXPECT_EQ(G.Weights, (std::vector<uint64_t>{0}));
+}
+
 TEST(ShardsTest, WithoutLineDirectivesNoneIsAdded) {
   std::string Text = "// k_tune_0 { not code }\n"
                      "const char* s = \"__global__ void k_tune_0() {}\";\n"
