@@ -160,6 +160,28 @@ std::optional<unsigned> bodyOf(llvm::ArrayRef<Token> Toks, unsigned Name) {
   return std::nullopt;
 }
 
+/// Whether the preprocessor conditionals of \p Toks[Open, Close] are
+/// balanced, so that an #if around them nests (braces paired across an
+/// #if's branches would not be the body's).
+bool conditionalsBalance(llvm::ArrayRef<Token> Toks, unsigned Open,
+                         unsigned Close) {
+  int Depth = 0;
+  for (unsigned I = Open; I < Close; ++I) {
+    if (!Toks[I].is(tok::hash) || !Toks[I].StartOfLine || I + 1 >= Close)
+      continue;
+    llvm::StringRef D = Toks[I + 1].Text;
+    if (D == "if" || D == "ifdef" || D == "ifndef")
+      ++Depth;
+    else if (D == "endif" && --Depth < 0)
+      return false;
+    else if ((D == "else" || D == "elif" || D == "elifdef" ||
+              D == "elifndef") &&
+             Depth == 0)
+      return false;
+  }
+  return Depth == 0;
+}
+
 } // namespace
 
 GuardedBatch metacu::tune::guardCandidates(llvm::StringRef Text,
@@ -187,6 +209,8 @@ GuardedBatch metacu::tune::guardCandidates(llvm::StringRef Text,
     if (!Open || !declaresKernel(Toks, I))
       continue;
     unsigned Close = *partnerOf(Toks, *Open);
+    if (!conditionalsBalance(Toks, *Open, Close))
+      continue;
     unsigned Begin = Toks[*Open].end(), End = Toks[Close].Offset;
     Out.Weights[*C] += End - Begin;
     // += : an empty body's two inserts fall at one offset, in this order.

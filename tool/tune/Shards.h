@@ -35,7 +35,8 @@ struct GuardedBatch {
 
 /// Guards, in the expansion \p Text, the body of every `__global__`
 /// function definition named \p Names[i] (or `<Names[i]>_...`) by
-/// shardMacro(Names[i]). The presumed line numbers (#line) of the code after
+/// shardMacro(Names[i]), unless the body's preprocessor conditionals do not
+/// nest inside it. The presumed line numbers (#line) of the code after
 /// each inserted directive are kept, so diagnostics still name the user's
 /// lines.
 GuardedBatch guardCandidates(llvm::StringRef Text,

@@ -6,10 +6,11 @@
 # shards that each compile only their candidates' kernels (plan()), and as
 # each is built runs it on a GPU: the harness (metacu/tune.h) prints one JSON
 # line per candidate. A compile that fails is retried per candidate, so that
-# only the candidates nvcc refuses are recorded as compile failures. A candidate that kills the harness (illegal address, a hang
-# past --timeout) is recorded with the reason and the harness is restarted
-# after it. Every result is appended to results.jsonl as it comes, and a
-# rerun skips the candidates already there, so a stopped run resumes.
+# only the candidates nvcc refuses are recorded as compile failures. A
+# candidate that kills the harness (illegal address, a hang past --timeout)
+# is recorded with the reason and the harness is restarted after it. Every
+# result is appended to results.jsonl as it comes, and a rerun skips the
+# candidates already there, so a stopped run resumes.
 #
 #   python3 run.py [--gpus all | --gpus 0,1] [--jobs N] [--shards N]
 #                  [--nvcc PATH] [--timeout SECONDS] [--compile-only]
@@ -75,11 +76,12 @@ def compute_capability(gpu):
 
 
 # Candidates per shard by default. Each shard costs a fixed share whatever it
-# holds (its nvcc parses and compiles the host code, about 5 s on the H100
-# machine; its harness process sets the problem up, 0.5 s, one after another
-# on a GPU), so a shard is worth it only for enough candidates: 30 candidates
-# in one batch took 11.3 s as one nvcc, 9.4 s in 4 shards, 10.7 s in 8 and
-# 16.4 s in 16 (docs/tune.md).
+# holds (its nvcc still compiles the host code and parses the rest: a shard
+# of 2 convolution candidates took 5.5 to 7.2 s on the H100 machine; its
+# harness process sets the problem up, 0.5 s, one after another on a GPU),
+# so a shard is worth it only for enough candidates: 30 candidates in one
+# batch took 11.3 s as one nvcc, 9.4 s in 4 shards, 10.7 s in 8 and 16.4 s
+# in 16 (docs/tune.md).
 SHARD_CANDIDATES = 8
 
 

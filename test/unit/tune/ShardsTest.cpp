@@ -60,6 +60,26 @@ TEST(ShardsTest, OnlyKernelDefinitionsAreGuarded) {
   EXPECT_EQ(G.Weights, (std::vector<uint64_t>{0, 0}));
 }
 
+TEST(ShardsTest, ABodyWhoseConditionalsDoNotNestIsLeftWhole) {
+  // The body's closing brace is inside an #if that opened in it: an #if
+  // around the body would not nest.
+  std::string Text = "__global__ void k_tune_2() {\n"
+                     "#if A\n"
+                     "}\n"
+                     "__global__ void other() {\n"
+                     "#endif\n"
+                     "}\n"
+                     "__global__ void k_tune_3() {\n"
+                     "#if A\n"
+                     "  int x;\n"
+                     "#endif\n"
+                     "}\n";
+  GuardedBatch G = guardCandidates(Text, {"k_tune_2", "k_tune_3"});
+  EXPECT_EQ(count(G.Text, "IN_SHARD_k_tune_2"), 0u) << G.Text;
+  EXPECT_EQ(count(G.Text, "IN_SHARD_k_tune_3"), 1u) << G.Text;
+  EXPECT_EQ(G.Weights[0], 0u);
+}
+
 TEST(ShardsTest, AnEmptyBodyIsGuardedInOrder) {
   GuardedBatch G =
       guardCandidates("__global__ void k_tune_5() {}\n", {"k_tune_5"});
