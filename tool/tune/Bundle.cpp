@@ -2,6 +2,7 @@
 #include "Bundle.h"
 
 #include "JSONError.h"
+#include "Shards.h"
 #include "support/Output.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -194,22 +195,33 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
   std::vector<Candidate> All = candidatesFor(D, Space, Configs);
   json::Array Batches, Failed;
   size_t BatchSize = std::max(1u, Options.BatchSize);
-  auto AddBatch = [&](llvm::ArrayRef<Candidate> Batch, std::string Text) {
+  // Each candidate's kernels guarded, so that run.py can compile the batch
+  // in shards over the cores (Shards.h).
+  auto AddBatch = [&](llvm::ArrayRef<Candidate> Batch,
+                      const std::string &Text) {
     std::string Name =
         llvm::formatv("{0}/batch_{1}.cu", Options.SourceDir, Batches.size());
-    json::Array Cands;
+    std::vector<std::string> Names;
     for (const Candidate &C : Batch)
-      Cands.push_back(candidateJSON(C));
+      Names.push_back(C.Name);
+    GuardedBatch Guarded = guardCandidates(Text, Names);
+    json::Array Cands;
+    for (size_t I = 0; I < Batch.size(); ++I) {
+      json::Value V = candidateJSON(Batch[I]);
+      V.getAsObject()->try_emplace("shard_macro", shardMacro(Batch[I].Name));
+      V.getAsObject()->try_emplace("weight", int64_t(Guarded.Weights[I]));
+      Cands.push_back(std::move(V));
+    }
     Batches.push_back(
         json::Object{{"source", Name}, {"candidates", std::move(Cands)}});
-    Files.push_back({Src + Name, std::move(Text)});
+    Files.push_back({Src + Name, std::move(Guarded.Text)});
   };
   for (size_t I = 0; I < All.size(); I += BatchSize) {
     llvm::ArrayRef<Candidate> Batch =
         llvm::ArrayRef(All).slice(I, std::min(BatchSize, All.size() - I));
     auto Text = Generate(Batch);
     if (Text) {
-      AddBatch(Batch, std::move(*Text));
+      AddBatch(Batch, *Text);
       continue;
     }
     std::string Why = llvm::toString(Text.takeError());
@@ -222,7 +234,7 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
     for (const Candidate &C : Batch) {
       auto One = Generate(C);
       if (One)
-        AddBatch(C, std::move(*One));
+        AddBatch(C, *One);
       else
         Failed.push_back(
             json::Object{{"config", C.Config},
@@ -245,7 +257,7 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
     Size.push_back(N);
   for (const std::string &F : Options.NvccFlags)
     Flags.push_back(F);
-  json::Object Manifest{{"format", 1},
+  json::Object Manifest{{"format", 2},
                         {"declared", D.toJSON()},
                         {"arch", Options.Arch},
                         {"image", Options.Image},

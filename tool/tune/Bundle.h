@@ -77,7 +77,8 @@ struct BundleOptions {
   /// What nvcc builds: a real architecture ("sm_90") or a PTX image that
   /// the driver compiles at load ("compute_80").
   std::string Image;
-  /// Candidates per translation unit (one nvcc process each).
+  /// Candidates per expansion (one translation unit, which run.py compiles
+  /// in shards).
   unsigned BatchSize = 8;
   int Warmup = 3;
   int Repeat = 11;

@@ -21,7 +21,9 @@
 // that the runner that started it (metacu's run.py) keeps every result even
 // when a candidate kills the process: a candidate that corrupts the context
 // (illegal address) is reported and the harness exits with status 3; the
-// runner restarts it after that candidate (--first).
+// runner restarts it with the candidates after that one (--candidates).
+// --candidates also names the candidates a shard's compile built (the others'
+// kernels are empty there; metacu's Shards.h).
 #ifndef METACU_TUNE_H
 #define METACU_TUNE_H
 
@@ -58,7 +60,8 @@ inline std::string quoted(const char *s) {
 struct harness_options {
   std::vector<long long> size;
   double tolerance = 0;
-  size_t first = 0;
+  /// The candidates to run, in order; empty: all of them.
+  std::vector<size_t> candidates;
   int warmup = 3;
   int repeat = 11;
 };
@@ -78,10 +81,16 @@ inline bool parse_options(int argc, char **argv, harness_options &o) {
           return false;
         p = *end == ',' ? end + 1 : end;
       }
+    } else if (!std::strcmp(a, "--candidates")) {
+      for (const char *p = v; *p;) {
+        char *end;
+        o.candidates.push_back(std::strtoull(p, &end, 10));
+        if (end == p)
+          return false;
+        p = *end == ',' ? end + 1 : end;
+      }
     } else if (!std::strcmp(a, "--tolerance"))
       o.tolerance = std::strtod(v, nullptr);
-    else if (!std::strcmp(a, "--first"))
-      o.first = std::strtoull(v, nullptr, 10);
     else if (!std::strcmp(a, "--warmup"))
       o.warmup = std::atoi(v);
     else if (!std::strcmp(a, "--repeat"))
@@ -130,11 +139,12 @@ bool run_checked(Problem &p, size_t i, const char *what, bool &fatal) {
 }
 
 template <class Problem> int run(int argc, char **argv) {
+  auto started = std::chrono::steady_clock::now();
   harness_options o;
   if (!parse_options(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: %s [--size N,M,...] [--tolerance T] "
-                 "[--first I] [--warmup N] [--repeat N]\n",
+                 "[--candidates I,J,...] [--warmup N] [--repeat N]\n",
                  argv[0]);
     return 2;
   }
@@ -157,10 +167,24 @@ template <class Problem> int run(int argc, char **argv) {
                  cudaGetErrorString(e));
     return 2;
   }
+  // What starting a harness costs (context, inputs, reference), paid once
+  // per process: the runner adds it up.
+  std::printf("{\"setup_ms\": %.3f}\n", ms_since(started));
+  std::fflush(stdout);
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
-  for (size_t i = o.first; i < problem.candidates(); ++i) {
+  if (o.candidates.empty())
+    for (size_t i = 0; i < problem.candidates(); ++i)
+      o.candidates.push_back(i);
+  for (size_t i : o.candidates) {
+    if (i >= problem.candidates()) {
+      std::fprintf(stderr,
+                   "metacu tune harness: no candidate %zu (the problem has "
+                   "%zu)\n",
+                   i, problem.candidates());
+      return 2;
+    }
     std::printf("{\"start\": %zu}\n", i);
     std::fflush(stdout);
     bool fatal = false;

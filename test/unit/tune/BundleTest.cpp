@@ -183,3 +183,33 @@ TEST(BundleTest, AResultForAConfigurationOutsideTheSpaceIsAnError) {
       llvm::toString(R.takeError()).find("results.jsonl:1: a result needs"),
       std::string::npos);
 }
+
+TEST(BundleTest, EachCandidateCarriesItsShardMacroAndWeight) {
+  TempDir T;
+  DeclaredSpace D = declared();
+  SearchSpace S = llvm::cantFail(D.searchSpace());
+  BundleOptions O;
+  O.Arch = O.Image = "sm_90";
+  O.BatchSize = 2;
+  O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  auto Generate =
+      [](llvm::ArrayRef<Candidate> Batch) -> llvm::Expected<std::string> {
+    std::string Text;
+    for (const Candidate &C : Batch)
+      Text += "__global__ void " + C.Name +
+              "() { int x = " + std::to_string(C.Config) + "; }\n";
+    return Text;
+  };
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0, 3}, O, Generate)));
+  std::string Manifest = read(T.path("b/manifest.json"));
+  EXPECT_NE(Manifest.find(R"("shard_macro": "METACU_TUNE_IN_SHARD_k_tune_3")"),
+            std::string::npos)
+      << Manifest;
+  // " int x = 3; " between the braces.
+  EXPECT_NE(Manifest.find(R"("weight": 12)"), std::string::npos) << Manifest;
+  std::string Batch = read(T.path("b/src/./batch_0.cu"));
+  EXPECT_NE(Batch.find("#if !defined(METACU_TUNE_SHARD) || "
+                       "defined(METACU_TUNE_IN_SHARD_k_tune_0)"),
+            std::string::npos)
+      << Batch;
+}

@@ -62,8 +62,8 @@ GpuRunner::create(const DeclaredSpace &D, const SearchSpace &Space,
 llvm::Error GpuRunner::run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
   std::string Dir = llvm::formatv("{0}/round_{1}", Options.WorkDir, Round++);
   // The round is one translation unit: one expansion (whose fixed cost
-  // dominates for a few candidates), compiled over the cores by nvcc's
-  // --split-compile.
+  // dominates for a few candidates), which run.py compiles over the cores
+  // in shards.
   BundleOptions B = Options.Bundle;
   B.BatchSize = std::max<size_t>(1, Configs.size());
   if (llvm::Error E =
