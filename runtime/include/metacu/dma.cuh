@@ -15,10 +15,15 @@
 #pragma once
 #include <metacu/dma/plan.h>
 
+#include <cuda.h>
+#include <cuda_runtime.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <stdexcept>
+#include <string>
 
 namespace metacu::dma {
 
@@ -36,6 +41,72 @@ struct image {
   int width;
   int height;
 };
+
+/// An image with the tensor map (TMA descriptor) of one window shape, built
+/// on the host by map_image() or copier::map() and passed to the kernel as a
+/// `const __grid_constant__` parameter, for copier::start_window. Where the
+/// map could not be encoded (an address, pitch or width that the copy
+/// engine does not take) or was made for another window shape, or on
+/// architectures without tensor copies, start_window copies from `img`.
+struct image_map {
+  CUtensorMap map;
+  image img;
+  int box_bytes, box_rows;
+  bool encoded;
+};
+
+/// Builds the image_map of windows of box_rows rows of box_bytes bytes of
+/// img (host code): a tiled tensor map of 4-byte elements, zero outside the
+/// image. Throws std::runtime_error if the driver refuses a map whose sizes
+/// and alignment are valid.
+inline image_map map_image(image img, int box_bytes, int box_rows) {
+  image_map m{};
+  m.img = img;
+  m.box_bytes = box_bytes;
+  m.box_rows = box_rows;
+  const bool fits =
+      reinterpret_cast<uintptr_t>(img.data) % 16 == 0 && img.pitch % 16 == 0 &&
+      img.width % 4 == 0 && img.width > 0 && img.height > 0 &&
+      img.pitch >= img.width && box_bytes % 16 == 0 && box_bytes > 0 &&
+      box_bytes / 4 <= tensor_box_limit && box_rows > 0 &&
+      box_rows <= tensor_box_limit;
+  if (!fits)
+    return m;
+  // The driver's encoder, through the runtime (no link with libcuda).
+  using encode_t = CUresult (*)(
+      CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+      const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+      const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+      CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+  static encode_t encode = [] {
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                         cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      fn = nullptr;
+    return reinterpret_cast<encode_t>(fn);
+  }();
+  if (!encode)
+    throw std::runtime_error(
+        "metacu::dma::map_image: the driver has no cuTensorMapEncodeTiled");
+  const cuuint64_t dims[2] = {cuuint64_t(img.width / 4), cuuint64_t(img.height)};
+  const cuuint64_t strides[1] = {cuuint64_t(img.pitch)};
+  const cuuint32_t box[2] = {cuuint32_t(box_bytes / 4), cuuint32_t(box_rows)};
+  const cuuint32_t steps[2] = {1, 1};
+  const CUresult r = encode(
+      &m.map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, const_cast<void *>(img.data),
+      dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error(
+        "metacu::dma::map_image: cuTensorMapEncodeTiled failed (CUresult " +
+        std::to_string(int(r)) + ")");
+  m.encoded = true;
+  return m;
+}
 
 namespace detail {
 
@@ -126,7 +197,7 @@ public:
   /// Every thread of the block constructs it (it may synchronize the block).
   __device__ explicit copier(barrier &bar) : bar_(bar) {
     if codegen ((int)__nvvm_arch >= 90) {
-      if constexpr (M2 == mechanism::bulk) {
+      if constexpr (M2 == mechanism::bulk || L2.tensor) {
         if (detail::thread_rank() == First) {
           asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(
                            detail::smem_addr(&bar_.word))
@@ -184,13 +255,57 @@ public:
       edge(dst, base, img.pitch, x, y, img.width, img.height);
   }
 
+  /// start_window() through a tensor map: on sm_90, where the plan allows
+  /// it (diagnose() says), one thread issues one cp.async.bulk.tensor for
+  /// the whole window and the copy engine zero-fills what lies outside the
+  /// image. `m` must be the kernel's `const __grid_constant__` parameter and
+  /// dst 128-byte aligned; otherwise, or with a map of another window
+  /// shape, this is start_window(dst, m.img, x, y).
+  __device__ void start_window(void *dst, const image_map &m, int x, int y) {
+    static_assert(K == pattern::strided,
+                  "metacu::dma: start_window is for strided copies");
+    if codegen ((int)__nvvm_arch >= 90) {
+      if constexpr (L2.tensor) {
+        const unsigned to = detail::smem_addr(dst);
+        if (m.encoded && m.box_bytes == Bytes && m.box_rows == Rows &&
+            to % 128 == 0) {
+          const unsigned bar = detail::smem_addr(&bar_.word);
+          if (detail::thread_rank() == First) {
+            asm volatile(
+                "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                    bar),
+                "n"(total)
+                : "memory");
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+                         "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+                         "[%4];" ::"r"(to),
+                         "l"(&m.map), "r"(x / 4), "r"(y), "r"(bar)
+                         : "memory");
+          }
+          tensor_ = true;
+          return;
+        }
+      }
+    }
+    start_window(dst, m.img, x, y);
+  }
+
+  /// The image_map of this copy's window shape (host code).
+  static image_map map(image img) { return map_image(img, Bytes, Rows); }
+
   /// Waits until this thread's part of the copy has landed; then the
   /// copying threads (all-threads use: the block) synchronize, so every one
   /// of them sees the whole tile. Warp-specialized: producers signal the
   /// consumers (consumer_wait()).
   __device__ void wait() {
     const int t = detail::thread_rank() - First;
-    if (edge_) {
+    if (tensor_) {
+      // start_window() issued one tensor copy: sm_90 only.
+      tensor_ = false;
+      if codegen ((int)__nvvm_arch >= 90) {
+        wait_barrier();
+      }
+    } else if (edge_) {
       // The edge copy used cp.async, or copied through registers already.
       edge_ = false;
       if codegen ((int)__nvvm_arch >= 90) {
@@ -441,16 +556,21 @@ private:
       asm volatile("cp.async.wait_group 0;" ::: "memory");
   }
 
+  /// Waits for the mbarrier's current phase (bulk and tensor copies).
+  __device__ void wait_barrier() {
+    const unsigned bar = detail::smem_addr(&bar_.word);
+    asm volatile("{\n\t.reg .pred done;\n"
+                 "wait_%=:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
+                 "@!done bra wait_%=;\n}" ::"r"(bar),
+                 "r"(phase_)
+                 : "memory");
+    phase_ ^= 1u;
+  }
+
   template <mechanism M, int W> __device__ void complete(int t) {
     if constexpr (M == mechanism::bulk) {
-      const unsigned bar = detail::smem_addr(&bar_.word);
-      asm volatile("{\n\t.reg .pred done;\n"
-                   "wait_%=:\n\t"
-                   "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
-                   "@!done bra wait_%=;\n}" ::"r"(bar),
-                   "r"(phase_)
-                   : "memory");
-      phase_ ^= 1u;
+      wait_barrier();
     } else if constexpr (M == mechanism::cp_async) {
       asm volatile("cp.async.wait_group 0;" ::: "memory");
     } else {
@@ -553,6 +673,7 @@ private:
   barrier &bar_;
   unsigned phase_ = 0;
   bool edge_ = false;
+  bool tensor_ = false;
   char *dst_ = nullptr;
   const char *src_ = nullptr;
   const int *idx_ = nullptr;
