@@ -10,9 +10,14 @@
 // whose filter coefficient is a constant-bank operand. All of it is unrolled
 // with the configuration's constants; no branch is left in the inner loops.
 //
-// The program runs the per-architecture kernel and the default 16x16,
-// untiled, padded one on the same image, checks both against the CPU and
-// reports GFLOP/s. `--search` also times every candidate in convolution.json.
+// The staging is written twice: by hand (every thread loads floats and
+// stores them), and with metacu::dma (start_window: the window of the image
+// with its halo, zero outside; on sm_90 one tensor copy per block through
+// an image_map built on the host). The program runs the per-architecture
+// kernel and the default 16x16, untiled, padded one, each staged both ways
+// (and the per-architecture one with a bulk copy per row forced), on the
+// same image, checks all against the CPU and reports GFLOP/s and the ratio
+// of library to hand-written staging. `--search` also times every candidate in convolution.json.
 // `metacu tune convolution.cu --arch 90` searches the space declared below
 // (docs/tune.md).
 //

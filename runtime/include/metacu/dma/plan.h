@@ -105,7 +105,7 @@ constexpr int widest(const spec &s) {
 
 /// Strided rows shorter than this take cp.async on sm_90 rather than one
 /// bulk or tensor copy per row or window: on an H100, 160-byte rows staged
-/// by bulk copies took 1.37x the time of cp.async, by a tensor copy 1.06x;
+/// by bulk copies took 1.38x the time of cp.async, by a tensor copy 1.07x;
 /// from 288 bytes on the tensor copy was the faster (docs/dma.md).
 constexpr int bulk_row_min = 256;
 
