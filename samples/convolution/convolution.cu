@@ -10,9 +10,14 @@
 // whose filter coefficient is a constant-bank operand. All of it is unrolled
 // with the configuration's constants; no branch is left in the inner loops.
 //
-// The program runs the per-architecture kernel and the default 16x16,
-// untiled, padded one on the same image, checks both against the CPU and
-// reports GFLOP/s. `--search` also times every candidate in convolution.json.
+// The staging is written twice: by hand (every thread loads floats and
+// stores them), and with metacu::dma (start_window: the window of the image
+// with its halo, zero outside; on sm_90 one tensor copy per block through
+// an image_map built on the host). The program runs the per-architecture
+// kernel and the default 16x16, untiled, padded one, each staged both ways
+// (and the per-architecture one with a bulk copy per row forced), on the
+// same image, checks all against the CPU and reports GFLOP/s and the ratio
+// of library to hand-written staging. `--search` also times every candidate in convolution.json.
 // `metacu tune convolution.cu --arch 90` searches the space declared below
 // (docs/tune.md).
 //
@@ -26,6 +31,7 @@
 #include <vector>
 
 #include <cuda_runtime.h>
+#include <metacu/dma.cuh>
 #include <metacu/runtime.h>
 
 #include "../common/sample.h"
@@ -97,6 +103,10 @@ constexpr int problem_h = 4096;
   std::string name;
   bool per_arch;      // the configuration comes from tuned_table()
   conv_config config; // otherwise this one
+  // The tile staged by metacu::dma instead of by hand, from an image_map
+  // (a tensor copy on sm_90 where the plan allows it), with this mechanism.
+  bool dma = false;
+  metacu::dma::mechanism force = metacu::dma::mechanism::automatic;
 };
 
 @meta std::vector<variant> variants() {
@@ -107,9 +117,15 @@ constexpr int problem_h = 4096;
     v.push_back({c.name, false, from_params(c.params)});
   if (!v.empty())
     return v;
-  v = {{"conv_tuned", true, {}}, {"conv_default", false, parse(settings["default"])}};
+  const conv_config fallback = parse(settings["default"]);
+  v = {{"conv_tuned", true, {}},
+       {"conv_tuned_dma", true, {}, true},
+       {"conv_tuned_dma_rows", true, {}, true, metacu::dma::mechanism::bulk},
+       {"conv_default", false, fallback},
+       {"conv_default_dma", false, fallback, true}};
+  const size_t fixed = v.size();
   for (const auto& c : settings["candidates"].elements())
-    v.push_back({"conv_candidate" + std::to_string(v.size() - 2), false, parse(c)});
+    v.push_back({"conv_candidate" + std::to_string(v.size() - fixed), false, parse(c)});
   return v;
 }
 
@@ -121,7 +137,8 @@ const std::map<int, conv_config> conv_tuning = {
 };
 
 @meta for (const variant& v : variants()) {
-__global__ void @(v.name)(const float* in, float* __restrict__ out, int w, int h) {
+__global__ void @(v.name)(@(v.dma ? "const __grid_constant__ metacu::dma::image_map src" : "const float* in"),
+                          float* __restrict__ out, int w, int h) {
   @meta for enum (auto arch : nvvm_arch_t) {
     if codegen (__nvvm_arch == arch) {
       @meta conv_config c = v.per_arch ? metacu::select(tuned_table(), (int)arch) : v.config;
@@ -133,23 +150,54 @@ __global__ void @(v.name)(const float* in, float* __restrict__ out, int w, int h
       @meta if (in_h * stride * 4 > 48 * 1024)
         metacu::fail(v.name + ": the staged tile needs more than 48 KiB of shared memory");
 
-      __shared__ __align__(16) float staged[in_h * stride];
+      __shared__ __align__(128) float staged[in_h * stride];
       const int x0 = blockIdx.x * out_w, y0 = blockIdx.y * out_h;
-      const int tid = threadIdx.y * c.block_x + threadIdx.x;
 
-      // Stage the tile and its halo; only the last round can run past it.
-      @meta for (int s = 0; s * threads < in_w * in_h; ++s) {
-        int idx = tid + s * threads;
-        if (@((s + 1) * threads <= in_w * in_h) || idx < in_w * in_h) {
-          int row = idx / in_w, col = idx % in_w;
-          int gx = x0 + col - radius, gy = y0 + row - radius;
-          float value = 0.0f;
-          if (gx >= 0 && gx < w && gy >= 0 && gy < h)
-            value = @(c.ldg ? "__ldg(&in[size_t(gy) * w + gx])" : "in[size_t(gy) * w + gx]");
-          staged[row * stride + col] = value;
+      @meta if (v.dma) {
+        // Stage the tile and its halo with metacu::dma: in_h rows of in_w
+        // floats out of the image's rows of w floats, zero outside the
+        // image. When the window's x (a multiple of out_w less the radius)
+        // and the image's pitch are multiples of 4 floats, 16-byte copies:
+        // on sm_90 one tensor copy through src's map where the rows are
+        // packed in shared memory (pad 0), else one bulk copy per row where
+        // the window is inside the image. Otherwise 4-byte copies.
+        @meta int align = out_w % 4 == 0 && radius % 4 == 0 ? 16 : 4;
+        @meta metacu::dma::spec rows = {.kind = metacu::dma::pattern::strided, .bytes = in_w * 4,
+                                        .rows = in_h, .dst_pitch = stride * 4, .align = align,
+                                        .threads = threads, .smem_bytes = 48 * 1024,
+                                        .hint = c.ldg ? metacu::dma::cache::non_coherent
+                                                      : metacu::dma::cache::normal,
+                                        .force = v.force};
+        @meta auto wide = metacu::dma::plan(rows);
+        @meta rows.align = 4;
+        @meta rows.force = metacu::dma::mechanism::automatic;
+        @meta auto narrow = metacu::dma::plan(rows);
+        __shared__ metacu::dma::barrier bar;
+        if (w % (align / 4) == 0) {
+          @(wide.type()) dma(bar);
+          dma.start_window(staged, src, (x0 - radius) * 4, y0 - radius);
+          dma.wait();
+        } else {
+          @(narrow.type()) dma(bar);
+          dma.start_window(staged, src.img, (x0 - radius) * 4, y0 - radius);
+          dma.wait();
         }
+      } else {
+        // Stage the tile and its halo; only the last round can run past it.
+        const int tid = threadIdx.y * c.block_x + threadIdx.x;
+        @meta for (int s = 0; s * threads < in_w * in_h; ++s) {
+          int idx = tid + s * threads;
+          if (@((s + 1) * threads <= in_w * in_h) || idx < in_w * in_h) {
+            int row = idx / in_w, col = idx % in_w;
+            int gx = x0 + col - radius, gy = y0 + row - radius;
+            float value = 0.0f;
+            if (gx >= 0 && gx < w && gy >= 0 && gy < h)
+              value = @(c.ldg ? "__ldg(&in[size_t(gy) * w + gx])" : "in[size_t(gy) * w + gx]");
+            staged[row * stride + col] = value;
+          }
+        }
+        __syncthreads();
       }
-      __syncthreads();
 
       // Input row r of this thread's window feeds output row v through
       // filter row r - v; metacu drops the pairs outside the filter.
@@ -195,13 +243,15 @@ __global__ void @(v.name)(const float* in, float* __restrict__ out, int w, int h
 struct conv_variant {
   const char* name;
   void (*kernel)(const float*, float*, int, int);
+  // The kernels staged by metacu::dma take the image as an image_map.
+  void (*mapped)(metacu::dma::image_map, float*, int, int);
   bool per_arch;
   conv_config config;
 };
 
 const conv_variant conv_variants[] = {
   @meta for (const variant& v : variants()) {
-    {v.name, @(v.name), v.per_arch, v.config},
+    {v.name, @(v.dma ? "nullptr, " + v.name : v.name + ", nullptr"), v.per_arch, v.config},
   }
 };
 
@@ -318,7 +368,7 @@ int main(int argc, char** argv) {
   METACU_CHECK(cudaMemcpy(din, img.data(), img.size() * sizeof(float), cudaMemcpyHostToDevice));
 
   const double flop = 2.0 * taps * taps * double(w) * h;
-  double default_gflops = 0.0, tuned_gflops = 0.0;
+  std::map<std::string, double> gflops_of;
   int failures = 0;
   std::vector<float> out(img.size());
   for (const conv_variant& v : conv_variants) {
@@ -328,14 +378,22 @@ int main(int argc, char** argv) {
     conv_config c = v.config;
     std::string from = "fixed";
     if (v.per_arch) {
-      int arch = metacu::loaded_arch(v.kernel);
+      int arch = v.mapped ? metacu::loaded_arch(v.mapped) : metacu::loaded_arch(v.kernel);
       c = metacu::select(conv_tuning, arch);
       from = "config for loaded image sm_" + std::to_string(arch);
     }
     dim3 block(c.block_x, c.block_y);
     dim3 grid((w + c.block_x * c.tile_x - 1) / (c.block_x * c.tile_x),
               (h + c.block_y * c.tile_y - 1) / (c.block_y * c.tile_y));
-    auto launch = [&] { v.kernel<<<grid, block>>>(din, dout, w, h); };
+    // The image and the tensor map of this configuration's window.
+    const metacu::dma::image_map src = metacu::dma::map_image(
+        {din, w * 4, w * 4, h}, (c.block_x * c.tile_x + 2 * radius) * 4, c.block_y * c.tile_y + 2 * radius);
+    auto launch = [&] {
+      if (v.mapped)
+        v.mapped<<<grid, block>>>(src, dout, w, h);
+      else
+        v.kernel<<<grid, block>>>(din, dout, w, h);
+    };
 
     METACU_CHECK(cudaMemset(dout, 0xff, img.size() * sizeof(float))); // NaN
     launch();
@@ -353,10 +411,7 @@ int main(int argc, char** argv) {
 
     float ms = median_ms(launch);
     double gflops = flop / (ms * 1e6);
-    if (v.per_arch)
-      tuned_gflops = gflops;
-    if (std::strcmp(v.name, "conv_default") == 0)
-      default_gflops = gflops;
+    gflops_of[v.name] = gflops;
     char shape[96];
     std::snprintf(shape, sizeof shape, "%dx%d threads, %dx%d tile, pad %d, %s", c.block_x,
                   c.block_y, c.tile_x, c.tile_y, c.pad, c.ldg ? "ldg" : "no ldg");
@@ -365,10 +420,18 @@ int main(int argc, char** argv) {
     std::printf("row|convolution|%s (%s)|%.0f GFLOP/s|%s\n", v.name, shape, gflops,
                 ok ? "matches CPU" : "MISMATCH");
   }
-  std::printf("convolution: per-architecture config vs default: %.2fx\n",
-              tuned_gflops / default_gflops);
-  std::printf("row|convolution|per-arch config vs default 16x16|%.2fx|\n",
-              tuned_gflops / default_gflops);
+  const double tuned_vs_default = gflops_of["conv_tuned"] / gflops_of["conv_default"];
+  std::printf("convolution: per-architecture config vs default: %.2fx\n", tuned_vs_default);
+  std::printf("row|convolution|per-arch config vs default 16x16|%.2fx|\n", tuned_vs_default);
+  // The same configurations staged by metacu::dma against by hand.
+  for (const char* name : {"conv_tuned_dma", "conv_tuned_dma_rows", "conv_default_dma"}) {
+    const std::string hand = std::string(name).substr(0, std::string(name).find("_dma"));
+    const double ratio = gflops_of[name] / gflops_of[hand];
+    std::printf("convolution: %s (staged by metacu::dma) vs %s (by hand): %.3fx\n", name, hand.c_str(),
+                ratio);
+    std::printf("row|convolution|%s vs %s: metacu::dma staging vs hand staging|%.3fx|\n", name,
+                hand.c_str(), ratio);
+  }
   METACU_CHECK(cudaFree(din));
   METACU_CHECK(cudaFree(dout));
   return failures ? 1 : 0;

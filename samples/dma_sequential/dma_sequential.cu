@@ -41,24 +41,19 @@ __global__ void __launch_bounds__(threads) stage_edge(const float4* src, float4*
   __shared__ metacu::dma::barrier bar;
   Copier dma(bar);
   const size_t base = size_t(blockIdx.x) * (Tile / 16);
-  // start_edge needs cp.async: sm_80 and newer.
-  if codegen ((int)__nvvm_arch >= 80) {
-    dma.start_edge(tile, src + base, valid);
-    dma.wait();
+  dma.start_edge(tile, src + base, valid);
+  dma.wait();
 #pragma unroll
-    for (int i = 0; i < Tile / 16 / threads; ++i)
-      dst[base + threadIdx.x + i * threads] = tile[threadIdx.x + i * threads];
-  }
+  for (int i = 0; i < Tile / 16 / threads; ++i)
+    dst[base + threadIdx.x + i * threads] = tile[threadIdx.x + i * threads];
 }
 
 template <class Copier, int Tile>
-bool check_edge(const float4* src, float4* dst, size_t bytes, const std::vector<float>& host) {
-  void (*kernel)(const float4*, float4*, int) = stage_edge<Copier, Tile>;
-  if (metacu::loaded_arch(kernel) < 80)
-    return true; // the sm_75 image has no start_edge
+bool check_edge(const char* label, const float4* src, float4* dst, size_t bytes,
+                const std::vector<float>& host) {
   const int valid = Tile - 100; // a partial 16-byte access, then whole zero ones
   METACU_CHECK(cudaMemset(dst, 0xff, bytes));
-  kernel<<<unsigned(bytes / Tile), threads>>>(src, dst, valid);
+  stage_edge<Copier, Tile><<<unsigned(bytes / Tile), threads>>>(src, dst, valid);
   METACU_CHECK(cudaGetLastError());
   std::vector<unsigned char> got(bytes);
   METACU_CHECK(cudaMemcpy(got.data(), dst, bytes, cudaMemcpyDeviceToHost));
@@ -70,8 +65,8 @@ bool check_edge(const float4* src, float4* dst, size_t bytes, const std::vector<
       std::printf("start_edge: first wrong byte %zu (tile offset %zu): %d, expected %d\n", i, i % Tile, got[i],
                   expect);
   }
-  std::printf("row|dma_sequential|%d-byte tiles, start_edge (%d bytes valid, rest zero-filled)|-|-|%s\n", Tile,
-              valid, wrong ? "WRONG" : "exact");
+  std::printf("row|dma_sequential|%d-byte tiles, %s, start_edge (%d bytes valid, rest zero-filled)|-|-|%s\n",
+              Tile, label, valid, wrong ? "WRONG" : "exact");
   return wrong == 0;
 }
 
@@ -115,7 +110,7 @@ int main(int argc, char** argv) {
       @meta auto p = metacu::dma::plan({.bytes = tile, .align = 16, .threads = threads,
                                         .force = metacu::dma::mechanism(m)});
       @meta if (m == 0 && tile == 16384) { @meta p.diagnose(); }
-      @meta if (m == 0) { ok &= check_edge<@(p.type()), @(tile)>(src, dst, bytes, host); }
+      ok &= check_edge<@(p.type()), @(tile)>(@(std::string("\"") + labels[m] + "\""), src, dst, bytes, host);
       ok &= measure<@(p.type()), @(tile)>(@(std::string("\"") + labels[m] + "\""), src, dst, bytes, host, memcpy_gbs);
     }
   }

@@ -116,6 +116,53 @@ TEST(DmaPlan, RefusedForcedMechanism) {
   EXPECT_STREQ(dma::refused(s, 0), "");
 }
 
+dma::spec window(int bytes, int rows, int dst_pitch) {
+  dma::spec s;
+  s.kind = dma::pattern::strided;
+  s.bytes = bytes;
+  s.rows = rows;
+  s.dst_pitch = dst_pitch;
+  s.align = 16;
+  s.threads = 256;
+  return s;
+}
+
+TEST(DmaPlan, TensorCopyForPackedWindowsOnSm90) {
+  const dma::spec s = window(576, 64, 0);
+  EXPECT_TRUE(dma::lower(s, 90).tensor);
+  EXPECT_EQ(dma::lower(s, 90).mech, dma::mechanism::bulk); // start() has no map
+  EXPECT_FALSE(dma::lower(s, 80).tensor);
+  EXPECT_FALSE(dma::lower(s, 75).tensor);
+  // Rows padded in shared memory, a box over 256 elements or rows, or rows
+  // only 4-byte aligned: no tensor copy, and the reason.
+  EXPECT_FALSE(dma::lower(window(576, 64, 592), 90).tensor);
+  EXPECT_FALSE(dma::lower(window(1040, 8, 0), 90).tensor);
+  EXPECT_FALSE(dma::lower(window(576, 257, 0), 90).tensor);
+  EXPECT_TRUE(dma::lower(window(1024, 256, 0), 90).tensor);
+  // Rows under 256 bytes: cp.async, for a window (no tensor copy unless
+  // forced) as for start() (no bulk copy per row).
+  EXPECT_FALSE(dma::lower(window(160, 16, 0), 90).tensor);
+  EXPECT_EQ(dma::lower(window(160, 16, 0), 90).mech, dma::mechanism::cp_async);
+  EXPECT_EQ(dma::lower(window(288, 16, 0), 90).mech, dma::mechanism::bulk);
+  dma::spec small = window(160, 16, 0);
+  small.force = dma::mechanism::tensor;
+  EXPECT_TRUE(dma::lower(small, 90).tensor);
+  dma::spec narrow = s;
+  narrow.align = 4;
+  EXPECT_FALSE(dma::lower(narrow, 90).tensor);
+  EXPECT_NE(std::string(dma::lower(narrow, 90).why_not_tensor), "");
+  // Another mechanism forced keeps the tensor copy off; tensor forced where
+  // it cannot be is refused on sm_90 only.
+  dma::spec bulk = s;
+  bulk.force = dma::mechanism::bulk;
+  EXPECT_FALSE(dma::lower(bulk, 90).tensor);
+  dma::spec forced = window(576, 64, 592);
+  forced.force = dma::mechanism::tensor;
+  EXPECT_NE(std::string(dma::refused(forced, 2)), "");
+  EXPECT_STREQ(dma::refused(forced, 1), "");
+  EXPECT_EQ(dma::lower(forced, 80).mech, dma::mechanism::cp_async);
+}
+
 TEST(DmaPlan, DescribeNamesMechanismAndReason) {
   char buf[1024] = {};
   FILE *f = fmemopen(buf, sizeof buf, "w");

@@ -9,8 +9,9 @@ namespace metacu::dma {
 
 enum class pattern : int { sequential, strided, indirect };
 /// How the bytes move: through registers (LDG/STS), cp.async, or the bulk
-/// copy engine (cp.async.bulk with an mbarrier).
-enum class mechanism : int { automatic, registers, cp_async, bulk };
+/// copy engine (cp.async.bulk with an mbarrier; tensor: one
+/// cp.async.bulk.tensor for a strided window, with a tensor map).
+enum class mechanism : int { automatic, registers, cp_async, bulk, tensor };
 /// Cache hints on the global reads.
 enum class cache : int {
   normal,
@@ -62,12 +63,17 @@ struct lowering {
   int regs = 0;         // 32-bit registers holding data
   bool guarded = false; // the last round is guarded (a ragged edge)
   const char *why = "";
+  /// Strided copies: start_window() with an image_map issues one tensor
+  /// copy (cp.async.bulk.tensor) for the whole window; why_not if not.
+  bool tensor = false;
+  const char *why_not_tensor = "";
 };
 
 constexpr const char *name(mechanism m) {
   return m == mechanism::registers  ? "registers (LDG/STS)"
          : m == mechanism::cp_async ? "cp.async"
          : m == mechanism::bulk     ? "cp.async.bulk + mbarrier"
+         : m == mechanism::tensor   ? "cp.async.bulk.tensor + mbarrier"
                                     : "automatic";
 }
 
@@ -95,6 +101,34 @@ constexpr int widest(const spec &s) {
          (divides(w, src_pitch(s)) && divides(w, dst_pitch(s)))))
       return w;
   return 1;
+}
+
+/// Strided rows shorter than this take cp.async on sm_90 rather than one
+/// bulk or tensor copy per row or window: on an H100, 160-byte rows staged
+/// by bulk copies took 1.38x the time of cp.async, by a tensor copy 1.07x;
+/// from 288 bytes on the tensor copy was the faster (docs/dma.md).
+constexpr int bulk_row_min = 256;
+
+/// Largest box dimension of a tensor map, in elements (4-byte elements for
+/// metacu::dma's maps).
+constexpr int tensor_box_limit = 256;
+
+/// Why a strided window cannot be one tensor copy on sm_90 (empty: it can).
+/// The tensor map describes the image as 4-byte elements, and the copy
+/// engine writes the box densely into shared memory.
+constexpr const char *tensor_refusal(const spec &s) {
+  if (s.kind != pattern::strided)
+    return "tensor-map copies are for strided copies";
+  if (widest(s) < 16)
+    return "a tensor map needs 16-byte alignment of the image, its pitch, "
+           "the window's x and the row";
+  if (dst_pitch(s) != s.bytes)
+    return "the copy engine writes the window's rows packed: dst_pitch must "
+           "equal bytes";
+  if (s.bytes / 4 > tensor_box_limit || s.rows > tensor_box_limit)
+    return "a tensor map's box is at most 256 elements (1024 bytes) wide and "
+           "256 rows high";
+  return "";
 }
 
 /// The tier of an architecture: 0 below sm_80, 1 sm_80 to sm_89 (cp.async),
@@ -141,6 +175,8 @@ constexpr const char *refused(const spec &s, int tier) {
       return "cp.async.bulk needs 16-byte alignment of every address, size "
              "and pitch (align or sizes too small)";
   }
+  if (s.force == mechanism::tensor && tier == 2)
+    return tensor_refusal(s);
   return "";
 }
 
@@ -151,13 +187,25 @@ constexpr lowering lower(const spec &s, int arch) {
   const int w = widest(s);
   const int total = total_bytes(s);
   mechanism m = s.force;
+  if (tier == 2 && s.kind == pattern::strided) {
+    // Only a window with a tensor map can take the tensor copy; forcing
+    // another mechanism keeps it off, for measurement.
+    const char *no = tensor_refusal(s);
+    if (!*no && m == mechanism::automatic && s.bytes < bulk_row_min)
+      no = "rows under 256 bytes: cp.async";
+    l.tensor = (m == mechanism::automatic || m == mechanism::tensor) && !*no;
+    l.why_not_tensor = *no ? no : l.tensor ? "" : "another mechanism is forced";
+  }
+  // A plain start() has no tensor map: a forced tensor copy is a bulk one.
+  if (m == mechanism::tensor)
+    m = tier == 2 ? mechanism::bulk : mechanism::automatic;
   if (m == mechanism::bulk && tier < 2)
     m = mechanism::automatic;
   if (m == mechanism::cp_async && tier < 1)
     m = mechanism::automatic;
   if (m == mechanism::automatic) {
     if (tier == 2 && w >= 16 && s.kind != pattern::indirect &&
-        (s.kind == pattern::sequential || s.bytes >= 128)) {
+        (s.kind == pattern::sequential || s.bytes >= bulk_row_min)) {
       m = mechanism::bulk;
       l.why = "sm_90+: 16-byte aligned sizes and addresses, the bulk copy "
               "engine moves the tile without registers";
@@ -169,7 +217,7 @@ constexpr lowering lower(const spec &s, int arch) {
               : s.kind == pattern::indirect
                   ? "sm_90+: a gather of small elements; cp.async per "
                     "element"
-                  : "sm_90+: rows under 128 bytes; cp.async";
+                  : "sm_90+: rows under 256 bytes; cp.async";
     } else {
       m = mechanism::registers;
       l.why = tier == 0 ? "sm_75: no asynchronous copy; loads staged in "
@@ -228,6 +276,7 @@ inline const char *mechanism_name(mechanism m) {
   return m == mechanism::registers  ? "registers"
          : m == mechanism::cp_async ? "cp_async"
          : m == mechanism::bulk     ? "bulk"
+         : m == mechanism::tensor   ? "tensor"
                                     : "automatic";
 }
 
@@ -249,6 +298,15 @@ inline void describe(FILE *out, const spec &s, int arch) {
                l.guarded ? "guarded (the threads do not divide the work evenly)"
                          : "unguarded",
                l.why);
+  if (s.kind == pattern::strided && tier_of(arch) == 2) {
+    if (l.tensor)
+      std::fprintf(out, "    start_window with an image_map: one "
+                        "cp.async.bulk.tensor for the window, zero fill "
+                        "outside the image by the copy engine\n");
+    else
+      std::fprintf(out, "    start_window with an image_map: no tensor copy (%s)\n",
+                   l.why_not_tensor);
+  }
 }
 
 inline void describe_header(FILE *out, const spec &s) {
