@@ -212,7 +212,11 @@ GuardedBatch metacu::tune::guardCandidates(llvm::StringRef Text,
     if (!conditionalsBalance(Toks, *Open, Close))
       continue;
     unsigned Begin = Toks[*Open].end(), End = Toks[Close].Offset;
-    Out.Weights[*C] += End - Begin;
+    // Tokens, not bytes: the body's #line directives carry the input's
+    // path, and a weight that changed with the checkout's location would
+    // change the shard plan with it.
+    for (unsigned J = *Open + 1; J < Close; ++J)
+      Out.Weights[*C] += !Toks[J].InDirective;
     // += : an empty body's two inserts fall at one offset, in this order.
     Inserts[Begin] += "\n#if !defined(METACU_TUNE_SHARD) || defined(" +
                       shardMacro(Names[*C]) + ")\n" +

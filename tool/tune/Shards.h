@@ -27,8 +27,8 @@ std::string shardMacro(llvm::StringRef Name);
 
 struct GuardedBatch {
   std::string Text;
-  /// Per candidate, the bytes of kernel body guarded: run.py's estimate of
-  /// its compile cost. 0 when no kernel of that name was found (then it is
+  /// Per candidate, the tokens of kernel body guarded (directives aside):
+  /// run.py's estimate of its compile cost. 0 when no kernel of that name was found (then it is
   /// compiled in every shard, which is correct, only slower).
   std::vector<uint64_t> Weights;
 };

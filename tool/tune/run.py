@@ -93,7 +93,7 @@ def plan(m, done, jobs, shards=0):
     candidates, as far as ``jobs`` cores go round the batches), each shard
     compiling only its candidates' kernels (metacu's guards:
     -DMETACU_TUNE_SHARD and the candidates' shard_macro). Candidates go
-    heaviest first (their guarded body bytes, the manifest's weight) to the
+    heaviest first (the tokens of their guarded bodies, the manifest's weight) to the
     lightest shard, so the shards take about as long. A batch compiled whole
     needs no shard symbols.
     """
