@@ -475,6 +475,8 @@ public:
                                                  StringRef) override {
     if (!Parse)
       return std::make_unique<ASTConsumer>();
+    // The consumer says which bodies (ASTConsumer::shouldSkipFunctionBody).
+    CI.getFrontendOpts().SkipFunctionBodies = true;
     return createPlacementConsumer(CI, F, Pass);
   }
 
