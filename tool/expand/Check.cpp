@@ -132,6 +132,22 @@ llvm::Error check(const ScanResult &Scan, const HostSliceResult &Slice) {
                        "file; include it with #include from a user "
                        "directory");
   }
+  // Skipped by the host pass, so not spliced, but compiled by nvcc's device
+  // passes (or its host pass, with __CUDACC__): the header's meta constructs
+  // would reach nvcc as they are.
+  for (const MetaHeader &H : Slice.SkippedMetaHeaders)
+    if (anyContains(Slice.ArchConditional, H.IncludeOffset) ||
+        anyContains(Slice.CompilerConditional, H.IncludeOffset))
+      return errorAt(
+          H.IncludeOffset,
+          "header '" + H.Path + "' contains meta constructs (at " + H.Path +
+              ":" + llvm::Twine(H.Line) + ":" + llvm::Twine(H.Col) +
+              ") and is included under a condition that tests "
+              "__CUDA_ARCH__, __CUDACC__ or __NVCC__: metacu expands the "
+              "headers the host pass of a C++ compiler includes, and this "
+              "one it skips, so nvcc would read it unexpanded; include it "
+              "unconditionally and select per architecture with 'if "
+              "codegen (__nvvm_arch ...)'");
   llvm::Error Err = llvm::Error::success();
   walkNodes(Scan.Nodes, [&](const Node &N) {
     if (N.Kind == NodeKind::Text)

@@ -154,15 +154,40 @@ private:
   std::optional<int> Pending;
 };
 
-/// Marks the files to splice; returns whether \p I is one.
-bool markSplices(std::vector<Entered> &Files, int I) {
+/// Marks the files to splice, given the real paths of those spliced
+/// already (\p Spliced); returns whether \p I is one.
+bool markSplicesOnce(std::vector<Entered> &Files, int I,
+                     const llvm::StringSet<> &Spliced) {
   Entered &E = Files[I];
   bool Splice = E.Dialect;
   for (const Directive &D : E.Directives)
     if (D.Child >= 0)
-      Splice |= markSplices(Files, D.Child);
+      Splice |= markSplicesOnce(Files, D.Child, Spliced);
+    else if (!D.Skipped.empty() && Spliced.contains(D.Skipped))
+      Splice = true;
   Files[I].Splice = Splice;
   return Splice;
+}
+
+/// Marks the files to splice: the dialect headers and every file that
+/// includes one, also where the preprocessor skips that #include (a guard,
+/// '#pragma once'), as a header in a subdirectory does with "../lib.h".
+/// Left an #include, such a file has the host slice, then nvcc, enter the
+/// dialect header again: the host slice refuses a dialect header it enters,
+/// and '#pragma once', which the splice blanks, no longer keeps nvcc out.
+/// Spliced, its #include of a header spliced before becomes a blank line.
+/// Files that include those follow, until nothing changes.
+void markSplices(std::vector<Entered> &Files) {
+  llvm::StringSet<> Spliced;
+  for (;;) {
+    markSplicesOnce(Files, 0, Spliced);
+    size_t Before = Spliced.size();
+    for (const Entered &E : Files)
+      if (E.Splice)
+        Spliced.insert(E.Real);
+    if (Spliced.size() == Before)
+      return;
+  }
 }
 
 /// Writes the splice of the input and its headers.
@@ -304,7 +329,7 @@ public:
   void EndSourceFileAction() override {
     if (Files.empty())
       return;
-    markSplices(Files, 0);
+    markSplices(Files);
     Result =
         Splicer(File, Opts, Files, getCompilerInstance().getSourceManager())
             .run();

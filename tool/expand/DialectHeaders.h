@@ -15,7 +15,8 @@
 // '#pragma once' becomes a blank line; an unguarded header included twice
 // is spliced twice. Headers without meta constructs (the toolkit, CCCL,
 // the system) stay #includes, untouched, unless they include a dialect
-// header themselves, which makes them part of the splice.
+// header themselves (even one their guard or '#pragma once' skips there),
+// which makes them part of the splice.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_EXPAND_DIALECTHEADERS_H

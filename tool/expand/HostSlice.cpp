@@ -66,9 +66,11 @@ public:
   }
 
   void SourceRangeSkipped(SourceRange Skipped, SourceLocation) override {
-    if (SM.isInMainFile(Skipped.getBegin()))
-      R.Inactive.push_back({offset(Skipped.getBegin()),
-                            offset(Skipped.getEnd())});
+    if (!SM.isInMainFile(Skipped.getBegin()))
+      return;
+    Range Block{offset(Skipped.getBegin()), offset(Skipped.getEnd())};
+    R.Inactive.push_back(Block);
+    findSkippedDialectIncludes(Block);
   }
 
   void If(SourceLocation Loc, SourceRange Cond, ConditionValueKind) override {
@@ -124,31 +126,79 @@ public:
   }
 
 private:
-  /// A user header with meta constructs (a dialect header) must be spliced
-  /// into the input (DialectHeaders.h), or it would reach nvcc unexpanded.
-  void findMetaConstructs(FileID FID, llvm::StringRef Name) {
-    llvm::StringRef Text = SM.getBufferData(FID);
+  /// The offset of the first meta construct of \p Text, if any.
+  static std::optional<unsigned> firstMetaConstruct(llvm::StringRef Text) {
     if (!Text.contains('@') && !Text.contains("codegen"))
-      return;
+      return std::nullopt;
     std::vector<metacu::Token> Toks = lexRaw(Text);
     for (size_t I = 0; I + 1 < Toks.size(); ++I) {
       const metacu::Token &A = Toks[I], &B = Toks[I + 1];
-      if (!(A.isAt() && (B.isIdent("meta") || B.is(tok::l_paren))) &&
-          !(A.isIdent("if") && B.isIdent("codegen")))
-        continue;
-      SourceLocation Inc = SM.getIncludeLoc(FID);
-      while (Inc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Inc)))
-        Inc = SM.getIncludeLoc(SM.getFileID(SM.getExpansionLoc(Inc)));
-      if (Inc.isInvalid())
-        return;
-      MetaHeader H;
-      H.IncludeOffset = offset(Inc);
-      H.Path = Name.str();
-      unsigned Off = Toks[I].Offset;
-      H.Line = SM.getLineNumber(FID, Off);
-      H.Col = SM.getColumnNumber(FID, Off);
-      R.MetaHeaders.push_back(H);
+      if ((A.isAt() && (B.isIdent("meta") || B.is(tok::l_paren))) ||
+          (A.isIdent("if") && B.isIdent("codegen")))
+        return Toks[I].Offset;
+    }
+    return std::nullopt;
+  }
+
+  /// A user header with meta constructs (a dialect header) must be spliced
+  /// into the input (DialectHeaders.h), or it would reach nvcc unexpanded.
+  void findMetaConstructs(FileID FID, llvm::StringRef Name) {
+    std::optional<unsigned> Off = firstMetaConstruct(SM.getBufferData(FID));
+    if (!Off)
       return;
+    SourceLocation Inc = SM.getIncludeLoc(FID);
+    while (Inc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Inc)))
+      Inc = SM.getIncludeLoc(SM.getFileID(SM.getExpansionLoc(Inc)));
+    if (Inc.isInvalid())
+      return;
+    MetaHeader H;
+    H.IncludeOffset = offset(Inc);
+    H.Path = Name.str();
+    H.Line = SM.getLineNumber(FID, *Off);
+    H.Col = SM.getColumnNumber(FID, *Off);
+    R.MetaHeaders.push_back(H);
+  }
+
+  /// The splice follows the host pass, so an #include in a region it skips
+  /// is not spliced. Where nvcc compiles that region in some pass (an
+  /// #ifdef __CUDA_ARCH__), a dialect header it names would reach nvcc
+  /// unexpanded: each such #include is noted, found as the preprocessor
+  /// would find it there, for check() to refuse (Check.h).
+  void findSkippedDialectIncludes(Range Block) {
+    llvm::StringRef Main = SM.getBufferData(SM.getMainFileID());
+    std::string Text = Main.slice(Block.Begin, Block.End).str();
+    std::vector<metacu::Token> Toks = lexRaw(Text);
+    for (size_t I = 0; I + 1 < Toks.size(); ++I) {
+      if (!Toks[I].is(tok::hash) || !Toks[I].StartOfLine ||
+          !(Toks[I + 1].isIdent("include") ||
+            Toks[I + 1].isIdent("include_next")))
+        continue;
+      unsigned NameAt = Block.Begin + Toks[I + 1].Offset + Toks[I + 1].Length;
+      llvm::StringRef Rest = Main.substr(NameAt).split('\n').first.ltrim();
+      bool Angled = Rest.starts_with("<");
+      if (!Angled && !Rest.starts_with("\""))
+        continue; // a macro names it: nothing to find without expanding
+      llvm::StringRef Name = Rest.drop_front().split(Angled ? '>' : '"').first;
+      OptionalFileEntryRef File = PP.LookupFile(
+          SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(NameAt),
+          Name, Angled, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+          nullptr, nullptr);
+      if (!File)
+        continue;
+      auto Buffer = SM.getFileManager().getBufferForFile(*File);
+      if (!Buffer)
+        continue;
+      llvm::StringRef Header = (*Buffer)->getBuffer();
+      std::optional<unsigned> Off = firstMetaConstruct(Header);
+      if (!Off)
+        continue;
+      MetaHeader H;
+      H.IncludeOffset = Block.Begin + Toks[I].Offset;
+      H.Path = File->getName().str();
+      llvm::StringRef Before = Header.take_front(*Off);
+      H.Line = Before.count('\n') + 1;
+      H.Col = *Off - (Before.rfind('\n') + 1) + 1;
+      R.SkippedMetaHeaders.push_back(std::move(H));
     }
   }
 
@@ -192,8 +242,7 @@ private:
       return 0;
     CharSourceRange CR = CharSourceRange::getTokenRange(
         SM.getExpansionLoc(Cond.getBegin()), SM.getExpansionLoc(Cond.getEnd()));
-    std::string Text =
-        Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();
+    std::string Text = Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();
     unsigned Tests = 0;
     for (const metacu::Token &T : lexRaw(Text))
       if (T.isIdent())
@@ -285,8 +334,8 @@ public:
   SliceConsumer(CompilerInstance &CI, const SourceFile &File,
                 const ScanResult &Scan, const llvm::StringSet<> &Names,
                 llvm::StringRef RuntimeInclude, HostSliceResult &R)
-      : CI(CI), SM(CI.getSourceManager()), File(File), Scan(Scan),
-        Names(Names), RuntimeInclude(RuntimeInclude), R(R) {}
+      : CI(CI), SM(CI.getSourceManager()), File(File), Scan(Scan), Names(Names),
+        RuntimeInclude(RuntimeInclude), R(R) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     findByName(Ctx.getTranslationUnitDecl());
@@ -567,8 +616,8 @@ private:
         I.FromHeader = !Main;
         bool Ok = true;
         for (const FieldDecl *F : RD->fields()) {
-          Ok &= F->getIdentifier() != nullptr &&
-                F->getAccess() != AS_private && F->getAccess() != AS_protected;
+          Ok &= F->getIdentifier() != nullptr && F->getAccess() != AS_private &&
+                F->getAccess() != AS_protected;
           if (F->getIdentifier())
             I.Fields.push_back(F->getName().str());
         }
@@ -682,9 +731,9 @@ private:
 
 /// The input with its meta constructs masked, at its real path, over the
 /// real file system: relative #includes resolve as nvcc resolves them.
-static llvm::IntrusiveRefCntPtr<FileManager>
-maskedFiles(const SourceFile &File, const ScanResult &Scan,
-            llvm::StringRef Path) {
+static llvm::IntrusiveRefCntPtr<FileManager> maskedFiles(const SourceFile &File,
+                                                         const ScanResult &Scan,
+                                                         llvm::StringRef Path) {
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::getRealFileSystem());
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -729,8 +778,8 @@ static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
   };
   FatalErrorRecorder Fatal;
   auto Files = maskedFiles(File, Scan, Path);
-  tooling::ToolInvocation Invocation(
-      Args, std::make_unique<Action>(Nvcc), Files.get());
+  tooling::ToolInvocation Invocation(Args, std::make_unique<Action>(Nvcc),
+                                     Files.get());
   Invocation.setDiagnosticConsumer(&Fatal);
   if (!Invocation.run() || Fatal.Offset || Nvcc.Files.empty())
     return false;

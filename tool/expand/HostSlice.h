@@ -16,10 +16,10 @@
 #ifndef METACU_EXPAND_HOSTSLICE_H
 #define METACU_EXPAND_HOSTSLICE_H
 
-#include "toolchain/CompileFlags.h"
-#include "toolchain/CudaToolkit.h"
 #include "expand/Scan.h"
 #include "support/SourceFile.h"
+#include "toolchain/CompileFlags.h"
+#include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
@@ -90,6 +90,9 @@ struct HostSliceResult {
   std::vector<EnumInfo> Enums;
   std::vector<RecordInfo> Records;
   std::vector<MetaHeader> MetaHeaders;
+  /// Dialect headers named by an #include in a region the preprocessor
+  /// skips (not spliced; refused where nvcc compiles the region).
+  std::vector<MetaHeader> SkippedMetaHeaders;
   /// Every file the preprocessor read, the input first.
   std::vector<std::string> Files;
 };

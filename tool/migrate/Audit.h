@@ -10,7 +10,10 @@
 // The analysis preprocesses the file once per compilation pass nvcc would
 // make (Passes.h, PreprocessorPass.h) and parses it for the passes that take
 // each branch, to see where each conditional sits (Placement.h), unless
-// another unit's parse placed it already (PlacementCache.h);
+// another unit's parse placed it already (PlacementCache.h). The toolkit's
+// headers, most of every pass, cost it their directives only: their code is
+// lexed without expanding macros, and a parse skips their function bodies
+// (PreprocessorPass.cpp, Placement.cpp).
 // Classify.h gives each site its category, AuditPrinter.h prints them.
 //
 //===----------------------------------------------------------------------===//

@@ -95,6 +95,14 @@ public:
   PlacementConsumer(CompilerInstance &CI, Facts &F, unsigned Pass)
       : SM(CI.getSourceManager()), LO(CI.getLangOpts()), F(F), Pass(Pass) {}
 
+  /// Only user files hold conditionals to place: the bodies of a system
+  /// header's functions (the toolkit's, CCCL's: most of a parse) are
+  /// skipped. Clang parses those it may need for the user's code anyway:
+  /// constexpr functions and those with a deduced return type.
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+  }
+
   void HandleTranslationUnit(ASTContext &Ctx) override {
     std::map<std::string, std::vector<Group *>> ByFile;
     for (auto &[K, G] : F.Groups)

@@ -14,6 +14,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -364,6 +365,100 @@ private:
   PendingUse Pending;
 };
 
+/// Lexes a pass's translation unit to its end, expanding macros only where
+/// the facts can depend on it. The facts come from directives anywhere and
+/// from the code of user files; a system header's code (the toolkit's,
+/// CCCL's: most of a pass's tokens and of its time) is lexed with macros
+/// expanded in its directives only, as Clang's dependency scanner does.
+/// What a system header's code can still change is the macro table,
+/// through a _Pragma (push_macro/pop_macro): a macro that can expand to
+/// one is expanded there. A user file's token lexed right after a system
+/// header, before the switch back, is expanded now.
+class TokenDrain {
+public:
+  TokenDrain(Preprocessor &PP, SourceManager &SM)
+      : PP(PP), SM(SM), Pragma(PP.getIdentifierInfo("_Pragma")),
+        MsPragma(PP.getIdentifierInfo("__pragma")) {}
+
+  void run() {
+    PP.EnterMainSourceFile();
+    clang::Token Tok;
+    for (PP.Lex(Tok); Tok.isNot(tok::eof); PP.Lex(Tok))
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(Tok.getLocation())))
+        userToken(Tok);
+      else
+        systemToken(Tok);
+  }
+
+private:
+  void userToken(const clang::Token &Tok) {
+    if (Expanding)
+      return;
+    expand(true);
+    reenter(Tok);
+  }
+
+  void systemToken(const clang::Token &Tok) {
+    // Until a macro's expansion is over, its tokens are lexed as it began.
+    if (!PP.getCurrentLexer())
+      return;
+    if (Expanding) {
+      expand(false);
+      // Lexed while expanding: its macro, if any, has been expanded.
+      return;
+    }
+    IdentifierInfo *II = Tok.getIdentifierInfo();
+    if (!II || !mayPragma(II))
+      return;
+    expand(true);
+    reenter(Tok);
+  }
+
+  void expand(bool On) {
+    Expanding = On;
+    if (On)
+      PP.SetEnableMacroExpansion();
+    else
+      PP.SetMacroExpansionOnlyInDirectives();
+  }
+
+  /// Lexes \p Tok, an identifier lexed without expansion, again.
+  void reenter(const clang::Token &Tok) {
+    const IdentifierInfo *II = Tok.getIdentifierInfo();
+    if (!II || !PP.isMacroDefined(II))
+      return;
+    auto Copy = std::make_unique<clang::Token[]>(1);
+    Copy[0] = Tok;
+    PP.EnterTokenStream(std::move(Copy), 1, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
+  }
+
+  /// Whether the macro \p II names (or the operator) can produce a
+  /// _Pragma, through the macros its body names as they are defined now.
+  bool mayPragma(const IdentifierInfo *II) {
+    Seen.clear();
+    return mayPragmaFrom(II);
+  }
+  bool mayPragmaFrom(const IdentifierInfo *II) {
+    if (II == Pragma || II == MsPragma)
+      return true;
+    const MacroInfo *MI = PP.getMacroInfo(II);
+    if (!MI || !Seen.insert(II).second)
+      return false;
+    for (const clang::Token &T : MI->tokens())
+      if (const IdentifierInfo *Inner = T.getIdentifierInfo())
+        if (mayPragmaFrom(Inner))
+          return true;
+    return false;
+  }
+
+  Preprocessor &PP;
+  SourceManager &SM;
+  const IdentifierInfo *Pragma, *MsPragma;
+  llvm::SmallPtrSet<const IdentifierInfo *, 16> Seen;
+  bool Expanding = true;
+};
+
 class PassAction : public ASTFrontendAction {
 public:
   PassAction(Facts &F, unsigned Pass, bool Parse)
@@ -380,6 +475,8 @@ public:
                                                  StringRef) override {
     if (!Parse)
       return std::make_unique<ASTConsumer>();
+    // The consumer says which bodies (ASTConsumer::shouldSkipFunctionBody).
+    CI.getFrontendOpts().SkipFunctionBodies = true;
     return createPlacementConsumer(CI, F, Pass);
   }
 
@@ -388,12 +485,8 @@ public:
     // preprocessing alone is several times cheaper than a parse.
     if (Parse)
       return ASTFrontendAction::ExecuteAction();
-    Preprocessor &PP = getCompilerInstance().getPreprocessor();
-    PP.EnterMainSourceFile();
-    clang::Token Tok;
-    do
-      PP.Lex(Tok);
-    while (Tok.isNot(tok::eof));
+    CompilerInstance &CI = getCompilerInstance();
+    TokenDrain(CI.getPreprocessor(), CI.getSourceManager()).run();
   }
 
 private:

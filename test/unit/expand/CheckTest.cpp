@@ -102,6 +102,23 @@ TEST(CheckTest, HeaderWithMetaConstructsIsAnErrorAtItsInclude) {
       << E.Message;
 }
 
+TEST(CheckTest, ASkippedDialectIncludeIsAnErrorWhereNvccCompilesIt) {
+  TestTU TU("[[#ifdef __CUDA_ARCH__\n$arch^#include \"d.cuh\"\n#endif]]\n"
+            "#if 0\n$never^#include \"d.cuh\"\n#endif\n");
+  HostSliceResult Slice;
+  Slice.ArchConditional.push_back(TU.range());
+  // Under '#if 0' no pass compiles it: left as it is.
+  Slice.SkippedMetaHeaders.push_back({TU.point("never"), "d.cuh", 3, 3});
+  EXPECT_FALSE(static_cast<bool>(checkWith(TU, Slice)));
+  Slice.SkippedMetaHeaders.push_back({TU.point("arch"), "d.cuh", 3, 3});
+  ErrorAt E = errorOf(checkWith(TU, Slice));
+  EXPECT_EQ(E.Offset, TU.point("arch"));
+  EXPECT_NE(E.Message.find("header 'd.cuh' contains meta constructs (at "
+                           "d.cuh:3:3) and is included under a condition"),
+            std::string::npos)
+      << E.Message;
+}
+
 TEST(CheckTest, MetaHeaderComesFirstThenSourceOrder) {
   TestTU TU("@meta for $first^(\n$inc^#include \"tune.h\"\n$second^@ bad\n");
   HostSliceResult Slice;

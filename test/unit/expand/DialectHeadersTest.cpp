@@ -141,6 +141,42 @@ TEST_F(DialectHeadersTest, PlainHeaderThatIncludesADialectHeaderIsSpliced) {
   EXPECT_EQ(originOf(S, "int all;"), Tmp.path("all.h") + ":3");
 }
 
+TEST_F(DialectHeadersTest, AHeaderWhoseIncludeOfASplicedHeaderIsSkipped) {
+  // Cooperative groups' layout: <cg/reduce.h> includes "../cg.h", which the
+  // input included first. Left an #include, reduce.h would make nvcc (and
+  // the host slice) enter cg.h again: with '#pragma once', which the splice
+  // blanks, its meta constructs would be read twice.
+  for (llvm::StringRef Guard :
+       {"#pragma once\n", "#ifndef CG_H\n#define CG_H\n"}) {
+    TempDir Dir;
+    Dir.write("inc/cg.h", Guard.str() + "@meta int cg = 1;\nint g;\n" +
+                              (Guard.contains("ifndef") ? "#endif\n" : ""));
+    Dir.write("inc/cg/reduce.h", "#pragma once\n#include \"../cg.h\"\n"
+                                 "#include \"detail.h\"\nint r;\n");
+    Dir.write("inc/cg/detail.h", "#pragma once\n#include \"../cg.h\"\n"
+                                 "int detail;\n");
+    Dir.write("inc/cg/plain.h", "#pragma once\nint plain;\n");
+    HostSliceOptions Opts;
+    Opts.Flags.Args = {"-I" + Dir.path("inc")};
+    Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
+    Opts.RuntimeInclude = RuntimeInclude;
+    std::string Code = "#include <cg.h>\n#include <cg/reduce.h>\n"
+                       "#include <cg/plain.h>\nint k;\n";
+    auto R =
+        spliceDialectHeaders(SourceFile(Dir.write("k.cu", Code), Code), Opts);
+    ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+    llvm::StringRef Text = R->Text.text();
+    EXPECT_EQ(count(Text, "@meta int cg"), 1u) << Guard.str();
+    // reduce.h and detail.h (which includes cg.h too) are spliced; a header
+    // that includes no dialect header stays an #include.
+    EXPECT_EQ(count(Text, "int r;"), 1u) << Guard.str();
+    EXPECT_EQ(count(Text, "int detail;"), 1u) << Guard.str();
+    EXPECT_FALSE(Text.contains("cg.h\"")) << Text.str();
+    EXPECT_FALSE(Text.contains("reduce.h")) << Text.str();
+    EXPECT_TRUE(Text.contains("#include <cg/plain.h>")) << Text.str();
+  }
+}
+
 TEST_F(DialectHeadersTest, HeadersOfTheRuntimeDirectoryAreNamedRelativeToIt) {
   RuntimeInclude = Tmp.path("runtime");
   Tmp.write("runtime/metacu/lib.cuh", "#pragma once\n@meta int lib = 1;\n");

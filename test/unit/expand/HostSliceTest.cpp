@@ -220,6 +220,33 @@ TEST_F(HostSliceTest, HeaderWithOnlyIfCodegenIsADialectHeader) {
   EXPECT_EQ(R->MetaHeaders[0].Col, 3u);
 }
 
+TEST_F(HostSliceTest, SkippedIncludesOfDialectHeadersAreNoted) {
+  Tmp.write("inc/d.cuh", "#pragma once\n__device__ int f() {\n"
+                         "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80)\n"
+                         "    return 1;\n  return 0;\n}\n");
+  Tmp.write("plain.cuh", "int plain;\n");
+  auto R = slice("#ifdef __CUDA_ARCH__\n#include <d.cuh>\n#endif\n"
+                 "#if 0\n#  include \"plain.cuh\"\n#endif\n"
+                 "#if 0\n#include \"inc/d.cuh\"\n#endif\n",
+                 {"-I" + Tmp.path("inc")});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->MetaHeaders.empty());
+  // Both dialect includes, each found as the preprocessor would find it;
+  // not the plain header.
+  ASSERT_EQ(R->SkippedMetaHeaders.size(), 2u);
+  for (const MetaHeader &H : R->SkippedMetaHeaders) {
+    EXPECT_TRUE(llvm::StringRef(H.Path).ends_with("d.cuh")) << H.Path;
+    EXPECT_EQ(H.Line, 3u);
+    EXPECT_EQ(H.Col, 3u);
+  }
+  EXPECT_EQ(R->SkippedMetaHeaders[0].IncludeOffset,
+            offsetOf("#include <d.cuh>"));
+  EXPECT_EQ(R->SkippedMetaHeaders[1].IncludeOffset,
+            offsetOf("#include \"inc/d.cuh\""));
+  EXPECT_TRUE(covers(R->ArchConditional, offsetOf("#include <d.cuh>")));
+  EXPECT_FALSE(covers(R->ArchConditional, offsetOf("#include \"inc/d.cuh\"")));
+}
+
 TEST_F(HostSliceTest, MissingHeaderIsAnErrorAtItsInclude) {
   auto R = slice("int a;\n#include \"nowhere.h\"\n@meta int n = a;\n");
   ASSERT_FALSE(bool(R));

@@ -207,4 +207,64 @@ TEST_F(PreprocessorPassTest, AMissingHeaderIsFatalAtItsInclude) {
       << Msg;
 }
 
+// A system header's code is lexed without expanding its macros
+// (PreprocessorPass.cpp, TokenDrain); the facts must be those of a full
+// expansion all the same.
+
+TEST_F(PreprocessorPassTest, ASystemHeadersPragmasStillChangeTheMacros) {
+  // CCCL's _CCCL_PUSH_MACROS / _CCCL_POP_MACROS, in miniature: a macro in
+  // the header's code that expands to _Pragma(push_macro/pop_macro).
+  Tmp.write("sys/lib.h", R"(#pragma once
+#define LIB_PRAGMA(x) _Pragma(#x)
+#define LIB_PUSH LIB_PRAGMA(push_macro("FAST"))
+#define LIB_POP LIB_PRAGMA(pop_macro("FAST"))
+LIB_PUSH
+#undef FAST
+int lib_code;
+LIB_POP
+)");
+  CompileFlags Flags;
+  Flags.Args = {"-isystem" + Tmp.path("sys")};
+  run(R"(#if __CUDA_ARCH__ >= 800
+#define FAST 1
+#endif
+#include <lib.h>
+__device__ int f() {
+#ifdef FAST
+  return 1;
+#endif
+  return 0;
+}
+)",
+      {0, 80}, /*Parse=*/false, Flags);
+  const Group &G = groupAt(6);
+  EXPECT_EQ(G.Taken[0], NoBranch);
+  EXPECT_EQ(G.Taken[passIndex(80)], 0);
+  EXPECT_TRUE(G.Mentions);
+}
+
+TEST_F(PreprocessorPassTest, UserCodeRightAfterASystemHeaderIsExpanded) {
+  // The header ends in code, lexed without expansion; the user's next token
+  // is a macro that stands for __CUDA_ARCH__.
+  Tmp.write("sys/lib.h", "int lib_a;\nint lib_b;\n");
+  CompileFlags Flags;
+  Flags.Args = {"-isystem" + Tmp.path("sys")};
+  run(R"(#define ARCH __CUDA_ARCH__
+#include <lib.h>
+ARCH;
+#include <lib.h>
+__CUDA_ARCH__;
+)",
+      {80}, /*Parse=*/false, Flags);
+  std::vector<const OtherSite *> Uses;
+  for (auto &[K, O] : F.Others)
+    if (O.Kind == SiteKind::ValueUse)
+      Uses.push_back(&O);
+  ASSERT_EQ(Uses.size(), 2u);
+  EXPECT_EQ(otherAt(3), SiteKind::ValueUse);
+  EXPECT_EQ(Uses[0]->Via, "ARCH");
+  EXPECT_EQ(otherAt(5), SiteKind::ValueUse);
+  EXPECT_TRUE(Uses[1]->Direct);
+}
+
 } // namespace
