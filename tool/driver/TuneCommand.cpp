@@ -558,6 +558,9 @@ int metacu::runTuneCommand() {
   if (ReplayPath.empty())
     return fail("no kernel file: metacu tune KERNEL.cu --arch N, --import "
                 "DIR or --replay CACHE.json[.gz]");
+  if (!PredictPath.empty())
+    return fail("--predict predicts a kernel file's candidates, not a "
+                "cache's: metacu tune KERNEL.cu --arch N --predict OUT.json");
   tune::ReplayOptions Options;
   Options.CachePath = ReplayPath;
   Options.Strategy = StrategyName;

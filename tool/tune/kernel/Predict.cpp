@@ -178,6 +178,11 @@ metacu::tune::predictSpace(const KernelSource &K, const SearchSpace &Space,
         K.Path + ": tuning space '" + K.Declared.Kernel +
         "' does not say how a configuration is launched, which the model "
         "needs: declare .launch(...) (docs/tune.md)");
+  // Without nvcc every batch would fail and be split down to single
+  // candidates, each "not building".
+  if (!llvm::sys::fs::can_execute(P.Nvcc))
+    return llvm::createStringError("cannot run " + P.Nvcc +
+                                   " to predict the candidates");
   llvm::SmallString<256> WorkDir;
   if (std::error_code EC =
           llvm::sys::fs::createUniqueDirectory("metacu-predict", WorkDir))
