@@ -87,6 +87,12 @@ constexpr int problem_h = 4096;
           return p["block_size_x"].as_int() * p["block_size_y"].as_int() <= 1024;
         })
         .require([](const metacu::json& p) { return staged_bytes(p) <= 48 * 1024; })
+        .launch([](const metacu::json& p) { // as conv_problem::launch does
+          long long out_w = p["block_size_x"].as_int() * p["tile_size_x"].as_int();
+          long long out_h = p["block_size_y"].as_int() * p["tile_size_y"].as_int();
+          return metacu::tune_launch{{p["block_size_x"].as_int(), p["block_size_y"].as_int()},
+                                     {(problem_w + out_w - 1) / out_w, (problem_h + out_h - 1) / out_h}};
+        })
         .problem_size({problem_w, problem_h})
         .metric("GFLOP/s", 2.0 * taps * taps * problem_w * problem_h / 1e9,
                 metacu::tune_direction::maximize)

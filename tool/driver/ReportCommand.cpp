@@ -39,6 +39,12 @@ static cl::opt<std::string>
              cl::desc("Target architectures as CMake writes them: 75,80,90a"),
              cl::value_desc("list"), cl::Required, cl::sub(ReportSubcommand),
              cl::cat(MetacuCategory));
+static cl::opt<std::string> ImageSpec(
+    "image",
+    cl::desc("Report the code of an older image run on the one --arch GPU: "
+             "compute_80 is an sm_80 build's PTX, assembled for --arch"),
+    cl::value_desc("compute_N"), cl::sub(ReportSubcommand),
+    cl::cat(MetacuCategory));
 static cl::opt<std::string>
     BlockSpec("block",
               cl::desc("Threads per block of every kernel: 256 or 64x8 "
@@ -83,26 +89,6 @@ static cl::opt<std::string> Output("o",
                                    cl::sub(ReportSubcommand),
                                    cl::cat(MetacuCategory));
 
-// nvcc's spelling of the user's preprocessor flags: Clang's joined
-// -isystem<dir> and -include<file> are two arguments to nvcc.
-static std::vector<std::string> nvccArgs(const CompileFlags &Flags,
-                                         llvm::StringRef InputDir) {
-  std::vector<std::string> Args{"-I" + runtimeIncludeDir(),
-                                "-I" + InputDir.str()};
-  for (const std::string &A : Flags.Args) {
-    llvm::StringRef S = A;
-    if (S.consume_front("-isystem"))
-      Args.insert(Args.end(), {"-isystem", S.str()});
-    else if (S.consume_front("-include"))
-      Args.insert(Args.end(), {"-include", S.str()});
-    else
-      Args.push_back(A);
-  }
-  if (!Flags.Standard.empty())
-    Args.push_back("-std=" + Flags.Standard);
-  return Args;
-}
-
 // A launch of BLOCK threads and GRID blocks (if given) with the shared
 // memory options.
 static llvm::Expected<report::LaunchConfig> launchOf(llvm::StringRef Block,
@@ -140,10 +126,34 @@ static llvm::Expected<llvm::StringMap<report::LaunchConfig>> kernelLaunches() {
   return ByName;
 }
 
+// The architectures the file is expanded for: --arch, or --image's.
+static llvm::Expected<ArchList> expansionArchs(const ArchList &Targets) {
+  if (ImageSpec.empty())
+    return Targets;
+  llvm::StringRef Number = ImageSpec;
+  if (!Number.consume_front("compute_"))
+    return llvm::createStringError("--image: compute_N, not '" + ImageSpec +
+                                   "'");
+  if (Targets.archs().size() != 1)
+    return llvm::createStringError(
+        "--image: the image runs on one --arch, not " + Targets.names());
+  auto Image = ArchList::parse(Number);
+  if (!Image)
+    return llvm::createStringError("--image: " +
+                                   llvm::toString(Image.takeError()));
+  if (Image->archs().front().CC > Targets.archs().front().CC)
+    return llvm::createStringError("--image: " + ImageSpec + " cannot run on " +
+                                   Targets.names());
+  return *Image;
+}
+
 int runReportCommand() {
   auto Archs = ArchList::parse(ArchSpec);
   if (!Archs)
     return reportFailure(Archs.takeError());
+  auto ExpandFor = expansionArchs(*Archs);
+  if (!ExpandFor)
+    return reportFailure(ExpandFor.takeError());
   std::optional<report::LaunchConfig> Launch;
   if (!BlockSpec.empty()) {
     auto L = launchOf(BlockSpec, GridSpec);
@@ -175,7 +185,7 @@ int runReportCommand() {
 
   // The file `metacu INPUT -o STEM.gen.cu --arch LIST` would write.
   Opts->OutputName = (llvm::sys::path::stem(Input) + ".gen.cu").str();
-  auto Expanded = expandFile(*File, *Archs, *Opts);
+  auto Expanded = expandFile(*File, *ExpandFor, *Opts);
   if (!Expanded)
     return reportFailure(Expanded.takeError());
   llvm::SmallString<256> GenPath(WorkDir);
@@ -187,8 +197,9 @@ int runReportCommand() {
   llvm::sys::fs::make_absolute(InputDir);
   report::NvccOptions Nvcc;
   Nvcc.Nvcc = report::findNvcc(CudaPathOption);
-  Nvcc.Args = nvccArgs(Opts->Flags, InputDir);
+  Nvcc.Args = report::nvccArgs(Opts->Flags, runtimeIncludeDir(), InputDir);
   Nvcc.WorkDir = std::string(WorkDir);
+  Nvcc.PtxArch = ImageSpec;
   auto Builds = report::buildForArchs(GenPath, Archs->archs(), Nvcc);
   if (!Builds)
     return reportFailure(Builds.takeError());

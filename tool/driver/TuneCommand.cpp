@@ -14,6 +14,7 @@
 #include "tune/Bundle.h"
 #include "tune/HtmlReport.h"
 #include "tune/KernelTunerCache.h"
+#include "tune/Predictions.h"
 #include "tune/Progress.h"
 #include "tune/Random.h"
 #include "tune/Replay.h"
@@ -23,6 +24,7 @@
 #include "tune/Tuner.h"
 #include "tune/TuningFile.h"
 #include "tune/kernel/KernelSource.h"
+#include "tune/kernel/Predict.h"
 #include "tune/runners/Gpu.h"
 #include "tune/strategies/Strategy.h"
 
@@ -30,10 +32,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include "support/Output.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+
 #include <optional>
+#include <thread>
 
 using namespace metacu;
 namespace cl = llvm::cl;
@@ -106,6 +111,20 @@ static cl::opt<std::string>
                           "best on the recorded spaces)"),
                  cl::value_desc("name"), cl::sub(TuneSubcommand),
                  cl::cat(MetacuCategory));
+static cl::opt<std::string> PredictionsPath(
+    "predictions",
+    cl::desc("What the model predicts of each configuration, for --strategy "
+             "model with --replay (scripts/model-vs-measured --predictions "
+             "writes it from the kernel's code)"),
+    cl::value_desc("file.json"), cl::sub(TuneSubcommand),
+    cl::cat(MetacuCategory));
+static cl::opt<std::string> PredictPath(
+    "predict",
+    cl::desc("Write what the model predicts of every configuration of the "
+             "kernel's space to this file, from the candidates' code and no "
+             "GPU, and stop (what --predictions reads)"),
+    cl::value_desc("out.json"), cl::sub(TuneSubcommand),
+    cl::cat(MetacuCategory));
 static cl::opt<bool> ListStrategies("list-strategies",
                                     cl::desc("Print the strategies and exit"),
                                     cl::sub(TuneSubcommand),
@@ -378,6 +397,56 @@ static int tuneKernel() {
                 "space '" +
                 Kernel->Declared.Kernel + "' breaks a restriction");
 
+  // The model's predictions: read, or made here from the candidates' code
+  // for the image on --arch (needed by --predict and --strategy model).
+  std::optional<tune::Predictions> Predicted;
+  const tune::StrategyInfo *Strategy = tune::findStrategy(
+      StrategyName.empty() ? tune::defaultStrategy() : StrategyName);
+  if (!PredictionsPath.empty()) {
+    auto P = tune::Predictions::read(PredictionsPath, *Space);
+    if (!P)
+      return fail(llvm::toString(P.takeError()));
+    Predicted = std::move(*P);
+  } else if (!PredictPath.empty() ||
+             (Strategy && Strategy->NeedsPredictions && EmitBundle.empty())) {
+    auto Target = ArchList::parse(*Arch);
+    if (!Target)
+      return fail(llvm::toString(Target.takeError()));
+    tune::PredictOptions P;
+    P.Target = Target->archs().front();
+    P.ExpandFor = *ImageArchs;
+    if (llvm::StringRef(Image).starts_with("compute_"))
+      P.PtxArch = Image;
+    P.Nvcc = Opts->Toolkit.Root + "/bin/nvcc";
+    P.BatchSize =
+        BatchSize.getNumOccurrences() ? std::max(1u, BatchSize.getValue()) : 32;
+    P.Jobs = Jobs ? Jobs.getValue()
+                  : std::max(1u, std::thread::hardware_concurrency());
+    auto Report = [](size_t Done, size_t Total) {
+      if (!Quiet)
+        llvm::errs() << llvm::formatv(
+            "metacu tune: predicted {0} of {1} configurations\n", Done, Total);
+    };
+    P.Progress = Report;
+    auto Made = tune::predictSpace(*Kernel, *Space, *Opts, P);
+    if (!Made)
+      return fail(llvm::toString(Made.takeError()));
+    Predicted = std::move(*Made);
+  }
+  if (!PredictPath.empty()) {
+    llvm::json::Object Header{{"kernel", Kernel->Declared.Kernel},
+                              {"source", llvm::sys::path::filename(InputFile)},
+                              {"arch", *Arch},
+                              {"image", Image}};
+    std::string Text;
+    llvm::raw_string_ostream(Text)
+        << llvm::formatv("{0:1}", Predicted->toJSON(*Space, std::move(Header)))
+        << '\n';
+    if (llvm::Error Err = writeOutput(PredictPath, Text))
+      return reportFailure(std::move(Err));
+    return 0;
+  }
+
   tune::BundleOptions B;
   B.Arch = *Arch;
   B.Image = Image;
@@ -457,6 +526,7 @@ static int tuneKernel() {
   }
   Tune.Evaluation.Objective = Info.Objective;
   Tune.Evaluation.Journal = Journal.get();
+  Tune.Evaluation.Predicted = Predicted ? &*Predicted : nullptr;
   std::optional<tune::Progress> Progress;
   if (!Quiet)
     Tune.Evaluation.Listener =
@@ -488,12 +558,16 @@ int metacu::runTuneCommand() {
   if (ReplayPath.empty())
     return fail("no kernel file: metacu tune KERNEL.cu --arch N, --import "
                 "DIR or --replay CACHE.json[.gz]");
+  if (!PredictPath.empty())
+    return fail("--predict predicts a kernel file's candidates, not a "
+                "cache's: metacu tune KERNEL.cu --arch N --predict OUT.json");
   tune::ReplayOptions Options;
   Options.CachePath = ReplayPath;
   Options.Strategy = StrategyName;
   Options.Seed = Seed;
   Options.T4Path = T4Path;
   Options.JournalPath = JournalPath;
+  Options.PredictionsPath = PredictionsPath;
   if (BudgetEvals.getNumOccurrences()) {
     if (BudgetEvals == 0)
       return fail("--budget must be at least 1");

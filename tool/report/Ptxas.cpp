@@ -127,6 +127,27 @@ std::string findNvcc(llvm::StringRef CudaPath) {
   return std::string(P);
 }
 
+std::vector<std::string> nvccArgs(const CompileFlags &Flags,
+                                  llvm::StringRef RuntimeInclude,
+                                  llvm::StringRef InputDir) {
+  std::vector<std::string> Args{"-I" + RuntimeInclude.str(),
+                                "-I" + InputDir.str()};
+  // Clang's joined -isystem<dir> and -include<file> are two arguments to
+  // nvcc.
+  for (const std::string &A : Flags.Args) {
+    llvm::StringRef S = A;
+    if (S.consume_front("-isystem"))
+      Args.insert(Args.end(), {"-isystem", S.str()});
+    else if (S.consume_front("-include"))
+      Args.insert(Args.end(), {"-include", S.str()});
+    else
+      Args.push_back(A);
+  }
+  if (!Flags.Standard.empty())
+    Args.push_back("-std=" + Flags.Standard);
+  return Args;
+}
+
 namespace {
 struct Job {
   std::vector<std::string> Args;
@@ -191,7 +212,8 @@ llvm::Expected<std::vector<ArchBuild>> buildForArchs(llvm::StringRef GenFile,
   std::vector<Job> ToPtx, ToCubin;
   for (const Arch &A : Archs) {
     std::string Stem = InWorkDir(A.name());
-    Job P{{Opts.Nvcc, "-ptx", "-arch=" + A.name()}, Stem + ".ptx.log"};
+    std::string PtxArch = Opts.PtxArch.empty() ? A.name() : Opts.PtxArch;
+    Job P{{Opts.Nvcc, "-ptx", "-arch=" + PtxArch}, Stem + ".ptx.log"};
     P.Args.insert(P.Args.end(), Opts.Args.begin(), Opts.Args.end());
     P.Args.insert(P.Args.end(), {GenFile.str(), "-o", Stem + ".ptx"});
     ToPtx.push_back(std::move(P));

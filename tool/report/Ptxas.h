@@ -10,6 +10,7 @@
 #define METACU_REPORT_PTXAS_H
 
 #include "toolchain/Arch.h"
+#include "toolchain/CompileFlags.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -55,7 +56,17 @@ struct NvccOptions {
   std::vector<std::string> Args;
   /// Where the PTX, cubins and logs go.
   std::string WorkDir;
+  /// The virtual architecture the PTX is for ("compute_80"), assembled by
+  /// ptxas for each target, as -gencode arch=compute_80,code=sm_90 does
+  /// (an older image on a newer GPU); empty: each target's own.
+  std::string PtxArch;
 };
+
+/// nvcc's spelling of the user's preprocessor flags for a file generated
+/// from one in \p InputDir, metacu's runtime headers first.
+std::vector<std::string> nvccArgs(const CompileFlags &Flags,
+                                  llvm::StringRef RuntimeInclude,
+                                  llvm::StringRef InputDir);
 
 struct ArchBuild {
   Arch Target;

@@ -89,6 +89,23 @@ llvm::Expected<DeclaredSpace> DeclaredSpace::parse(llvm::StringRef Text,
                            "' needs the work of one run (tune_space::metric)");
   D.Work = *Work;
   D.Tolerance = *Tolerance;
+  if (const json::Array *Launches = O->getArray("launches")) {
+    if (Launches->size() != D.Valid.size())
+      return bad(Origin, "one launch per valid configuration");
+    for (const json::Value &L : *Launches) {
+      const json::Array *Dims = L.getAsArray();
+      if (!Dims || Dims->size() != 6)
+        return bad(Origin, "a launch is block x, y, z and grid x, y, z");
+      std::array<uint64_t, 6> A;
+      for (size_t I = 0; I < 6; ++I) {
+        auto N = (*Dims)[I].getAsUINT64();
+        if (!N || *N == 0)
+          return bad(Origin, "a launch's dimensions are positive integers");
+        A[I] = *N;
+      }
+      D.Launches.push_back(A);
+    }
+  }
   return D;
 }
 
@@ -105,15 +122,26 @@ json::Value DeclaredSpace::toJSON() const {
     V.push_back(I);
   for (int64_t N : ProblemSize)
     S.push_back(N);
-  return json::Object{{"kernel", Kernel},
-                      {"where", Where},
-                      {"params", std::move(P)},
-                      {"valid", std::move(V)},
-                      {"problem_size", std::move(S)},
-                      {"metric", Objective.Name},
-                      {"work", Work},
-                      {"direction", Objective.direction()},
-                      {"tolerance", Tolerance}};
+  json::Object O{{"kernel", Kernel},
+                 {"where", Where},
+                 {"params", std::move(P)},
+                 {"valid", std::move(V)},
+                 {"problem_size", std::move(S)},
+                 {"metric", Objective.Name},
+                 {"work", Work},
+                 {"direction", Objective.direction()},
+                 {"tolerance", Tolerance}};
+  if (!Launches.empty()) {
+    json::Array L;
+    for (const auto &A : Launches) {
+      json::Array Dims;
+      for (uint64_t N : A)
+        Dims.push_back(N);
+      L.push_back(std::move(Dims));
+    }
+    O["launches"] = std::move(L);
+  }
+  return O;
 }
 
 llvm::Expected<SearchSpace> DeclaredSpace::searchSpace() const {

@@ -20,6 +20,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ struct DeclaredSpace {
   /// For a rate: the work of one run in the metric's unit times seconds.
   double Work = 0;
   double Tolerance = 0;
+  /// How each valid configuration is launched (tune_space::launch), in the
+  /// order of Valid: block x, y, z, then grid x, y, z; empty when the space
+  /// does not say.
+  std::vector<std::array<uint64_t, 6>> Launches;
 
   /// Parses one line of the generator's description; \p Origin names it in
   /// errors.

@@ -25,6 +25,8 @@
 
 namespace metacu::tune {
 
+class Predictions;
+
 /// What a strategy sees of an evaluation: lower is better.
 struct Cost {
   /// +infinity for an invalid configuration.
@@ -77,6 +79,9 @@ struct EvaluatorOptions {
   ResultCache *Journal = nullptr;
   /// Told of each evaluation; none when null.
   EvaluationListener *Listener = nullptr;
+  /// What the model predicts of each configuration, for the strategies
+  /// that use it; none when null.
+  const Predictions *Predicted = nullptr;
 };
 
 class Evaluator {

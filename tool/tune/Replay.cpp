@@ -1,6 +1,7 @@
 //===- Replay.cpp - `metacu tune --replay`: a strategy on recorded times --===//
 #include "Replay.h"
 #include "KernelTunerCache.h"
+#include "Predictions.h"
 #include "ResultCache.h"
 #include "Summary.h"
 #include "T4.h"
@@ -59,6 +60,14 @@ metacu::tune::replay(const ReplayOptions &Options) {
     }
   }
 
+  std::optional<Predictions> Predicted;
+  if (!Options.PredictionsPath.empty()) {
+    auto P = Predictions::read(Options.PredictionsPath, *Space);
+    if (!P)
+      return P.takeError();
+    Predicted = std::move(*P);
+  }
+
   std::unique_ptr<ResultCache> Journal;
   if (!Options.JournalPath.empty()) {
     auto J = ResultCache::open(Options.JournalPath);
@@ -73,6 +82,7 @@ metacu::tune::replay(const ReplayOptions &Options) {
   Tune.Evaluation.Objective = Info.Objective;
   Tune.Evaluation.Journal = Journal.get();
   Tune.Evaluation.Listener = Options.Listener;
+  Tune.Evaluation.Predicted = Predicted ? &*Predicted : nullptr;
   auto Run = runTuning(*Space, **Runner, Tune);
   if (!Run)
     return Run.takeError();

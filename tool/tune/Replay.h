@@ -29,6 +29,9 @@ struct ReplayOptions {
   Budget Limit;
   /// Where to write the run's evaluations in T4 format; none when empty.
   std::string T4Path;
+  /// What the model predicts of the cache's configurations (a predictions
+  /// file, Predictions.h), for the strategies that use it; none when empty.
+  std::string PredictionsPath;
   /// A journal to resume from and append to; none when empty.
   std::string JournalPath;
   /// The architecture the recorded times stand for (for the tuning file

@@ -20,6 +20,11 @@ llvm::Expected<TuneResult> metacu::tune::runTuning(const SearchSpace &Space,
                                    "'; the strategies are " +
                                    llvm::join(Names, ", "));
   }
+  if (Info->NeedsPredictions && !Options.Evaluation.Predicted)
+    return llvm::createStringError(
+        "strategy '" + Name +
+        "' ranks configurations by the model's predictions: give them "
+        "(--predictions FILE with --replay; docs/tune.md)");
   Evaluator E(Space, R, Options.Evaluation);
   Random Rng(Options.Seed);
   if (EvaluationListener *L = Options.Evaluation.Listener)

@@ -16,6 +16,10 @@
         .require([](const metacu::json& p) {
           return p["block"].as_int() * p["per_thread"].as_int() <= 256;
         })
+        .launch([](const metacu::json& p) {
+          long long per_block = p["block"].as_int() * p["per_thread"].as_int();
+          return metacu::tune_launch{{p["block"].as_int()}, {((1 << 20) + per_block - 1) / per_block}};
+        })
         .problem_size({1 << 20})
         .metric("GB/s", 8.0 * (1 << 20) / 1e9, metacu::tune_direction::maximize)
         .tolerance(0);

@@ -16,6 +16,11 @@ static const StrategyInfo Strategies[] = {
      createGreedyILS},
     {"mls", "Kernel Tuner's mls: Hamming climbs from random starting points",
      createMultiStartLocalSearch},
+    {"model",
+     "metacu report's predictions: never what cannot launch, spills last, "
+     "the rest from the predicted fastest, re-ranked by what measurements "
+     "teach (needs predictions)",
+     createModelGuided, /*NeedsPredictions=*/true},
     {"random_sample", "random configurations, each once", createRandomSample},
     {"brute_force", "every configuration, in enumeration order",
      createBruteForce},

@@ -31,6 +31,9 @@ struct StrategyInfo {
   llvm::StringRef Name;
   llvm::StringRef Summary;
   std::unique_ptr<Strategy> (*Create)();
+  /// It ranks configurations by the model's predictions, which the run must
+  /// then have (EvaluatorOptions::Predicted).
+  bool NeedsPredictions = false;
 };
 
 /// Every strategy, the default first.
@@ -45,6 +48,7 @@ std::unique_ptr<Strategy> createBruteForce();
 std::unique_ptr<Strategy> createRandomSample();
 std::unique_ptr<Strategy> createMultiStartLocalSearch();
 std::unique_ptr<Strategy> createGreedyILS();
+std::unique_ptr<Strategy> createModelGuided();
 
 } // namespace metacu::tune
 

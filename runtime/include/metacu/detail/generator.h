@@ -938,6 +938,14 @@ tuned_params(const json &tuning, Arch arch,
 /// Which way a tuning metric is better.
 enum class tune_direction { minimize, maximize };
 
+/// How the harness launches one configuration: threads per block and
+/// blocks per grid, x first (missing dimensions are 1). `metacu report`'s
+/// model needs it to predict a candidate's time (--strategy model).
+struct tune_launch {
+  std::vector<long long> block;
+  std::vector<long long> grid;
+};
+
 /// The search space of a kernel, declared next to it as a namespace-scope
 /// @meta variable and handed to tune_candidates(), which is where
 /// `metacu tune` finds it:
@@ -988,6 +996,12 @@ public:
     metric_ = std::move(name);
     work_ = work;
     direction_ = direction;
+    return *this;
+  }
+  /// How a configuration is launched, for the model's predictions: a C++
+  /// function of the configuration, evaluated here for every valid one.
+  tune_space &launch(std::function<tune_launch(const json &)> f) {
+    launch_ = std::move(f);
     return *this;
   }
   /// The largest error against the reference a correct result may have.
@@ -1055,11 +1069,18 @@ public:
     }
     s += "], \"valid\": [";
     bool first = true;
-    for (unsigned long long i = 0, n = product_size(); i < n; ++i)
-      if (allows(json::parse(config_text(i), kernel_))) {
-        s += (first ? "" : ",") + std::to_string(i);
-        first = false;
-      }
+    std::string launches;
+    for (unsigned long long i = 0, n = product_size(); i < n; ++i) {
+      json config = json::parse(config_text(i), kernel_);
+      if (!allows(config))
+        continue;
+      s += (first ? "" : ",") + std::to_string(i);
+      if (launch_)
+        launches += (first ? "[" : ",[") + launch_text(launch_(config)) + "]";
+      first = false;
+    }
+    if (launch_)
+      s += "], \"launches\": [" + launches;
     s += "], \"problem_size\": [";
     for (size_t i = 0; i < problem_size_.size(); ++i)
       s += (i ? ", " : "") + std::to_string(problem_size_[i]);
@@ -1080,10 +1101,30 @@ private:
     std::vector<long long> values;
     bool flag;
   };
+  /// "bx,by,bz,gx,gy,gz", every dimension at least 1.
+  std::string launch_text(const tune_launch &l) const {
+    if (l.block.empty() || l.block.size() > 3 || l.grid.size() > 3)
+      throw error("tune_space '" + kernel_ +
+                      "': a launch has 1 to 3 block and up to 3 grid "
+                      "dimensions",
+                  where_);
+    std::string s;
+    for (const std::vector<long long> *dims : {&l.block, &l.grid})
+      for (size_t d = 0; d < 3; ++d) {
+        long long n = d < dims->size() ? (*dims)[d] : 1;
+        if (n < 1)
+          throw error("tune_space '" + kernel_ +
+                          "': a launch's dimensions are at least 1",
+                      where_);
+        s += (s.empty() ? "" : ",") + std::to_string(n);
+      }
+    return s;
+  }
   std::string kernel_;
   std::source_location where_;
   std::vector<parameter> params_;
   std::vector<std::function<bool(const json &)>> restrictions_;
+  std::function<tune_launch(const json &)> launch_;
   std::vector<long long> problem_size_;
   std::string metric_ = "time";
   double work_ = 0;

@@ -1,0 +1,97 @@
+//===- PredictionsTest.cpp - Reading and writing predictions files -------===//
+#include "tune/Predictions.h"
+#include "TuneTestData.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu;
+using namespace metacu::tune;
+namespace json = llvm::json;
+
+static llvm::Expected<Predictions> parse(llvm::StringRef Text,
+                                         const SearchSpace &S) {
+  return Predictions::fromJSON(llvm::cantFail(json::parse(Text)), S, "p.json");
+}
+
+TEST(PredictionsTest, ReadsEachRecordIntoItsConfiguration) {
+  test::Bowl B = test::bowl();
+  auto P = parse(R"({"configurations": [
+    {"params": {"x": 5, "y": 3, "z": 0}, "registers": 40,
+     "spill_store_bytes": 0, "spill_load_bytes": 8, "blocks_per_sm": 3,
+     "limiter": "registers", "predicted_time_us": 12.5},
+    {"params": {"x": 1, "y": 1, "z": 1}, "spill_store_bytes": 0,
+     "spill_load_bytes": 0, "blocks_per_sm": 0, "predicted_time_us": null},
+    {"params": {"x": 2, "y": 2, "z": 0}, "error": "does not build"},
+    {"params": {"x": 8, "y": 8, "z": 0}, "spill_store_bytes": 0,
+     "spill_load_bytes": 0, "blocks_per_sm": 1, "predicted_time_us": 1},
+    {"params": {"x": 9, "y": 1, "z": 0}, "spill_store_bytes": 0,
+     "spill_load_bytes": 0, "blocks_per_sm": 1, "predicted_time_us": 1}]})",
+                 B.Space);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  // x=8 y=8 is not recorded (restricted) and x=9 is no value: skipped.
+  EXPECT_EQ(P->known(), 3u);
+  const auto &Best = P->of(B.optimum());
+  ASSERT_TRUE(Best);
+  EXPECT_EQ(Best->BlocksPerSM, 3u);
+  EXPECT_EQ(Best->SpillLoadBytes, 8u);
+  EXPECT_EQ(*Best->TimeUs, 12.5);
+  EXPECT_FALSE(Best->promising()); // it spills
+  const auto &NoLaunch = P->of(B.index(1, 1, 1));
+  ASSERT_TRUE(NoLaunch);
+  EXPECT_FALSE(NoLaunch->TimeUs);
+  EXPECT_FALSE(NoLaunch->promising());
+  const auto &NoBuild = P->of(B.index(2, 2, 0));
+  ASSERT_TRUE(NoBuild);
+  EXPECT_FALSE(NoBuild->Builds);
+  EXPECT_FALSE(P->of(B.index(3, 3, 0)));
+}
+
+TEST(PredictionsTest, ErrorsNameTheFileAndTheRecord) {
+  test::Bowl B = test::bowl();
+  auto Missing = parse(R"({"configurations": [
+    {"params": {"x": 5, "y": 3, "z": 0}, "spill_store_bytes": 0,
+     "spill_load_bytes": 0, "blocks_per_sm": 3, "predicted_time_us": 1},
+    {"params": {"x": 5, "z": 0}}]})",
+                       B.Space);
+  ASSERT_FALSE(bool(Missing));
+  std::string M = llvm::toString(Missing.takeError());
+  EXPECT_NE(M.find("p.json"), std::string::npos) << M;
+  EXPECT_NE(M.find("configurations[1].params"), std::string::npos) << M;
+  EXPECT_NE(M.find("'y'"), std::string::npos) << M;
+
+  auto BadTime = parse(R"({"configurations": [
+    {"params": {"x": 5, "y": 3, "z": 0}, "spill_store_bytes": 0,
+     "spill_load_bytes": 0, "blocks_per_sm": 3, "predicted_time_us": -2}]})",
+                       B.Space);
+  ASSERT_FALSE(bool(BadTime));
+  M = llvm::toString(BadTime.takeError());
+  EXPECT_NE(M.find("configurations[0].predicted_time_us"), std::string::npos)
+      << M;
+
+  EXPECT_FALSE(bool(parse(R"({"kernels": []})", B.Space)));
+}
+
+TEST(PredictionsTest, WhatItWritesReadsBack) {
+  test::Bowl B = test::bowl();
+  Predictions P(B.Space.size());
+  Predicted A;
+  A.BlocksPerSM = 2;
+  A.SpillStoreBytes = 4;
+  A.TimeUs = 3.25;
+  P.set(B.optimum(), A);
+  Predicted NoBuild;
+  NoBuild.Builds = false;
+  P.set(B.index(1, 2, 1), NoBuild);
+  Predicted NoLaunch;
+  P.set(B.index(2, 2, 1), NoLaunch);
+  json::Value V = P.toJSON(B.Space, json::Object{{"kernel", "bowl"}});
+  EXPECT_EQ(V.getAsObject()->getString("kernel"), "bowl");
+  auto Back = Predictions::fromJSON(V, B.Space, "back.json");
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->known(), 3u);
+  EXPECT_EQ(Back->of(B.optimum())->SpillStoreBytes, 4u);
+  EXPECT_EQ(*Back->of(B.optimum())->TimeUs, 3.25);
+  EXPECT_FALSE(Back->of(B.index(1, 2, 1))->Builds);
+  EXPECT_TRUE(Back->of(B.index(2, 2, 1))->Builds);
+  EXPECT_FALSE(Back->of(B.index(2, 2, 1))->TimeUs);
+}
