@@ -26,13 +26,15 @@ import tempfile
 
 ARCHS = ["75", "80", "90"]
 CONVERTIBLE = {"statement", "host-device-split", "value"}
-# nvcc names internal-linkage entities after the file's name and a hash of
-# its contents; a mangled name's length prefix counts that name too.
+# nvcc names internal-linkage entities after the file's name, a hash of
+# its contents and a number that changes from one compilation to the next;
+# a mangled name's length prefix counts that name too. The number runs
+# into the length of the next name component, digits both: masked with it.
 MASKS = [
-    (re.compile(r"_ZN\d+_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_(?:[0-9a-f]+\b)?"),
+    (re.compile(r"_ZN\d+_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_(?:[0-9a-f]+(?:_\d+)?)?"),
      "_ZN_INTERNAL_"),
-    (re.compile(r"_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_[0-9a-f]+"), "_INTERNAL_"),
-    (re.compile(r"_GLOBAL__N__[0-9a-f]+_\d+_\w+?_cu_(?:[0-9a-f]+\b)?"),
+    (re.compile(r"_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_[0-9a-f]+(?:_\d+)?"), "_INTERNAL_"),
+    (re.compile(r"_GLOBAL__N__[0-9a-f]+_\d+_\w+?_cu_(?:[0-9a-f]+(?:_\d+)?)?"),
      "_GLOBAL__N__"),
     (re.compile(r"_GLOBAL__N__[0-9a-f_]+"), "_GLOBAL__N__"),
     (re.compile(r"\d+_GLOBAL__N__"), "_GLOBAL__N__"),
