@@ -4,15 +4,18 @@
 //   - dma:       each block gathers the rows of its next bags with one
 //                indirect copy (dma.start(tile, table, idx)), double-buffered
 //                with the two-phase form: the next rows are in flight while
-//                the current bags are summed. Planned four times: the
+//                the current bags are summed. Planned five times: the
 //                library's own choice per architecture, then registers,
-//                cp.async and bulk copies forced (on architectures that lack
-//                one the library's choice runs instead);
+//                cp.async and bulk copies (one per row) forced (on
+//                architectures that lack one the library's choice runs
+//                instead), and registers with the whole tile's share of a
+//                thread in flight (bytes_in_flight 128, not 64);
 //   - hand:      the same gather staged by hand (16-byte loads by every
 //                thread, then __syncthreads), one tile at a time;
 //   - no shared: every thread reads its rows' values from global memory.
 // For rows of 128, 256, 512 and 1024 bytes (32 to 256 floats), out of a
-// 128 MiB table at random rows, 256 MiB gathered per launch. Table values
+// 1 GiB table at random rows (much larger than the L2 cache, so the gather
+// reads DRAM), 256 MiB gathered per launch. Table values
 // and weights are small multiples of 1/4, so every sum is exact in float and
 // each version is checked against the CPU bit for bit.
 //
@@ -33,7 +36,7 @@ constexpr int bag = 16;                     // rows summed into one output row
 constexpr int tile_bytes = 16384;           // rows gathered per copy: 16 KiB
 constexpr int outputs = tile_bytes / bag / 4; // output values per tile
 constexpr int tiles_per_block = 4;          // double-buffered in turn
-constexpr size_t table_bytes = size_t(128) << 20;
+constexpr size_t table_bytes = size_t(1) << 30;
 constexpr size_t gathered_bytes = size_t(256) << 20;
 constexpr int tiles = int(gathered_bytes / tile_bytes);
 constexpr int blocks = tiles / tiles_per_block;
@@ -196,13 +199,15 @@ int main() {
   std::printf("row|dma_gather|version|ms|GB/s (rows + indices + weights + output)|result\n");
 
   bool ok = true;
-  @meta const char* labels[] = {"library's choice", "registers (forced)", "cp.async (forced)", "bulk (forced)"};
+  @meta const char* labels[] = {"library's choice", "registers (forced)", "cp.async (forced)", "bulk (forced)",
+                                 "registers (forced), 128 bytes in flight"};
   @meta for (int d : {32, 64, 128, 256}) {
     prepare(p, @(d));
-    @meta for (int m = 0; m < 4; ++m) {
+    @meta for (int m = 0; m < 5; ++m) {
       @meta auto gather = metacu::dma::plan({.kind = metacu::dma::pattern::indirect, .bytes = d * 4,
                                              .rows = tile_bytes / (d * 4), .align = 16, .threads = threads,
-                                             .force = metacu::dma::mechanism(m)});
+                                             .bytes_in_flight = m == 4 ? 128 : 64,
+                                             .force = metacu::dma::mechanism(m == 4 ? 1 : m)});
       {
         using copier_t = @(gather.type());
         @meta if (m == 0 && d == 128) {
