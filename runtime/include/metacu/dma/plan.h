@@ -217,9 +217,9 @@ constexpr lowering lower(const spec &s, int arch) {
               : w < 16  ? "sm_90+: not 16-byte aligned, so no bulk copy; "
                           "cp.async"
               : s.kind == pattern::indirect
-                  ? "sm_90+: a gather; cp.async (on an H100 as fast as "
-                    "one bulk copy per element, or faster, for 128-byte to "
-                    "1 KiB elements)"
+                  ? "sm_90+: a gather; cp.async (one bulk copy per element "
+                    "measured no faster on an H100, 128-byte to 1 KiB "
+                    "elements)"
                   : "sm_90+: rows under 256 bytes; cp.async";
     } else {
       m = mechanism::registers;
