@@ -163,6 +163,62 @@ TEST(DmaPlan, TensorCopyForPackedWindowsOnSm90) {
   EXPECT_EQ(dma::lower(forced, 80).mech, dma::mechanism::cp_async);
 }
 
+dma::spec gather(int bytes, int rows, int src_pitch) {
+  dma::spec s;
+  s.kind = dma::pattern::indirect;
+  s.bytes = bytes;
+  s.rows = rows;
+  s.src_pitch = src_pitch;
+  s.align = 16;
+  s.threads = 128;
+  return s;
+}
+
+TEST(DmaPlan, GatherTakesCpAsyncOnSm80AndSm90) {
+  // Measured on an H100 (docs/dma.md): one bulk copy per gathered row is
+  // no faster than cp.async, so sm_90 keeps cp.async without force.
+  for (int bytes : {16, 128, 512, 1024}) {
+    const dma::spec s = gather(bytes, 16384 / bytes, 0);
+    EXPECT_EQ(dma::lower(s, 75).mech, dma::mechanism::registers) << bytes;
+    EXPECT_EQ(dma::lower(s, 80).mech, dma::mechanism::cp_async) << bytes;
+    EXPECT_EQ(dma::lower(s, 90).mech, dma::mechanism::cp_async) << bytes;
+    EXPECT_EQ(dma::lower(s, 90).width, 16) << bytes;
+    EXPECT_EQ(dma::lower(s, 90).insts, 16384 / 16 / 128) << bytes;
+    EXPECT_FALSE(dma::lower(s, 90).guarded) << bytes;
+  }
+}
+
+TEST(DmaPlan, GatherForcedBulkIsOneCopyPerRow) {
+  dma::spec s = gather(512, 200, 0);
+  s.force = dma::mechanism::bulk;
+  const dma::lowering l = dma::lower(s, 90);
+  EXPECT_EQ(l.mech, dma::mechanism::bulk);
+  EXPECT_EQ(l.width, 512); // a row per copy, not a chunk of the tile
+  EXPECT_EQ(l.insts, 2);   // 200 rows over 128 threads
+  EXPECT_TRUE(l.guarded);
+  EXPECT_EQ(dma::lower(s, 80).mech, dma::mechanism::cp_async);
+  s.bytes = 520; // 8-byte multiple: no bulk copy
+  EXPECT_NE(std::string(dma::refused(s, 2)), "");
+}
+
+TEST(DmaPlan, GatherPitchesCountForWidthAndFootprint) {
+  // The table's pitch limits the access width like a strided pitch does.
+  EXPECT_EQ(dma::widest(gather(64, 32, 256)), 16);
+  EXPECT_EQ(dma::widest(gather(64, 32, 72)), 8);
+  // Elements padded in shared memory: the footprint counts the padding.
+  dma::spec padded = gather(64, 32, 0);
+  padded.dst_pitch = 80;
+  EXPECT_EQ(dma::footprint(padded), 31 * 80 + 64);
+  EXPECT_EQ(dma::widest(padded), 16);
+  padded.smem_bytes = 2048;
+  EXPECT_NE(std::string(dma::invalid(padded)).find("shared memory"),
+            std::string::npos);
+  // A pitch smaller than the row is an error, as for strided copies.
+  EXPECT_NE(std::string(dma::invalid(gather(512, 16, 256))).find("pitch"),
+            std::string::npos);
+  EXPECT_STREQ(dma::invalid(gather(512, 16, 1024)), "");
+}
+
 TEST(DmaPlan, DescribeNamesMechanismAndReason) {
   char buf[1024] = {};
   FILE *f = fmemopen(buf, sizeof buf, "w");

@@ -216,8 +216,20 @@ public:
   }
 
   /// Starts the copy of src to dst (shared memory); copying threads only.
-  /// idx: the element indices of an indirect copy.
-  __device__ void start(void *dst, const void *src, const int *idx = nullptr) {
+  __device__ void start(void *dst, const void *src) {
+    static_assert(K != pattern::indirect,
+                  "metacu::dma: an indirect copy (a gather) takes its index "
+                  "array: start(dst, src, idx)");
+    start_at(dst, src, SrcPitch);
+  }
+
+  /// Indirect copies: starts the gather of element e of dst from row idx[e]
+  /// of src (src + idx[e] * src_pitch), for e < rows. idx may be in global
+  /// or shared memory; it must stay unchanged until wait() returns.
+  __device__ void start(void *dst, const void *src, const int *idx) {
+    static_assert(K == pattern::indirect,
+                  "metacu::dma: an index array is for indirect copies "
+                  "(pattern::indirect)");
     start_at(dst, src, SrcPitch, idx);
   }
 
@@ -330,7 +342,11 @@ public:
   }
 
   /// start() then wait().
-  __device__ void copy(void *dst, const void *src, const int *idx = nullptr) {
+  __device__ void copy(void *dst, const void *src) {
+    start(dst, src);
+    wait();
+  }
+  __device__ void copy(void *dst, const void *src, const int *idx) {
     start(dst, src, idx);
     wait();
   }
@@ -373,20 +389,30 @@ private:
     }
   }
 
-  /// Byte offsets of access k in the source and the destination.
+  /// Byte offset of access k in the source: row k / per_row of a strided
+  /// copy is `pitch` bytes after the previous one; that of a gather is row
+  /// idx[row] of the source.
   template <int W>
-  __device__ static void offsets(int k, ptrdiff_t *from, int *to,
-                                 const int *idx, int pitch) {
+  __device__ static ptrdiff_t src_offset(int k, const int *idx, int pitch) {
     if constexpr (K == pattern::sequential) {
-      *from = *to = k * W;
+      return ptrdiff_t(k) * W;
     } else {
       constexpr int per_row = Bytes / W;
       const int row = k / per_row, col = (k % per_row) * W;
-      if constexpr (K == pattern::strided)
-        *from = ptrdiff_t(row) * pitch + col;
-      else
-        *from = ptrdiff_t(idx[row]) * Bytes + col;
-      *to = row * (K == pattern::strided ? DstPitch : Bytes) + col;
+      return (K == pattern::strided ? ptrdiff_t(row) : ptrdiff_t(idx[row])) *
+                 pitch +
+             col;
+    }
+  }
+
+  /// Byte offset of access k in the destination (no index read: the stores
+  /// of register staging need only this).
+  template <int W> __device__ static int dst_offset(int k) {
+    if constexpr (K == pattern::sequential) {
+      return k * W;
+    } else {
+      constexpr int per_row = Bytes / W;
+      return k / per_row * DstPitch + (k % per_row) * W;
     }
   }
 
@@ -396,7 +422,8 @@ private:
     const char *s = static_cast<const char *>(src);
     char *d = static_cast<char *>(dst);
     if constexpr (M == mechanism::bulk) {
-      constexpr int n = K == pattern::strided ? Rows : (total + W - 1) / W;
+      // Strided and indirect: one bulk copy per row; sequential: per chunk.
+      constexpr int n = K != pattern::sequential ? Rows : (total + W - 1) / W;
       const unsigned bar = detail::smem_addr(&bar_.word);
       if (t == 0)
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::
@@ -409,8 +436,9 @@ private:
         if ((n % Threads == 0 || c < n)) {
           ptrdiff_t from;
           int to, size = W;
-          if constexpr (K == pattern::strided) {
-            from = ptrdiff_t(c) * pitch;
+          if constexpr (K != pattern::sequential) {
+            from = (K == pattern::strided ? ptrdiff_t(c) : ptrdiff_t(idx[c])) *
+                   pitch;
             to = c * DstPitch;
           } else {
             from = to = c * W;
@@ -427,12 +455,9 @@ private:
 #pragma unroll
         for (int i = 0; i < rounds; ++i) {
           const int k = t + i * Threads;
-          if (vecs % Threads == 0 || i < rounds - 1 || k < vecs) {
-            ptrdiff_t from;
-            int to;
-            offsets<W>(k, &from, &to, idx, pitch);
-            copy_async<W>(d + to, s + from);
-          }
+          if (vecs % Threads == 0 || i < rounds - 1 || k < vecs)
+            copy_async<W>(d + dst_offset<W>(k),
+                          s + src_offset<W>(k, idx, pitch));
         }
         asm volatile("cp.async.commit_group;" ::: "memory");
       } else {
@@ -598,12 +623,8 @@ private:
 #pragma unroll
     for (int j = 0; j < batch; ++j) {
       const int k = t + (b + j) * Threads;
-      if (vecs % Threads == 0 || k < vecs) {
-        ptrdiff_t from;
-        int to;
-        offsets<W>(k, &from, &to, idx_, pitch_);
-        staged_[j] = detail::load<W, C>(src_ + from);
-      }
+      if (vecs % Threads == 0 || k < vecs)
+        staged_[j] = detail::load<W, C>(src_ + src_offset<W>(k, idx_, pitch_));
     }
   }
   template <int W> __device__ void store_batch(int t, int b) {
@@ -612,12 +633,8 @@ private:
 #pragma unroll
     for (int j = 0; j < batch; ++j) {
       const int k = t + (b + j) * Threads;
-      if (vecs % Threads == 0 || k < vecs) {
-        ptrdiff_t from;
-        int to;
-        offsets<W>(k, &from, &to, idx_, pitch_);
-        *reinterpret_cast<T *>(dst_ + to) = staged_[j];
-      }
+      if (vecs % Threads == 0 || k < vecs)
+        *reinterpret_cast<T *>(dst_ + dst_offset<W>(k)) = staged_[j];
     }
   }
 
