@@ -28,6 +28,16 @@ config.substitutions.append(("%metacu", config.metacu_path))
 config.substitutions.append(("%python", config.python_executable))
 # Without metacu's runtime directory: what a generated file that uses no
 # runtime header must compile with.
+# A mount namespace of the test's own (root, or user namespaces) lets a test
+# hide the system's LLVM from the packed metacu.
+try:
+    import subprocess
+
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0:
+        config.available_features.add("mount-namespace")
+except OSError:
+    pass
+
 # scripts/pack on this build.
 config.substitutions.append(
     (
