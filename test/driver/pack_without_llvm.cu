@@ -14,10 +14,10 @@
 // The packed one expands a sample to the build's bytes, and writes a tune
 // bundle (the space's restrictions run by the interpreter).
 // RUN: cd %S/../../samples/axpy && unshare -m bash %S/Inputs/without-llvm.sh %t/pkg \
-// RUN:   env -i PATH=/usr/bin:/bin HOME=%t %t/pkg/bin/metacu axpy.cu -o %t/packed/axpy.gen.cu --arch 75,80,90
+// RUN:   env -i ASAN_OPTIONS=$ASAN_OPTIONS PATH=/usr/bin:/bin HOME=%t %t/pkg/bin/metacu axpy.cu -o %t/packed/axpy.gen.cu --arch 75,80,90
 // RUN: cd %S/../../samples/axpy && %metacu axpy.cu -o %t/built/axpy.gen.cu --arch 75,80,90
 // RUN: cmp %t/packed/axpy.gen.cu %t/built/axpy.gen.cu
-// RUN: unshare -m bash %S/Inputs/without-llvm.sh %t/pkg env -i PATH=/usr/bin:/bin HOME=%t \
+// RUN: unshare -m bash %S/Inputs/without-llvm.sh %t/pkg env -i ASAN_OPTIONS=$ASAN_OPTIONS PATH=/usr/bin:/bin HOME=%t \
 // RUN:   %t/pkg/bin/metacu tune %S/../tune/Inputs/scale.cu --arch 90 --emit-bundle %t/bundle \
 // RUN:   --batch-size 4 2>&1 | FileCheck %s --check-prefix=TUNE
 // TUNE: metacu tune: {{.*}}bundle: 18 candidates of scale (18 valid configurations)
