@@ -28,6 +28,24 @@ config.substitutions.append(("%metacu", config.metacu_path))
 config.substitutions.append(("%python", config.python_executable))
 # Without metacu's runtime directory: what a generated file that uses no
 # runtime header must compile with.
+# A mount namespace of the test's own (root, or user namespaces) lets a test
+# hide the system's LLVM from the packed metacu.
+try:
+    import subprocess
+
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0:
+        config.available_features.add("mount-namespace")
+except OSError:
+    pass
+
+# scripts/pack on this build.
+config.substitutions.append(
+    (
+        "%pack",
+        "%s --build %s"
+        % (os.path.join(config.metacu_src_root, "scripts", "pack"), config.metacu_obj_root),
+    )
+)
 config.substitutions.append(("%plain-nvcc", "%s -std=c++17" % config.nvcc_path))
 config.substitutions.append(("%nvcc", nvcc))
 config.substitutions.append(("%python", config.python_executable))

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/Commands.h"
 #include "driver/Options.h"
+#include "toolchain/Invocation.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -14,8 +15,12 @@
 namespace cl = llvm::cl;
 using namespace metacu;
 
+/// The version, and where this binary finds its headers (a relocated
+/// package, scripts/pack, finds both beside itself).
 static void printVersion(llvm::raw_ostream &OS) {
-  OS << "metacu " METACU_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
+  OS << "metacu " METACU_VERSION " (LLVM " LLVM_VERSION_STRING ")\n"
+     << "  runtime headers: " << runtimeIncludeDir() << "\n"
+     << "  clang resource directory: " << clangResourceDir() << "\n";
 }
 
 int main(int Argc, char **Argv) {

@@ -1,13 +1,31 @@
 //===- Invocation.cpp -----------------------------------------------------===//
 #include "toolchain/Invocation.h"
 
+#include "clang/Basic/Version.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 namespace metacu {
 
-std::string clangResourceDir() { return CLANG_RESOURCE_DIR; }
+/// A relocated metacu (scripts/pack) carries the builtin headers beside
+/// itself, in <prefix>/lib/clang/<major>, for machines without this Clang;
+/// otherwise they are where the linked Clang was installed.
+std::string clangResourceDir() {
+  static const std::string Dir = [] {
+    std::string Exe = llvm::sys::fs::getMainExecutable(
+        nullptr, reinterpret_cast<void *>(&clangResourceDir));
+    llvm::SmallString<256> Beside(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+    llvm::sys::path::append(Beside, "lib", "clang", CLANG_VERSION_MAJOR_STRING);
+    llvm::SmallString<256> Probe(Beside);
+    llvm::sys::path::append(Probe, "include", "stddef.h");
+    if (!Exe.empty() && llvm::sys::fs::exists(Probe))
+      return std::string(Beside);
+    return std::string(CLANG_RESOURCE_DIR);
+  }();
+  return Dir;
+}
 
 /// The standard nvcc compiles the ordinary code in: the user's, else nvcc
 /// 13's default. (C++20's standard headers also cost a third more to

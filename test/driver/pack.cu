@@ -1,0 +1,36 @@
+// scripts/pack makes a folder that runs where it is moved, with a clean
+// environment (but for the sanitizer build's ASAN_OPTIONS), on its own
+// libraries and headers.
+// RUN: rm -rf %t && mkdir -p %t/packed %t/built
+// RUN: %python %pack %t/first > %t/pack.log
+// RUN: mv %t/first %t/moved
+// RUN: env -i ASAN_OPTIONS=$ASAN_OPTIONS %t/moved/bin/metacu --version | FileCheck %s -DPKG=%t/moved
+// CHECK: metacu {{.*}} (LLVM [[MAJOR:[0-9]+]]
+// CHECK-NEXT: runtime headers: [[PKG]]/include
+// CHECK-NEXT: clang resource directory: [[PKG]]/lib/clang/[[MAJOR]]
+//
+// Every library the loader finds lies in the package, except glibc's and
+// the GCC runtime's; LLVM's among them.
+// RUN: env -i ASAN_OPTIONS=$ASAN_OPTIONS ldd %t/moved/bin/metacu > %t/ldd.txt
+// RUN: FileCheck %s --check-prefix=LLVM -DPKG=%t/moved < %t/ldd.txt
+// LLVM: libLLVM{{.*}} => [[PKG]]/bin/../lib/libLLVM
+// RUN: grep '=>' %t/ldd.txt | grep -v -e 'libc\.so' -e 'libm\.so' -e 'libstdc++' -e 'libgcc_s' \
+// RUN:   | not grep -v "=> %t/moved/bin/\.\./lib/"
+//
+// The packed binary expands a sample (std headers, the runtime's
+// tune_space and json in meta code) to the bytes the build's binary does.
+// RUN: cd %S/../../samples/axpy && env -i ASAN_OPTIONS=$ASAN_OPTIONS PATH=/usr/bin:/bin HOME=%t %t/moved/bin/metacu \
+// RUN:   axpy.cu -o %t/packed/axpy.gen.cu --arch 75,80,90
+// RUN: cd %S/../../samples/axpy && %metacu axpy.cu -o %t/built/axpy.gen.cu --arch 75,80,90
+// RUN: cmp %t/packed/axpy.gen.cu %t/built/axpy.gen.cu
+//
+// An existing folder is refused and left as it is.
+// RUN: not %python %pack %t/moved 2>&1 | FileCheck %s --check-prefix=EXISTS
+// EXISTS: pack: {{.*}}moved exists
+// RUN: test -x %t/moved/bin/metacu
+//
+// A failed run leaves nothing behind, staging folder included.
+// RUN: not %python %pack --exclude libnothing.so.1 %t/failed 2>&1 | FileCheck %s --check-prefix=EXCLUDE
+// EXCLUDE: pack: --exclude libnothing.so.1: metacu does not load it
+// RUN: ls -A %t | not grep -e failed -e '^\.pack'
+// RUN: rm -rf %t
