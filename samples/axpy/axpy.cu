@@ -55,6 +55,12 @@ constexpr size_t problem_n = size_t(3) << 24;
         .param("items_per_thread", {1, 2, 3, 4, 6, 8, 12, 16})
         .param("vector_width", {1, 2, 4})
         .flag("streaming")
+        .launch([](const metacu::json& p) { // as main launches a candidate
+          long long tile = p["block_size_x"].as_int() * p["items_per_thread"].as_int() *
+                           p["vector_width"].as_int();
+          return metacu::tune_launch{{p["block_size_x"].as_int()},
+                                     {((long long)problem_n + tile - 1) / tile}};
+        })
         .problem_size({(long long)problem_n})
         .metric("GB/s", 3.0 * 4 * problem_n / 1e9, metacu::tune_direction::maximize)
         .tolerance(1e-5);

@@ -125,6 +125,13 @@ static cl::opt<std::string> PredictPath(
              "GPU, and stop (what --predictions reads)"),
     cl::value_desc("out.json"), cl::sub(TuneSubcommand),
     cl::cat(MetacuCategory));
+static cl::opt<std::string> BuildCacheDir(
+    "build-cache",
+    cl::desc("Keep the candidates' PTX and ptxas logs that predictions are "
+             "made from in this folder and use them again: predicting the "
+             "same candidates again (a changed model, a stopped run) costs "
+             "their expansion alone"),
+    cl::value_desc("dir"), cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
 static cl::opt<bool> ListStrategies("list-strategies",
                                     cl::desc("Print the strategies and exit"),
                                     cl::sub(TuneSubcommand),
@@ -400,6 +407,18 @@ static int tuneKernel() {
   // The model's predictions: read, or made here from the candidates' code
   // for the image on --arch (needed by --predict and --strategy model).
   std::optional<tune::Predictions> Predicted;
+  // --predict's file is written after every round, so a run stopped early
+  // leaves what it predicted (a uniform random sample of the space).
+  auto Write = [&](const tune::Predictions &So) {
+    llvm::json::Object Header{{"kernel", Kernel->Declared.Kernel},
+                              {"source", llvm::sys::path::filename(InputFile)},
+                              {"arch", *Arch},
+                              {"image", Image}};
+    std::string Text;
+    llvm::raw_string_ostream(Text)
+        << llvm::formatv("{0:1}", So.toJSON(*Space, std::move(Header))) << '\n';
+    return writeOutput(PredictPath, Text);
+  };
   const tune::StrategyInfo *Strategy = tune::findStrategy(
       StrategyName.empty() ? tune::defaultStrategy() : StrategyName);
   if (!PredictionsPath.empty()) {
@@ -428,21 +447,16 @@ static int tuneKernel() {
             "metacu tune: predicted {0} of {1} configurations\n", Done, Total);
     };
     P.Progress = Report;
+    P.CacheDir = BuildCacheDir;
+    if (!PredictPath.empty())
+      P.AfterRound = Write;
     auto Made = tune::predictSpace(*Kernel, *Space, *Opts, P);
     if (!Made)
       return fail(llvm::toString(Made.takeError()));
     Predicted = std::move(*Made);
   }
   if (!PredictPath.empty()) {
-    llvm::json::Object Header{{"kernel", Kernel->Declared.Kernel},
-                              {"source", llvm::sys::path::filename(InputFile)},
-                              {"arch", *Arch},
-                              {"image", Image}};
-    std::string Text;
-    llvm::raw_string_ostream(Text)
-        << llvm::formatv("{0:1}", Predicted->toJSON(*Space, std::move(Header)))
-        << '\n';
-    if (llvm::Error Err = writeOutput(PredictPath, Text))
+    if (llvm::Error Err = Write(*Predicted))
       return reportFailure(std::move(Err));
     return 0;
   }

@@ -1,6 +1,8 @@
 //===- Ptxas.cpp ----------------------------------------------------------===//
 #include "report/Ptxas.h"
 
+#include "report/BuildCache.h"
+
 #include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -202,6 +204,15 @@ static llvm::Expected<std::string> readFile(const std::string &Path) {
 llvm::Expected<std::vector<ArchBuild>> buildForArchs(llvm::StringRef GenFile,
                                                      llvm::ArrayRef<Arch> Archs,
                                                      const NvccOptions &Opts) {
+  std::string Key;
+  if (!Opts.CacheDir.empty()) {
+    auto Text = readFile(GenFile.str());
+    if (!Text)
+      return Text.takeError();
+    Key = buildKey(*Text, Archs, Opts);
+    if (auto Stored = lookupBuilds(Opts.CacheDir, Key, Archs))
+      return std::move(*Stored);
+  }
   auto InWorkDir = [&](const std::string &Name) {
     llvm::SmallString<256> P(Opts.WorkDir);
     llvm::sys::path::append(P, Name);
@@ -237,6 +248,9 @@ llvm::Expected<std::vector<ArchBuild>> buildForArchs(llvm::StringRef GenFile,
       return Log.takeError();
     Builds.push_back({Archs[I], std::move(*Ptx), std::move(*Log)});
   }
+  if (!Key.empty())
+    if (llvm::Error Err = storeBuilds(Opts.CacheDir, Key, Builds))
+      return std::move(Err);
   return Builds;
 }
 

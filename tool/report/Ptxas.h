@@ -60,6 +60,8 @@ struct NvccOptions {
   /// ptxas for each target, as -gencode arch=compute_80,code=sm_90 does
   /// (an older image on a newer GPU); empty: each target's own.
   std::string PtxArch;
+  /// Where earlier builds are kept (BuildCache.h); empty: none is.
+  std::string CacheDir;
 };
 
 /// nvcc's spelling of the user's preprocessor flags for a file generated
@@ -75,7 +77,9 @@ struct ArchBuild {
 };
 
 /// Compiles \p GenFile for each of \p Archs, all architectures at once:
-/// the PTX nvcc generates and what ptxas -v says compiling it.
+/// the PTX nvcc generates and what ptxas -v says compiling it. With a
+/// CacheDir, a build of the same inputs stored there is taken instead, and
+/// a new one is stored.
 llvm::Expected<std::vector<ArchBuild>> buildForArchs(llvm::StringRef GenFile,
                                                      llvm::ArrayRef<Arch> Archs,
                                                      const NvccOptions &Opts);

@@ -196,12 +196,7 @@ TEST(ModelGuidedTest, ProposesTheRunnersBatchAtOnce) {
   test::Bowl B = test::bowl();
   Predictions P = predict(
       B.Space, [](XYZ C) { return launches(test::bowlTime(C.X, C.Y, C.Z)); });
-  test::FakeRunner R([&](uint32_t I) -> std::optional<double> {
-    const Measurement &M = B.Runner->recorded(I);
-    if (!M.valid())
-      return std::nullopt;
-    return M.Objective;
-  });
+  test::FakeRunner R = test::replayingRunner(B);
   R.Batch = 4;
   TuneOptions O;
   O.Strategy = "model";

@@ -53,12 +53,7 @@ TEST_P(EveryStrategy, WithoutABudgetEvaluatesTheWholeSpaceAndStops) {
 
 TEST_P(EveryStrategy, RunsWithABatchingRunner) {
   test::Bowl B = test::bowl();
-  test::FakeRunner R([&](uint32_t I) -> std::optional<double> {
-    const Measurement &M = B.Runner->recorded(I);
-    if (!M.valid())
-      return std::nullopt;
-    return M.Objective;
-  });
+  test::FakeRunner R = test::replayingRunner(B);
   R.Batch = 4;
   TuneOptions O;
   O.Strategy = GetParam();

@@ -8,6 +8,7 @@
 #ifndef METACU_TEST_TUNE_TUNETESTDATA_H
 #define METACU_TEST_TUNE_TUNETESTDATA_H
 
+#include "FakeRunner.h"
 #include "tune/KernelTunerCache.h"
 #include "tune/SearchSpace.h"
 #include "tune/runners/Replay.h"
@@ -90,6 +91,18 @@ inline Bowl bowl() {
   B.Space = llvm::cantFail(B.Cache.recordedSpace());
   B.Runner = llvm::cantFail(ReplayRunner::create(B.Cache, B.Space));
   return B;
+}
+
+/// A runner that answers with the bowl's recorded measurements, as its
+/// ReplayRunner does, but whose batch size a test sets and whose batches it
+/// reads.
+inline FakeRunner replayingRunner(const Bowl &B) {
+  return FakeRunner([&B](uint32_t I) -> std::optional<double> {
+    const Measurement &M = B.Runner->recorded(I);
+    if (!M.valid())
+      return std::nullopt;
+    return M.Objective;
+  });
 }
 
 } // namespace metacu::tune::test

@@ -3,6 +3,7 @@
 
 #include "report/Report.h"
 #include "support/Output.h"
+#include "tune/Random.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -36,12 +37,14 @@ public:
     Nvcc.Nvcc = P.Nvcc;
     Nvcc.Args = report::nvccArgs(Opts.Flags, Opts.RuntimeInclude, InputDir);
     Nvcc.PtxArch = P.PtxArch;
+    Nvcc.CacheDir = P.CacheDir;
   }
 
   llvm::Expected<Predictions> run() {
     std::vector<uint32_t> All(Space.size());
     for (uint32_t I = 0; I < All.size(); ++I)
       All[I] = I;
+    Random(P.Seed).shuffle(All);
     size_t Size = std::max(1u, P.BatchSize), Jobs = std::max(1u, P.Jobs);
     for (size_t Start = 0; Start < All.size(); Start += Size * Jobs) {
       // Expansion runs in this process, one batch at a time; nvcc runs for
@@ -65,6 +68,9 @@ public:
           return std::move(Err);
       if (P.Progress)
         P.Progress(std::min(All.size(), Start + Size * Jobs), All.size());
+      if (P.AfterRound)
+        if (llvm::Error Err = P.AfterRound(Out))
+          return std::move(Err);
     }
     return std::move(Out);
   }

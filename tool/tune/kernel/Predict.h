@@ -2,7 +2,9 @@
 //
 // What `metacu report` says of every candidate of a declared space, from
 // the candidates' generated code and no GPU: candidates are expanded in
-// batches (one expansion each, as the GPU runner does), each batch is
+// batches (one expansion each, as the GPU runner does), in a seeded random
+// order so that a run stopped early has predicted a uniform sample, each
+// batch is
 // compiled once to PTX and once by ptxas (report::buildForArchs), batches
 // in parallel over the cores, and the report's rows give each candidate's
 // resources, occupancy at its declared launch (tune_space::launch) and
@@ -17,6 +19,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+#include <functional>
 #include <string>
 
 namespace metacu::tune {
@@ -35,11 +38,22 @@ struct PredictOptions {
   unsigned BatchSize = 32;
   /// Translation units compiled at once.
   unsigned Jobs = 1;
+  /// Where the batches' builds are kept and found again (report/BuildCache):
+  /// predicting the same candidates again costs their expansion alone.
+  std::string CacheDir;
   /// Told after each batch: configurations predicted, of how many.
   llvm::function_ref<void(size_t, size_t)> Progress = nullptr;
+  /// Configurations are predicted in an order shuffled with this seed, so
+  /// that what a stopped run has predicted is a uniform random sample of
+  /// the space.
+  uint64_t Seed = 1;
+  /// Told after each round what is predicted so far (a file written as it
+  /// goes); an error stops the run.
+  std::function<llvm::Error(const Predictions &)> AfterRound;
 };
 
-/// Predictions for every configuration of \p Space (K.Declared's). A
+/// Predictions for every configuration of \p Space (K.Declared's), in
+/// P.Seed's order. A
 /// candidate that does not expand or compile is predicted not to build
 /// (found by splitting a failing batch); the space must declare its
 /// launch.
