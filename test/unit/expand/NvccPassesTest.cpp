@@ -83,4 +83,21 @@ TEST(NvccPassesTest, AHeaderNameFromAMacroIsTheOneEachPassDefines) {
       << E.Message;
 }
 
+TEST(NvccPassesTest, AHeaderItsGuardSkipsWholeIsNoHarm) {
+  // As the splice leaves a guarded dialect header: its text in the input,
+  // its guard defined there, and an #include of it that a device pass
+  // takes.
+  TestTU TU("#ifndef D_CUH\n#define D_CUH\n#endif\n"
+            "#ifdef __CUDA_ARCH__\n#include \"d.cuh\"\n#endif\n");
+  TU.write("d.cuh", "#ifndef D_CUH\n#define D_CUH\n@meta int n = 1;\n"
+                    "#endif\n");
+  EXPECT_FALSE(bool(checkPasses(TU)));
+  // Without the guard defined, the pass reads its meta constructs.
+  TestTU Unguarded("#ifdef __CUDA_ARCH__\n#include \"d.cuh\"\n#endif\n");
+  Unguarded.write("d.cuh", "#ifndef D_CUH\n#define D_CUH\n"
+                           "@meta int n = 1;\n#endif\n");
+  EXPECT_NE(errorOf(checkPasses(Unguarded)).Message.find("d.cuh:3:1)"),
+            std::string::npos);
+}
+
 } // namespace
