@@ -21,18 +21,26 @@ using namespace clang;
 
 namespace metacu {
 
-std::optional<unsigned> firstMetaConstruct(llvm::StringRef Text) {
+std::vector<unsigned> metaConstructOffsets(llvm::StringRef Text) {
+  std::vector<unsigned> Out;
   // Most headers have neither; lexing them is not free (CCCL's are large).
   if (!Text.contains('@') && !Text.contains("codegen"))
-    return std::nullopt;
+    return Out;
   std::vector<metacu::Token> Toks = lexRaw(Text);
   for (size_t I = 0; I + 1 < Toks.size(); ++I) {
     const metacu::Token &A = Toks[I], &B = Toks[I + 1];
     if ((A.isAt() && (B.isIdent("meta") || B.is(tok::l_paren))) ||
         (A.isIdent("if") && B.isIdent("codegen")))
-      return A.Offset;
+      Out.push_back(A.Offset);
   }
-  return std::nullopt;
+  return Out;
+}
+
+std::optional<unsigned> firstMetaConstruct(llvm::StringRef Text) {
+  std::vector<unsigned> All = metaConstructOffsets(Text);
+  if (All.empty())
+    return std::nullopt;
+  return All.front();
 }
 
 namespace {

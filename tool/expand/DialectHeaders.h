@@ -33,8 +33,11 @@
 
 namespace metacu {
 
-/// The offset of the first meta construct of \p Text (NUL-terminated):
-/// '@meta', '@(' or 'if codegen' outside comments and literals.
+/// The offsets of the meta constructs of \p Text (NUL-terminated), in
+/// order: '@meta', '@(' and 'if codegen' outside comments and literals.
+std::vector<unsigned> metaConstructOffsets(llvm::StringRef Text);
+
+/// The offset of the first meta construct of \p Text, if any.
 std::optional<unsigned> firstMetaConstruct(llvm::StringRef Text);
 
 /// Whether \p Text holds a meta construct.

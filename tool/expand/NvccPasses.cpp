@@ -10,6 +10,8 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -21,8 +23,8 @@ namespace metacu {
 
 namespace {
 
-/// The first dialect header a pass entered, and the #include it came
-/// through.
+/// The first dialect header a pass read meta constructs of, and the
+/// #include it came through.
 struct Entry {
   std::string Header;
   unsigned Line = 0, Col = 0;
@@ -32,10 +34,15 @@ struct Entry {
   unsigned Offset = 0;
   LineCol Where;
   std::string LineText;
-  /// The input's #include that leads there.
-  unsigned InputOffset = 0;
+  /// The input's #include that leads there; none where the includer was
+  /// read through -include.
+  std::optional<unsigned> InputOffset;
 };
 
+/// Watches the dialect headers a pass enters. One whose meta constructs
+/// all sit in regions the pass skips (a header spliced into the input
+/// already, entered again and skipped whole by its include guard) is no
+/// harm.
 class Watch : public PPCallbacks {
 public:
   Watch(SourceManager &SM, const DialectScope &Scope,
@@ -43,48 +50,84 @@ public:
       : SM(SM), Scope(Scope), Found(Found) {}
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
-                   SrcMgr::CharacteristicKind Kind, FileID) override {
+                   SrcMgr::CharacteristicKind Kind, FileID Left) override {
+    if (Found)
+      return;
+    if (Reason == ExitFile) {
+      auto It = Open.find(Left);
+      if (It != Open.end()) {
+        settle(Left, It->second);
+        Open.erase(It);
+      }
+      return;
+    }
     FileID FID = SM.getFileID(Loc);
-    if (Found || Reason != EnterFile || FID == SM.getMainFileID())
+    if (Reason != EnterFile || FID == SM.getMainFileID())
       return;
     auto F = SM.getFileEntryRefForID(FID);
     if (!F || !Scope.covers(F->getName(), Kind != SrcMgr::C_User))
       return;
-    std::optional<unsigned> Off = firstMetaConstruct(SM.getBufferData(FID));
-    SourceLocation Inc = SM.getIncludeLoc(FID);
-    // One read through -include is the host slice's to refuse.
-    if (!Off || Inc.isInvalid() || !SM.getFileEntryRefForID(SM.getFileID(Inc)))
-      return;
-    Entry E;
-    E.Header = F->getName().str();
-    E.Line = SM.getLineNumber(FID, *Off);
-    E.Col = SM.getColumnNumber(FID, *Off);
-    Inc = SM.getExpansionLoc(Inc);
-    FileID Includer = SM.getFileID(Inc);
-    E.Offset = SM.getFileOffset(Inc);
-    if (Includer != SM.getMainFileID()) {
-      E.Includer = SM.getFileEntryRefForID(Includer)->getName().str();
-      E.Where = {SM.getLineNumber(Includer, E.Offset),
-                 SM.getColumnNumber(Includer, E.Offset)};
-      llvm::StringRef Text = SM.getBufferData(Includer);
-      size_t Begin = Text.rfind('\n', E.Offset);
-      Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
-      E.LineText = Text.slice(Begin, Text.find('\n', E.Offset)).str();
-      while (Inc.isValid() && SM.getFileID(Inc) != SM.getMainFileID())
-        Inc = SM.getIncludeLoc(SM.getFileID(Inc));
-      if (Inc.isInvalid())
-        return;
-      E.InputOffset = SM.getFileOffset(SM.getExpansionLoc(Inc));
-    } else {
-      E.InputOffset = E.Offset;
-    }
-    Found = std::move(E);
+    std::vector<unsigned> Constructs =
+        metaConstructOffsets(SM.getBufferData(FID));
+    if (!Constructs.empty())
+      Open[FID].Constructs = std::move(Constructs);
+  }
+
+  void SourceRangeSkipped(SourceRange Skipped, SourceLocation) override {
+    SourceLocation Begin = SM.getExpansionLoc(Skipped.getBegin());
+    auto It = Open.find(SM.getFileID(Begin));
+    if (It != Open.end())
+      It->second.Skipped.push_back(
+          {SM.getFileOffset(Begin),
+           SM.getFileOffset(SM.getExpansionLoc(Skipped.getEnd()))});
   }
 
 private:
+  struct Reading {
+    std::vector<unsigned> Constructs;
+    std::vector<Range> Skipped;
+  };
+
+  void settle(FileID FID, const Reading &R) {
+    auto Read = llvm::find_if(R.Constructs, [&](unsigned Off) {
+      return !anyContains(R.Skipped, Off);
+    });
+    SourceLocation Inc = SM.getIncludeLoc(FID);
+    // One read through -include is the host slice's to refuse.
+    if (Read == R.Constructs.end() || Inc.isInvalid() ||
+        !SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(Inc))))
+      return;
+    Entry E;
+    E.Header = SM.getFileEntryRefForID(FID)->getName().str();
+    E.Line = SM.getLineNumber(FID, *Read);
+    E.Col = SM.getColumnNumber(FID, *Read);
+    Inc = SM.getExpansionLoc(Inc);
+    FileID Includer = SM.getFileID(Inc);
+    E.Offset = SM.getFileOffset(Inc);
+    if (Includer == SM.getMainFileID()) {
+      E.InputOffset = E.Offset;
+      Found = std::move(E);
+      return;
+    }
+    E.Includer = SM.getFileEntryRefForID(Includer)->getName().str();
+    E.Where = {SM.getLineNumber(Includer, E.Offset),
+               SM.getColumnNumber(Includer, E.Offset)};
+    llvm::StringRef Text = SM.getBufferData(Includer);
+    size_t Begin = Text.rfind('\n', E.Offset);
+    Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
+    E.LineText = Text.slice(Begin, Text.find('\n', E.Offset)).str();
+    while (Inc.isValid() && SM.getFileID(Inc) != SM.getMainFileID())
+      Inc = SM.getIncludeLoc(SM.getFileID(Inc));
+    if (Inc.isValid())
+      E.InputOffset = SM.getFileOffset(SM.getExpansionLoc(Inc));
+    Found = std::move(E);
+  }
+
   SourceManager &SM;
   const DialectScope &Scope;
   std::optional<Entry> &Found;
+  /// The dialect headers entered and not yet left.
+  llvm::DenseMap<FileID, Reading> Open;
 };
 
 class WatchAction : public PreprocessOnlyAction {
@@ -126,11 +169,15 @@ llvm::Error refuse(const SourceFile &File, const HostSliceOptions &Opts,
       "(__nvvm_arch ...)'";
   if (E.Includer.empty())
     return errorAt(E.Offset, Message);
-  Origin From = File.origin(E.InputOffset);
-  Message += " ('" +
-             displayHeaderPath(File.path(), Opts.RuntimeInclude, E.Includer) +
-             "' is read from " + From.Path.str() + ":" +
-             std::to_string(From.Where.Line) + ")";
+  std::string Includer =
+      displayHeaderPath(File.path(), Opts.RuntimeInclude, E.Includer);
+  if (E.InputOffset) {
+    Origin From = File.origin(*E.InputOffset);
+    Message += " ('" + Includer + "' is read from " + From.Path.str() + ":" +
+               std::to_string(From.Where.Line) + ")";
+  } else {
+    Message += " ('" + Includer + "' is read through -include)";
+  }
   return llvm::make_error<SourceError>(
       displayHeaderPath(File.path(), Opts.RuntimeInclude, E.Includer), E.Where,
       E.LineText, std::move(Message));

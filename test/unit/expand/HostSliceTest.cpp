@@ -278,6 +278,21 @@ TEST_F(HostSliceTest, DialectHeadersOfTheCommandLineAndOfUserSystemDirs) {
   EXPECT_EQ(R->PreIncludedMetaHeaders[0].Line, 1u);
 }
 
+TEST(DialectScopeTest, TheUsersOwnSystemDirectoriesOnly) {
+  HostSliceOptions Opts;
+  Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
+  ASSERT_FALSE(Opts.Toolkit.IncludeDirs.empty());
+  std::string Toolkit = Opts.Toolkit.IncludeDirs.front();
+  // The toolkit's directory given again, as CMake's CUDA::cudart does.
+  Opts.Flags.Args = {"-isystem/opt/lib/include/", "-isystem" + Toolkit};
+  DialectScope Scope(Opts);
+  EXPECT_TRUE(Scope.covers("/src/kernels.cuh", /*System=*/false));
+  EXPECT_TRUE(Scope.covers("/opt/lib/include/lib/copy.cuh", true));
+  EXPECT_FALSE(Scope.covers("/opt/lib/include2/copy.cuh", true));
+  EXPECT_FALSE(Scope.covers(Toolkit + "/cuda_runtime.h", true));
+  EXPECT_FALSE(Scope.covers("/usr/include/stdio.h", true));
+}
+
 TEST_F(HostSliceTest, MissingHeaderIsAnErrorAtItsInclude) {
   auto R = slice("int a;\n#include \"nowhere.h\"\n@meta int n = a;\n");
   ASSERT_FALSE(bool(R));
