@@ -112,8 +112,8 @@ public:
   }
   void Elif(SourceLocation Loc, SourceRange Cond, ConditionValueKind,
             SourceLocation) override {
-    if (tracked(Loc) && !Stack.empty())
-      Stack.back().Tests |= conditionTests(Cond);
+    if (auto *C = innermost(Loc))
+      C->Tests |= conditionTests(Cond);
   }
   void Ifdef(SourceLocation Loc, const clang::Token &Name,
              const MacroDefinition &) override {
@@ -126,15 +126,15 @@ public:
   }
   void Elifdef(SourceLocation Loc, const clang::Token &Name,
                const MacroDefinition &) override {
-    if (tracked(Loc) && !Stack.empty())
-      Stack.back().Tests |= nameTests(Name.getIdentifierInfo());
+    if (auto *C = innermost(Loc))
+      C->Tests |= nameTests(Name.getIdentifierInfo());
   }
   void Elifndef(SourceLocation Loc, const clang::Token &Name,
                 const MacroDefinition &MD) override {
     Elifdef(Loc, Name, MD);
   }
   void Endif(SourceLocation Loc, SourceLocation) override {
-    if (!tracked(Loc) || Stack.empty())
+    if (!innermost(Loc))
       return;
     Cond C = Stack.back();
     Stack.pop_back();
@@ -357,6 +357,17 @@ private:
     SourceLocation Loc;
     unsigned Tests;
   };
+
+  /// The innermost open conditional of the file holding \p Loc, if it is
+  /// tracked. A header's conditional it left open (an error) is dropped.
+  Cond *innermost(SourceLocation Loc) {
+    if (!tracked(Loc))
+      return nullptr;
+    FileID FID = SM.getFileID(SM.getExpansionLoc(Loc));
+    while (!Stack.empty() && SM.getFileID(Stack.back().Loc) != FID)
+      Stack.pop_back();
+    return Stack.empty() ? nullptr : &Stack.back();
+  }
 
   /// What a preprocessor condition depends on that metacu's single host
   /// pass cannot reproduce.

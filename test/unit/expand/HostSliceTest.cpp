@@ -278,6 +278,16 @@ TEST_F(HostSliceTest, DialectHeadersOfTheCommandLineAndOfUserSystemDirs) {
   EXPECT_EQ(R->PreIncludedMetaHeaders[0].Line, 1u);
 }
 
+TEST_F(HostSliceTest, AHeaderLeavingAConditionalOpenLeavesTheInputsAlone) {
+  // Conditionals are followed in user headers too; one a header leaves
+  // open (an error) must not take the place of the input's own.
+  Tmp.write("open.h", "#if 1\nint x;\n");
+  auto R = slice("#ifndef __CUDA_ARCH__\n#include \"open.h\"\nint y;\n"
+                 "#endif\n");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(covers(R->ArchConditional, offsetOf("int y")));
+}
+
 TEST(DialectScopeTest, TheUsersOwnSystemDirectoriesOnly) {
   HostSliceOptions Opts;
   Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
