@@ -132,22 +132,21 @@ llvm::Error check(const ScanResult &Scan, const HostSliceResult &Slice) {
                        "file; include it with #include from a user "
                        "directory");
   }
-  // Skipped by the host pass, so not spliced, but compiled by nvcc's device
-  // passes (or its host pass, with __CUDACC__): the header's meta constructs
-  // would reach nvcc as they are.
-  for (const MetaHeader &H : Slice.SkippedMetaHeaders)
-    if (anyContains(Slice.ArchConditional, H.IncludeOffset) ||
-        anyContains(Slice.CompilerConditional, H.IncludeOffset))
-      return errorAt(
-          H.IncludeOffset,
-          "header '" + H.Path + "' contains meta constructs (at " + H.Path +
-              ":" + llvm::Twine(H.Line) + ":" + llvm::Twine(H.Col) +
-              ") and is included under a condition that tests "
-              "__CUDA_ARCH__, __CUDACC__ or __NVCC__: metacu expands the "
-              "headers the host pass of a C++ compiler includes, and this "
-              "one it skips, so nvcc would read it unexpanded; include it "
-              "unconditionally and select per architecture with 'if "
-              "codegen (__nvvm_arch ...)'");
+  // nvcc reads a header given with -include before the input, as it is:
+  // no splice can come first.
+  if (!Slice.PreIncludedMetaHeaders.empty()) {
+    const MetaHeader &H = Slice.PreIncludedMetaHeaders.front();
+    std::string Reads = H.PreIncluded == H.Path
+                            ? ": header"
+                            : " includes '" + H.Path + "', which";
+    return llvm::createStringError(
+        "-include '" + H.PreIncluded + "'" + Reads +
+        " contains meta constructs (at " + H.Path + ":" +
+        std::to_string(H.Line) + ":" + std::to_string(H.Col) +
+        "), which nvcc would read as they are through the same -include; "
+        "metacu expands the dialect headers the input includes: #include "
+        "it at the top of the input instead of -include");
+  }
   llvm::Error Err = llvm::Error::success();
   walkNodes(Scan.Nodes, [&](const Node &N) {
     if (N.Kind == NodeKind::Text)

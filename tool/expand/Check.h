@@ -3,7 +3,8 @@
 // The host slice learns where the preprocessor puts each part of the input;
 // some places are out of metacu's reach. This step turns those findings
 // into errors before anything is lowered, so the lowering only lowers:
-//  - a local header with meta constructs (metacu expands one file);
+//  - a dialect header the splice could not place, or one read through
+//    -include (nvcc would read it first, as it is);
 //  - a construct that does not parse, in a region the preprocessor keeps;
 //  - a construct in a conditional that tests __CUDA_ARCH__ (metacu sees the
 //    file once, not once per architecture) or __CUDACC__/__NVCC__ (which

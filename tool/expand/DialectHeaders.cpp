@@ -21,18 +21,26 @@ using namespace clang;
 
 namespace metacu {
 
-bool hasMetaConstructs(llvm::StringRef Text) {
+std::vector<unsigned> metaConstructOffsets(llvm::StringRef Text) {
+  std::vector<unsigned> Out;
   // Most headers have neither; lexing them is not free (CCCL's are large).
   if (!Text.contains('@') && !Text.contains("codegen"))
-    return false;
+    return Out;
   std::vector<metacu::Token> Toks = lexRaw(Text);
   for (size_t I = 0; I + 1 < Toks.size(); ++I) {
     const metacu::Token &A = Toks[I], &B = Toks[I + 1];
     if ((A.isAt() && (B.isIdent("meta") || B.is(tok::l_paren))) ||
         (A.isIdent("if") && B.isIdent("codegen")))
-      return true;
+      Out.push_back(A.Offset);
   }
-  return false;
+  return Out;
+}
+
+std::optional<unsigned> firstMetaConstruct(llvm::StringRef Text) {
+  std::vector<unsigned> All = metaConstructOffsets(Text);
+  if (All.empty())
+    return std::nullopt;
+  return All.front();
 }
 
 namespace {
@@ -87,8 +95,9 @@ struct Entered {
 /// What the preprocessor did with each #include, file by file.
 class IncludeTree : public PPCallbacks {
 public:
-  IncludeTree(SourceManager &SM, std::vector<Entered> &Files)
-      : SM(SM), Files(Files) {}
+  IncludeTree(SourceManager &SM, std::vector<Entered> &Files,
+              const DialectScope &Scope)
+      : SM(SM), Files(Files), Scope(Scope) {}
 
   void InclusionDirective(SourceLocation HashLoc, const clang::Token &,
                           StringRef, bool IsAngled, CharSourceRange Name,
@@ -122,9 +131,9 @@ public:
     Entered E;
     E.ID = ID;
     E.Real = realPath(F->getName());
-    // System headers (the toolkit, CCCL, the C++ library) are never in the
+    // The toolkit's headers, CCCL's, the C++ library's are never in the
     // dialect; the input is the splice's base, not a header.
-    E.Dialect = !Main && Kind == SrcMgr::C_User &&
+    E.Dialect = !Main && Scope.covers(F->getName(), Kind != SrcMgr::C_User) &&
                 hasMetaConstructs(SM.getBufferData(ID));
     Index[ID] = Files.size();
     Files.push_back(std::move(E));
@@ -150,6 +159,7 @@ private:
 
   SourceManager &SM;
   std::vector<Entered> &Files;
+  const DialectScope &Scope;
   llvm::DenseMap<FileID, int> Index;
   std::optional<int> Pending;
 };
@@ -195,7 +205,7 @@ class Splicer {
 public:
   Splicer(const SourceFile &File, const HostSliceOptions &Opts,
           const std::vector<Entered> &Files, const SourceManager &SM)
-      : File(File), Files(Files), SM(SM) {
+      : File(File), Files(Files), SM(SM), RuntimeInclude(Opts.RuntimeInclude) {
     llvm::SmallString<256> Abs(File.path());
     llvm::sys::fs::make_absolute(Abs);
     InputDir = realPath(llvm::sys::path::parent_path(Abs));
@@ -227,14 +237,8 @@ private:
     return !RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/");
   }
 
-  /// What #line and diagnostics call a header: not its absolute path,
-  /// which would make the output differ from machine to machine.
   std::string displayPath(llvm::StringRef Real) const {
-    if (inRuntimeDir(Real))
-      return Real.drop_front(RuntimeDir.size() + 1).str();
-    llvm::SmallString<256> P(llvm::sys::path::parent_path(File.path()));
-    llvm::sys::path::append(P, relativePath(InputDir, Real));
-    return std::string(P);
+    return displayHeaderPath(File.path(), RuntimeInclude, Real);
   }
 
   void mark(std::string Path, unsigned Line, bool Library) {
@@ -307,7 +311,7 @@ private:
   const SourceFile &File;
   const std::vector<Entered> &Files;
   const SourceManager &SM;
-  std::string InputDir, RuntimeDir;
+  std::string InputDir, RuntimeDir, RuntimeInclude;
   llvm::StringSet<> SplicedPaths;
   std::string Out;
   std::vector<Mark> Marks;
@@ -318,11 +322,11 @@ class SpliceAction : public PreprocessOnlyAction {
 public:
   SpliceAction(const SourceFile &File, const HostSliceOptions &Opts,
                std::optional<SplicedInput> &Result)
-      : File(File), Opts(Opts), Result(Result) {}
+      : File(File), Opts(Opts), Scope(Opts), Result(Result) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<IncludeTree>(CI.getSourceManager(), Files));
+        std::make_unique<IncludeTree>(CI.getSourceManager(), Files, Scope));
     return true;
   }
 
@@ -338,11 +342,29 @@ public:
 private:
   const SourceFile &File;
   const HostSliceOptions &Opts;
+  DialectScope Scope;
   std::optional<SplicedInput> &Result;
   std::vector<Entered> Files;
 };
 
 } // namespace
+
+std::string displayHeaderPath(llvm::StringRef InputPath,
+                              llvm::StringRef RuntimeInclude,
+                              llvm::StringRef Path) {
+  llvm::SmallString<256> Abs(InputPath);
+  llvm::sys::fs::make_absolute(Abs);
+  std::string InputDir = realPath(llvm::sys::path::parent_path(Abs));
+  std::string Real = realPath(Path);
+  if (!RuntimeInclude.empty()) {
+    std::string RuntimeDir = realPath(RuntimeInclude);
+    if (llvm::StringRef(Real).starts_with(RuntimeDir + "/"))
+      return Real.substr(RuntimeDir.size() + 1);
+  }
+  llvm::SmallString<256> P(llvm::sys::path::parent_path(InputPath));
+  llvm::sys::path::append(P, relativePath(InputDir, Real));
+  return std::string(P);
+}
 
 llvm::Expected<SplicedInput>
 spliceDialectHeaders(const SourceFile &File, const HostSliceOptions &Opts) {

@@ -27,14 +27,32 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace metacu {
 
-/// Whether \p Text holds a meta construct: '@meta', '@(' or 'if codegen'
-/// outside comments and literals.
-bool hasMetaConstructs(llvm::StringRef Text);
+/// The offsets of the meta constructs of \p Text (NUL-terminated), in
+/// order: '@meta', '@(' and 'if codegen' outside comments and literals.
+std::vector<unsigned> metaConstructOffsets(llvm::StringRef Text);
+
+/// The offset of the first meta construct of \p Text, if any.
+std::optional<unsigned> firstMetaConstruct(llvm::StringRef Text);
+
+/// Whether \p Text holds a meta construct.
+inline bool hasMetaConstructs(llvm::StringRef Text) {
+  return firstMetaConstruct(Text).has_value();
+}
+
+/// What #line and diagnostics call the header at \p Path: not its absolute
+/// path, which would make the output differ from machine to machine, but
+/// the input's directory as the user spelled it joined with the header's
+/// path relative to it, or its include name under metacu's runtime include
+/// directory \p RuntimeInclude.
+std::string displayHeaderPath(llvm::StringRef InputPath,
+                              llvm::StringRef RuntimeInclude,
+                              llvm::StringRef Path);
 
 struct SplicedInput {
   /// The input with its dialect headers in place, origin marks naming each

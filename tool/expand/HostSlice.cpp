@@ -1,5 +1,6 @@
 //===- HostSlice.cpp ------------------------------------------------------===//
 #include "expand/HostSlice.h"
+#include "expand/DialectHeaders.h"
 #include "support/Diagnostic.h"
 #include "toolchain/Invocation.h"
 
@@ -43,11 +44,19 @@ std::string maskMetaConstructs(const SourceFile &File, const ScanResult &Scan) {
 
 namespace {
 
-/// What the preprocessor tells about the main file.
+/// Directives that read another file.
+bool isIncludeDirective(const metacu::Token &T) {
+  return T.isIdent("include") || T.isIdent("include_next") ||
+         T.isIdent("import");
+}
+
+/// What the preprocessor tells about the main file, and about the user
+/// headers where it matters to dialect headers.
 class SliceCallbacks : public PPCallbacks {
 public:
-  SliceCallbacks(SourceManager &SM, Preprocessor &PP, HostSliceResult &R)
-      : SM(SM), PP(PP), R(R) {}
+  SliceCallbacks(SourceManager &SM, Preprocessor &PP, HostSliceResult &R,
+                 const DialectScope &Scope)
+      : SM(SM), PP(PP), R(R), Scope(Scope) {}
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
                    SrcMgr::CharacteristicKind Kind, FileID) override {
@@ -58,33 +67,57 @@ public:
     if (!F)
       return;
     std::string Name = F->getName().str();
+    bool Covered = Scope.covers(Name, Kind != SrcMgr::C_User);
+    if (Covered)
+      CoveredFiles.insert(FID);
     if (!Seen.insert(Name).second)
       return;
     R.Files.push_back(Name);
-    if (Kind == SrcMgr::C_User && FID != SM.getMainFileID())
+    if (Covered && FID != SM.getMainFileID())
       findMetaConstructs(FID, Name);
   }
 
+  void InclusionDirective(SourceLocation HashLoc, const clang::Token &,
+                          StringRef, bool, CharSourceRange FilenameRange,
+                          OptionalFileEntryRef, StringRef, StringRef,
+                          const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    // A header name from a macro that nvcc's passes define apart may name
+    // another header in each of them.
+    SourceLocation Name = FilenameRange.getBegin();
+    if (R.UnfollowedInclude || !Name.isMacroID() || !tracked(HashLoc))
+      return;
+    SourceLocation At = SM.getExpansionLoc(Name);
+    llvm::StringRef Spelling(
+        SM.getCharacterData(At),
+        Lexer::MeasureTokenLength(At, SM, PP.getLangOpts()));
+    R.UnfollowedInclude = passDependent(PP.getIdentifierInfo(Spelling));
+  }
+
   void SourceRangeSkipped(SourceRange Skipped, SourceLocation) override {
-    if (!SM.isInMainFile(Skipped.getBegin()))
+    FileID FID = SM.getFileID(SM.getExpansionLoc(Skipped.getBegin()));
+    bool Main = FID == SM.getMainFileID();
+    if (!Main && !CoveredFiles.contains(FID))
       return;
     Range Block{offset(Skipped.getBegin()), offset(Skipped.getEnd())};
-    R.Inactive.push_back(Block);
-    findSkippedDialectIncludes(Block);
+    if (Main)
+      R.Inactive.push_back(Block);
+    if (!R.UnfollowedInclude)
+      R.UnfollowedInclude = skippedIncludeMayReachDialect(FID, Block);
   }
 
   void If(SourceLocation Loc, SourceRange Cond, ConditionValueKind) override {
-    if (SM.isInMainFile(Loc))
+    if (tracked(Loc))
       Stack.push_back({Loc, conditionTests(Cond)});
   }
   void Elif(SourceLocation Loc, SourceRange Cond, ConditionValueKind,
             SourceLocation) override {
-    if (SM.isInMainFile(Loc) && !Stack.empty())
-      Stack.back().Tests |= conditionTests(Cond);
+    if (auto *C = innermost(Loc))
+      C->Tests |= conditionTests(Cond);
   }
   void Ifdef(SourceLocation Loc, const clang::Token &Name,
              const MacroDefinition &) override {
-    if (SM.isInMainFile(Loc))
+    if (tracked(Loc))
       Stack.push_back({Loc, nameTests(Name.getIdentifierInfo())});
   }
   void Ifndef(SourceLocation Loc, const clang::Token &Name,
@@ -93,119 +126,248 @@ public:
   }
   void Elifdef(SourceLocation Loc, const clang::Token &Name,
                const MacroDefinition &) override {
-    if (SM.isInMainFile(Loc) && !Stack.empty())
-      Stack.back().Tests |= nameTests(Name.getIdentifierInfo());
+    if (auto *C = innermost(Loc))
+      C->Tests |= nameTests(Name.getIdentifierInfo());
   }
   void Elifndef(SourceLocation Loc, const clang::Token &Name,
                 const MacroDefinition &MD) override {
     Elifdef(Loc, Name, MD);
   }
   void Endif(SourceLocation Loc, SourceLocation) override {
-    if (!SM.isInMainFile(Loc) || Stack.empty())
+    if (!innermost(Loc))
       return;
     Cond C = Stack.back();
     Stack.pop_back();
-    Range Block{offset(C.Loc), offset(Loc)};
-    if (!(C.Tests & TestsArch)) {
-      if (C.Tests & TestsCompiler)
-        R.CompilerConditional.push_back(Block);
+    if (!C.Tests)
       return;
-    }
-    R.ArchConditional.push_back(Block);
+    FileID FID = SM.getFileID(C.Loc);
+    bool Main = FID == SM.getMainFileID();
+    Range Block{SM.getFileOffset(C.Loc), SM.getFileOffset(Loc)};
     // Macros defined inside such a block are feature tests derived from
-    // __CUDA_ARCH__ ('#if __CUDA_ARCH__ >= 800 / #define HAS_ASYNC_COPY').
+    // __CUDA_ARCH__ ('#if __CUDA_ARCH__ >= 800 / #define HAS_ASYNC_COPY'),
+    // or names that differ between nvcc's passes.
     // A copy: the lexer needs the text to end in a NUL.
-    std::string Text = SM.getBufferData(SM.getMainFileID())
-                           .slice(Block.Begin, Block.End)
-                           .str();
+    std::string Text =
+        SM.getBufferData(FID).slice(Block.Begin, Block.End).str();
     std::vector<metacu::Token> Toks = lexRaw(Text);
     for (size_t I = 0; I + 2 < Toks.size(); ++I)
       if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
-          Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent())
-        ArchDerived.insert(Toks[I + 2].Text);
+          Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent()) {
+        PassDerived.insert(Toks[I + 2].Text);
+        if (Main && (C.Tests & TestsArch))
+          ArchDerived.insert(Toks[I + 2].Text);
+      }
+    if (!Main)
+      return;
+    if (!(C.Tests & TestsArch)) {
+      R.CompilerConditional.push_back(Block);
+      return;
+    }
+    R.ArchConditional.push_back(Block);
   }
 
 private:
-  /// The offset of the first meta construct of \p Text, if any.
-  static std::optional<unsigned> firstMetaConstruct(llvm::StringRef Text) {
-    if (!Text.contains('@') && !Text.contains("codegen"))
-      return std::nullopt;
-    std::vector<metacu::Token> Toks = lexRaw(Text);
-    for (size_t I = 0; I + 1 < Toks.size(); ++I) {
-      const metacu::Token &A = Toks[I], &B = Toks[I + 1];
-      if ((A.isAt() && (B.isIdent("meta") || B.is(tok::l_paren))) ||
-          (A.isIdent("if") && B.isIdent("codegen")))
-        return Toks[I].Offset;
-    }
-    return std::nullopt;
-  }
-
   /// A user header with meta constructs (a dialect header) must be spliced
-  /// into the input (DialectHeaders.h), or it would reach nvcc unexpanded.
+  /// into the input (DialectHeaders.h), or it would reach nvcc unexpanded;
+  /// one read through -include cannot be.
   void findMetaConstructs(FileID FID, llvm::StringRef Name) {
     std::optional<unsigned> Off = firstMetaConstruct(SM.getBufferData(FID));
     if (!Off)
       return;
-    SourceLocation Inc = SM.getIncludeLoc(FID);
-    while (Inc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Inc)))
-      Inc = SM.getIncludeLoc(SM.getFileID(SM.getExpansionLoc(Inc)));
-    if (Inc.isInvalid())
-      return;
     MetaHeader H;
-    H.IncludeOffset = offset(Inc);
     H.Path = Name.str();
     H.Line = SM.getLineNumber(FID, *Off);
     H.Col = SM.getColumnNumber(FID, *Off);
-    R.MetaHeaders.push_back(H);
+    SourceLocation Inc = SM.getIncludeLoc(FID);
+    FileID Outermost = FID;
+    while (Inc.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(Inc))) {
+      FileID Includer = SM.getFileID(SM.getExpansionLoc(Inc));
+      if (SM.getFileEntryRefForID(Includer))
+        Outermost = Includer;
+      Inc = SM.getIncludeLoc(Includer);
+    }
+    if (Inc.isInvalid()) {
+      // The chain ends in the predefines, which hold the -include lines.
+      H.PreIncluded = SM.getFileEntryRefForID(Outermost)->getName().str();
+      R.PreIncludedMetaHeaders.push_back(std::move(H));
+      return;
+    }
+    H.IncludeOffset = offset(Inc);
+    R.MetaHeaders.push_back(std::move(H));
   }
 
-  /// The splice follows the host pass, so an #include in a region it skips
-  /// is not spliced. Where nvcc compiles that region in some pass (an
-  /// #ifdef __CUDA_ARCH__), a dialect header it names would reach nvcc
-  /// unexpanded: each such #include is noted, found as the preprocessor
-  /// would find it there, for check() to refuse (Check.h).
-  void findSkippedDialectIncludes(Range Block) {
-    llvm::StringRef Main = SM.getBufferData(SM.getMainFileID());
-    std::string Text = Main.slice(Block.Begin, Block.End).str();
+  /// A header the preprocessor would enter for an #include of \p Name
+  /// written in the file being read (or in \p From, where given), and
+  /// whether it was found in a system directory.
+  std::optional<std::pair<FileEntryRef, bool>>
+  lookup(llvm::StringRef Name, bool Angled,
+         OptionalFileEntryRef From = std::nullopt) {
+    if (From && !Angled) {
+      llvm::SmallString<256> Beside(
+          llvm::sys::path::parent_path(From->getName()));
+      llvm::sys::path::append(Beside, Name);
+      if (auto F = SM.getFileManager().getOptionalFileRef(Beside))
+        return std::make_pair(*F, false);
+    }
+    ConstSearchDirIterator CurDir = nullptr;
+    OptionalFileEntryRef F = PP.LookupFile(
+        SM.getLocForStartOfFile(SM.getMainFileID()), Name, Angled, nullptr,
+        nullptr, &CurDir, nullptr, nullptr, nullptr, nullptr, nullptr);
+    if (!F)
+      return std::nullopt;
+    return std::make_pair(*F, CurDir && CurDir->isSystemHeaderDirectory());
+  }
+
+  /// The header name an #include operand that is a macro stands for with
+  /// this pass's definitions ("x.h" or <x.h>, and whether angled); none if
+  /// it cannot be told without expanding it (a function-like macro, one not
+  /// defined here) or if it may differ in nvcc's passes.
+  std::optional<std::pair<std::string, bool>>
+  macroHeaderName(llvm::StringRef Operand) const {
+    std::string Copy = Operand.str(); // NUL-terminated, for the lexer
+    std::vector<metacu::Token> Toks = lexRaw(Copy);
+    if (Toks.empty() || !Toks[0].isIdent())
+      return std::nullopt;
+    const IdentifierInfo *II = PP.getIdentifierInfo(Toks[0].Text);
+    if (passDependent(II))
+      return std::nullopt;
+    for (unsigned Depth = 0; Depth < 16; ++Depth) {
+      const MacroInfo *MI = PP.getMacroInfo(II);
+      if (!MI || MI->isFunctionLike() || MI->getNumTokens() == 0)
+        return std::nullopt;
+      const clang::Token &First = MI->getReplacementToken(0);
+      if (MI->getNumTokens() == 1 && First.is(tok::string_literal)) {
+        std::string S = PP.getSpelling(First);
+        return std::make_pair(S.substr(1, S.size() - 2), false);
+      }
+      if (First.is(tok::less)) {
+        std::string S;
+        for (const clang::Token &T : MI->tokens().drop_front()) {
+          if (T.is(tok::greater))
+            return std::make_pair(S, true);
+          S += PP.getSpelling(T);
+        }
+        return std::nullopt;
+      }
+      if (MI->getNumTokens() != 1 || !First.getIdentifierInfo())
+        return std::nullopt;
+      II = First.getIdentifierInfo();
+    }
+    return std::nullopt;
+  }
+
+  /// Calls \p Each(name, angled) for the #include directives of \p Text
+  /// (NUL-terminated), the name empty where a macro names the header and
+  /// cannot be resolved here; stops when it returns true, and returns
+  /// whether one did.
+  template <typename Fn> bool anyInclude(llvm::StringRef Text, Fn Each) const {
+    if (!Text.contains("include") && !Text.contains("import"))
+      return false;
     std::vector<metacu::Token> Toks = lexRaw(Text);
     for (size_t I = 0; I + 1 < Toks.size(); ++I) {
       if (!Toks[I].is(tok::hash) || !Toks[I].StartOfLine ||
-          !(Toks[I + 1].isIdent("include") ||
-            Toks[I + 1].isIdent("include_next")))
+          !isIncludeDirective(Toks[I + 1]))
         continue;
-      unsigned NameAt = Block.Begin + Toks[I + 1].Offset + Toks[I + 1].Length;
-      llvm::StringRef Rest = Main.substr(NameAt).split('\n').first.ltrim();
+      llvm::StringRef Rest =
+          Text.substr(Toks[I + 1].end()).split('\n').first.trim();
       bool Angled = Rest.starts_with("<");
-      if (!Angled && !Rest.starts_with("\""))
-        continue; // a macro names it: nothing to find without expanding
-      llvm::StringRef Name = Rest.drop_front().split(Angled ? '>' : '"').first;
-      OptionalFileEntryRef File = PP.LookupFile(
-          SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(NameAt),
-          Name, Angled, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-          nullptr, nullptr);
-      if (!File)
+      if (Angled || Rest.starts_with("\"")) {
+        if (Each(Rest.drop_front().split(Angled ? '>' : '"').first, Angled))
+          return true;
         continue;
-      auto Buffer = SM.getFileManager().getBufferForFile(*File);
-      if (!Buffer)
-        continue;
-      llvm::StringRef Header = (*Buffer)->getBuffer();
-      std::optional<unsigned> Off = firstMetaConstruct(Header);
-      if (!Off)
-        continue;
-      MetaHeader H;
-      H.IncludeOffset = Block.Begin + Toks[I].Offset;
-      H.Path = File->getName().str();
-      llvm::StringRef Before = Header.take_front(*Off);
-      H.Line = Before.count('\n') + 1;
-      H.Col = *Off - (Before.rfind('\n') + 1) + 1;
-      R.SkippedMetaHeaders.push_back(std::move(H));
+      }
+      auto Name = macroHeaderName(Rest);
+      if (Name ? Each(Name->first, Name->second) : Each("", false))
+        return true;
     }
+    return false;
+  }
+
+  /// The splice follows the host pass, so an #include in a region it skips
+  /// is not spliced, and nvcc's own passes may take that region (#ifdef
+  /// __CUDA_ARCH__). Whether such an #include may lead to a dialect header,
+  /// as the preprocessor would find it there, and through the user headers
+  /// it includes in turn (taken or not: this pass never read them).
+  bool skippedIncludeMayReachDialect(FileID FID, Range Block) {
+    // A copy: the lexer needs the text to end in a NUL.
+    std::string Text =
+        SM.getBufferData(FID).slice(Block.Begin, Block.End).str();
+    return anyInclude(Text, [&](llvm::StringRef Name, bool Angled) {
+      if (Name.empty())
+        return true;
+      auto Found = lookup(Name, Angled);
+      return Found && mayReachDialect(Found->first, Found->second);
+    });
+  }
+
+  bool mayReachDialect(FileEntryRef F, bool System) {
+    if (!Scope.covers(F.getName(), System))
+      return false;
+    llvm::StringSet<> Visited;
+    if (reachesDialect(F, Visited))
+      return true;
+    // Everything those reach was read: none of it is a dialect header.
+    for (const auto &V : Visited)
+      NoDialect.insert(V.getKey());
+    return false;
+  }
+
+  bool reachesDialect(FileEntryRef F, llvm::StringSet<> &Visited) {
+    if (NoDialect.contains(F.getName()) || !Visited.insert(F.getName()).second)
+      return false;
+    auto Buffer = SM.getFileManager().getBufferForFile(F);
+    if (!Buffer)
+      return false;
+    llvm::StringRef Text = (*Buffer)->getBuffer();
+    if (firstMetaConstruct(Text))
+      return true;
+    return anyInclude(Text, [&](llvm::StringRef Name, bool Angled) {
+      if (Name.empty())
+        return true;
+      auto Found = lookup(Name, Angled, F);
+      return Found && Scope.covers(Found->first.getName(), Found->second) &&
+             reachesDialect(Found->first, Visited);
+    });
+  }
+
+  /// Whether the main file or a user header holds \p Loc.
+  bool tracked(SourceLocation Loc) const {
+    FileID FID = SM.getFileID(SM.getExpansionLoc(Loc));
+    return FID == SM.getMainFileID() || CoveredFiles.contains(FID);
+  }
+
+  /// Whether \p II's value may differ between nvcc's passes.
+  bool passDependent(const IdentifierInfo *II, unsigned Depth = 0) const {
+    if (!II)
+      return false;
+    llvm::StringRef N = II->getName();
+    if (N.starts_with("__CUDA_ARCH") || N.starts_with("__CUDACC") ||
+        N == "__NVCC__" || PassDerived.contains(N))
+      return true;
+    if (Depth > 8)
+      return false;
+    if (const MacroInfo *MI = PP.getMacroInfo(II))
+      for (const clang::Token &T : MI->tokens())
+        if (passDependent(T.getIdentifierInfo(), Depth + 1))
+          return true;
+    return false;
   }
 
   struct Cond {
     SourceLocation Loc;
     unsigned Tests;
   };
+
+  /// The innermost open conditional of the file holding \p Loc, if it is
+  /// tracked. A header's conditional it left open (an error) is dropped.
+  Cond *innermost(SourceLocation Loc) {
+    if (!tracked(Loc))
+      return nullptr;
+    FileID FID = SM.getFileID(SM.getExpansionLoc(Loc));
+    while (!Stack.empty() && SM.getFileID(Stack.back().Loc) != FID)
+      Stack.pop_back();
+    return Stack.empty() ? nullptr : &Stack.back();
+  }
 
   /// What a preprocessor condition depends on that metacu's single host
   /// pass cannot reproduce.
@@ -253,9 +415,16 @@ private:
   SourceManager &SM;
   Preprocessor &PP;
   HostSliceResult &R;
+  const DialectScope &Scope;
   std::vector<Cond> Stack;
   llvm::StringSet<> ArchDerived;
+  /// Macros defined under a condition that tests __CUDA_ARCH__, __CUDACC__
+  /// or __NVCC__, in the input or a user header.
+  llvm::StringSet<> PassDerived;
   llvm::StringSet<> Seen;
+  llvm::DenseSet<FileID> CoveredFiles;
+  /// Headers known not to lead to a dialect header.
+  llvm::StringSet<> NoDialect;
 };
 
 /// The declaration directly inside a namespace (or the TU) that owns \p D.
@@ -698,10 +867,10 @@ public:
 class SliceAction : public ASTFrontendAction {
 public:
   SliceAction(const SourceFile &File, const ScanResult &Scan,
-              const llvm::StringSet<> &Names, llvm::StringRef RuntimeInclude,
+              const llvm::StringSet<> &Names, const HostSliceOptions &Opts,
               HostSliceResult &R)
-      : File(File), Scan(Scan), Names(Names), RuntimeInclude(RuntimeInclude),
-        R(R) {}
+      : File(File), Scan(Scan), Names(Names),
+        RuntimeInclude(Opts.RuntimeInclude), Scope(Opts), R(R) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     // Only declarations matter here, and C++ mode cannot compile device
@@ -709,7 +878,7 @@ public:
     CI.getFrontendOpts().SkipFunctionBodies = true;
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
-        std::make_unique<SliceCallbacks>(CI.getSourceManager(), PP, R));
+        std::make_unique<SliceCallbacks>(CI.getSourceManager(), PP, R, Scope));
     return true;
   }
 
@@ -724,16 +893,15 @@ private:
   const ScanResult &Scan;
   const llvm::StringSet<> &Names;
   llvm::StringRef RuntimeInclude;
+  DialectScope Scope;
   HostSliceResult &R;
 };
 
 } // namespace
 
-/// The input with its meta constructs masked, at its real path, over the
-/// real file system: relative #includes resolve as nvcc resolves them.
-static llvm::IntrusiveRefCntPtr<FileManager> maskedFiles(const SourceFile &File,
-                                                         const ScanResult &Scan,
-                                                         llvm::StringRef Path) {
+llvm::IntrusiveRefCntPtr<FileManager> maskedFiles(const SourceFile &File,
+                                                  const ScanResult &Scan,
+                                                  llvm::StringRef Path) {
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::getRealFileSystem());
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -767,18 +935,20 @@ static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
 
   HostSliceResult Nvcc;
   struct Action : public PreprocessOnlyAction {
-    explicit Action(HostSliceResult &R) : R(R) {}
+    Action(HostSliceResult &R, const HostSliceOptions &Opts)
+        : R(R), Scope(Opts) {}
     bool BeginSourceFileAction(CompilerInstance &CI) override {
       Preprocessor &PP = CI.getPreprocessor();
-      PP.addPPCallbacks(
-          std::make_unique<SliceCallbacks>(CI.getSourceManager(), PP, R));
+      PP.addPPCallbacks(std::make_unique<SliceCallbacks>(CI.getSourceManager(),
+                                                         PP, R, Scope));
       return true;
     }
     HostSliceResult &R;
+    DialectScope Scope;
   };
   FatalErrorRecorder Fatal;
   auto Files = maskedFiles(File, Scan, Path);
-  tooling::ToolInvocation Invocation(Args, std::make_unique<Action>(Nvcc),
+  tooling::ToolInvocation Invocation(Args, std::make_unique<Action>(Nvcc, Opts),
                                      Files.get());
   Invocation.setDiagnosticConsumer(&Fatal);
   if (!Invocation.run() || Fatal.Offset || Nvcc.Files.empty())
@@ -787,6 +957,32 @@ static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
   R.ArchConditional = std::move(Nvcc.ArchConditional);
   R.CompilerConditional.clear();
   return true;
+}
+
+DialectScope::DialectScope(const HostSliceOptions &Opts) {
+  for (llvm::StringRef A : Opts.Flags.Args) {
+    if (!A.consume_front("-isystem"))
+      continue;
+    A = A.rtrim('/');
+    // The toolkit's own directories, given again (CMake's CUDA::cudart
+    // does), are the toolkit's.
+    bool Toolkit = llvm::any_of(Opts.Toolkit.IncludeDirs, [&](const auto &D) {
+      return llvm::sys::fs::equivalent(A, D);
+    });
+    if (!A.empty() && !Toolkit)
+      SystemDirs.push_back(A.str());
+  }
+}
+
+bool DialectScope::covers(llvm::StringRef Name, bool System) const {
+  if (!System)
+    return true;
+  // The preprocessor names a file it found as the directory it searched
+  // joined with the name.
+  return llvm::any_of(SystemDirs, [&](const std::string &D) {
+    return Name.starts_with(D) && Name.size() > D.size() &&
+           llvm::sys::path::is_separator(Name[D.size()]);
+  });
 }
 
 llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
@@ -805,9 +1001,7 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
 
   FatalErrorRecorder Fatal;
   tooling::ToolInvocation Invocation(
-      Args,
-      std::make_unique<SliceAction>(File, Scan, MetaNames, Opts.RuntimeInclude,
-                                    R),
+      Args, std::make_unique<SliceAction>(File, Scan, MetaNames, Opts, R),
       Files.get());
   Invocation.setDiagnosticConsumer(&Fatal);
   // Errors in the masked input (device code C++ mode cannot see) are

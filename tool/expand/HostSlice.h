@@ -21,10 +21,15 @@
 #include "toolchain/CompileFlags.h"
 #include "toolchain/CudaToolkit.h"
 
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
+
+namespace clang {
+class FileManager;
+}
 
 namespace metacu {
 
@@ -66,6 +71,9 @@ struct MetaHeader {
   unsigned IncludeOffset = 0;
   std::string Path;
   unsigned Line = 0, Col = 0;
+  /// Read through -include on the command line (IncludeOffset is then
+  /// meaningless): the file -include names, which is Path or includes it.
+  std::string PreIncluded;
 };
 
 struct HostSliceResult {
@@ -90,9 +98,18 @@ struct HostSliceResult {
   std::vector<EnumInfo> Enums;
   std::vector<RecordInfo> Records;
   std::vector<MetaHeader> MetaHeaders;
-  /// Dialect headers named by an #include in a region the preprocessor
-  /// skips (not spliced; refused where nvcc compiles the region).
-  std::vector<MetaHeader> SkippedMetaHeaders;
+  /// Dialect headers read through -include: nvcc would read them too, as
+  /// they are (refused).
+  std::vector<MetaHeader> PreIncludedMetaHeaders;
+  /// Some #include this pass does not follow may lead one of nvcc's own
+  /// passes into a dialect header, which would reach nvcc unexpanded: one
+  /// in a region this pass skips, in the input or a user header, that
+  /// names a dialect header directly or through user headers, or whose
+  /// name is a macro this pass cannot resolve; or one whose name is a macro
+  /// that depends on __CUDA_ARCH__, __CUDACC__ or __NVCC__. A cheap,
+  /// conservative test: what nvcc's passes read is then settled by
+  /// preprocessing as each of them (NvccPasses.h).
+  bool UnfollowedInclude = false;
   /// Every file the preprocessor read, the input first.
   std::vector<std::string> Files;
 };
@@ -105,12 +122,35 @@ struct HostSliceOptions {
   std::string RuntimeInclude;
 };
 
+/// The files that may be dialect headers: the user's (found beside their
+/// includer, through -I or -iquote) and those under the user's own
+/// -isystem directories (a library consumed as a CMake imported target
+/// is), but not the toolkit's, the compiler's or the system's, which are
+/// never in the dialect and too many to read for it.
+class DialectScope {
+public:
+  explicit DialectScope(const HostSliceOptions &Opts);
+  /// \p Name as the preprocessor found it; \p System: found in a system
+  /// directory.
+  bool covers(llvm::StringRef Name, bool System) const;
+
+private:
+  std::vector<std::string> SystemDirs;
+};
+
 /// Parses \p File with its meta constructs masked. \p MetaNames are the
 /// identifiers meta code uses (MetaNames.h).
 llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
                                           const ScanResult &Scan,
                                           const llvm::StringSet<> &MetaNames,
                                           const HostSliceOptions &Opts);
+
+/// The input with its meta constructs masked, at \p Path (its real path),
+/// over the real file system: relative #includes resolve as nvcc resolves
+/// them.
+llvm::IntrusiveRefCntPtr<clang::FileManager> maskedFiles(const SourceFile &File,
+                                                         const ScanResult &Scan,
+                                                         llvm::StringRef Path);
 
 /// The input with every meta construct replaced by blanks (newlines kept, so
 /// offsets and lines are unchanged).

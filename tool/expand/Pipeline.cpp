@@ -8,6 +8,7 @@
 #include "expand/HostSlice.h"
 #include "expand/Lower.h"
 #include "expand/MetaNames.h"
+#include "expand/NvccPasses.h"
 #include "expand/Scan.h"
 #include "expand/Untagged.h"
 #include "expand/Verify.h"
@@ -67,6 +68,11 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   if (auto Err = check(*Scan, *Slice))
     return std::move(Err);
   Clock.lap("host slice");
+  if (Slice->UnfollowedInclude) {
+    if (auto Err = checkNvccPasses(File, *Scan, Archs, Opts))
+      return std::move(Err);
+    Clock.lap("nvcc passes");
+  }
 
   std::vector<unsigned> HostDevice;
   if (Opts.UntaggedHelpers) {

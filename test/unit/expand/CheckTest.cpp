@@ -102,21 +102,20 @@ TEST(CheckTest, HeaderWithMetaConstructsIsAnErrorAtItsInclude) {
       << E.Message;
 }
 
-TEST(CheckTest, ASkippedDialectIncludeIsAnErrorWhereNvccCompilesIt) {
-  TestTU TU("[[#ifdef __CUDA_ARCH__\n$arch^#include \"d.cuh\"\n#endif]]\n"
-            "#if 0\n$never^#include \"d.cuh\"\n#endif\n");
+TEST(CheckTest, ADialectHeaderOfTheCommandLineIsAnError) {
+  TestTU TU("int a;\n");
   HostSliceResult Slice;
-  Slice.ArchConditional.push_back(TU.range());
-  // Under '#if 0' no pass compiles it: left as it is.
-  Slice.SkippedMetaHeaders.push_back({TU.point("never"), "d.cuh", 3, 3});
-  EXPECT_FALSE(static_cast<bool>(checkWith(TU, Slice)));
-  Slice.SkippedMetaHeaders.push_back({TU.point("arch"), "d.cuh", 3, 3});
-  ErrorAt E = errorOf(checkWith(TU, Slice));
-  EXPECT_EQ(E.Offset, TU.point("arch"));
-  EXPECT_NE(E.Message.find("header 'd.cuh' contains meta constructs (at "
-                           "d.cuh:3:3) and is included under a condition"),
+  Slice.PreIncludedMetaHeaders.push_back({0, "d.cuh", 3, 3, "pre.h"});
+  llvm::Error Err = checkWith(TU, Slice);
+  ASSERT_TRUE(bool(Err));
+  std::string Message = llvm::toString(std::move(Err));
+  EXPECT_NE(Message.find("-include 'pre.h' includes 'd.cuh', which contains "
+                         "meta constructs (at d.cuh:3:3)"),
             std::string::npos)
-      << E.Message;
+      << Message;
+  EXPECT_NE(Message.find("#include it at the top of the input"),
+            std::string::npos)
+      << Message;
 }
 
 TEST(CheckTest, MetaHeaderComesFirstThenSourceOrder) {

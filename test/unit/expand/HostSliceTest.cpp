@@ -220,31 +220,87 @@ TEST_F(HostSliceTest, HeaderWithOnlyIfCodegenIsADialectHeader) {
   EXPECT_EQ(R->MetaHeaders[0].Col, 3u);
 }
 
-TEST_F(HostSliceTest, SkippedIncludesOfDialectHeadersAreNoted) {
+TEST_F(HostSliceTest, SkippedIncludesThatMayReachADialectHeaderAreNoted) {
   Tmp.write("inc/d.cuh", "#pragma once\n__device__ int f() {\n"
                          "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80)\n"
                          "    return 1;\n  return 0;\n}\n");
   Tmp.write("plain.cuh", "int plain;\n");
-  auto R = slice("#ifdef __CUDA_ARCH__\n#include <d.cuh>\n#endif\n"
-                 "#if 0\n#  include \"plain.cuh\"\n#endif\n"
-                 "#if 0\n#include \"inc/d.cuh\"\n#endif\n",
-                 {"-I" + Tmp.path("inc")});
+  Tmp.write("relay.h", "#ifdef NEVER\n#include <d.cuh>\n#endif\n");
+  Tmp.write("user.h", "#ifdef __CUDA_ARCH__\n#include \"inc/d.cuh\"\n#endif\n");
+  auto Unfollowed = [&](std::string Code) {
+    auto R = slice(std::move(Code), {"-I" + Tmp.path("inc")});
+    EXPECT_TRUE(bool(R)) << llvm::toString(R.takeError());
+    return R && R->UnfollowedInclude;
+  };
+  // Plain headers only, skipped or not: nothing for nvcc's passes to
+  // check.
+  EXPECT_FALSE(Unfollowed("#if 0\n#  include \"plain.cuh\"\n#endif\n"
+                          "#include \"plain.cuh\"\n"));
+  // A dialect header, as the preprocessor would find it.
+  EXPECT_TRUE(Unfollowed("#ifdef __CUDA_ARCH__\n#include <d.cuh>\n#endif\n"));
+  // Through a plain header that includes one, under any condition.
+  EXPECT_TRUE(Unfollowed("#ifdef __CUDACC__\n#include \"relay.h\"\n#endif\n"));
+  // In a skipped region of a user header the input includes.
+  EXPECT_TRUE(Unfollowed("#include \"user.h\"\n"));
+  // Named by a macro: followed to the header it names, or, where this pass
+  // cannot tell, noted.
+  EXPECT_TRUE(Unfollowed("#define K <d.cuh>\n#if 0\n#include K\n#endif\n"));
+  EXPECT_FALSE(
+      Unfollowed("#define K \"plain.cuh\"\n#if 0\n#include K\n#endif\n"));
+  EXPECT_TRUE(Unfollowed("#if 0\n#include UNDEFINED_NAME\n#endif\n"));
+}
+
+TEST_F(HostSliceTest, IncludeNamedByAMacroThePassesDefineApartIsNoted) {
+  Tmp.write("plain.cuh", "int plain;\n");
+  Tmp.write("names.h", "#ifdef __CUDA_ARCH__\n#define K \"plain.cuh\"\n"
+                       "#else\n#define K \"plain.cuh\"\n#endif\n");
+  auto R = slice("#include \"names.h\"\n#include K\n");
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
-  EXPECT_TRUE(R->MetaHeaders.empty());
-  // Both dialect includes, each found as the preprocessor would find it;
-  // not the plain header.
-  ASSERT_EQ(R->SkippedMetaHeaders.size(), 2u);
-  for (const MetaHeader &H : R->SkippedMetaHeaders) {
-    EXPECT_TRUE(llvm::StringRef(H.Path).ends_with("d.cuh")) << H.Path;
-    EXPECT_EQ(H.Line, 3u);
-    EXPECT_EQ(H.Col, 3u);
-  }
-  EXPECT_EQ(R->SkippedMetaHeaders[0].IncludeOffset,
-            offsetOf("#include <d.cuh>"));
-  EXPECT_EQ(R->SkippedMetaHeaders[1].IncludeOffset,
-            offsetOf("#include \"inc/d.cuh\""));
-  EXPECT_TRUE(covers(R->ArchConditional, offsetOf("#include <d.cuh>")));
-  EXPECT_FALSE(covers(R->ArchConditional, offsetOf("#include \"inc/d.cuh\"")));
+  EXPECT_TRUE(R->UnfollowedInclude);
+  R = slice("#define K \"plain.cuh\"\n#include K\n");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_FALSE(R->UnfollowedInclude);
+}
+
+TEST_F(HostSliceTest, DialectHeadersOfTheCommandLineAndOfUserSystemDirs) {
+  Tmp.write("sys/lib.cuh", "#pragma once\n@meta int lib_n = 2;\n");
+  Tmp.write("pre.cuh", "@meta int pre_n = 1;\n");
+  auto R = slice("#include <lib.cuh>\n", {"-isystem" + Tmp.path("sys"),
+                                          "-include" + Tmp.path("pre.cuh")});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  // Found through the user's -isystem: spliced as any dialect header.
+  ASSERT_EQ(R->MetaHeaders.size(), 1u);
+  EXPECT_EQ(R->MetaHeaders[0].Path, Tmp.path("sys/lib.cuh"));
+  EXPECT_EQ(R->MetaHeaders[0].IncludeOffset, offsetOf("<lib.cuh>"));
+  // Read through -include: nvcc would read it first, as it is.
+  ASSERT_EQ(R->PreIncludedMetaHeaders.size(), 1u);
+  EXPECT_EQ(R->PreIncludedMetaHeaders[0].PreIncluded, Tmp.path("pre.cuh"));
+  EXPECT_EQ(R->PreIncludedMetaHeaders[0].Line, 1u);
+}
+
+TEST_F(HostSliceTest, AHeaderLeavingAConditionalOpenLeavesTheInputsAlone) {
+  // Conditionals are followed in user headers too; one a header leaves
+  // open (an error) must not take the place of the input's own.
+  Tmp.write("open.h", "#if 1\nint x;\n");
+  auto R = slice("#ifndef __CUDA_ARCH__\n#include \"open.h\"\nint y;\n"
+                 "#endif\n");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(covers(R->ArchConditional, offsetOf("int y")));
+}
+
+TEST(DialectScopeTest, TheUsersOwnSystemDirectoriesOnly) {
+  HostSliceOptions Opts;
+  Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
+  ASSERT_FALSE(Opts.Toolkit.IncludeDirs.empty());
+  std::string Toolkit = Opts.Toolkit.IncludeDirs.front();
+  // The toolkit's directory given again, as CMake's CUDA::cudart does.
+  Opts.Flags.Args = {"-isystem/opt/lib/include/", "-isystem" + Toolkit};
+  DialectScope Scope(Opts);
+  EXPECT_TRUE(Scope.covers("/src/kernels.cuh", /*System=*/false));
+  EXPECT_TRUE(Scope.covers("/opt/lib/include/lib/copy.cuh", true));
+  EXPECT_FALSE(Scope.covers("/opt/lib/include2/copy.cuh", true));
+  EXPECT_FALSE(Scope.covers(Toolkit + "/cuda_runtime.h", true));
+  EXPECT_FALSE(Scope.covers("/usr/include/stdio.h", true));
 }
 
 TEST_F(HostSliceTest, MissingHeaderIsAnErrorAtItsInclude) {

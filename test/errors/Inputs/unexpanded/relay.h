@@ -1,0 +1,4 @@
+#pragma once
+#ifdef __CUDA_ARCH__
+#include "kernels.cuh"
+#endif

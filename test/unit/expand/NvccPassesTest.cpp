@@ -1,0 +1,103 @@
+//===- NvccPassesTest.cpp - The headers nvcc's own passes read ------------===//
+#include "expand/NvccPasses.h"
+#include "Fixture.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu;
+
+namespace {
+
+constexpr llvm::StringLiteral Dialect =
+    "#pragma once\n__device__ int f() {\n"
+    "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) { return 1; }\n"
+    "  return 0;\n}\n";
+
+llvm::Error checkPasses(TestTU &TU, llvm::StringRef Archs = "75,80",
+                        std::vector<std::string> Args = {}) {
+  PipelineOptions Opts = TestTU::pipelineOptions();
+  Opts.Flags.Args = std::move(Args);
+  auto List = ArchList::parse(Archs);
+  EXPECT_TRUE(bool(List));
+  return checkNvccPasses(TU.file(), TU.scanned(), *List, Opts);
+}
+
+TEST(NvccPassesTest, ADialectHeaderADevicePassReadsIsAnErrorAtItsInclude) {
+  TestTU TU("#if __CUDA_ARCH__ >= 800\n$inc^#include \"d.cuh\"\n#endif\n"
+            "__global__ void k() {}\n");
+  TU.write("d.cuh", Dialect);
+  ErrorAt E = errorOf(checkPasses(TU));
+  EXPECT_EQ(TU.file().lineStart(E.Offset), TU.point("inc"));
+  // The first pass that reads it: sm_80's, not sm_75's.
+  EXPECT_NE(E.Message.find("d.cuh' contains meta constructs (at "),
+            std::string::npos)
+      << E.Message;
+  EXPECT_NE(E.Message.find("d.cuh:3:3) and nvcc's device pass for sm_80"),
+            std::string::npos)
+      << E.Message;
+  // No pass for sm_80: none reads it.
+  EXPECT_FALSE(bool(checkPasses(TU, "75")));
+}
+
+TEST(NvccPassesTest, NoPassReadsWhatNoConditionOfNvccTakes) {
+  TestTU TU("#if 0\n#include \"d.cuh\"\n#endif\n"
+            "#ifdef USER_OPTION\n#include \"d.cuh\"\n#endif\n");
+  TU.write("d.cuh", Dialect);
+  EXPECT_FALSE(bool(checkPasses(TU)));
+  // With the user's -D, every pass reads it.
+  ErrorAt E = errorOf(checkPasses(TU, "80", {"-DUSER_OPTION"}));
+  EXPECT_NE(E.Message.find("nvcc's host pass"), std::string::npos) << E.Message;
+}
+
+TEST(NvccPassesTest, AnIncludeInAPlainHeaderIsAnErrorThere) {
+  TestTU TU("#include \"lib/plain.h\"\n");
+  TU.write("lib/plain.h", "#pragma once\n#ifdef __CUDACC__\n"
+                          "#include \"d.cuh\"\n#endif\n");
+  TU.write("lib/d.cuh", Dialect);
+  llvm::Error Err = checkPasses(TU);
+  ASSERT_TRUE(bool(Err));
+  bool Seen = false;
+  llvm::handleAllErrors(std::move(Err), [&](const SourceError &E) {
+    Seen = true;
+    EXPECT_TRUE(E.path().ends_with("lib/plain.h")) << E.path().str();
+    EXPECT_EQ(E.where().Line, 3u);
+    EXPECT_NE(E.text().find("/lib/d.cuh' contains meta constructs"),
+              std::string::npos)
+        << E.text();
+    EXPECT_NE(E.text().find("nvcc's host pass"), std::string::npos) << E.text();
+    EXPECT_NE(E.text().find("is read from " + TU.file().path().str() + ":1"),
+              std::string::npos)
+        << E.text();
+  });
+  EXPECT_TRUE(Seen);
+}
+
+TEST(NvccPassesTest, AHeaderNameFromAMacroIsTheOneEachPassDefines) {
+  TestTU TU("#ifdef __CUDA_ARCH__\n#define K \"d.cuh\"\n#else\n"
+            "#define K \"plain.h\"\n#endif\n$inc^#include K\n");
+  TU.write("d.cuh", Dialect);
+  TU.write("plain.h", "#pragma once\n");
+  ErrorAt E = errorOf(checkPasses(TU));
+  EXPECT_EQ(TU.file().lineStart(E.Offset), TU.point("inc"));
+  EXPECT_NE(E.Message.find("device pass for sm_75"), std::string::npos)
+      << E.Message;
+}
+
+TEST(NvccPassesTest, AHeaderItsGuardSkipsWholeIsNoHarm) {
+  // As the splice leaves a guarded dialect header: its text in the input,
+  // its guard defined there, and an #include of it that a device pass
+  // takes.
+  TestTU TU("#ifndef D_CUH\n#define D_CUH\n#endif\n"
+            "#ifdef __CUDA_ARCH__\n#include \"d.cuh\"\n#endif\n");
+  TU.write("d.cuh", "#ifndef D_CUH\n#define D_CUH\n@meta int n = 1;\n"
+                    "#endif\n");
+  EXPECT_FALSE(bool(checkPasses(TU)));
+  // Without the guard defined, the pass reads its meta constructs.
+  TestTU Unguarded("#ifdef __CUDA_ARCH__\n#include \"d.cuh\"\n#endif\n");
+  Unguarded.write("d.cuh", "#ifndef D_CUH\n#define D_CUH\n"
+                           "@meta int n = 1;\n#endif\n");
+  EXPECT_NE(errorOf(checkPasses(Unguarded)).Message.find("d.cuh:3:1)"),
+            std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,216 @@
+//===- NvccPasses.cpp -----------------------------------------------------===//
+#include "expand/NvccPasses.h"
+#include "expand/DialectHeaders.h"
+#include "support/Diagnostic.h"
+#include "toolchain/Invocation.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <optional>
+
+using namespace clang;
+
+namespace metacu {
+
+namespace {
+
+/// The first dialect header a pass read meta constructs of, and the
+/// #include it came through.
+struct Entry {
+  std::string Header;
+  unsigned Line = 0, Col = 0;
+  /// The file holding the #include (empty: the input), where in it, and
+  /// that line's text.
+  std::string Includer;
+  unsigned Offset = 0;
+  LineCol Where;
+  std::string LineText;
+  /// The input's #include that leads there; none where the includer was
+  /// read through -include.
+  std::optional<unsigned> InputOffset;
+};
+
+/// Watches the dialect headers a pass enters. One whose meta constructs
+/// all sit in regions the pass skips (a header spliced into the input
+/// already, entered again and skipped whole by its include guard) is no
+/// harm.
+class Watch : public PPCallbacks {
+public:
+  Watch(SourceManager &SM, const DialectScope &Scope,
+        std::optional<Entry> &Found)
+      : SM(SM), Scope(Scope), Found(Found) {}
+
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind Kind, FileID Left) override {
+    if (Found)
+      return;
+    if (Reason == ExitFile) {
+      auto It = Open.find(Left);
+      if (It != Open.end()) {
+        settle(Left, It->second);
+        Open.erase(It);
+      }
+      return;
+    }
+    FileID FID = SM.getFileID(Loc);
+    if (Reason != EnterFile || FID == SM.getMainFileID())
+      return;
+    auto F = SM.getFileEntryRefForID(FID);
+    if (!F || !Scope.covers(F->getName(), Kind != SrcMgr::C_User))
+      return;
+    std::vector<unsigned> Constructs =
+        metaConstructOffsets(SM.getBufferData(FID));
+    if (!Constructs.empty())
+      Open[FID].Constructs = std::move(Constructs);
+  }
+
+  void SourceRangeSkipped(SourceRange Skipped, SourceLocation) override {
+    SourceLocation Begin = SM.getExpansionLoc(Skipped.getBegin());
+    auto It = Open.find(SM.getFileID(Begin));
+    if (It != Open.end())
+      It->second.Skipped.push_back(
+          {SM.getFileOffset(Begin),
+           SM.getFileOffset(SM.getExpansionLoc(Skipped.getEnd()))});
+  }
+
+private:
+  struct Reading {
+    std::vector<unsigned> Constructs;
+    std::vector<Range> Skipped;
+  };
+
+  void settle(FileID FID, const Reading &R) {
+    auto Read = llvm::find_if(R.Constructs, [&](unsigned Off) {
+      return !anyContains(R.Skipped, Off);
+    });
+    SourceLocation Inc = SM.getIncludeLoc(FID);
+    // One read through -include is the host slice's to refuse.
+    if (Read == R.Constructs.end() || Inc.isInvalid() ||
+        !SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(Inc))))
+      return;
+    Entry E;
+    E.Header = SM.getFileEntryRefForID(FID)->getName().str();
+    E.Line = SM.getLineNumber(FID, *Read);
+    E.Col = SM.getColumnNumber(FID, *Read);
+    Inc = SM.getExpansionLoc(Inc);
+    FileID Includer = SM.getFileID(Inc);
+    E.Offset = SM.getFileOffset(Inc);
+    if (Includer == SM.getMainFileID()) {
+      E.InputOffset = E.Offset;
+      Found = std::move(E);
+      return;
+    }
+    E.Includer = SM.getFileEntryRefForID(Includer)->getName().str();
+    E.Where = {SM.getLineNumber(Includer, E.Offset),
+               SM.getColumnNumber(Includer, E.Offset)};
+    llvm::StringRef Text = SM.getBufferData(Includer);
+    size_t Begin = Text.rfind('\n', E.Offset);
+    Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
+    E.LineText = Text.slice(Begin, Text.find('\n', E.Offset)).str();
+    while (Inc.isValid() && SM.getFileID(Inc) != SM.getMainFileID())
+      Inc = SM.getIncludeLoc(SM.getFileID(Inc));
+    if (Inc.isValid())
+      E.InputOffset = SM.getFileOffset(SM.getExpansionLoc(Inc));
+    Found = std::move(E);
+  }
+
+  SourceManager &SM;
+  const DialectScope &Scope;
+  std::optional<Entry> &Found;
+  /// The dialect headers entered and not yet left.
+  llvm::DenseMap<FileID, Reading> Open;
+};
+
+class WatchAction : public PreprocessOnlyAction {
+public:
+  WatchAction(const HostSliceOptions &Opts, std::optional<Entry> &Found)
+      : Scope(Opts), Found(Found) {}
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<Watch>(CI.getSourceManager(), Scope, Found));
+    return true;
+  }
+
+private:
+  DialectScope Scope;
+  std::optional<Entry> &Found;
+};
+
+/// The pass, for messages: 0 is the host pass, else __CUDA_ARCH__ / 10.
+std::string passName(unsigned CC) {
+  if (!CC)
+    return "nvcc's host pass (with __CUDACC__ and __NVCC__ defined)";
+  return "nvcc's device pass for sm_" + std::to_string(CC) +
+         " (__CUDA_ARCH__ " + std::to_string(CC * 10) + ")";
+}
+
+llvm::Error refuse(const SourceFile &File, const HostSliceOptions &Opts,
+                   const Entry &E, unsigned CC) {
+  std::string Header =
+      displayHeaderPath(File.path(), Opts.RuntimeInclude, E.Header);
+  std::string Message =
+      "header '" + Header + "' contains meta constructs (at " + Header + ":" +
+      std::to_string(E.Line) + ":" + std::to_string(E.Col) + ") and " +
+      passName(CC) +
+      " reads it through this #include, which a host compiler's reading "
+      "of the file, metacu's, does not take (a condition on __CUDA_ARCH__, "
+      "__CUDACC__ or __NVCC__, or a header name from a macro that differs "
+      "between the passes): nvcc would compile it unexpanded; include it "
+      "where every pass does and select per architecture with 'if codegen "
+      "(__nvvm_arch ...)'";
+  if (E.Includer.empty())
+    return errorAt(E.Offset, Message);
+  std::string Includer =
+      displayHeaderPath(File.path(), Opts.RuntimeInclude, E.Includer);
+  if (E.InputOffset) {
+    Origin From = File.origin(*E.InputOffset);
+    Message += " ('" + Includer + "' is read from " + From.Path.str() + ":" +
+               std::to_string(From.Where.Line) + ")";
+  } else {
+    Message += " ('" + Includer + "' is read through -include)";
+  }
+  return llvm::make_error<SourceError>(
+      displayHeaderPath(File.path(), Opts.RuntimeInclude, E.Includer), E.Where,
+      E.LineText, std::move(Message));
+}
+
+} // namespace
+
+llvm::Error checkNvccPasses(const SourceFile &File, const ScanResult &Scan,
+                            const ArchList &Archs,
+                            const HostSliceOptions &Opts) {
+  llvm::SmallString<256> Path(File.path());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  auto Files = maskedFiles(File, Scan, Path);
+  std::vector<unsigned> Passes = {0};
+  for (const Arch &A : Archs.archs())
+    if (Passes.back() != A.CC)
+      Passes.push_back(A.CC);
+  for (unsigned CC : Passes) {
+    std::vector<std::string> Args =
+        clangCommandLine(Opts.Toolkit, Opts.Flags,
+                         {ClangMode::AuditPass, Opts.RuntimeInclude, CC}, Path);
+    std::optional<Entry> Found;
+    IgnoringDiagConsumer Quiet;
+    tooling::ToolInvocation Invocation(
+        Args, std::make_unique<WatchAction>(Opts, Found), Files.get());
+    // What the passes make of the code is nvcc's to report.
+    Invocation.setDiagnosticConsumer(&Quiet);
+    Invocation.run();
+    if (Found)
+      return refuse(File, Opts, *Found, CC);
+  }
+  return llvm::Error::success();
+}
+
+} // namespace metacu
