@@ -6,6 +6,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
@@ -95,9 +96,9 @@ struct Entered {
 /// What the preprocessor did with each #include, file by file.
 class IncludeTree : public PPCallbacks {
 public:
-  IncludeTree(SourceManager &SM, std::vector<Entered> &Files,
+  IncludeTree(SourceManager &SM, HeaderSearch &HS, std::vector<Entered> &Files,
               const DialectScope &Scope)
-      : SM(SM), Files(Files), Scope(Scope) {}
+      : SM(SM), HS(HS), Files(Files), Scope(Scope) {}
 
   void InclusionDirective(SourceLocation HashLoc, const clang::Token &,
                           StringRef, bool IsAngled, CharSourceRange Name,
@@ -120,7 +121,7 @@ public:
   }
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
-                   SrcMgr::CharacteristicKind Kind, FileID) override {
+                   SrcMgr::CharacteristicKind, FileID) override {
     if (Reason != EnterFile)
       return;
     FileID ID = SM.getFileID(Loc);
@@ -133,7 +134,7 @@ public:
     E.Real = realPath(F->getName());
     // The toolkit's headers, CCCL's, the C++ library's are never in the
     // dialect; the input is the splice's base, not a header.
-    E.Dialect = !Main && Scope.covers(F->getName(), Kind != SrcMgr::C_User) &&
+    E.Dialect = !Main && Scope.covers(*F, HS) &&
                 hasMetaConstructs(SM.getBufferData(ID));
     Index[ID] = Files.size();
     Files.push_back(std::move(E));
@@ -158,6 +159,7 @@ private:
   }
 
   SourceManager &SM;
+  HeaderSearch &HS;
   std::vector<Entered> &Files;
   const DialectScope &Scope;
   llvm::DenseMap<FileID, int> Index;
@@ -249,12 +251,12 @@ private:
   void write(int I, std::string Display) {
     const Entered &E = Files[I];
     llvm::StringRef Text = I == 0 ? File.text() : SM.getBufferData(E.ID);
-    // The directives to act on, in order; null for a '#pragma once'.
+    // The directives to act on, in order; null for a pragma to drop.
     std::vector<std::pair<unsigned, const Directive *>> Edits;
     for (const Directive &D : E.Directives)
       Edits.push_back({D.Hash, &D});
     if (I != 0) {
-      for (unsigned Offset : pragmaOnceLines(Text))
+      for (unsigned Offset : headerOnlyPragmas(Text))
         Edits.push_back({Offset, nullptr});
       llvm::sort(Edits, llvm::less_first());
       if (llvm::find(Headers, E.Real) == Headers.end())
@@ -273,9 +275,10 @@ private:
       if (End == llvm::StringRef::npos)
         End = Text.size();
       if (!D || (!D->Skipped.empty() && SplicedPaths.contains(D->Skipped))) {
-        // '#pragma once' would be ignored with a warning in what is now the
-        // input; the splice honours it, and guards: a header spliced
-        // already and skipped now leaves a blank line.
+        // '#pragma once' and '#pragma GCC system_header' would be ignored
+        // with a warning in what is now the input; the splice honours the
+        // first, and guards: a header spliced already and skipped now
+        // leaves a blank line.
         Out += Text.slice(Pos, Begin);
         Pos = End;
       } else if (D->Child >= 0 && Files[D->Child].Splice) {
@@ -297,14 +300,22 @@ private:
     Out += Text.substr(Pos);
   }
 
-  /// Offsets of the '#pragma once' directives of \p Text.
-  static std::vector<unsigned> pragmaOnceLines(llvm::StringRef Text) {
+  /// Offsets of the pragmas of \p Text that mean something in a header
+  /// only: '#pragma once', '#pragma GCC system_header' and Clang's
+  /// spelling of the latter.
+  static std::vector<unsigned> headerOnlyPragmas(llvm::StringRef Text) {
     std::vector<unsigned> Out;
     std::vector<metacu::Token> Toks = lexRaw(Text);
-    for (size_t I = 0; I + 2 < Toks.size(); ++I)
-      if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
-          Toks[I + 1].isIdent("pragma") && Toks[I + 2].isIdent("once"))
+    for (size_t I = 0; I + 2 < Toks.size(); ++I) {
+      if (!Toks[I].is(tok::hash) || !Toks[I].StartOfLine ||
+          !Toks[I + 1].isIdent("pragma"))
+        continue;
+      const metacu::Token &Name = Toks[I + 2];
+      if (Name.isIdent("once") ||
+          ((Name.isIdent("GCC") || Name.isIdent("clang")) &&
+           I + 3 < Toks.size() && Toks[I + 3].isIdent("system_header")))
         Out.push_back(Toks[I].Offset);
+    }
     return Out;
   }
 
@@ -325,8 +336,9 @@ public:
       : File(File), Opts(Opts), Scope(Opts), Result(Result) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<IncludeTree>(CI.getSourceManager(), Files, Scope));
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(std::make_unique<IncludeTree>(
+        CI.getSourceManager(), PP.getHeaderSearchInfo(), Files, Scope));
     return true;
   }
 
@@ -381,9 +393,12 @@ spliceDialectHeaders(const SourceFile &File, const HostSliceOptions &Opts) {
   auto FM =
       llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
 
+  // What nvcc compiles decides what is spliced: its host pass, which
+  // defines __CUDACC__ and __NVCC__, takes an #include under '#ifdef
+  // __CUDACC__' that a host compiler's reading would skip.
   std::vector<std::string> Args =
       clangCommandLine(Opts.Toolkit, Opts.Flags,
-                       {ClangMode::HostSlice, Opts.RuntimeInclude}, Path);
+                       {ClangMode::NvccPass, Opts.RuntimeInclude, 0}, Path);
   std::optional<SplicedInput> Result;
   IgnoringDiagConsumer Quiet;
   tooling::ToolInvocation Invocation(

@@ -9,8 +9,10 @@
 // #include, as C++ declarations are), and its ordinary code is emitted in
 // place under #line directives naming the header.
 //
-// One preprocessor pass with the user's flags decides what is spliced, so
-// it follows the preprocessor state: an #include in a skipped region stays
+// One preprocessor pass decides what is spliced: the input as nvcc's host
+// pass reads it (with __CUDACC__ and __NVCC__, the toolkit's definitions
+// and the user's flags), since that is what nvcc compiles. It follows the
+// preprocessor state: an #include in a skipped region stays
 // as it is; one the preprocessor skips because of an include guard or
 // '#pragma once' becomes a blank line; an unguarded header included twice
 // is spliced twice. Headers without meta constructs (the toolkit, CCCL,

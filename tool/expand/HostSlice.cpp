@@ -13,6 +13,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
@@ -59,7 +60,7 @@ public:
       : SM(SM), PP(PP), R(R), Scope(Scope) {}
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
-                   SrcMgr::CharacteristicKind Kind, FileID) override {
+                   SrcMgr::CharacteristicKind, FileID) override {
     if (Reason != EnterFile)
       return;
     FileID FID = SM.getFileID(Loc);
@@ -67,7 +68,7 @@ public:
     if (!F)
       return;
     std::string Name = F->getName().str();
-    bool Covered = Scope.covers(Name, Kind != SrcMgr::C_User);
+    bool Covered = Scope.covers(*F, PP.getHeaderSearchInfo());
     if (Covered)
       CoveredFiles.insert(FID);
     if (!Seen.insert(Name).second)
@@ -974,15 +975,37 @@ DialectScope::DialectScope(const HostSliceOptions &Opts) {
   }
 }
 
+/// Whether the path \p Name lies under the directory \p Dir.
+static bool under(llvm::StringRef Name, llvm::StringRef Dir) {
+  Dir = Dir.rtrim('/');
+  return Name.size() > Dir.size() && Name.starts_with(Dir) &&
+         llvm::sys::path::is_separator(Name[Dir.size()]);
+}
+
+bool DialectScope::covers(FileEntryRef F, HeaderSearch &HS) const {
+  // The deepest search directory holding the file decides (a user's -I
+  // directory may lie inside a system one); a file under none was found
+  // beside the input or a user header.
+  llvm::StringRef Name = F.getName();
+  size_t Deepest = 0;
+  bool System = false;
+  for (const DirectoryLookup &D : HS.search_dir_range()) {
+    OptionalDirectoryEntryRef Dir = D.getDirRef();
+    if (Dir && Dir->getName().size() > Deepest && under(Name, Dir->getName())) {
+      Deepest = Dir->getName().size();
+      System = D.isSystemHeaderDirectory();
+    }
+  }
+  return covers(Name, System);
+}
+
 bool DialectScope::covers(llvm::StringRef Name, bool System) const {
   if (!System)
     return true;
   // The preprocessor names a file it found as the directory it searched
   // joined with the name.
-  return llvm::any_of(SystemDirs, [&](const std::string &D) {
-    return Name.starts_with(D) && Name.size() > D.size() &&
-           llvm::sys::path::is_separator(Name[D.size()]);
-  });
+  return llvm::any_of(SystemDirs,
+                      [&](const std::string &D) { return under(Name, D); });
 }
 
 llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
@@ -995,9 +1018,11 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   auto Files = maskedFiles(File, Scan, Path);
 
+  InvocationOptions Reading = {ClangMode::HostSlice, Opts.RuntimeInclude};
+  if (Opts.AsNvccHostPass)
+    Reading = {ClangMode::NvccPass, Opts.RuntimeInclude, /*Arch=*/0};
   std::vector<std::string> Args =
-      clangCommandLine(Opts.Toolkit, Opts.Flags,
-                       {ClangMode::HostSlice, Opts.RuntimeInclude}, Path);
+      clangCommandLine(Opts.Toolkit, Opts.Flags, Reading, Path);
 
   FatalErrorRecorder Fatal;
   tooling::ToolInvocation Invocation(
@@ -1013,6 +1038,12 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
     return llvm::createStringError("cannot parse '%s' for its host "
                                    "declarations",
                                    File.path().str().c_str());
+  // Read as nvcc's host pass, the regions are those nvcc compiles: it
+  // defines __CUDACC__ and __NVCC__ in every pass.
+  if (Opts.AsNvccHostPass) {
+    R.CompilerConditional.clear();
+    return R;
+  }
   // Which regions nvcc compiles can differ from what C++ mode saw where a
   // condition tests __CUDACC__ or a macro CUDA headers define only for a
   // CUDA compiler; ask a CUDA-mode preprocessor about constructs there.

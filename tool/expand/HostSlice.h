@@ -28,7 +28,9 @@
 #include <vector>
 
 namespace clang {
+class FileEntryRef;
 class FileManager;
+class HeaderSearch;
 }
 
 namespace metacu {
@@ -86,7 +88,7 @@ struct HostSliceResult {
   /// which nvcc defines and metacu's C++-mode parse does not. Left empty
   /// when a CUDA-mode preprocessing settled which regions nvcc compiles
   /// (it is run when meta constructs sit in such blocks or in skipped
-  /// regions).
+  /// regions), and when the parse read the input as nvcc's host pass.
   std::vector<Range> CompilerConditional;
   /// Main-file #include lines the generator needs, as the byte range of the
   /// directive line, in source order.
@@ -108,7 +110,8 @@ struct HostSliceResult {
   /// name is a macro this pass cannot resolve; or one whose name is a macro
   /// that depends on __CUDA_ARCH__, __CUDACC__ or __NVCC__. A cheap,
   /// conservative test: what nvcc's passes read is then settled by
-  /// preprocessing as each of them (NvccPasses.h).
+  /// splicing as the host pass reads the input (DialectHeaders.h) and by
+  /// preprocessing as each device pass (NvccPasses.h).
   bool UnfollowedInclude = false;
   /// Every file the preprocessor read, the input first.
   std::vector<std::string> Files;
@@ -120,6 +123,11 @@ struct HostSliceOptions {
   /// metacu's runtime include directory: the generator always has it, so
   /// declarations from there never need an #include of the user's.
   std::string RuntimeInclude;
+  /// Read the input as nvcc's host pass does, with __CUDACC__ and __NVCC__,
+  /// not as a host C++ compiler does: an input with its dialect headers
+  /// spliced in, since the splice follows that pass, and a header it took
+  /// under '#ifdef __CUDACC__' holds declarations meta code uses.
+  bool AsNvccHostPass = false;
 };
 
 /// The files that may be dialect headers: the user's (found beside their
@@ -133,6 +141,13 @@ public:
   /// \p Name as the preprocessor found it; \p System: found in a system
   /// directory.
   bool covers(llvm::StringRef Name, bool System) const;
+  /// \p F, a file the preprocessor entered. Whether it is in a system
+  /// directory comes from the search directories that hold it, not from
+  /// what the preprocessor calls it: '#pragma GCC system_header' makes a
+  /// header and every file it includes system headers to the preprocessor
+  /// (vendored CCCL marks its headers so), and a user's dialect header
+  /// included from there is still the user's.
+  bool covers(clang::FileEntryRef F, clang::HeaderSearch &HS) const;
 
 private:
   std::vector<std::string> SystemDirs;

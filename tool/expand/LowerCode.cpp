@@ -18,6 +18,16 @@ namespace tok = clang::tok;
 
 namespace metacu::lowering {
 
+bool Lowering::declaresForMeta(unsigned B, unsigned E) const {
+  auto In = [&](unsigned Offset) { return Offset > B && Offset <= E; };
+  return llvm::any_of(Slice.Declarations,
+                      [&](const SliceDecl &D) { return In(D.Text.Begin); }) ||
+         llvm::any_of(Slice.Enums,
+                      [&](const EnumInfo &I) { return In(I.After); }) ||
+         llvm::any_of(Slice.Records,
+                      [&](const RecordInfo &R) { return In(R.After); });
+}
+
 const SliceDecl *Lowering::declarationAt(unsigned Offset) const {
   for (const SliceDecl &D : Slice.Declarations)
     if (D.Text.Begin == Offset)
@@ -161,9 +171,20 @@ Lowering::plainBlockEnd(unsigned Open, unsigned StmtStart, unsigned E) const {
   std::optional<unsigned> Close = partnerOf(Toks, Open);
   if (!Close || Toks[*Close].Offset >= E)
     return std::nullopt;
-  // Namespace bodies are mirrored so meta code sees qualified names.
+  // Namespace bodies are mirrored so meta code sees the declarations it
+  // uses by their qualified names, as C++ does; one that declares none of
+  // them has nothing to mirror. Mirroring it could even break the
+  // generator: where an enclosing namespace is opened by a macro
+  // (THRUST_NAMESPACE_BEGIN), which this lexical view cannot see, the
+  // mirror lands at global scope ('namespace system' against ::system).
+  unsigned OpenAt = Toks[Open].Offset, CloseAt = Toks[*Close].Offset;
+  // The helpers it emits __host__ __device__ are edits to make inside.
+  auto Helper = llvm::lower_bound(HostDevice, OpenAt);
+  if (Helper != HostDevice.end() && *Helper < CloseAt)
+    return std::nullopt;
   for (unsigned K = StmtStart; K < Open; ++K)
-    if (Toks[K].isIdent("namespace") || Toks[K].isIdent("extern"))
+    if ((Toks[K].isIdent("namespace") || Toks[K].isIdent("extern")) &&
+        declaresForMeta(OpenAt, CloseAt))
       return std::nullopt;
   for (unsigned K = Open + 1; K < *Close; ++K) {
     const Token &T = Toks[K];

@@ -150,9 +150,13 @@ private:
   bool isNeededInclude(unsigned LineBegin) const;
   /// Lowers ordinary code in [B, E): text calls, with meta values replaced
   /// and braces mirrored so meta declarations are scoped like C++ ones.
+  /// Whether a declaration meta code uses, or a type it describes, lies
+  /// in (\p B, \p E].
+  bool declaresForMeta(unsigned B, unsigned E) const;
   /// The closing brace of the block opened at \p Open if the block holds
-  /// plain code only (no directive, no meta name) and is no namespace
-  /// body, so it can be copied with the text around it.
+  /// plain code only (no directive, no meta name) and is no namespace body
+  /// that declares what meta code uses, so it can be copied with the text
+  /// around it.
   std::optional<unsigned> plainBlockEnd(unsigned Open, unsigned StmtStart,
                                         unsigned E) const;
   llvm::Error lowerTokens(unsigned B, unsigned E);

@@ -7,6 +7,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
@@ -45,12 +46,12 @@ struct Entry {
 /// harm.
 class Watch : public PPCallbacks {
 public:
-  Watch(SourceManager &SM, const DialectScope &Scope,
+  Watch(SourceManager &SM, HeaderSearch &HS, const DialectScope &Scope,
         std::optional<Entry> &Found)
-      : SM(SM), Scope(Scope), Found(Found) {}
+      : SM(SM), HS(HS), Scope(Scope), Found(Found) {}
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
-                   SrcMgr::CharacteristicKind Kind, FileID Left) override {
+                   SrcMgr::CharacteristicKind, FileID Left) override {
     if (Found)
       return;
     if (Reason == ExitFile) {
@@ -65,7 +66,7 @@ public:
     if (Reason != EnterFile || FID == SM.getMainFileID())
       return;
     auto F = SM.getFileEntryRefForID(FID);
-    if (!F || !Scope.covers(F->getName(), Kind != SrcMgr::C_User))
+    if (!F || !Scope.covers(*F, HS))
       return;
     std::vector<unsigned> Constructs =
         metaConstructOffsets(SM.getBufferData(FID));
@@ -124,6 +125,7 @@ private:
   }
 
   SourceManager &SM;
+  HeaderSearch &HS;
   const DialectScope &Scope;
   std::optional<Entry> &Found;
   /// The dialect headers entered and not yet left.
@@ -135,8 +137,9 @@ public:
   WatchAction(const HostSliceOptions &Opts, std::optional<Entry> &Found)
       : Scope(Opts), Found(Found) {}
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<Watch>(CI.getSourceManager(), Scope, Found));
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(std::make_unique<Watch>(
+        CI.getSourceManager(), PP.getHeaderSearchInfo(), Scope, Found));
     return true;
   }
 
@@ -199,7 +202,7 @@ llvm::Error checkNvccPasses(const SourceFile &File, const ScanResult &Scan,
   for (unsigned CC : Passes) {
     std::vector<std::string> Args =
         clangCommandLine(Opts.Toolkit, Opts.Flags,
-                         {ClangMode::AuditPass, Opts.RuntimeInclude, CC}, Path);
+                         {ClangMode::NvccPass, Opts.RuntimeInclude, CC}, Path);
     std::optional<Entry> Found;
     IgnoringDiagConsumer Quiet;
     tooling::ToolInvocation Invocation(

@@ -1,14 +1,12 @@
 //===- NvccPasses.h - Stage 3b: the headers nvcc's own passes read --------===//
 //
-// metacu reads the input once, as a host compiler does, and splices in the
-// dialect headers that reading includes (DialectHeaders.h). nvcc reads the
-// output once per pass: its host pass with __CUDACC__ and __NVCC__, and a
-// device pass per architecture with __CUDA_ARCH__. Where one of those takes
-// an #include the host reading did not (under #ifdef __CUDA_ARCH__ or
-// #ifdef __CUDACC__, in the input or in a plain header it includes; a
-// header name from a macro the passes define apart), a dialect header it
-// leads to would reach nvcc unexpanded, and nvcc would stop at its first
-// '@', far from the cause.
+// metacu splices in the dialect headers nvcc's host pass includes
+// (DialectHeaders.h). nvcc reads the output once more per architecture, in
+// a device pass with __CUDA_ARCH__. Where one of those takes an #include
+// the host pass did not (under #ifdef __CUDA_ARCH__, in the input or in a
+// plain header it includes; a header name from a macro the passes define
+// apart), a dialect header it leads to would reach nvcc unexpanded, and
+// nvcc would stop at its first '@', far from the cause.
 //
 // The host slice notes, cheaply and conservatively, whether such an
 // #include may lead to a dialect header (HostSliceResult::UnfollowedInclude);

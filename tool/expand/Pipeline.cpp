@@ -44,7 +44,7 @@ std::string realPath(const std::string &P) {
   return llvm::sys::fs::real_path(P, R) ? P : std::string(R);
 }
 
-llvm::Expected<ExpandedFile> expandSpliced(const SourceFile &File,
+llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced, double Ms,
                                            const ArchList &Archs,
                                            const PipelineOptions &Opts);
 
@@ -59,12 +59,29 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
     return Scan.takeError();
   Clock.lap("scan");
 
-  auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), Opts);
+  HostSliceOptions Reading = Opts;
+  Reading.AsNvccHostPass = Spliced;
+  auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), Reading);
   if (!Slice)
     return Slice.takeError();
-  // Only inputs that include a dialect header pay for the splice.
-  if (!Spliced && !Slice->MetaHeaders.empty())
-    return expandSpliced(File, Archs, Opts);
+  // Only inputs that include a dialect header, or may through an #include
+  // this reading skips and nvcc's host pass takes, pay for the splice.
+  if (!Spliced && (!Slice->MetaHeaders.empty() || Slice->UnfollowedInclude)) {
+    auto Start = std::chrono::steady_clock::now();
+    auto Splice = spliceDialectHeaders(File, Opts);
+    if (!Splice)
+      return Splice.takeError();
+    double Ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count();
+    if (!Splice->Headers.empty())
+      return expandSpliced(std::move(*Splice), Ms, Archs, Opts);
+    // Nothing nvcc's host pass reads is in the dialect. The dialect headers
+    // this reading entered sit where nvcc defines __CUDACC__ or __NVCC__
+    // and skips them, in every pass: their #include stays as written. What
+    // a device pass may enter is the nvcc-pass check's.
+    Slice->MetaHeaders.clear();
+  }
   if (auto Err = check(*Scan, *Slice))
     return std::move(Err);
   Clock.lap("host slice");
@@ -125,24 +142,18 @@ llvm::Expected<ExpandedFile> runLocated(const SourceFile &File,
   return Result;
 }
 
-/// Expands \p File with its dialect headers spliced in; errors are placed
-/// in the splice, whose origin marks name the header they come from.
-llvm::Expected<ExpandedFile> expandSpliced(const SourceFile &File,
+/// Expands the input with its dialect headers spliced in (\p Ms to do
+/// so); errors are placed in the splice, whose origin marks name the
+/// header they come from.
+llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced, double Ms,
                                            const ArchList &Archs,
                                            const PipelineOptions &Opts) {
-  auto Start = std::chrono::steady_clock::now();
-  auto Spliced = spliceDialectHeaders(File, Opts);
-  if (!Spliced)
-    return Spliced.takeError();
-  double Ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - Start)
-                  .count();
-  auto Result = runLocated(Spliced->Text, Archs, Opts, /*Spliced=*/true);
+  auto Result = runLocated(Spliced.Text, Archs, Opts, /*Spliced=*/true);
   if (!Result)
     return Result.takeError();
   Result->Timings.insert(Result->Timings.begin(), {"dialect headers", Ms});
   Result->Dependencies.insert(Result->Dependencies.begin() + 1,
-                              Spliced->Headers.begin(), Spliced->Headers.end());
+                              Spliced.Headers.begin(), Spliced.Headers.end());
   return Result;
 }
 

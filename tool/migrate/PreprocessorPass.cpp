@@ -526,7 +526,7 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
                     Facts &F, FileManager &Files) {
   std::vector<std::string> Args = clangCommandLine(
-      Toolkit, Flags, {ClangMode::AuditPass, "", auditPasses()[Pass]}, Path);
+      Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
   FatalRecorder Fatal;
   tooling::ToolInvocation Invocation(
       Args, std::make_unique<PassAction>(F, Pass, Parse), &Files);

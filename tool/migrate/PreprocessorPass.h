@@ -1,7 +1,7 @@
 //===- PreprocessorPass.h - One compilation pass of the audit -------------===//
 //
 // Runs Clang's preprocessor over a file as nvcc's preprocessor runs it for
-// one pass (Invocation.h, ClangMode::AuditPass) and records in Facts, for
+// one pass (Invocation.h, ClangMode::NvccPass) and records in Facts, for
 // the file and the local headers it includes, which branch of each
 // conditional the pass compiles and every use of __CUDA_ARCH__: directly,
 // through macros that alias it and through feature macros defined under

@@ -96,7 +96,7 @@ static std::vector<std::string> modeFlags(const InvocationOptions &Opts,
 static void addNvccAdditions(std::vector<std::string> &Args,
                              const CudaToolkit &Toolkit,
                              const InvocationOptions &Opts) {
-  if (Opts.Mode == ClangMode::AuditPass) {
+  if (Opts.Mode == ClangMode::NvccPass) {
     addDefines(Args, Toolkit.nvccMacros(/*DevicePass=*/Opts.Arch != 0));
     if (Opts.Arch) {
       std::string V = std::to_string(Opts.Arch * 10);

@@ -35,10 +35,11 @@ enum class ClangMode {
   /// The host slice's second look at regions that depend on __CUDACC__:
   /// Clang's CUDA mode, host side, preprocessing only.
   HostSliceCuda,
-  /// One of the audit's passes: the file as nvcc's preprocessor gives it
-  /// to the host compiler, for the host pass or one device pass, parsed in
-  /// C++ mode.
-  AuditPass,
+  /// One of nvcc's passes: the file as nvcc's preprocessor gives it to the
+  /// host compiler, for the host pass or one device pass, in C++ mode. The
+  /// audit parses each pass; the splice of dialect headers follows the host
+  /// pass; the nvcc-pass check preprocesses each.
+  NvccPass,
   /// --verify: the generated file in Clang's CUDA mode, syntax only, for
   /// the host (GpuArch empty) or the device pass of GpuArch.
   Verify,
@@ -48,7 +49,7 @@ struct InvocationOptions {
   ClangMode Mode = ClangMode::HostSlice;
   /// metacu's runtime headers (the host slice's modes).
   std::string RuntimeInclude;
-  /// AuditPass: the pass, as __CUDA_ARCH__ / 10; 0 is the host pass.
+  /// NvccPass: the pass, as __CUDA_ARCH__ / 10; 0 is the host pass.
   unsigned Arch = 0;
   /// Verify: the device pass ("sm_90a"), or empty for the host pass.
   std::string GpuArch;

@@ -74,15 +74,15 @@ TEST(InvocationTest, EveryModeReadsTheOrdinaryCodeInItsStandard) {
   CompileFlags Flags;
   Flags.Standard = "c++20";
   for (ClangMode M :
-       {ClangMode::HostSlice, ClangMode::HostSliceCuda, ClangMode::AuditPass}) {
+       {ClangMode::HostSlice, ClangMode::HostSliceCuda, ClangMode::NvccPass}) {
     EXPECT_TRUE(has(args(M, Flags), "-std=c++20"));
     EXPECT_FALSE(has(args(M, Flags), "-std=c++17"));
     EXPECT_TRUE(has(args(M), "-std=c++17"));
   }
 }
 
-TEST(InvocationTest, AuditPassesPreprocessAsNvccDoes) {
-  Strings Host = args(ClangMode::AuditPass);
+TEST(InvocationTest, NvccPassesPreprocessAsNvccDoes) {
+  Strings Host = args(ClangMode::NvccPass);
   EXPECT_TRUE(hasSequence(Host, {"-x", "c++", "-fsyntax-only"}));
   for (const char *D : {"-D__CUDACC__", "-D__NVCC__",
                         "-D__CUDACC_VER_MAJOR__=13", "-DFROM_PROFILE"})
@@ -93,7 +93,7 @@ TEST(InvocationTest, AuditPassesPreprocessAsNvccDoes) {
   }));
   EXPECT_FALSE(has(Host, "-DCUDA_DOUBLE_MATH_FUNCTIONS"));
 
-  Strings Device = args(ClangMode::AuditPass, {}, 86);
+  Strings Device = args(ClangMode::NvccPass, {}, 86);
   EXPECT_TRUE(has(Device, "-D__CUDA_ARCH__=860"));
   EXPECT_TRUE(has(Device, "-D__CUDA_ARCH_LIST__=860"));
   EXPECT_TRUE(has(Device, "-DCUDA_DOUBLE_MATH_FUNCTIONS"));
@@ -104,10 +104,10 @@ TEST(InvocationTest, UserFlagsComeAfterTheToolkitsSoTheyWin) {
   Flags.Args = {"-D__CUDACC_VER_MAJOR__=99", "-UFROM_PROFILE",
                 "-include/u/pre.h", "-isystem/u/cccl", "-I/u/inc"};
   for (ClangMode M :
-       {ClangMode::HostSlice, ClangMode::HostSliceCuda, ClangMode::AuditPass}) {
+       {ClangMode::HostSlice, ClangMode::HostSliceCuda, ClangMode::NvccPass}) {
     Strings A = args(M, Flags);
     // Macros and forced includes act in order: the user's last.
-    if (M == ClangMode::AuditPass)
+    if (M == ClangMode::NvccPass)
       EXPECT_LT(at(A, "-D__CUDACC_VER_MAJOR__=13"),
                 at(A, "-D__CUDACC_VER_MAJOR__=99"));
     EXPECT_LT(at(A, "-DFROM_PROFILE"), at(A, "-UFROM_PROFILE"));
@@ -172,7 +172,7 @@ void expectReads(ClangMode Mode, llvm::StringRef Code, unsigned Arch = 0) {
                                   {Mode, "", Arch}, Path);
   if (Mode == ClangMode::HostSliceCuda)
     Args.insert(Args.end() - 1, {"-o", "/dev/null"});
-  ErrorCounter Errors(Mode == ClangMode::AuditPass
+  ErrorCounter Errors(Mode == ClangMode::NvccPass
                           ? clang::DiagnosticsEngine::Fatal
                           : clang::DiagnosticsEngine::Error);
   clang::tooling::ToolInvocation Run(
@@ -203,11 +203,11 @@ TEST(InvocationTest, CudaModeFindsCccl) {
 }
 
 TEST(InvocationTest, AnAuditsHostPassFindsCccl) {
-  expectReads(ClangMode::AuditPass, UsesCccl);
+  expectReads(ClangMode::NvccPass, UsesCccl);
 }
 
 TEST(InvocationTest, AnAuditsDevicePassFindsCccl) {
-  expectReads(ClangMode::AuditPass, UsesCccl, 80);
+  expectReads(ClangMode::NvccPass, UsesCccl, 80);
 }
 
 } // namespace
