@@ -12,6 +12,7 @@
 # TUNE_CACHE) regenerating the kernel. Finally the same project
 # configures against the build tree's package.
 cmake_minimum_required(VERSION 3.20)
+include("${CMAKE_CURRENT_LIST_DIR}/helpers.cmake")
 foreach(var METACU_BUILD_DIR WORK_DIR CONSUMER_SOURCE CUDA_COMPILER TUNE_CACHE)
   if(NOT ${var})
     message(FATAL_ERROR "consumer_test: -D${var}=... is required")
@@ -26,34 +27,6 @@ set(src "${WORK_DIR}/src")
 set(build "${WORK_DIR}/build")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(COPY "${CONSUMER_SOURCE}/" DESTINATION "${src}")
-
-function(step name)
-  message(STATUS "consumer_test: ${name}")
-endfunction()
-
-# run(<output var> <expected result: 0 or FAIL> COMMAND...)
-function(run out expect)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE stdout
-                  ERROR_VARIABLE stderr)
-  set(${out} "${stdout}${stderr}" PARENT_SCOPE)
-  if(expect STREQUAL "0" AND NOT rc EQUAL 0)
-    message(FATAL_ERROR "consumer_test: '${ARGN}' failed (${rc}):\n${stdout}${stderr}")
-  elseif(expect STREQUAL "FAIL" AND rc EQUAL 0)
-    message(FATAL_ERROR "consumer_test: '${ARGN}' succeeded but should fail:\n${stdout}${stderr}")
-  endif()
-endfunction()
-
-function(expect_match text regex what)
-  if(NOT text MATCHES "${regex}")
-    message(FATAL_ERROR "consumer_test: ${what}: no match for '${regex}' in:\n${text}")
-  endif()
-endfunction()
-
-function(expect_no_match text regex what)
-  if(text MATCHES "${regex}")
-    message(FATAL_ERROR "consumer_test: ${what}: unexpected '${regex}' in:\n${text}")
-  endif()
-endfunction()
 
 step("install metacu into ${prefix}")
 run(log 0 "${CMAKE_COMMAND}" --install "${METACU_BUILD_DIR}" --prefix "${prefix}")

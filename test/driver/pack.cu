@@ -25,6 +25,13 @@
 // RUN: cd %S/../../samples/axpy && %metacu axpy.cu -o %t/built/axpy.gen.cu --arch 75,80,90
 // RUN: cmp %t/packed/axpy.gen.cu %t/built/axpy.gen.cu
 //
+// A runtime header spliced in is named in #line by where the package lies
+// now: a file, which nvcc's dependency file can list.
+// RUN: env -i ASAN_OPTIONS=$ASAN_OPTIONS PATH=/usr/bin:/bin HOME=%t %t/moved/bin/metacu \
+// RUN:   %S/Inputs/includes_dma.cu -o %t/packed/dma.gen.cu --arch 80
+// RUN: FileCheck %s --check-prefix=DMA -DPKG=%t/moved < %t/packed/dma.gen.cu
+// DMA: #line {{[0-9]+}} "[[PKG]]/include/metacu/dma.cuh"
+//
 // An existing folder is refused and left as it is.
 // RUN: not %python %pack %t/moved 2>&1 | FileCheck %s --check-prefix=EXISTS
 // EXISTS: pack: {{.*}}moved exists

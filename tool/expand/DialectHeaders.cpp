@@ -219,17 +219,22 @@ public:
   }
 
   SplicedInput run() {
-    write(0, File.path().str());
+    write(0, {File.path().str(), File.path().str()});
     SourceFile Result(File.path().str(), std::move(Out));
     for (Mark &M : Marks)
-      Result.markOrigin(M.Offset, std::move(M.Path), M.Line, M.Library);
+      Result.markOrigin(M.Offset, std::move(M.Name.Shown), M.Line, M.Library,
+                        std::move(M.Name.Line));
     return {std::move(Result), std::move(Headers)};
   }
 
 private:
+  /// A file's name in messages, and in #line.
+  struct Names {
+    std::string Shown, Line;
+  };
   struct Mark {
     unsigned Offset;
-    std::string Path;
+    Names Name;
     unsigned Line;
     bool Library;
   };
@@ -239,16 +244,18 @@ private:
     return !RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/");
   }
 
-  std::string displayPath(llvm::StringRef Real) const {
-    return displayHeaderPath(File.path(), RuntimeInclude, Real);
+  Names namesOf(llvm::StringRef Real) const {
+    return {displayHeaderPath(File.path(), RuntimeInclude, Real),
+            lineHeaderPath(File.path(), RuntimeInclude, Real)};
   }
 
-  void mark(std::string Path, unsigned Line, bool Library) {
-    Marks.push_back({unsigned(Out.size()), std::move(Path), Line, Library});
+  void mark(const Names &N, unsigned Line, bool Library) {
+    Marks.push_back({unsigned(Out.size()), N, Line, Library});
   }
 
-  /// Appends file \p I's text with its spliced headers in place.
-  void write(int I, std::string Display) {
+  /// Appends file \p I's text, called \p Name, with its spliced headers in
+  /// place.
+  void write(int I, const Names &Name) {
     const Entered &E = Files[I];
     llvm::StringRef Text = I == 0 ? File.text() : SM.getBufferData(E.ID);
     // The directives to act on, in order; null for a pragma to drop.
@@ -262,9 +269,9 @@ private:
       if (llvm::find(Headers, E.Real) == Headers.end())
         Headers.push_back(E.Real);
     }
-    SourceFile Lines(Display, Text.str());
+    SourceFile Lines(Name.Shown, Text.str());
     bool Library = I != 0 && inRuntimeDir(E.Real);
-    mark(Display, 1, Library);
+    mark(Name, 1, Library);
     std::string ParentDir = realPath(llvm::sys::path::parent_path(E.Real));
     size_t Pos = 0;
     for (auto [Hash, D] : Edits) {
@@ -283,11 +290,11 @@ private:
         Pos = End;
       } else if (D->Child >= 0 && Files[D->Child].Splice) {
         Out += Text.slice(Pos, Begin);
-        write(D->Child, displayPath(Files[D->Child].Real));
+        write(D->Child, namesOf(Files[D->Child].Real));
         if (!Out.empty() && Out.back() != '\n')
           Out += '\n';
         Pos = std::min(End + 1, Text.size());
-        mark(Display, Lines.line(Pos), Library);
+        mark(Name, Lines.line(Pos), Library);
       } else if (I != 0 && !D->Angled && D->FoundIn == ParentDir &&
                  ParentDir != InputDir) {
         // Found beside the header; the text now reads from the input's
@@ -361,21 +368,38 @@ private:
 
 } // namespace
 
+/// \p Real's path under metacu's runtime include directory, if it is there.
+static std::optional<std::string> runtimeName(llvm::StringRef RuntimeInclude,
+                                              llvm::StringRef Real) {
+  if (RuntimeInclude.empty())
+    return std::nullopt;
+  std::string RuntimeDir = realPath(RuntimeInclude);
+  if (!Real.starts_with(RuntimeDir + "/"))
+    return std::nullopt;
+  return Real.substr(RuntimeDir.size() + 1).str();
+}
+
 std::string displayHeaderPath(llvm::StringRef InputPath,
                               llvm::StringRef RuntimeInclude,
                               llvm::StringRef Path) {
+  std::string Real = realPath(Path);
+  if (auto Name = runtimeName(RuntimeInclude, Real))
+    return *Name;
   llvm::SmallString<256> Abs(InputPath);
   llvm::sys::fs::make_absolute(Abs);
   std::string InputDir = realPath(llvm::sys::path::parent_path(Abs));
-  std::string Real = realPath(Path);
-  if (!RuntimeInclude.empty()) {
-    std::string RuntimeDir = realPath(RuntimeInclude);
-    if (llvm::StringRef(Real).starts_with(RuntimeDir + "/"))
-      return Real.substr(RuntimeDir.size() + 1);
-  }
   llvm::SmallString<256> P(llvm::sys::path::parent_path(InputPath));
   llvm::sys::path::append(P, relativePath(InputDir, Real));
   return std::string(P);
+}
+
+std::string lineHeaderPath(llvm::StringRef InputPath,
+                           llvm::StringRef RuntimeInclude,
+                           llvm::StringRef Path) {
+  std::string Real = realPath(Path);
+  if (runtimeName(RuntimeInclude, Real))
+    return Real;
+  return displayHeaderPath(InputPath, RuntimeInclude, Real);
 }
 
 llvm::Expected<SplicedInput>

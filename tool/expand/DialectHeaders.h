@@ -47,19 +47,29 @@ inline bool hasMetaConstructs(llvm::StringRef Text) {
   return firstMetaConstruct(Text).has_value();
 }
 
-/// What #line and diagnostics call the header at \p Path: not its absolute
-/// path, which would make the output differ from machine to machine, but
-/// the input's directory as the user spelled it joined with the header's
-/// path relative to it, or its include name under metacu's runtime include
-/// directory \p RuntimeInclude.
+/// What metacu's messages call the header at \p Path: not its absolute
+/// path, but the input's directory as the user spelled it joined with the
+/// header's path relative to it, or its include name under metacu's
+/// runtime include directory \p RuntimeInclude ("metacu/dma.cuh").
 std::string displayHeaderPath(llvm::StringRef InputPath,
                               llvm::StringRef RuntimeInclude,
                               llvm::StringRef Path);
 
+/// What #line calls the header at \p Path. nvcc's dependency file lists
+/// the names #line gives, so each must open from where the input's own
+/// name does (the directory metacu and nvcc run in, or anywhere for an
+/// absolute input): the display name for a header of the user's, which is
+/// the input's name's directory joined with a path relative to it (the
+/// same bytes on every machine for an input named relatively); the real
+/// path for one of metacu's own, the one name of it that opens from
+/// anywhere.
+std::string lineHeaderPath(llvm::StringRef InputPath,
+                           llvm::StringRef RuntimeInclude,
+                           llvm::StringRef Path);
+
 struct SplicedInput {
   /// The input with its dialect headers in place, origin marks naming each
-  /// header (with the input's directory as the user spelled it, or relative
-  /// to metacu's runtime include directory for its own headers).
+  /// header as displayHeaderPath() and lineHeaderPath() do.
   SourceFile Text;
   /// The spliced headers' real paths, each once, for the dependency file.
   std::vector<std::string> Headers;

@@ -65,11 +65,12 @@ private:
   void endLine() {
     // A line of another file than the one presumed (a dialect header
     // spliced in, or the input after it) needs the file named too.
-    if (Source && (Source->Where.Line != Presumed || Source->Path != PathOf)) {
+    if (Source &&
+        (Source->Where.Line != Presumed || Source->LinePath != PathOf)) {
       Out += "#line " + std::to_string(Source->Where.Line) + " " +
-             quotedPath(Source->Path) + "\n";
+             quotedPath(Source->LinePath) + "\n";
       Presumed = Source->Where.Line;
-      PathOf = Source->Path;
+      PathOf = Source->LinePath;
     }
     Out += Line;
     Out += '\n';

@@ -54,8 +54,10 @@ llvm::StringRef SourceFile::lineText(unsigned Offset) const {
 }
 
 void SourceFile::markOrigin(unsigned Offset, std::string P, unsigned Line,
-                            bool Library) {
-  Marks.push_back({Offset, std::move(P), Line, Library});
+                            bool Library, std::string LinePath) {
+  if (LinePath.empty())
+    LinePath = P;
+  Marks.push_back({Offset, std::move(P), Line, Library, std::move(LinePath)});
 }
 
 Origin SourceFile::origin(unsigned Offset) const {
@@ -66,9 +68,10 @@ Origin SourceFile::origin(unsigned Offset) const {
       std::upper_bound(Marks.begin(), Marks.end(), Offset,
                        [](unsigned O, const Mark &M) { return O < M.Offset; });
   if (It == Marks.begin())
-    return {Path, Here};
+    return {Path, Path, Here};
   const Mark &M = *std::prev(It);
   return {M.Path,
+          M.LinePath,
           {M.Line + Here.Line - lineCol(M.Offset).Line, Here.Col},
           M.Library};
 }

@@ -24,7 +24,12 @@ struct LineCol {
 
 /// Where a byte of the text was written: its file and position there.
 struct Origin {
+  /// The file as metacu's messages name it.
   llvm::StringRef Path;
+  /// The file as #line directives name it: a name nvcc can open, since its
+  /// dependency file (-MD) lists the names #line gives. Path unless the
+  /// mark said otherwise (metacu's own headers, expand/DialectHeaders.h).
+  llvm::StringRef LinePath;
   LineCol Where;
   /// In a library header (metacu's own): errors there are better shown at
   /// the user's line that led to them, where that is known.
@@ -34,7 +39,7 @@ struct Origin {
 class SourceFile {
 public:
   /// \p Path is kept as spelled by the user: it is what diagnostics and
-  /// #line directives show.
+  /// #line directives show for the file's own text.
   SourceFile(std::string Path, std::string Text);
 
   static llvm::Expected<SourceFile> load(llvm::StringRef Path);
@@ -56,9 +61,10 @@ public:
   unsigned offsetOfLine(unsigned Line) const;
 
   /// From \p Offset on (the first byte of a line; marks in increasing
-  /// order), the text is \p Path's from its line \p Line on.
+  /// order), the text is \p Path's from its line \p Line on; #line names
+  /// that file \p LinePath where one is given, else \p Path.
   void markOrigin(unsigned Offset, std::string Path, unsigned Line,
-                  bool Library = false);
+                  bool Library = false, std::string LinePath = {});
   /// The file and position \p Offset was written at: path() and lineCol()
   /// unless a mark says otherwise.
   Origin origin(unsigned Offset) const;
@@ -72,6 +78,7 @@ private:
     std::string Path;
     unsigned Line;
     bool Library;
+    std::string LinePath;
   };
   std::vector<Mark> Marks;
 };

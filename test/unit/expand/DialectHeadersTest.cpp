@@ -177,13 +177,17 @@ TEST_F(DialectHeadersTest, AHeaderWhoseIncludeOfASplicedHeaderIsSkipped) {
   }
 }
 
-TEST_F(DialectHeadersTest, HeadersOfTheRuntimeDirectoryAreNamedRelativeToIt) {
+TEST_F(DialectHeadersTest, HeadersOfTheRuntimeDirectoryAreShownByIncludeName) {
   RuntimeInclude = Tmp.path("runtime");
   Tmp.write("runtime/metacu/lib.cuh", "#pragma once\n@meta int lib = 1;\n");
   SplicedInput S = splice("int u;\n#include <metacu/lib.cuh>\n");
   EXPECT_EQ(originOf(S, "@meta int lib"), "metacu/lib.cuh:2");
+  // #line names the file itself: nvcc's dependency file lists that name.
+  Origin Lib = S.Text.origin(S.Text.text().find("@meta int lib"));
+  EXPECT_EQ(Lib.LinePath, Tmp.path("runtime/metacu/lib.cuh"));
+  EXPECT_EQ(S.Text.origin(0).LinePath, Tmp.path("k.cu"));
   // Errors there are shown at the user's line where Clang says which.
-  EXPECT_TRUE(S.Text.origin(S.Text.text().find("@meta int lib")).Library);
+  EXPECT_TRUE(Lib.Library);
   EXPECT_FALSE(S.Text.origin(0).Library);
   EXPECT_EQ(S.Headers,
             std::vector<std::string>{Tmp.path("runtime/metacu/lib.cuh")});
@@ -204,6 +208,38 @@ TEST_F(DialectHeadersTest, HeadersOutsideTheInputDirectoryAreNamedRelatively) {
   ASSERT_FALSE(llvm::sys::fs::set_current_path(Old));
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(originOf(*S, "@meta int x"), "src/../inc/x.cuh:2");
+  // The same name in #line: it opens from where "src/k.cu" does.
+  EXPECT_EQ(S->Text.origin(S->Text.text().find("@meta int x")).LinePath,
+            "src/../inc/x.cuh");
+}
+
+TEST_F(DialectHeadersTest,
+       RuntimeHeadersAreLineNamedByRealPathWhereverTheInputIs) {
+  // A runtime directory reached through a link, and an input named
+  // relatively: the include name does not open from the working
+  // directory, and a path through the link is one more name for it.
+  RuntimeInclude = Tmp.path("link");
+  Tmp.write("runtime/metacu/lib.cuh", "#pragma once\n@meta int lib = 1;\n");
+  ASSERT_FALSE(
+      llvm::sys::fs::create_link(Tmp.path("runtime"), Tmp.path("link")));
+  std::string Code = "int u;\n#include <metacu/lib.cuh>\n";
+  Tmp.write("src/k.cu", Code);
+  HostSliceOptions Opts;
+  Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
+  Opts.RuntimeInclude = RuntimeInclude;
+  llvm::SmallString<256> Old;
+  ASSERT_FALSE(llvm::sys::fs::current_path(Old));
+  ASSERT_FALSE(llvm::sys::fs::set_current_path(Tmp.dir()));
+  auto S = spliceDialectHeaders(SourceFile("src/k.cu", Code), Opts);
+  ASSERT_FALSE(llvm::sys::fs::set_current_path(Old));
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  Origin Lib = S->Text.origin(S->Text.text().find("@meta int lib"));
+  EXPECT_EQ(Lib.Path, "metacu/lib.cuh");
+  llvm::SmallString<256> Real;
+  ASSERT_FALSE(
+      llvm::sys::fs::real_path(Tmp.path("runtime/metacu/lib.cuh"), Real));
+  EXPECT_EQ(Lib.LinePath, Real.str());
+  EXPECT_EQ(S->Text.origin(0).LinePath, "src/k.cu");
 }
 
 } // namespace

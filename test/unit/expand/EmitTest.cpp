@@ -157,6 +157,15 @@ TEST(EmitTest, LinesOfASplicedHeaderNameTheHeader) {
             "#line 5 \"inc/h.cuh\"\ng;\n");
 }
 
+TEST(EmitTest, LineDirectivesUseTheNameMarkedForThem) {
+  SourceFile F("k.cu", "a;\nh1;\nb;\n");
+  F.markOrigin(3, "metacu/h.cuh", 7, /*Library=*/true, "/opt/inc/metacu/h.cuh");
+  F.markOrigin(7, "k.cu", 2);
+  EXPECT_EQ(body(F, archs("80"), {text(0, 10)}),
+            "#line 1 \"k.cu\"\na;\n#line 7 \"/opt/inc/metacu/h.cuh\"\nh1;\n"
+            "#line 2 \"k.cu\"\nb;\n");
+}
+
 TEST(EmitTest, QuotesAndBackslashesInThePathAreEscaped) {
   SourceFile F("we\"ird\\k.cu", "x\n");
   EXPECT_EQ(body(F, archs("80"), {text(0, 2)}),

@@ -150,6 +150,17 @@ TEST(SourceFileTest, OriginFollowsTheMarksOfSplicedFiles) {
   EXPECT_EQ(F.lineCol(12).Line, 4u);
 }
 
+TEST(SourceFileTest, MarksNameTheFileForLineDirectivesApart) {
+  SourceFile F("k.cu", "in\nh1\nrest\n");
+  F.markOrigin(3, "metacu/h.cuh", 1, /*Library=*/true, "/opt/inc/metacu/h.cuh");
+  F.markOrigin(6, "k.cu", 2);
+  EXPECT_EQ(F.origin(0).LinePath, "k.cu");
+  EXPECT_EQ(F.origin(3).Path, "metacu/h.cuh");
+  EXPECT_EQ(F.origin(3).LinePath, "/opt/inc/metacu/h.cuh");
+  // Without a name of its own, a mark's file is named alike in both.
+  EXPECT_EQ(F.origin(6).LinePath, "k.cu");
+}
+
 TEST(SourceFileTest, OfMarksAtOneOffsetTheLastCounts) {
   // An empty header spliced in: its mark and the includer's coincide.
   SourceFile F("k.cu", "a\nb\n");
