@@ -28,7 +28,7 @@ static llvm::Expected<ExpandedFile> expandWith(llvm::StringRef Path,
           "metacu-tune-request", "json", FD, RequestPath))
     return llvm::createStringError("cannot create a temporary file: " +
                                    EC.message());
-  auto Remove = llvm::make_scope_exit([&] {
+  llvm::scope_exit Remove([&] {
     llvm::sys::fs::remove(RequestPath);
     ::unsetenv(RequestVariable);
   });
@@ -69,7 +69,7 @@ KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
           "metacu-tune-space", "jsonl", Out))
     return llvm::createStringError("cannot name a temporary file: " +
                                    EC.message());
-  auto Remove = llvm::make_scope_exit([&] { llvm::sys::fs::remove(Out); });
+  llvm::scope_exit Remove([&] { llvm::sys::fs::remove(Out); });
   auto Expanded =
       expandWith(Path, json::Object{{"mode", "describe"}, {"out", Out.str()}},
                  Archs, Opts);
