@@ -66,6 +66,10 @@ llvm::Error storeBuilds(llvm::StringRef Dir, llvm::StringRef Key,
                                    Dir.str() + ": " + EC.message());
   llvm::SmallString<256> Aside;
   llvm::SmallString<256> Model(Dir);
+  // createUniqueDirectory puts a relative model in the temporary folder.
+  if (std::error_code EC = llvm::sys::fs::make_absolute(Model))
+    return llvm::createStringError("cannot find the build cache " + Dir.str() +
+                                   ": " + EC.message());
   llvm::sys::path::append(Model, Key + ".%%%%%%%%.tmp");
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory(Model, Aside))
     return llvm::createStringError("cannot write to the build cache " +

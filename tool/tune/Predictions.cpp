@@ -122,6 +122,13 @@ json::Value Predictions::toJSON(const SearchSpace &Space,
       Rec["spill_store_bytes"] = P.SpillStoreBytes;
       Rec["spill_load_bytes"] = P.SpillLoadBytes;
       Rec["predicted_time_us"] = P.TimeUs ? json::Value(*P.TimeUs) : nullptr;
+      if (P.From) {
+        Rec["mangled"] = P.From->Mangled;
+        Rec["registers"] = P.From->Registers;
+        Rec["block"] = json::Array{P.From->Block[0], P.From->Block[1],
+                                   P.From->Block[2]};
+        Rec["dynamic_shared_bytes"] = P.From->DynamicSharedBytes;
+      }
     }
     Records.push_back(std::move(Rec));
   }

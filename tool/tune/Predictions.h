@@ -17,6 +17,7 @@
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,6 +35,20 @@ struct Predicted {
   uint64_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   /// The model's time of the launch; none when it cannot launch.
   std::optional<double> TimeUs;
+
+  /// What the prediction was made of, written for people and for
+  /// scripts/gpu-occupancy (which asks the driver about the same kernel
+  /// and launch); files need not have it and read() does not read it.
+  struct Source {
+    /// The candidate's entry function in its translation unit's PTX.
+    std::string Mangled;
+    /// ptxas's count.
+    unsigned Registers = 0;
+    /// The launch the space's .launch(...) gives.
+    std::array<unsigned, 3> Block{};
+    uint64_t DynamicSharedBytes = 0;
+  };
+  std::optional<Source> From;
 
   /// Worth measuring at all: builds, launches and does not spill.
   bool promising() const {

@@ -94,4 +94,21 @@ TEST_F(BuildCacheDirTest, AnEntryStoredFirstIsKeptAndNothingIsLeftAside) {
   EXPECT_EQ(Entries, 1u);
 }
 
+TEST(BuildCacheTest, ARelativeFolderIsInTheWorkingFolder) {
+  // A folder of the working folder, named as a relative path.
+  llvm::SmallString<256> Model, Abs;
+  ASSERT_FALSE(llvm::sys::fs::current_path(Model));
+  llvm::sys::path::append(Model, "metacu-cache-relative");
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory(Model, Abs));
+  std::string Rel = llvm::sys::path::filename(Abs).str();
+  std::vector<Arch> Archs{arch("90")};
+  std::string Key = buildKey("text", Archs, options());
+  llvm::Error Stored = storeBuilds(Rel, Key, {{Archs[0], "ptx", "log"}});
+  auto Found = lookupBuilds(Abs, Key, Archs);
+  llvm::sys::fs::remove_directories(Abs);
+  ASSERT_FALSE(bool(Stored)) << llvm::toString(std::move(Stored));
+  ASSERT_TRUE(Found);
+  EXPECT_EQ(Found->front().Ptx, "ptx");
+}
+
 } // namespace

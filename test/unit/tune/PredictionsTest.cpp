@@ -95,3 +95,34 @@ TEST(PredictionsTest, WhatItWritesReadsBack) {
   EXPECT_TRUE(Back->of(B.index(2, 2, 1))->Builds);
   EXPECT_FALSE(Back->of(B.index(2, 2, 1))->TimeUs);
 }
+
+TEST(PredictionsTest, WritesWhatAPredictionWasMadeOf) {
+  test::Bowl B = test::bowl();
+  Predictions P(B.Space.size());
+  Predicted A;
+  A.BlocksPerSM = 2;
+  A.TimeUs = 3.25;
+  A.From = Predicted::Source{"bowl_tune_7", 40, {32, 8, 1}, 512};
+  P.set(B.optimum(), A);
+  Predicted Bare; // as read from a file, which need not say
+  Bare.BlocksPerSM = 1;
+  P.set(B.index(1, 2, 1), Bare);
+  json::Value V = P.toJSON(B.Space, json::Object{});
+  const json::Array &Records = *V.getAsObject()->getArray("configurations");
+  ASSERT_EQ(Records.size(), 2u);
+  const json::Object *Made = nullptr, *Unsaid = nullptr;
+  for (const json::Value &R : Records)
+    (R.getAsObject()->getInteger("blocks_per_sm") == 2 ? Made : Unsaid) =
+        R.getAsObject();
+  ASSERT_TRUE(Made && Unsaid);
+  EXPECT_EQ(Made->getString("mangled"), "bowl_tune_7");
+  EXPECT_EQ(Made->getInteger("registers"), 40);
+  EXPECT_EQ(*Made->get("block"), json::Value(json::Array{32, 8, 1}));
+  EXPECT_EQ(Made->getInteger("dynamic_shared_bytes"), 512);
+  EXPECT_FALSE(Unsaid->get("mangled"));
+  EXPECT_FALSE(Unsaid->get("registers"));
+  // Reading ignores them: the strategy needs none.
+  auto Back = Predictions::fromJSON(V, B.Space, "back.json");
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_FALSE(Back->of(B.optimum())->From);
+}

@@ -159,6 +159,14 @@ private:
       Pred.BlocksPerSM = R.Occ ? R.Occ->BlocksPerSM : 0;
       if (R.Model)
         Pred.TimeUs = R.Model->TimeUs;
+      Predicted::Source From;
+      From.Mangled = R.Counts.Mangled;
+      From.Registers = R.Resources.Registers;
+      if (R.Launch) {
+        From.Block = {R.Launch->Block.X, R.Launch->Block.Y, R.Launch->Block.Z};
+        From.DynamicSharedBytes = R.Launch->DynamicSharedBytes;
+      }
+      Pred.From = std::move(From);
       Out.set(It->second, Pred);
     }
     return llvm::Error::success();
