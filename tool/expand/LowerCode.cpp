@@ -48,8 +48,12 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
   for (unsigned I = Scan.tokenAt(B); I < Toks.size() && Toks[I].Offset < E;
        ++I) {
     const Token &T = Toks[I];
-    if (isInactive(T.Offset))
+    // An inactive region lies between directives, which end a statement:
+    // a namespace header there must not become the active one's.
+    if (isInactive(T.Offset)) {
+      StmtStart = I + 1;
       continue;
+    }
     if (T.InDirective) {
       if (T.is(tok::hash) && T.StartOfLine)
         I = lowerDirective(I, E, Pending) - 1;

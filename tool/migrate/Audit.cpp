@@ -144,6 +144,12 @@ std::vector<FileAudit> byFile(const Facts &F, std::map<FileKey, Site> Sites) {
 
 llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
                                                  const AuditOptions &Opts) {
+  // Reading a pipe or a device would wait for its writer.
+  llvm::sys::fs::file_status St;
+  if (!llvm::sys::fs::status(Path, St) && !llvm::sys::fs::is_regular_file(St))
+    return llvm::make_error<SourceError>(Path.str(), LineCol{}, std::nullopt,
+                                         "cannot read the file: not a "
+                                         "regular file");
   // Clang would say only that the file is missing, without where.
   if (auto Buf = llvm::MemoryBuffer::getFile(Path); !Buf)
     return llvm::make_error<SourceError>(Path.str(), LineCol{}, std::nullopt,

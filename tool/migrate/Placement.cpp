@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -22,12 +23,19 @@ struct Body {
   std::string Name;
 };
 
+/// The bodies and class definitions of the files that hold conditionals.
+struct FileShapes {
+  std::vector<Body> Bodies;
+  std::vector<std::pair<unsigned, unsigned>> Records;
+};
+
+/// Collects the shapes of every wanted file in one walk of the AST: a walk
+/// per file cost a whole translation unit each, minutes on a unit that
+/// includes PyTorch's headers, hundreds of which test __CUDA_ARCH__.
 class BodyCollector : public RecursiveASTVisitor<BodyCollector> {
 public:
-  BodyCollector(SourceManager &SM, std::vector<Body> &Bodies,
-                std::vector<std::pair<unsigned, unsigned>> &Records,
-                FileID Only)
-      : SM(SM), Bodies(Bodies), Records(Records), Only(Only) {}
+  BodyCollector(SourceManager &SM, llvm::DenseMap<FileID, FileShapes> &Files)
+      : SM(SM), Files(Files) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody())
@@ -43,13 +51,19 @@ public:
       SourceRange R = RD->getSourceRange();
       SourceLocation B = SM.getExpansionLoc(R.getBegin());
       SourceLocation E = SM.getExpansionLoc(R.getEnd());
-      if (SM.getFileID(B) == Only && SM.getFileID(E) == Only)
-        Records.push_back({SM.getFileOffset(B), SM.getFileOffset(E)});
+      FileShapes *F = wanted(B);
+      if (F && SM.getFileID(E) == SM.getFileID(B))
+        F->Records.push_back({SM.getFileOffset(B), SM.getFileOffset(E)});
     }
     return true;
   }
 
 private:
+  FileShapes *wanted(SourceLocation L) {
+    auto It = Files.find(SM.getFileID(L));
+    return It == Files.end() ? nullptr : &It->second;
+  }
+
   void add(clang::Stmt *S, SourceLocation Head, std::string Name) {
     auto *CS = dyn_cast_or_null<CompoundStmt>(S);
     if (!CS || Head.isInvalid())
@@ -57,17 +71,16 @@ private:
     SourceLocation H = SM.getExpansionLoc(Head);
     SourceLocation L = SM.getExpansionLoc(CS->getLBracLoc());
     SourceLocation R = SM.getExpansionLoc(CS->getRBracLoc());
-    if (SM.getFileID(L) != Only || SM.getFileID(R) != Only ||
-        SM.getFileID(H) != Only)
+    FileID Only = SM.getFileID(L);
+    FileShapes *F = wanted(L);
+    if (!F || SM.getFileID(R) != Only || SM.getFileID(H) != Only)
       return;
-    Bodies.push_back({CS, Only, SM.getFileOffset(H), SM.getFileOffset(L),
-                      SM.getFileOffset(R) + 1, std::move(Name)});
+    F->Bodies.push_back({CS, Only, SM.getFileOffset(H), SM.getFileOffset(L),
+                         SM.getFileOffset(R) + 1, std::move(Name)});
   }
 
   SourceManager &SM;
-  std::vector<Body> &Bodies;
-  std::vector<std::pair<unsigned, unsigned>> &Records;
-  FileID Only;
+  llvm::DenseMap<FileID, FileShapes> &Files;
 };
 
 class RefFinder : public RecursiveASTVisitor<RefFinder> {
@@ -108,17 +121,21 @@ public:
     for (auto &[K, G] : F.Groups)
       if (G.Taken[Pass] != Unreached)
         ByFile[G.File].push_back(&G);
+    llvm::DenseMap<FileID, FileShapes> Shapes;
+    std::vector<std::pair<FileID, std::vector<Group *> *>> Work;
     for (auto &[Name, Groups] : ByFile) {
       FileID FID = fileNamed(Name);
       if (FID.isInvalid())
         continue;
-      std::vector<Body> Bodies;
-      std::vector<std::pair<unsigned, unsigned>> Records;
-      BodyCollector(SM, Bodies, Records, FID)
-          .TraverseDecl(Ctx.getTranslationUnitDecl());
-      for (Group *G : Groups)
-        place(*G, FID, Bodies, Records);
+      Shapes[FID];
+      Work.push_back({FID, &Groups});
     }
+    if (Work.empty())
+      return;
+    BodyCollector(SM, Shapes).TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (auto &[FID, Groups] : Work)
+      for (Group *G : *Groups)
+        place(*G, FID, Shapes[FID].Bodies, Shapes[FID].Records);
   }
 
 private:

@@ -4,11 +4,13 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <atomic>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 namespace fs = llvm::sys::fs;
@@ -39,9 +41,12 @@ static std::optional<std::string> realPath(llvm::StringRef Path) {
 llvm::Expected<SourceTree>
 SourceTree::collect(llvm::ArrayRef<std::string> Args) {
   SourceTree T;
+  llvm::StringSet<> Unresolved;
   auto Add = [&](llvm::StringRef File) {
     std::optional<std::string> Real = realPath(File);
-    if (Real && T.ByRealPath.try_emplace(*Real, clean(File)).second)
+    if (Real ? T.ByRealPath.try_emplace(*Real, clean(File)).second
+             // A dangling link stays, for its audit to report it.
+             : Unresolved.insert(clean(File)).second)
       T.Files.push_back(clean(File));
   };
   for (const std::string &Arg : Args) {
@@ -56,10 +61,30 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
     }
     std::vector<std::string> Found;
     std::error_code EC;
+    // Links are followed, but a directory is entered once: real trees link
+    // back to their own ancestors (a 'build/src -> ..' link).
+    std::set<std::string> Entered;
+    if (std::optional<std::string> Real = realPath(Arg))
+      Entered.insert(*Real);
     for (fs::recursive_directory_iterator It(Arg, EC), End; It != End && !EC;
-         It.increment(EC))
-      if (It->type() != fs::file_type::directory_file && isSource(It->path()))
+         It.increment(EC)) {
+      fs::file_status St;
+      if (fs::status(It->path(), St)) {
+        if (isSource(It->path()))
+          Found.push_back(It->path());
+        continue;
+      }
+      if (fs::is_directory(St)) {
+        std::optional<std::string> Real = realPath(It->path());
+        if (!Real || !Entered.insert(*Real).second)
+          It.no_push();
+        continue;
+      }
+      // A pipe or device named like a source is reported, not read: its
+      // audit refuses what is no regular file.
+      if (isSource(It->path()))
         Found.push_back(It->path());
+    }
     if (EC)
       return llvm::make_error<SourceError>(Arg, LineCol{}, std::nullopt,
                                            "cannot list: " + EC.message());

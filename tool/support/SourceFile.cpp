@@ -1,6 +1,7 @@
 //===- SourceFile.cpp -----------------------------------------------------===//
 #include "support/SourceFile.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <iterator>
@@ -16,6 +17,12 @@ SourceFile::SourceFile(std::string P, std::string T)
 }
 
 llvm::Expected<SourceFile> SourceFile::load(llvm::StringRef Path) {
+  // A pipe would be read once here and waited on again by Clang.
+  llvm::sys::fs::file_status St;
+  if (!llvm::sys::fs::status(Path, St) && !llvm::sys::fs::is_regular_file(St))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "cannot read '%s': not a regular file", Path.str().c_str());
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
   if (!Buf)

@@ -394,6 +394,24 @@ TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
   EXPECT_EQ(G->Program.find("int x = 1;\n"), std::string::npos);
 }
 
+TEST_F(LowerTest, NamespaceAfterAnInactiveRegionMirrorsOnlyItsOwnHeader) {
+  // The #else branch's namespace is mirrored; the #if branch's, skipped
+  // by the preprocessor, must not reach the program (real code keeps a
+  // HIP alternative there that names what CUDA does not declare).
+  std::string Code = "#if USE_OTHER\nnamespace a {\nint q = missing;\n}\n"
+                     "#else\nnamespace a {\nint z;\n}\n#endif\n";
+  HostSliceResult Slice;
+  Slice.Inactive.push_back(
+      {unsigned(Code.find("#if")), unsigned(Code.find("#else"))});
+  Slice.Inactive.back().End += strlen("#else");
+  auto G = lowerWith(Code, Slice);
+  ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+  EXPECT_EQ(G->Program.find("missing"), std::string::npos) << G->Program;
+  EXPECT_EQ(G->Program.find("#else"), std::string::npos) << G->Program;
+  EXPECT_NE(G->Program.find("namespace a {\n"), std::string::npos)
+      << G->Program;
+}
+
 TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {
   std::string Code = "#include <map>\n"
                      "#include <vector>\n"

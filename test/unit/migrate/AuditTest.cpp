@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <optional>
+#include <sys/stat.h>
 
 using namespace metacu;
 
@@ -85,6 +86,18 @@ TEST_F(AuditFileTest, AnUnreadableFileIsAnErrorAtItsPath) {
   ASSERT_FALSE(static_cast<bool>(Audit));
   std::string Msg = llvm::toString(Audit.takeError());
   EXPECT_EQ(Msg.find(Path + ": error: cannot read the file: "), 0u) << Msg;
+}
+
+TEST_F(AuditFileTest, APipeIsAnErrorAtItsPathNotAWait) {
+  std::string Path = Tmp.path("pipe.cu");
+  ASSERT_EQ(mkfifo(Path.c_str(), 0600), 0);
+  auto Audit = auditFile(Path, options());
+  ASSERT_FALSE(static_cast<bool>(Audit));
+  std::string Msg = llvm::toString(Audit.takeError());
+  EXPECT_EQ(Msg.find(Path + ": error: cannot read the file: not a regular "
+                            "file"),
+            0u)
+      << Msg;
 }
 
 TEST_F(AuditFileTest, HeaderSitesFollowTheFileAndStay) {

@@ -3,8 +3,10 @@
 #include "TempDir.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 #include <atomic>
+#include <sys/stat.h>
 
 using namespace metacu;
 
@@ -44,6 +46,37 @@ TEST(SourceTreeTest, AMissingFileIsKeptForItsAuditToReport) {
   ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
   EXPECT_EQ(T->units(), std::vector<std::string>{Tmp.path("absent.cu")});
   EXPECT_FALSE(T->contains(Tmp.path("absent.cu")));
+}
+
+TEST(SourceTreeTest, LinksAreFollowedButEachDirectoryEnteredOnce) {
+  TempDir Tmp;
+  Tmp.write("src/a.cu", "");
+  Tmp.write("lib/b.cuh", "");
+  // A link back to an ancestor, one to a sibling directory, and one to
+  // nothing: the walk ends, b.cuh is found once (under its first name),
+  // and the dangling link stays for its audit to report.
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"),
+                                          Tmp.path("src/up")));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("lib"),
+                                          Tmp.path("src/lib")));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src/none.cu"),
+                                          Tmp.path("src/gone.cu")));
+  auto T = SourceTree::collect({Tmp.path("src"), Tmp.path("lib")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(std::vector<std::string>(T->files().begin(), T->files().end()),
+            (std::vector<std::string>{Tmp.path("src/a.cu"),
+                                      Tmp.path("src/gone.cu"),
+                                      Tmp.path("src/lib/b.cuh")}));
+}
+
+TEST(SourceTreeTest, APipeNamedLikeASourceIsKeptForItsAuditToRefuse) {
+  TempDir Tmp;
+  Tmp.write("src/a.cu", "");
+  ASSERT_EQ(mkfifo(Tmp.path("src/p.cu").c_str(), 0600), 0);
+  auto T = SourceTree::collect({Tmp.path("src")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->units(), (std::vector<std::string>{Tmp.path("src/a.cu"),
+                                                  Tmp.path("src/p.cu")}));
 }
 
 /// A site at \p Offset of category \p C with one 'if codegen' condition.

@@ -5,6 +5,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 using namespace metacu;
 
@@ -128,6 +129,21 @@ TEST(SourceFileTest, LoadReadsAFileAndReportsAMissingOne) {
   std::string Msg = llvm::toString(Missing.takeError());
   EXPECT_NE(Msg.find("cannot read"), std::string::npos) << Msg;
   EXPECT_NE(Msg.find(Path.str().str()), std::string::npos) << Msg;
+}
+
+TEST(SourceFileTest, LoadRefusesAPipeInsteadOfWaitingOnIt) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sourcefile", Dir));
+  std::string Path = (Dir + "/pipe.cu").str();
+  ASSERT_EQ(mkfifo(Path.c_str(), 0600), 0);
+  auto F = SourceFile::load(Path);
+  ASSERT_FALSE(bool(F));
+  std::string Msg = llvm::toString(F.takeError());
+  EXPECT_NE(Msg.find("cannot read '" + Path + "': not a regular file"),
+            std::string::npos)
+      << Msg;
+  llvm::sys::fs::remove(Path);
+  llvm::sys::fs::remove(Dir);
 }
 
 TEST(SourceFileTest, OriginFollowsTheMarksOfSplicedFiles) {
