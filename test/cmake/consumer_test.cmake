@@ -13,20 +13,7 @@
 # configures against the build tree's package.
 cmake_minimum_required(VERSION 3.20)
 include("${CMAKE_CURRENT_LIST_DIR}/helpers.cmake")
-foreach(var METACU_BUILD_DIR WORK_DIR CONSUMER_SOURCE CUDA_COMPILER TUNE_CACHE)
-  if(NOT ${var})
-    message(FATAL_ERROR "consumer_test: -D${var}=... is required")
-  endif()
-endforeach()
-if(NOT NINJA)
-  find_program(NINJA NAMES ninja ninja-build REQUIRED)
-endif()
-
-set(prefix "${WORK_DIR}/prefix")
-set(src "${WORK_DIR}/src")
-set(build "${WORK_DIR}/build")
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(COPY "${CONSUMER_SOURCE}/" DESTINATION "${src}")
+begin_test(CONSUMER_SOURCE METACU_BUILD_DIR WORK_DIR CONSUMER_SOURCE CUDA_COMPILER TUNE_CACHE)
 
 step("install metacu into ${prefix}")
 run(log 0 "${CMAKE_COMMAND}" --install "${METACU_BUILD_DIR}" --prefix "${prefix}")

@@ -30,3 +30,22 @@ function(expect_no_match text regex what)
     message(FATAL_ERROR "${test_name}: ${what}: unexpected '${regex}' in:\n${text}")
   endif()
 endfunction()
+
+# The start of a test: the variables it needs given (-DVAR=...), Ninja
+# found, and a fresh WORK_DIR whose src/ is a copy of the directory the
+# variable \p source names, beside prefix/ and build/.
+macro(begin_test source)
+  foreach(var ${ARGN})
+    if(NOT ${var})
+      message(FATAL_ERROR "${test_name}: -D${var}=... is required")
+    endif()
+  endforeach()
+  if(NOT NINJA)
+    find_program(NINJA NAMES ninja ninja-build REQUIRED)
+  endif()
+  set(prefix "${WORK_DIR}/prefix")
+  set(src "${WORK_DIR}/src")
+  set(build "${WORK_DIR}/build")
+  file(REMOVE_RECURSE "${WORK_DIR}")
+  file(COPY "${${source}}/" DESTINATION "${src}")
+endmacro()

@@ -13,20 +13,7 @@
 # tree's package: built once, a second build has nothing to do.
 cmake_minimum_required(VERSION 3.20)
 include("${CMAKE_CURRENT_LIST_DIR}/helpers.cmake")
-foreach(var METACU_BUILD_DIR WORK_DIR PROJECT_SOURCE CUDA_COMPILER)
-  if(NOT ${var})
-    message(FATAL_ERROR "${test_name}: -D${var}=... is required")
-  endif()
-endforeach()
-if(NOT NINJA)
-  find_program(NINJA NAMES ninja ninja-build REQUIRED)
-endif()
-
-set(prefix "${WORK_DIR}/prefix")
-set(src "${WORK_DIR}/src")
-set(build "${WORK_DIR}/build")
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(COPY "${PROJECT_SOURCE}/" DESTINATION "${src}")
+begin_test(PROJECT_SOURCE METACU_BUILD_DIR WORK_DIR PROJECT_SOURCE CUDA_COMPILER)
 set(copy_obj "kernels/CMakeFiles/kernels.dir/copy.gen.cu.o")
 set(tiles_obj "kernels/CMakeFiles/kernels.dir/tiles.gen.cu.o")
 

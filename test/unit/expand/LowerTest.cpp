@@ -395,11 +395,12 @@ TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
 }
 
 TEST_F(LowerTest, NamespaceAfterAnInactiveRegionMirrorsOnlyItsOwnHeader) {
-  // The #else branch's namespace is mirrored; the #if branch's, skipped
-  // by the preprocessor, must not reach the program (real code keeps a
-  // HIP alternative there that names what CUDA does not declare).
+  // The #else branch's namespace is mirrored (a meta declaration is in
+  // it); the #if branch's, skipped by the preprocessor, must not reach the
+  // program (real code keeps a HIP alternative there that names what CUDA
+  // does not declare).
   std::string Code = "#if USE_OTHER\nnamespace a {\nint q = missing;\n}\n"
-                     "#else\nnamespace a {\nint z;\n}\n#endif\n";
+                     "#else\nnamespace a {\n@meta int z = 1;\n}\n#endif\n";
   HostSliceResult Slice;
   Slice.Inactive.push_back(
       {unsigned(Code.find("#if")), unsigned(Code.find("#else"))});
