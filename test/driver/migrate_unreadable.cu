@@ -1,7 +1,9 @@
 // RUN: rm -rf %t && mkdir -p %t/out && cp %s %t/good.cu
 // RUN: printf 'int x;\n#include "missing.h"\n' > %t/bad.cu
 // One file that cannot be read or preprocessed is reported at its place;
-// the other files are still audited and migrated, and the run fails.
+// the other files are still audited and migrated, and the run fails. With
+// -o DIR the file that could not be audited is copied as it is: the
+// output tree is whole.
 // RUN: not %metacu audit %t/bad.cu %t/absent.cu %t/good.cu > %t/audit.txt 2> %t/audit.err
 // RUN: FileCheck %s --check-prefixes=ERR,AUDITERR < %t/audit.err
 // RUN: FileCheck %s --check-prefix=AUDIT < %t/audit.txt
@@ -9,7 +11,7 @@
 // RUN: FileCheck %s --check-prefix=ERR < %t/migrate.err
 // RUN: FileCheck %s --check-prefix=MIGRATE < %t/migrate.txt
 // RUN: grep -q "if codegen" %t/out/good.cu
-// RUN: not test -e %t/out/bad.cu
+// RUN: cmp %t/bad.cu %t/out/bad.cu
 __device__ int twice(int x) {
 #if __CUDA_ARCH__ >= 800
   x *= 2;
@@ -23,4 +25,5 @@ __device__ int twice(int x) {
 // AUDIT: good.cu
 // AUDIT: statement
 // AUDIT: summary: 1 site: 1 statement in 1 file
-// MIGRATE: good.cu:14: converted (statement)
+// MIGRATE-DAG: good.cu:16: converted (statement)
+// MIGRATE-DAG: bad.cu: note: could not be audited; copied unchanged

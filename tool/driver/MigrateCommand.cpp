@@ -127,13 +127,19 @@ int runMigrateCommand() {
   // The rest of the tree: headers no unit includes, and files without
   // sites, which -o DIR still needs beside the others.
   for (const std::string &File : Tree->files()) {
-    // A unit that could not be audited was reported; nothing is written.
-    if (Done.count(File) ||
-        (llvm::StringRef(File).ends_with(".cu") && !Audit.Reached.count(File)))
+    if (Done.count(File))
       continue;
-    if (!llvm::StringRef(File).ends_with(".cu") && !Audit.Reached.count(File))
+    bool Unit = llvm::StringRef(File).ends_with(".cu");
+    if (Unit && !Audit.Reached.count(File)) {
+      // A unit that could not be audited was reported; in place it stays
+      // as it is, and -o DIR gets it as it is, so the tree is whole.
+      if (OutDir.empty())
+        continue;
+      Report << File << ": note: could not be audited; copied unchanged\n";
+    } else if (!Audit.Reached.count(File)) {
       Report << File
              << ": note: no .cu file of the tree includes it; not audited\n";
+    }
     if (auto Err = migrateFile(*Tree, {File, {}}, Report))
       Status = reportFailure(std::move(Err));
   }
