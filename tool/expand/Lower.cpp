@@ -89,7 +89,7 @@ void Lowering::ensureRun() {
   if (InRun)
     return;
   write("static bool __metacu_run_" + std::to_string(Counter++) +
-        " = ::metacu::detail::run([] {\n");
+        " = ::metacu::detail::run_block([] {\n");
   InRun = true;
   RunBegin = Out.size();
 }
@@ -97,7 +97,7 @@ void Lowering::ensureRun() {
 void Lowering::closeRun() {
   if (!InRun)
     return;
-  write("});\n");
+  write("::metacu::detail::block_finished = true;\n});\n");
   InRun = false;
 }
 
@@ -116,6 +116,23 @@ void Lowering::emitCode(unsigned At, llvm::StringRef S) {
   write("::metacu::detail::code(" + std::to_string(At) + ", " + cppString(S) +
         ");\n");
 }
+
+void Lowering::openGuardedBlock(llvm::function_ref<void()> WriteEnd,
+                                std::optional<unsigned> EarlyIndent) {
+  write("{\n::metacu::detail::block_end __metacu_end([&](bool "
+        "__metacu_early) {\n");
+  // The end goes on a line of its own. The space makes the line the
+  // skipped text would have ended whitespace-only, which the output drops
+  // instead of leaving a blank line (Emit.cpp).
+  if (EarlyIndent)
+    write("if (__metacu_early) ::metacu::detail::code(" +
+          std::to_string(*EarlyIndent) + ", " +
+          cppString(" \n" + indentOf(*EarlyIndent)) + ");\n");
+  WriteEnd();
+  write("});\n");
+}
+
+void Lowering::closeGuardedBlock() { write("__metacu_end.reached();\n}\n"); }
 
 void Lowering::setLocation(unsigned At) {
   write("::metacu::detail::at(" + std::to_string(At) + ");\n");

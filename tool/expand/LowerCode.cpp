@@ -104,7 +104,7 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
     if (T.is(tok::r_brace)) {
       if (Scopes.size() == 1)
         return errorAt(T.Offset, "unbalanced '}'");
-      emitText(Pending, T.end());
+      emitText(Pending, Scopes.back().GuardedEnd ? T.Offset : T.end());
       Pending = T.end();
       Scope S = std::move(Scopes.back());
       Scopes.pop_back();
@@ -113,7 +113,10 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       // A specialization's body is the loop's; each ends its line.
       if (S.Specializations)
         emitCode(T.end(), "\n");
-      write("}\n");
+      if (S.GuardedEnd)
+        closeGuardedBlock();
+      else
+        write("}\n");
       // Back at namespace level, a long run ends here: the JIT's code
       // generation takes more than linear time in a function's size, and
       // thousands of function bodies in one run made it quadratic.

@@ -15,6 +15,7 @@
 
 #include "expand/Lower.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <optional>
@@ -51,6 +52,8 @@ struct Scope {
   bool Specializations = false;
   /// Offset of the '{' that opened it, for unbalanced-brace errors.
   unsigned OpenOffset = 0;
+  /// Its '}' is written by a guard of the program (openGuardedBlock).
+  bool GuardedEnd = false;
 };
 
 /// \p S as a C++ string literal.
@@ -92,6 +95,15 @@ private:
   }
   void emitText(unsigned B, unsigned E);
   void emitCode(unsigned At, llvm::StringRef S);
+  /// Opens a block of the program (closeGuardedBlock closes it) whose end
+  /// runs the program text \p WriteEnd writes: what closes an output block
+  /// opened just before, written on every way out of the block, a '@meta
+  /// break' or '@meta continue' of an enclosing meta loop included. Left
+  /// early, the indentation of the line at \p EarlyIndent comes first (the
+  /// text that holds it was skipped).
+  void openGuardedBlock(llvm::function_ref<void()> WriteEnd,
+                        std::optional<unsigned> EarlyIndent = std::nullopt);
+  void closeGuardedBlock();
   void setLocation(unsigned At);
   std::string indentOf(unsigned Offset) const;
   /// A construct alone on its lines: the lines it occupies disappear from

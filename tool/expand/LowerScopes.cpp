@@ -109,7 +109,16 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
     write("\n");
   } else {
     ensureRun();
-    write("{\n");
+    // A block of ordinary code inside a meta loop's body: a '@meta break'
+    // or '@meta continue' in it must still write its '}'.
+    std::optional<unsigned> Close = partnerOf(Toks, I);
+    if (S.Kind == ScopeKind::Function && S.InBlock && Close) {
+      S.GuardedEnd = true;
+      unsigned At = Toks[*Close].Offset;
+      openGuardedBlock([&] { emitText(At, At + 1); }, At);
+    } else {
+      write("{\n");
+    }
   }
   Scopes.push_back(std::move(S));
 }
