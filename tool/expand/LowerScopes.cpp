@@ -66,7 +66,12 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
   for (unsigned K = StmtStart; K < I; ++K)
     HasArrow |= Toks[K].is(tok::arrow);
   unsigned HeaderBegin = I;
-  if (Outer == ScopeKind::Function) {
+  if (Outer == ScopeKind::Function && Before &&
+      (Before->is(tok::equal) || Before->isIdent("return"))) {
+    // 'int lut[] = {...}' in a function body is a list, not a block: a meta
+    // loop in it emits elements, not '{ ... }' blocks.
+    S.Kind = ScopeKind::Init;
+  } else if (Outer == ScopeKind::Function) {
     S.Kind = ScopeKind::Function;
     S.DeviceOnly = Scopes.back().DeviceOnly;
   } else if (Outer == ScopeKind::Namespace && Any("namespace")) {

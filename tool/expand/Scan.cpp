@@ -333,6 +333,37 @@ private:
                                 : "expected ';' at the end of this statement");
   }
 
+  /// Inside a braced list (an enumerator list, an initializer) an unbraced
+  /// body is one element, '@(i * i),', which no ';' ends: one past its
+  /// ',' when the tokens from \p I reach the list's '}' with a ',' at
+  /// their level and no ';' on the way.
+  std::optional<unsigned> listElementEnd(unsigned I) const {
+    std::optional<unsigned> Comma;
+    for (unsigned K = I; K < toks().size();) {
+      const Token &T = toks()[K];
+      if (T.InDirective) {
+        ++K;
+        continue;
+      }
+      if (T.isOpenBracket()) {
+        std::optional<unsigned> C = partnerOf(toks(), K);
+        if (!C)
+          return std::nullopt;
+        K = *C + 1;
+        continue;
+      }
+      if (T.is(tok::semi))
+        return std::nullopt;
+      if (T.isCloseBracket())
+        return T.is(tok::r_brace) && Comma ? std::optional(*Comma + 1)
+                                           : std::nullopt;
+      if (T.is(tok::comma) && !Comma)
+        Comma = K;
+      ++K;
+    }
+    return std::nullopt;
+  }
+
   /// Parses a loop body or branch starting at token \p I.
   llvm::Error parseBody(unsigned I, Branch &B, unsigned &End) {
     if (I >= toks().size())
@@ -350,7 +381,9 @@ private:
       End = *C + 1;
       return llvm::Error::success();
     }
-    auto E = statementEnd(I, /*InMeta=*/false);
+    std::optional<unsigned> Element = listElementEnd(I);
+    auto E = Element ? llvm::Expected<unsigned>(*Element)
+                     : statementEnd(I, /*InMeta=*/false);
     if (!E)
       return E.takeError();
     B.Body = {offsetOf(I), endOf(*E - 1)};
