@@ -203,6 +203,9 @@ template <class E> struct enum_table {
   /// Spelling of an enumerator in ordinary code minus its name ("E::",
   /// "ns::"); null for meta-only enumerations, which ordinary code lacks.
   const char *prefix;
+  /// The type's name in ordinary code, for values that no enumerator has
+  /// (a combination of flags); null where prefix is.
+  const char *type;
   std::vector<enum_entry<E>> entries;
 };
 
@@ -358,6 +361,11 @@ template <class E> void spell_enum(std::string &out, E v) {
         out += std::string(t.prefix) + e.name;
         return;
       }
+    // Any value of the underlying type is a value of the enumeration.
+    out += "static_cast<" + std::string(t.type) + ">(";
+    spell(out, U(v));
+    out += ")";
+    return;
   }
   throw metacu::error("enumeration value " + std::to_string(+U(v)) +
                       " has no enumerator to spell it with in ordinary code");
