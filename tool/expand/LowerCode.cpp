@@ -145,6 +145,13 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       PendingTemplateParams = templateParameters(I + 1);
       continue;
     }
+    if (T.is(tok::r_square))
+      llvm::erase_if(PendingCaptures, [&](const auto &C) {
+        if (C.second != I)
+          return false;
+        PendingParams.push_back(C.first);
+        return true;
+      });
     if (!T.isIdent())
       continue;
     if (!isMetaName(T.Text)) {
@@ -161,6 +168,10 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
     if (declaresName(I)) {
       if (auto Err = hideMetaName(I))
         return Err;
+      continue;
+    }
+    if (auto Close = initCaptureAt(I)) {
+      PendingCaptures.push_back({T.Text.str(), *Close});
       continue;
     }
     unsigned J = chainEnd(I, E);

@@ -134,6 +134,10 @@ private:
   /// Whether the identifier at \p I is the name in an ordinary declaration
   /// ('int u = ...', 'float u;', '(int u)').
   bool declaresName(unsigned I) const;
+  /// If the identifier at \p I is the name of a lambda's init-capture
+  /// ('[n = 5]', '[&r = x]'), a name of the lambda's body: the ']' that
+  /// ends the captures (their initializers still see the outer names).
+  std::optional<unsigned> initCaptureAt(unsigned I) const;
   /// The ordinary declaration at \p I hides a meta name as C++ hides an
   /// outer name: for the rest of its scope, or for the body its parameter
   /// list belongs to.
@@ -240,6 +244,8 @@ private:
   /// Meta names hidden by ordinary declarations inside parentheses, not
   /// yet given to the body they belong to.
   std::vector<std::string> PendingParams;
+  /// Init-captures seen, with the ']' after which they join PendingParams.
+  std::vector<std::pair<std::string, unsigned>> PendingCaptures;
   struct Macro {
     unsigned Offset;
     std::vector<std::string> Identifiers;

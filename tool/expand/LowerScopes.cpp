@@ -180,6 +180,44 @@ llvm::Error Lowering::hideMetaName(unsigned I) {
   return llvm::Error::success();
 }
 
+std::optional<unsigned> Lowering::initCaptureAt(unsigned I) const {
+  if (I < 1 || I + 1 >= Toks.size())
+    return std::nullopt;
+  const Token &N = Toks[I + 1];
+  if (!N.is(tok::equal) && !N.is(tok::l_brace) && !N.is(tok::l_paren))
+    return std::nullopt;
+  unsigned P = I - 1;
+  if (Toks[P].is(tok::amp) && P > 0)
+    --P;
+  if (!Toks[P].is(tok::l_square) && !Toks[P].is(tok::comma))
+    return std::nullopt;
+  // The '[' that opens the list the name is in.
+  unsigned Depth = 0;
+  for (unsigned K = I; K-- > 0;) {
+    const Token &T = Toks[K];
+    if (T.isCloseBracket()) {
+      ++Depth;
+    } else if (T.isOpenBracket()) {
+      if (Depth) {
+        --Depth;
+        continue;
+      }
+      if (!T.is(tok::l_square))
+        return std::nullopt;
+      // A subscript follows an operand; a lambda introducer does not.
+      const Token *Before = K > 0 ? &Toks[K - 1] : nullptr;
+      if (Before && (Before->is(tok::r_paren) || Before->is(tok::r_square) ||
+                     Before->is(tok::string_literal) ||
+                     (Before->isIdent() && !isKeyword(Before->Text))))
+        return std::nullopt;
+      return partnerOf(Toks, K);
+    } else if (T.is(tok::semi)) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 bool Lowering::declaresName(unsigned I) const {
   if (I == 0 || I + 1 >= Toks.size())
     return false;
