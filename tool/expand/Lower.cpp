@@ -206,6 +206,14 @@ llvm::Error Lowering::lowerConstruct(const Node &N) {
   case NodeKind::Codegen:
     return lowerCodegen(N);
   case NodeKind::Splice:
+    // metacu runs before any instantiation: a splice has one value.
+    if (mentionsTemplateParam(Scan.tokensIn(N.Head)))
+      return errorAt(N.Whole.Begin,
+                     "this splice reads a template parameter (or a constant "
+                     "of the template, such as the index of a '@meta for' "
+                     "over template parameters), which has a value per "
+                     "instantiation only; write the expression without "
+                     "'@(...)': it is a constant expression there");
     ensureRun();
     setLocation(N.Whole.Begin);
     anchored(N.Whole.Begin, [&] {
