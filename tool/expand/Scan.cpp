@@ -97,10 +97,10 @@ private:
     return at(I) && !at(I)->InDirective && at(I)->isIdent(S);
   }
   bool isAt(unsigned I) const { return at(I) && at(I)->isAt(); }
-  /// 'if codegen (' starts a codegen branch.
+  /// 'if codegen' starts a codegen branch (no C++ has 'if' before a name:
+  /// without its '(' it is a malformed one, not ordinary code).
   bool isCodegenIf(unsigned I) const {
-    return isIdent(I, "if") && isIdent(I + 1, "codegen") &&
-           isKind(I + 2, tok::l_paren);
+    return isIdent(I, "if") && isIdent(I + 1, "codegen");
   }
   bool startsConstruct(unsigned I) const {
     return (isAt(I) && !at(I)->InDirective) || isCodegenIf(I);
@@ -519,6 +519,13 @@ private:
         N.Kind = NodeKind::Stmt;
         if (K >= toks().size() || at(K)->InDirective)
           return errorAtTok(I, "expected a statement after '@meta'");
+        // '@meta #include <x>' is no directive ('#' does not start the
+        // line) and would take the code up to the next ';' as meta code.
+        if (at(K)->is(tok::hash) || at(K)->is(tok::hashhash))
+          return errorAtTok(K, "a preprocessor directive cannot be a meta "
+                               "statement: write it on a line of its own "
+                               "(meta code sees the file's #include and "
+                               "#define lines)");
         auto E = statementEnd(K, /*InMeta=*/true);
         if (!E)
           return E.takeError();
