@@ -158,6 +158,24 @@ bool Lowering::ownsLines(const Node &N) const {
          (N.TokEnd >= Toks.size() || Toks[N.TokEnd].StartOfLine);
 }
 
+unsigned Lowering::unrollPragmaBefore(unsigned B, unsigned E) const {
+  // The last line of [B, E) that holds tokens.
+  unsigned I = Scan.tokenAt(E);
+  if (I == 0)
+    return E;
+  unsigned Last = I - 1;
+  if (Toks[Last].Offset < B || !Toks[Last].InDirective)
+    return E;
+  unsigned First = Last;
+  while (First > 0 && !Toks[First].StartOfLine)
+    --First;
+  if (Toks[First].Offset < B || !Toks[First].is(clang::tok::hash) ||
+      First + 2 > Last || !Toks[First + 1].isIdent("pragma") ||
+      !Toks[First + 2].isIdent("unroll"))
+    return E;
+  return File.lineStart(Toks[First].Offset);
+}
+
 unsigned Lowering::afterLineEnd(unsigned Offset) const {
   size_t NL = File.text().find('\n', Offset);
   return NL == llvm::StringRef::npos ? File.size() : unsigned(NL + 1);
@@ -176,6 +194,8 @@ llvm::Error Lowering::lowerSequence(const std::vector<Node> &Nodes,
       if (I + 1 < Nodes.size() && ownsLines(Nodes[I + 1]))
         E = std::min(E, std::max(File.lineStart(Nodes[I + 1].Whole.Begin),
                                  N.Whole.Begin));
+      if (I + 1 < Nodes.size() && isMetaLoop(Nodes[I + 1]))
+        E = std::max(B, unrollPragmaBefore(B, E));
       if (auto Err = lowerTokens(B, E))
         return Err;
       continue;

@@ -110,6 +110,14 @@ private:
   /// the output and its expansion brings its own indentation and newline.
   bool ownsLines(const Node &N) const;
   unsigned afterLineEnd(unsigned Offset) const;
+  bool isMetaLoop(const Node &N) const {
+    return N.Kind == NodeKind::For || N.Kind == NodeKind::ForEnum ||
+           N.Kind == NodeKind::While;
+  }
+  /// Where the '#pragma unroll' line that ends [B, E) begins, else E: the
+  /// meta loop after it is unrolled by metacu, and nvcc warns about a
+  /// pragma that precedes no loop.
+  unsigned unrollPragmaBefore(unsigned B, unsigned E) const;
   bool isInactive(unsigned Offset) const {
     return anyContains(Slice.Inactive, Offset);
   }
