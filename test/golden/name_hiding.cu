@@ -22,4 +22,8 @@ __global__ void k(int* out, counter_t obj) {
   out[6] = scaled(n);
   auto add = [](int n) { return n + 1; };
   out[7] = add(n);
+  // An init-capture is a name of the lambda's body; its initializer still
+  // sees the meta name.
+  auto shift = [n = n + 1, &out](int x) { return x * n; };
+  out[8] = shift(n);
 }

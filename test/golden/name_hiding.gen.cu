@@ -33,4 +33,8 @@ __global__ void k(int* out, counter_t obj) {
   out[6] = scaled(4);
   auto add = [](int n) { return n + 1; };
   out[7] = add(4);
+  // An init-capture is a name of the lambda's body; its initializer still
+  // sees the meta name.
+  auto shift = [n = 4 + 1, &out](int x) { return x * n; };
+  out[8] = shift(4);
 }

@@ -31,7 +31,13 @@ public:
     for (size_t I = 0; I < Text.size(); ++I) {
       char C = Text[I];
       if (C == '\n') {
-        endLine();
+        // A line that generated code ends with nothing but indentation on
+        // it (a meta branch of meta statements only, a block that a '@meta
+        // break' left) is not written; an empty one is a blank line.
+        if (!Verbatim && !Source && !Line.empty())
+          Line.clear();
+        else
+          endLine();
         continue;
       }
       if (!Source && C != ' ' && C != '\t' && C != '\r')

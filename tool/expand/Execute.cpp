@@ -4,6 +4,7 @@
 #include "support/Diagnostic.h"
 #include "toolchain/Invocation.h"
 
+#include "clang/AST/Mangle.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -20,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>
 #include <cstring>
+#include <dlfcn.h>
 #include <functional>
 #include <optional>
 #include <unistd.h>
@@ -135,6 +137,20 @@ extern "C" void hostDepend(void *Ctx, const char *Path) {
     Files.push_back(Path);
 }
 
+/// The offset in the input of \p L, a place in the program's own buffer.
+std::optional<unsigned> programToInput(const clang::SourceManager &SM,
+                                       clang::SourceLocation L,
+                                       const Generator &G) {
+  if (L.isInvalid())
+    return std::nullopt;
+  L = SM.getExpansionLoc(L);
+  // The interpreter ends its copy of the program with a newline.
+  llvm::StringRef Data = SM.getBufferData(SM.getFileID(L));
+  if (!Data.starts_with(G.Program) || Data.size() > G.Program.size() + 1)
+    return std::nullopt;
+  return G.Map.toInput(SM.getFileOffset(L));
+}
+
 /// Sends the interpreter's diagnostics back to the user's file. An error in
 /// a header (a failed static_assert in the generator library, say) is
 /// reported at the first of its notes that points into the program; one in
@@ -234,20 +250,9 @@ private:
   };
 
   std::optional<unsigned> map(const clang::Diagnostic &Info) {
-    if (!Info.hasSourceManager() || Info.getLocation().isInvalid())
+    if (!Info.hasSourceManager())
       return std::nullopt;
-    const clang::SourceManager &SM = Info.getSourceManager();
-    clang::SourceLocation L = SM.getExpansionLoc(Info.getLocation());
-    clang::FileID FID = SM.getFileID(L);
-    if (FID != ProgramFID) {
-      // The interpreter ends its copy of the program with a newline.
-      llvm::StringRef Data = SM.getBufferData(FID);
-      if (!Data.starts_with(S.G.Program) ||
-          Data.size() > S.G.Program.size() + 1)
-        return std::nullopt;
-      ProgramFID = FID;
-    }
-    return S.G.Map.toInput(SM.getFileOffset(L));
+    return programToInput(Info.getSourceManager(), Info.getLocation(), S.G);
   }
 
   static std::optional<clang::PresumedLoc>
@@ -263,8 +268,56 @@ private:
 
   RunState &S;
   std::optional<PendingError> Pending;
-  clang::FileID ProgramFID;
 };
+
+/// The functions and variables of the input that meta code uses and that
+/// nothing defines: declared only (a __device__ function defined
+/// elsewhere, an extern variable), with no symbol in this process either,
+/// where the JIT would look next. The JIT's link error names no place and
+/// lists every symbol of the program; these errors are at the
+/// declarations.
+void reportUndefined(const clang::DeclContext &DC, clang::ASTContext &Ctx,
+                     clang::MangleContext &Mangle, const Generator &G,
+                     RunState &S) {
+  for (const clang::Decl *D : DC.decls()) {
+    if (const auto *Inner = llvm::dyn_cast<clang::DeclContext>(D))
+      if (llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl,
+                    clang::CXXRecordDecl>(D))
+        reportUndefined(*Inner, Ctx, Mangle, G, S);
+    const auto *ND = llvm::dyn_cast<clang::NamedDecl>(D);
+    if (!ND || !ND->isUsed())
+      continue;
+    bool Defined = false;
+    if (const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(ND))
+      Defined = FD->isDefined() || FD->getBuiltinID() ||
+                FD->isImplicit() || FD->isDependentContext();
+    else if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(ND))
+      Defined = !VD->hasExternalStorage() || VD->getDefinition();
+    else
+      continue;
+    if (Defined)
+      continue;
+    std::optional<unsigned> At =
+        programToInput(Ctx.getSourceManager(), ND->getLocation(), G);
+    if (!At)
+      continue;
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    if (Mangle.shouldMangleDeclName(ND))
+      Mangle.mangleName(clang::GlobalDecl(ND), OS);
+    else
+      OS << ND->getName();
+    if (dlsym(RTLD_DEFAULT, Name.c_str()))
+      continue;
+    S.Errors.push_back(
+        {*At, "'" + ND->getQualifiedNameAsString() +
+                  "' is used by meta code, which runs on the host at "
+                  "generation time, but has no host definition there (a "
+                  "__device__ function, or one only declared): define it "
+                  "in this file or a header it includes, __host__ "
+                  "__device__ if device code calls it too"});
+  }
+}
 
 /// Meta code's stdout goes to stderr: stdout may be the generated file.
 class StdoutToStderr {
@@ -595,6 +648,13 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   auto PTU = Interp->Parse(G.Program);
   if (!PTU)
     return Failure(PTU.takeError());
+  {
+    clang::ASTContext &Ctx = Interp->getCompilerInstance()->getASTContext();
+    std::unique_ptr<clang::MangleContext> Mangle(Ctx.createMangleContext());
+    reportUndefined(*PTU->TUPart, Ctx, *Mangle, G, S);
+    if (!S.Errors.empty())
+      return Failure(llvm::Error::success());
+  }
   gatherInitializers(*PTU->TheModule);
   // The program is compiled to machine code and run in a child process:
   // whatever meta code does, this process reports it.

@@ -89,7 +89,7 @@ void Lowering::ensureRun() {
   if (InRun)
     return;
   write("static bool __metacu_run_" + std::to_string(Counter++) +
-        " = ::metacu::detail::run([] {\n");
+        " = ::metacu::detail::run_block([] {\n");
   InRun = true;
   RunBegin = Out.size();
 }
@@ -97,7 +97,7 @@ void Lowering::ensureRun() {
 void Lowering::closeRun() {
   if (!InRun)
     return;
-  write("});\n");
+  write("::metacu::detail::block_finished = true;\n});\n");
   InRun = false;
 }
 
@@ -116,6 +116,23 @@ void Lowering::emitCode(unsigned At, llvm::StringRef S) {
   write("::metacu::detail::code(" + std::to_string(At) + ", " + cppString(S) +
         ");\n");
 }
+
+void Lowering::openGuardedBlock(llvm::function_ref<void()> WriteEnd,
+                                std::optional<unsigned> EarlyIndent) {
+  write("{\n::metacu::detail::block_end __metacu_end([&](bool "
+        "__metacu_early) {\n");
+  // The end goes on a line of its own. The space makes the line the
+  // skipped text would have ended whitespace-only, which the output drops
+  // instead of leaving a blank line (Emit.cpp).
+  if (EarlyIndent)
+    write("if (__metacu_early) ::metacu::detail::code(" +
+          std::to_string(*EarlyIndent) + ", " +
+          cppString(" \n" + indentOf(*EarlyIndent)) + ");\n");
+  WriteEnd();
+  write("});\n");
+}
+
+void Lowering::closeGuardedBlock() { write("__metacu_end.reached();\n}\n"); }
 
 void Lowering::setLocation(unsigned At) {
   write("::metacu::detail::at(" + std::to_string(At) + ");\n");
@@ -141,6 +158,24 @@ bool Lowering::ownsLines(const Node &N) const {
          (N.TokEnd >= Toks.size() || Toks[N.TokEnd].StartOfLine);
 }
 
+unsigned Lowering::unrollPragmaBefore(unsigned B, unsigned E) const {
+  // The last line of [B, E) that holds tokens.
+  unsigned I = Scan.tokenAt(E);
+  if (I == 0)
+    return E;
+  unsigned Last = I - 1;
+  if (Toks[Last].Offset < B || !Toks[Last].InDirective)
+    return E;
+  unsigned First = Last;
+  while (First > 0 && !Toks[First].StartOfLine)
+    --First;
+  if (Toks[First].Offset < B || !Toks[First].is(clang::tok::hash) ||
+      First + 2 > Last || !Toks[First + 1].isIdent("pragma") ||
+      !Toks[First + 2].isIdent("unroll"))
+    return E;
+  return File.lineStart(Toks[First].Offset);
+}
+
 unsigned Lowering::afterLineEnd(unsigned Offset) const {
   size_t NL = File.text().find('\n', Offset);
   return NL == llvm::StringRef::npos ? File.size() : unsigned(NL + 1);
@@ -159,6 +194,8 @@ llvm::Error Lowering::lowerSequence(const std::vector<Node> &Nodes,
       if (I + 1 < Nodes.size() && ownsLines(Nodes[I + 1]))
         E = std::min(E, std::max(File.lineStart(Nodes[I + 1].Whole.Begin),
                                  N.Whole.Begin));
+      if (I + 1 < Nodes.size() && isMetaLoop(Nodes[I + 1]))
+        E = std::max(B, unrollPragmaBefore(B, E));
       if (auto Err = lowerTokens(B, E))
         return Err;
       continue;
@@ -189,6 +226,14 @@ llvm::Error Lowering::lowerConstruct(const Node &N) {
   case NodeKind::Codegen:
     return lowerCodegen(N);
   case NodeKind::Splice:
+    // metacu runs before any instantiation: a splice has one value.
+    if (mentionsTemplateParam(Scan.tokensIn(N.Head)))
+      return errorAt(N.Whole.Begin,
+                     "this splice reads a template parameter (or a constant "
+                     "of the template, such as the index of a '@meta for' "
+                     "over template parameters), which has a value per "
+                     "instantiation only; write the expression without "
+                     "'@(...)': it is a constant expression there");
     ensureRun();
     setLocation(N.Whole.Begin);
     anchored(N.Whole.Begin, [&] {

@@ -104,7 +104,7 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
     if (T.is(tok::r_brace)) {
       if (Scopes.size() == 1)
         return errorAt(T.Offset, "unbalanced '}'");
-      emitText(Pending, T.end());
+      emitText(Pending, Scopes.back().GuardedEnd ? T.Offset : T.end());
       Pending = T.end();
       Scope S = std::move(Scopes.back());
       Scopes.pop_back();
@@ -113,7 +113,10 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       // A specialization's body is the loop's; each ends its line.
       if (S.Specializations)
         emitCode(T.end(), "\n");
-      write("}\n");
+      if (S.GuardedEnd)
+        closeGuardedBlock();
+      else
+        write("}\n");
       // Back at namespace level, a long run ends here: the JIT's code
       // generation takes more than linear time in a function's size, and
       // thousands of function bodies in one run made it quadratic.
@@ -142,6 +145,13 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       PendingTemplateParams = templateParameters(I + 1);
       continue;
     }
+    if (T.is(tok::r_square))
+      llvm::erase_if(PendingCaptures, [&](const auto &C) {
+        if (C.second != I)
+          return false;
+        PendingParams.push_back(C.first);
+        return true;
+      });
     if (!T.isIdent())
       continue;
     if (!isMetaName(T.Text)) {
@@ -158,6 +168,10 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
     if (declaresName(I)) {
       if (auto Err = hideMetaName(I))
         return Err;
+      continue;
+    }
+    if (auto Close = initCaptureAt(I)) {
+      PendingCaptures.push_back({T.Text.str(), *Close});
       continue;
     }
     unsigned J = chainEnd(I, E);

@@ -15,6 +15,7 @@
 
 #include "expand/Lower.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <optional>
@@ -51,6 +52,8 @@ struct Scope {
   bool Specializations = false;
   /// Offset of the '{' that opened it, for unbalanced-brace errors.
   unsigned OpenOffset = 0;
+  /// Its '}' is written by a guard of the program (openGuardedBlock).
+  bool GuardedEnd = false;
 };
 
 /// \p S as a C++ string literal.
@@ -92,12 +95,29 @@ private:
   }
   void emitText(unsigned B, unsigned E);
   void emitCode(unsigned At, llvm::StringRef S);
+  /// Opens a block of the program (closeGuardedBlock closes it) whose end
+  /// runs the program text \p WriteEnd writes: what closes an output block
+  /// opened just before, written on every way out of the block, a '@meta
+  /// break' or '@meta continue' of an enclosing meta loop included. Left
+  /// early, the indentation of the line at \p EarlyIndent comes first (the
+  /// text that holds it was skipped).
+  void openGuardedBlock(llvm::function_ref<void()> WriteEnd,
+                        std::optional<unsigned> EarlyIndent = std::nullopt);
+  void closeGuardedBlock();
   void setLocation(unsigned At);
   std::string indentOf(unsigned Offset) const;
   /// A construct alone on its lines: the lines it occupies disappear from
   /// the output and its expansion brings its own indentation and newline.
   bool ownsLines(const Node &N) const;
   unsigned afterLineEnd(unsigned Offset) const;
+  bool isMetaLoop(const Node &N) const {
+    return N.Kind == NodeKind::For || N.Kind == NodeKind::ForEnum ||
+           N.Kind == NodeKind::While;
+  }
+  /// Where the '#pragma unroll' line that ends [B, E) begins, else E: the
+  /// meta loop after it is unrolled by metacu, and nvcc warns about a
+  /// pragma that precedes no loop.
+  unsigned unrollPragmaBefore(unsigned B, unsigned E) const;
   bool isInactive(unsigned Offset) const {
     return anyContains(Slice.Inactive, Offset);
   }
@@ -122,6 +142,10 @@ private:
   /// Whether the identifier at \p I is the name in an ordinary declaration
   /// ('int u = ...', 'float u;', '(int u)').
   bool declaresName(unsigned I) const;
+  /// If the identifier at \p I is the name of a lambda's init-capture
+  /// ('[n = 5]', '[&r = x]'), a name of the lambda's body: the ']' that
+  /// ends the captures (their initializers still see the outer names).
+  std::optional<unsigned> initCaptureAt(unsigned I) const;
   /// The ordinary declaration at \p I hides a meta name as C++ hides an
   /// outer name: for the rest of its scope, or for the body its parameter
   /// list belongs to.
@@ -228,6 +252,8 @@ private:
   /// Meta names hidden by ordinary declarations inside parentheses, not
   /// yet given to the body they belong to.
   std::vector<std::string> PendingParams;
+  /// Init-captures seen, with the ']' after which they join PendingParams.
+  std::vector<std::pair<std::string, unsigned>> PendingCaptures;
   struct Macro {
     unsigned Offset;
     std::vector<std::string> Identifiers;

@@ -145,14 +145,27 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
   std::string Indent = Owns ? indentOf(N.Whole.Begin) : "";
   unsigned BB = B.Body.Begin, BE = B.Body.End;
   if (Scopes.back().Kind == ScopeKind::Function) {
+    // The end of each output block is written by a guard, so that a '@meta
+    // break' or '@meta continue' inside the body still closes it.
+    auto Body = [&](unsigned From, unsigned To,
+                    llvm::function_ref<void()> WriteEnd,
+                    std::optional<unsigned> EarlyIndent =
+                        std::nullopt) -> llvm::Error {
+      openGuardedBlock(WriteEnd, EarlyIndent);
+      llvm::Error Err = lowerSequence(B.Nodes, From, To);
+      closeGuardedBlock();
+      return Err;
+    };
     if (B.Braced) {
       emitCode(BB, Indent);
       emitText(BB, BB + 1);
-      if (auto Err = lowerSequence(B.Nodes, BB + 1, BE - 1))
-        return Err;
-      emitText(BE - 1, BE);
-      emitCode(BE, Owns ? "\n" : " ");
-      return llvm::Error::success();
+      return Body(
+          BB + 1, BE - 1,
+          [&] {
+            emitText(BE - 1, BE);
+            emitCode(BE, Owns ? "\n" : " ");
+          },
+          BE - 1);
     }
     bool NestedOwner = B.Nodes.size() == 1 &&
                        B.Nodes[0].Kind != NodeKind::Text &&
@@ -160,17 +173,15 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
     if (NestedOwner) {
       if (IsLoop && Owns)
         emitCode(BB, Indent + "{\n");
-      if (auto Err = lowerSequence(B.Nodes, BB, BE))
-        return Err;
-      if (IsLoop && Owns)
-        emitCode(BE, Indent + "}\n");
-      return llvm::Error::success();
+      return Body(BB, BE, [&] {
+        if (IsLoop && Owns)
+          emitCode(BE, Indent + "}\n");
+      });
     }
     emitCode(BB, Indent + (IsLoop ? "{ " : ""));
-    if (auto Err = lowerSequence(B.Nodes, BB, BE))
-      return Err;
-    emitCode(BE, std::string(IsLoop ? " }" : "") + (Owns ? "\n" : " "));
-    return llvm::Error::success();
+    return Body(BB, BE, [&] {
+      emitCode(BE, std::string(IsLoop ? " }" : "") + (Owns ? "\n" : " "));
+    });
   }
   // Namespace, class and initializer scope: the braces are not emitted, so
   // a loop can generate declarations.
@@ -342,6 +353,9 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
   setLocation(N.Whole.Begin);
   write("::metacu::detail::codegen_chain __metacu_cg(" +
         std::to_string(N.Whole.Begin) + ");\n");
+  // The '#endif', also when a '@meta break' leaves a branch.
+  write("::metacu::detail::block_end __metacu_cg_end([&](bool) { "
+        "__metacu_cg.close(); });\n");
   for (const Branch &B : N.Branches) {
     if (B.IsElse) {
       write("__metacu_cg.otherwise();\n");
@@ -361,7 +375,7 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
       return Err;
     write("}\n");
   }
-  write("__metacu_cg.close();\n}\n");
+  write("}\n");
   return llvm::Error::success();
 }
 

@@ -26,7 +26,10 @@ void Lowering::writeEnumReflection(llvm::StringRef Type,
         "> &__metacu_reflect(" + T +
         " *) {\n  static const "
         "::metacu::detail::enum_table<" +
-        T + "> t{" + (Prefix ? cppString(*Prefix) : "nullptr") + ", {");
+        T + "> t{" + (Prefix ? cppString(*Prefix) : "nullptr") + ", " +
+        (Prefix ? cppString(Type.starts_with("::") ? Type.drop_front(2) : Type)
+                : "nullptr") +
+        ", {");
   for (size_t I = 0; I < Enumerators.size(); ++I)
     write(std::string(I ? ", " : "") + "{" + T + "::" + Enumerators[I] + ", " +
           cppString(Enumerators[I]) + "}");

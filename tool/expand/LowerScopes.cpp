@@ -66,7 +66,12 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
   for (unsigned K = StmtStart; K < I; ++K)
     HasArrow |= Toks[K].is(tok::arrow);
   unsigned HeaderBegin = I;
-  if (Outer == ScopeKind::Function) {
+  if (Outer == ScopeKind::Function && Before &&
+      (Before->is(tok::equal) || Before->isIdent("return"))) {
+    // 'int lut[] = {...}' in a function body is a list, not a block: a meta
+    // loop in it emits elements, not '{ ... }' blocks.
+    S.Kind = ScopeKind::Init;
+  } else if (Outer == ScopeKind::Function) {
     S.Kind = ScopeKind::Function;
     S.DeviceOnly = Scopes.back().DeviceOnly;
   } else if (Outer == ScopeKind::Namespace && Any("namespace")) {
@@ -109,7 +114,16 @@ void Lowering::openBrace(unsigned I, unsigned StmtStart) {
     write("\n");
   } else {
     ensureRun();
-    write("{\n");
+    // A block of ordinary code inside a meta loop's body: a '@meta break'
+    // or '@meta continue' in it must still write its '}'.
+    std::optional<unsigned> Close = partnerOf(Toks, I);
+    if (S.Kind == ScopeKind::Function && S.InBlock && Close) {
+      S.GuardedEnd = true;
+      unsigned At = Toks[*Close].Offset;
+      openGuardedBlock([&] { emitText(At, At + 1); }, At);
+    } else {
+      write("{\n");
+    }
   }
   Scopes.push_back(std::move(S));
 }
@@ -164,6 +178,44 @@ llvm::Error Lowering::hideMetaName(unsigned I) {
                        N + "' of the same scope; rename one of them");
   Scopes.back().Names[N] = false;
   return llvm::Error::success();
+}
+
+std::optional<unsigned> Lowering::initCaptureAt(unsigned I) const {
+  if (I < 1 || I + 1 >= Toks.size())
+    return std::nullopt;
+  const Token &N = Toks[I + 1];
+  if (!N.is(tok::equal) && !N.is(tok::l_brace) && !N.is(tok::l_paren))
+    return std::nullopt;
+  unsigned P = I - 1;
+  if (Toks[P].is(tok::amp) && P > 0)
+    --P;
+  if (!Toks[P].is(tok::l_square) && !Toks[P].is(tok::comma))
+    return std::nullopt;
+  // The '[' that opens the list the name is in.
+  unsigned Depth = 0;
+  for (unsigned K = I; K-- > 0;) {
+    const Token &T = Toks[K];
+    if (T.isCloseBracket()) {
+      ++Depth;
+    } else if (T.isOpenBracket()) {
+      if (Depth) {
+        --Depth;
+        continue;
+      }
+      if (!T.is(tok::l_square))
+        return std::nullopt;
+      // A subscript follows an operand; a lambda introducer does not.
+      const Token *Before = K > 0 ? &Toks[K - 1] : nullptr;
+      if (Before && (Before->is(tok::r_paren) || Before->is(tok::r_square) ||
+                     Before->is(tok::string_literal) ||
+                     (Before->isIdent() && !isKeyword(Before->Text))))
+        return std::nullopt;
+      return partnerOf(Toks, K);
+    } else if (T.is(tok::semi)) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
 }
 
 bool Lowering::declaresName(unsigned I) const {

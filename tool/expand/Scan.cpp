@@ -97,10 +97,10 @@ private:
     return at(I) && !at(I)->InDirective && at(I)->isIdent(S);
   }
   bool isAt(unsigned I) const { return at(I) && at(I)->isAt(); }
-  /// 'if codegen (' starts a codegen branch.
+  /// 'if codegen' starts a codegen branch (no C++ has 'if' before a name:
+  /// without its '(' it is a malformed one, not ordinary code).
   bool isCodegenIf(unsigned I) const {
-    return isIdent(I, "if") && isIdent(I + 1, "codegen") &&
-           isKind(I + 2, tok::l_paren);
+    return isIdent(I, "if") && isIdent(I + 1, "codegen");
   }
   bool startsConstruct(unsigned I) const {
     return (isAt(I) && !at(I)->InDirective) || isCodegenIf(I);
@@ -333,6 +333,37 @@ private:
                                 : "expected ';' at the end of this statement");
   }
 
+  /// Inside a braced list (an enumerator list, an initializer) an unbraced
+  /// body is one element, '@(i * i),', which no ';' ends: one past its
+  /// ',' when the tokens from \p I reach the list's '}' with a ',' at
+  /// their level and no ';' on the way.
+  std::optional<unsigned> listElementEnd(unsigned I) const {
+    std::optional<unsigned> Comma;
+    for (unsigned K = I; K < toks().size();) {
+      const Token &T = toks()[K];
+      if (T.InDirective) {
+        ++K;
+        continue;
+      }
+      if (T.isOpenBracket()) {
+        std::optional<unsigned> C = partnerOf(toks(), K);
+        if (!C)
+          return std::nullopt;
+        K = *C + 1;
+        continue;
+      }
+      if (T.is(tok::semi))
+        return std::nullopt;
+      if (T.isCloseBracket())
+        return T.is(tok::r_brace) && Comma ? std::optional(*Comma + 1)
+                                           : std::nullopt;
+      if (T.is(tok::comma) && !Comma)
+        Comma = K;
+      ++K;
+    }
+    return std::nullopt;
+  }
+
   /// Parses a loop body or branch starting at token \p I.
   llvm::Error parseBody(unsigned I, Branch &B, unsigned &End) {
     if (I >= toks().size())
@@ -350,7 +381,9 @@ private:
       End = *C + 1;
       return llvm::Error::success();
     }
-    auto E = statementEnd(I, /*InMeta=*/false);
+    std::optional<unsigned> Element = listElementEnd(I);
+    auto E = Element ? llvm::Expected<unsigned>(*Element)
+                     : statementEnd(I, /*InMeta=*/false);
     if (!E)
       return E.takeError();
     B.Body = {offsetOf(I), endOf(*E - 1)};
@@ -486,6 +519,13 @@ private:
         N.Kind = NodeKind::Stmt;
         if (K >= toks().size() || at(K)->InDirective)
           return errorAtTok(I, "expected a statement after '@meta'");
+        // '@meta #include <x>' is no directive ('#' does not start the
+        // line) and would take the code up to the next ';' as meta code.
+        if (at(K)->is(tok::hash) || at(K)->is(tok::hashhash))
+          return errorAtTok(K, "a preprocessor directive cannot be a meta "
+                               "statement: write it on a line of its own "
+                               "(meta code sees the file's #include and "
+                               "#define lines)");
         auto E = statementEnd(K, /*InMeta=*/true);
         if (!E)
           return E.takeError();

@@ -145,7 +145,13 @@ GeneratorArgs generatorArgs(const CudaToolkit &Toolkit,
   GeneratorArgs G;
   G.Shared = {"-std=c++20",
               "-O0",
-              "-w",
+              "-Wno-everything",
+              // Undefined behaviour Clang sees in meta code is an error at
+              // its place: the JIT would otherwise fold '1 / 0' or an
+              // index past a constant-size array into some value, which a
+              // splice would then write into the kernel.
+              "-Werror=division-by-zero",
+              "-Werror=array-bounds",
               "-fexceptions",
               "-fcxx-exceptions",
               "-resource-dir",

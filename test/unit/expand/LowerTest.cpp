@@ -93,8 +93,9 @@ protected:
   static bool inRunBlock(const std::string &Program, size_t Pos) {
     EXPECT_NE(Pos, std::string::npos);
     llvm::StringRef Before = llvm::StringRef(Program).take_front(Pos);
-    size_t Opens = Before.count("::metacu::detail::run([] {\n");
-    size_t Closes = Before.count("\n});\n") + Before.starts_with("});\n");
+    size_t Opens = Before.count("::metacu::detail::run_block([] {\n");
+    size_t Closes =
+        Before.count("::metacu::detail::block_finished = true;\n});\n");
     return Opens > Closes;
   }
 

@@ -296,8 +296,16 @@ TEST(ScanTest, OrdinaryElseIfEndsACodegenChain) {
 }
 
 TEST(ScanTest, IfWithoutCodegenIsOrdinaryCode) {
-  Scanned S = scanOk("void f() { if (codegen) a(); if codegen; }\n");
+  Scanned S = scanOk("void f() { if (codegen) a(); }\n");
   EXPECT_EQ(kinds(S.nodes()), (Kinds{NK::Text}));
+}
+
+// No C++ has 'if' before a name: 'if codegen' without its '(' is a
+// malformed construct (an error where the preprocessor keeps it), not
+// ordinary code for nvcc.
+TEST(ScanTest, CodegenWithoutParenthesisIsMalformed) {
+  Scanned S = scanOk("void f() { if codegen; }\n");
+  EXPECT_EQ(kinds(S.nodes()), (Kinds{NK::Text, NK::Malformed, NK::Text}));
 }
 
 TEST(ScanTest, SpliceKeepsItsExpression) {

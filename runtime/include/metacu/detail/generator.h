@@ -126,6 +126,50 @@ template <class F> bool run(F f) {
   return true;
 }
 
+/// Set by the last statement of each block of the generator: a 'return' in
+/// a meta statement (there is no function of the program to return from)
+/// leaves the block early, and the rest of its output would be silently
+/// lost.
+inline bool block_finished = false;
+
+/// Runs one block of the generator, which must run to its end.
+template <class F> bool run_block(F f) {
+  return run([&] {
+    block_finished = false;
+    f();
+    if (!block_finished)
+      throw metacu::error(
+          "'return' in meta code outside a meta function: meta statements "
+          "run at generation time, where there is no function to return "
+          "from; '@meta break' leaves a meta loop");
+  });
+}
+
+/// Writes the end of a block of the output (its '}', an '#endif') when the
+/// generator leaves the block that wrote its start, however it leaves: at
+/// its end, or early through a '@meta break' or '@meta continue' of an
+/// enclosing meta loop, which would otherwise leave the output unbalanced.
+/// F is called with whether the block was left early (its own indentation
+/// was not written then). Not while an exception unwinds: generation has
+/// failed then.
+template <class F> class block_end {
+public:
+  explicit block_end(F f) : f_(f), exceptions_(std::uncaught_exceptions()) {}
+  block_end(const block_end &) = delete;
+  block_end &operator=(const block_end &) = delete;
+  ~block_end() noexcept(false) {
+    if (std::uncaught_exceptions() == exceptions_)
+      f_(!reached_);
+  }
+  /// The generator reached the block's end.
+  void reached() { reached_ = true; }
+
+private:
+  F f_;
+  int exceptions_;
+  bool reached_ = false;
+};
+
 /// '@meta static_assert' checks meta values, which are only known when the
 /// generator runs.
 inline void meta_assert(bool cond, const char *msg, const char *requirement) {
@@ -159,6 +203,9 @@ template <class E> struct enum_table {
   /// Spelling of an enumerator in ordinary code minus its name ("E::",
   /// "ns::"); null for meta-only enumerations, which ordinary code lacks.
   const char *prefix;
+  /// The type's name in ordinary code, for values that no enumerator has
+  /// (a combination of flags); null where prefix is.
+  const char *type;
   std::vector<enum_entry<E>> entries;
 };
 
@@ -314,6 +361,11 @@ template <class E> void spell_enum(std::string &out, E v) {
         out += std::string(t.prefix) + e.name;
         return;
       }
+    // Any value of the underlying type is a value of the enumeration.
+    out += "static_cast<" + std::string(t.type) + ">(";
+    spell(out, U(v));
+    out += ")";
+    return;
   }
   throw metacu::error("enumeration value " + std::to_string(+U(v)) +
                       " has no enumerator to spell it with in ordinary code");
