@@ -587,13 +587,37 @@ private:
     if (inMainFile(D)) {
       // Redeclarations (a forward declaration, then the definition) all go.
       for (const Decl *RD : D->redecls())
-        if (inMainFile(RD) && SelectedSet.insert(RD).second) {
-          Selected.push_back(RD);
-          Work.push_back(RD);
-        }
+        select(RD);
       return;
     }
     needFile(SM.getFileID(L));
+  }
+
+  void select(const Decl *D) {
+    if (!inMainFile(D) || !SelectedSet.insert(D).second)
+      return;
+    Selected.push_back(D);
+    Work.push_back(D);
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+      selectOutOfLineMembers(RD);
+    else if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
+      selectOutOfLineMembers(CT->getTemplatedDecl());
+  }
+
+  /// The definitions of \p RD's members written outside it
+  /// ('int Cfg::get() const { ... }'), which the class needs as C++ does:
+  /// meta code calls them, and a destructor or a virtual function is used
+  /// without being named.
+  void selectOutOfLineMembers(const CXXRecordDecl *RD) {
+    for (const Decl *M : RD->decls()) {
+      if (const auto *Nested = dyn_cast<CXXRecordDecl>(M)) {
+        selectOutOfLineMembers(Nested);
+        continue;
+      }
+      for (const Decl *R : M->redecls())
+        if (R->isOutOfLine() && R->getLexicalDeclContext()->isFileContext())
+          select(R);
+    }
   }
 
   /// Files of metacu's runtime, which the generator always has.
@@ -716,6 +740,10 @@ private:
       Device |= T[I].isIdent("__global__") || T[I].isIdent("__device__");
       Host |= T[I].isIdent("__host__");
     }
+    // A member defined outside its class can only be defined there; the
+    // declaration in the class serves the generator.
+    if (FD && Device && !Host && FD->isOutOfLine())
+      return;
     if (FD && Device && !Host) {
       // The body is the first brace outside the parameter list and
       // attributes.
