@@ -6,7 +6,8 @@
 // outside it, as C++ needs them: constructor, destructor, a virtual
 // function, a static data member, a nested class's member, a member
 // template and a class template's member. The device-only member is
-// nvcc's alone: its declaration in the class serves meta code.
+// nvcc's alone, and so is one whose body holds a meta construct (generated
+// code, which meta code cannot call): the declaration in the class serves.
 #include <cstdio>
 
 struct Tile {
@@ -23,6 +24,7 @@ struct Tile {
     int twice() const;
   };
   template <class T> T scaled(T f) const;
+  int unrolled() const;
 };
 Tile::Tile(int w, int h) : w(w), h(h) { ++made; }
 Tile::~Tile() {}
@@ -33,6 +35,16 @@ int Tile::kind() const { return 7; }
 int Tile::made = 0;
 int Tile::Edge::twice() const { return 2 * len; }
 template <class T> T Tile::scaled(T f) const { return T(area()) * f; }
+int Tile::unrolled() const {
+  int r = 0;
+  @meta for (int i = 0; i < 3; ++i)
+    r += w;
+  return r;
+}
+// GEN: int Tile::unrolled() const {
+// GEN-NEXT: int r = 0;
+// GEN-NEXT: #line
+// GEN-NEXT: { r += w; }
 
 template <int N> struct Grid {
   int cells() const;

@@ -604,10 +604,11 @@ private:
       selectOutOfLineMembers(CT->getTemplatedDecl());
   }
 
-  /// The definitions of \p RD's members written outside it
-  /// ('int Cfg::get() const { ... }'), which the class needs as C++ does:
-  /// meta code calls them, and a destructor or a virtual function is used
-  /// without being named.
+  /// The definitions of \p RD's members written outside it ('int
+  /// Cfg::get() const { ... }'): meta code names members the host slice
+  /// does not see, and a destructor or a virtual function is used without
+  /// being named. One that holds a meta construct is generated code, which
+  /// meta code cannot call: the declaration in the class serves.
   void selectOutOfLineMembers(const CXXRecordDecl *RD) {
     for (const Decl *M : RD->decls()) {
       if (const auto *Nested = dyn_cast<CXXRecordDecl>(M)) {
@@ -615,9 +616,16 @@ private:
         continue;
       }
       for (const Decl *R : M->redecls())
-        if (R->isOutOfLine() && R->getLexicalDeclContext()->isFileContext())
+        if (R->isOutOfLine() && R->getLexicalDeclContext()->isFileContext() &&
+            !holdsMetaConstruct(declarationTokens(R)))
           select(R);
     }
+  }
+
+  bool holdsMetaConstruct(std::pair<unsigned, unsigned> Tokens) const {
+    return llvm::any_of(Scan.Nodes, [&](const Node &N) {
+      return N.TokBegin >= Tokens.first && N.TokBegin < Tokens.second;
+    });
   }
 
   /// Files of metacu's runtime, which the generator always has.
@@ -684,7 +692,9 @@ private:
     }
   }
 
-  void addDeclaration(const Decl *D) {
+  /// The tokens [B, E) of \p D as the generator gets it: template header,
+  /// attributes and specifiers, body and trailing ';'.
+  std::pair<unsigned, unsigned> declarationTokens(const Decl *D) const {
     const std::vector<metacu::Token> &T = Scan.Tokens;
     unsigned B = Scan.tokenAt(offset(D->getBeginLoc()));
     unsigned EndOff =
@@ -730,6 +740,15 @@ private:
       --B;
     if (E < T.size() && T[E].is(tok::semi))
       ++E;
+    return {B, E};
+  }
+
+  void addDeclaration(const Decl *D) {
+    const std::vector<metacu::Token> &T = Scan.Tokens;
+    auto [B, E] = declarationTokens(D);
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      FD = FT->getTemplatedDecl();
     if (B >= E)
       return;
     SliceDecl S;
