@@ -44,7 +44,8 @@ std::string realPath(const std::string &P) {
   return llvm::sys::fs::real_path(P, R) ? P : std::string(R);
 }
 
-llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced, double Ms,
+llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced,
+                                           StageTime SpliceTime,
                                            const ArchList &Archs,
                                            const PipelineOptions &Opts);
 
@@ -67,15 +68,15 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   // Only inputs that include a dialect header, or may through an #include
   // this reading skips and nvcc's host pass takes, pay for the splice.
   if (!Spliced && (!Slice->MetaHeaders.empty() || Slice->UnfollowedInclude)) {
-    auto Start = std::chrono::steady_clock::now();
+    std::vector<StageTime> SpliceTime;
+    StageClock SpliceClock(SpliceTime);
     auto Splice = spliceDialectHeaders(File, Opts);
     if (!Splice)
       return Splice.takeError();
-    double Ms = std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - Start)
-                    .count();
+    SpliceClock.lap("dialect headers");
     if (!Splice->Headers.empty())
-      return expandSpliced(std::move(*Splice), Ms, Archs, Opts);
+      return expandSpliced(std::move(*Splice), SpliceTime.front(), Archs,
+                           Opts);
     // Nothing nvcc's host pass reads is in the dialect. The dialect headers
     // this reading entered sit where nvcc defines __CUDACC__ or __NVCC__
     // and skips them, in every pass: their #include stays as written. What
@@ -142,16 +143,17 @@ llvm::Expected<ExpandedFile> runLocated(const SourceFile &File,
   return Result;
 }
 
-/// Expands the input with its dialect headers spliced in (\p Ms to do
-/// so); errors are placed in the splice, whose origin marks name the
+/// Expands the input with its dialect headers spliced in (\p SpliceTime
+/// to do so); errors are placed in the splice, whose origin marks name the
 /// header they come from.
-llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced, double Ms,
+llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced,
+                                           StageTime SpliceTime,
                                            const ArchList &Archs,
                                            const PipelineOptions &Opts) {
   auto Result = runLocated(Spliced.Text, Archs, Opts, /*Spliced=*/true);
   if (!Result)
     return Result.takeError();
-  Result->Timings.insert(Result->Timings.begin(), {"dialect headers", Ms});
+  Result->Timings.insert(Result->Timings.begin(), SpliceTime);
   Result->Dependencies.insert(Result->Dependencies.begin() + 1,
                               Spliced.Headers.begin(), Spliced.Headers.end());
   return Result;

@@ -3,6 +3,7 @@
 #include "migrate/Classify.h"
 #include "migrate/PreprocessorPass.h"
 #include "support/Diagnostic.h"
+#include "support/SourceFile.h"
 
 #include "clang/Basic/FileManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -144,9 +145,7 @@ std::vector<FileAudit> byFile(const Facts &F, std::map<FileKey, Site> Sites) {
 
 llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
                                                  const AuditOptions &Opts) {
-  // Reading a pipe or a device would wait for its writer.
-  llvm::sys::fs::file_status St;
-  if (!llvm::sys::fs::status(Path, St) && !llvm::sys::fs::is_regular_file(St))
+  if (isSpecialFile(Path))
     return llvm::make_error<SourceError>(Path.str(), LineCol{}, std::nullopt,
                                          "cannot read the file: not a "
                                          "regular file");

@@ -16,10 +16,14 @@ SourceFile::SourceFile(std::string P, std::string T)
       LineStarts.push_back(I + 1);
 }
 
-llvm::Expected<SourceFile> SourceFile::load(llvm::StringRef Path) {
-  // A pipe would be read once here and waited on again by Clang.
+bool isSpecialFile(llvm::StringRef Path) {
   llvm::sys::fs::file_status St;
-  if (!llvm::sys::fs::status(Path, St) && !llvm::sys::fs::is_regular_file(St))
+  return !llvm::sys::fs::status(Path, St) &&
+         !llvm::sys::fs::is_regular_file(St);
+}
+
+llvm::Expected<SourceFile> SourceFile::load(llvm::StringRef Path) {
+  if (isSpecialFile(Path))
     return llvm::createStringError(
         std::make_error_code(std::errc::invalid_argument),
         "cannot read '%s': not a regular file", Path.str().c_str());

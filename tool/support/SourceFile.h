@@ -36,12 +36,18 @@ struct Origin {
   bool Library = false;
 };
 
+/// Whether \p Path names something that exists and is no regular file (a
+/// pipe, a device): reading it would wait for a writer, and a pipe read
+/// once here would be waited on again by Clang.
+bool isSpecialFile(llvm::StringRef Path);
+
 class SourceFile {
 public:
   /// \p Path is kept as spelled by the user: it is what diagnostics and
   /// #line directives show for the file's own text.
   SourceFile(std::string Path, std::string Text);
 
+  /// Refuses what is no regular file (isSpecialFile).
   static llvm::Expected<SourceFile> load(llvm::StringRef Path);
 
   llvm::StringRef path() const { return Path; }
