@@ -124,10 +124,10 @@ constexpr double problem_bytes =
 // (output (x, y) is input (x + radius, y + radius)).
 //
 // Staging: the block's threads copy the (out_w + 4) x (out_h + 4) window
-// as one array, thread t taking elements t, t + threads, ...; each round is
-// a warp-wide run of consecutive floats (a row or two of the window), so
-// the loads coalesce, and only the last round, when the window is not a
-// multiple of the block, is bounds-checked.
+// as one array, thread t taking elements t, t + threads, ...; in each round
+// a warp loads 32 consecutive floats of the window (one or two rows; three
+// where the window is 20 wide), so the loads coalesce, and only the last
+// round, when the window is not a multiple of the block, is bounds-checked.
 @meta for (const variant& v : variants()) {
 __global__ void @(v.name)(const float* __restrict__ in, int in_pitch, float* __restrict__ out,
                           int out_pitch) {
