@@ -36,6 +36,18 @@ struct DeviceParams {
   unsigned L2BytesPerClock;
   /// Cycles from a global load issued to its data, missing in L2.
   unsigned DramLatencyCycles;
+
+  /// The latency a stream of loads sees once the SMs keep DRAM busy: the
+  /// bytes in flight per SM at which a read stream reaches the bandwidth,
+  /// over the SM's share of it (Little's law). scripts/gpu/loaded_latency.cu
+  /// on an H100 (2026-11-23): 32 KiB per SM reach it, 16 KiB 78 to 94% of
+  /// it, so 32768 B / (3150 GB/s / 1.98 GHz / 132) = 2720 cycles, 3.9 times
+  /// the idle latency. Measured on the H100 only; the other devices are
+  /// taken to load theirs as much.
+  double loadedLatencyCycles() const {
+    return DramLatencyCycles * LoadedLatencyPerIdle;
+  }
+  static constexpr double LoadedLatencyPerIdle = 2720.0 / 700;
 };
 
 struct ArchLimits {

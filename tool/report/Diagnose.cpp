@@ -1,6 +1,8 @@
 //===- Diagnose.cpp -------------------------------------------------------===//
 #include "report/Diagnose.h"
 
+#include "report/BlockCounts.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 namespace metacu::report {
@@ -143,10 +145,10 @@ std::vector<std::string> diagnose(const KernelReport &R) {
                               limitedBy(R), oneMoreBlock(R)));
   if (R.Model && R.Model->Bound == Phase::Latency) {
     const DeviceParams &Dev = R.Limits->Device;
-    uint64_t InFlight = R.Counts.GlobalLoads.Bytes * R.Launch->Block.count() *
-                        R.Occ->BlocksPerSM;
+    double InFlight = blockCounts(R.Counts, R.Launch->Block).GlobalLoads.Bytes *
+                      R.Occ->BlocksPerSM;
     double Needed =
-        Dev.DramGBps / Dev.ClockGHz / Dev.SMs * Dev.DramLatencyCycles;
+        Dev.DramGBps / Dev.ClockGHz / Dev.SMs * Dev.loadedLatencyCycles();
     // Either DRAM latency is not covered by the loads in flight, or too few
     // warps are resident to keep the schedulers busy.
     if (R.Counts.GlobalLoads.Instructions && InFlight < Needed)
@@ -154,7 +156,7 @@ std::vector<std::string> diagnose(const KernelReport &R) {
           "latency-bound {0}: {1} bytes of loads in flight per SM, about "
           "{2:0} needed to cover DRAM latency on a {3}: more values per "
           "thread or more resident warps",
-          whereAt(R), InFlight, Needed, Dev.Name));
+          whereAt(R), uint64_t(InFlight), Needed, Dev.Name));
     else
       D.push_back(llvm::formatv(
           "latency-bound {0}: {1} resident warps per SM cannot keep its "

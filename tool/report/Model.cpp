@@ -1,6 +1,8 @@
 //===- Model.cpp ----------------------------------------------------------===//
 #include "report/Model.h"
 
+#include "report/BlockCounts.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
@@ -54,42 +56,40 @@ namespace {
 // What one block costs an SM, in cycles of each resource, and what it moves.
 struct BlockCost {
   double Issue, Fp, L1Shared;
-  // Global bytes loaded and stored; of them, loaded (all issued before their
-  // first use in unrolled code, so in flight together).
-  double Bytes, LoadBytes;
-  // Until a block's first global load returns, and one warp's path through
-  // the kernel when nothing else competes.
-  double MemoryLatency, WarpPath;
+  // Global bytes loaded and stored.
+  double Bytes;
+  // Until a block's first global load returns, on an idle GPU and under a
+  // stream of loads (DeviceParams::loadedLatencyCycles), and one warp's
+  // path through the kernel when nothing else competes.
+  double MemoryLatency, LoadedLatency, WarpPath;
   // What waits for its own loads: the block when the kernel has a barrier
   // (its warps leave it together), otherwise each warp on its own.
   double WaitingUnits;
 };
 
-BlockCost blockCost(const KernelCounts &C, const KernelResources &R,
-                    const DeviceParams &D, unsigned Warps) {
+BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
+                    const DeviceParams &D) {
   BlockCost B;
-  B.Issue = C.Instructions * Warps / IssuePerClock;
-  double FpPerWarp =
-      (C.fpInstructions(FpType::F32) + C.fpInstructions(FpType::F16)) *
-          WarpSize / D.Fp32Lanes +
-      C.fpInstructions(FpType::F64) * WarpSize / D.Fp64Lanes;
-  B.Fp = FpPerWarp * Warps;
+  B.Issue = K.WarpInstructions / IssuePerClock;
+  B.Fp = (K.fpWarpInstructions(FpType::F32) +
+          K.fpWarpInstructions(FpType::F16)) *
+             WarpSize / D.Fp32Lanes +
+         K.fpWarpInstructions(FpType::F64) * WarpSize / D.Fp64Lanes;
   // A warp's shared access takes at least one pass of the banks; global and
   // local traffic passes L1 at its own rate. Spills are local traffic.
-  double SharedBytes = double(C.SharedLoads.Bytes + C.SharedStores.Bytes);
-  double SharedPasses =
-      std::max<double>(C.SharedLoads.Instructions + C.SharedStores.Instructions,
-                       SharedBytes * WarpSize / SharedBytesPerClock);
-  double L1Bytes =
-      double(C.GlobalLoads.Bytes + C.GlobalStores.Bytes +
-             C.LocalAccesses.Bytes + R.SpillLoadBytes + R.SpillStoreBytes);
-  B.L1Shared = (SharedPasses + L1Bytes * WarpSize / D.L1BytesPerClock) * Warps;
-  B.Bytes =
-      double(C.GlobalLoads.Bytes + C.GlobalStores.Bytes) * WarpSize * Warps;
-  B.LoadBytes = double(C.GlobalLoads.Bytes) * WarpSize * Warps;
-  B.MemoryLatency = C.GlobalLoads.Instructions ? D.DramLatencyCycles : 0;
-  B.WarpPath = C.Instructions * WarpCyclesPerInstruction;
-  B.WaitingUnits = R.Barriers ? 1 : Warps;
+  double SharedPasses = std::max(
+      K.SharedLoads.WarpInstructions + K.SharedStores.WarpInstructions,
+      (K.SharedLoads.Bytes + K.SharedStores.Bytes) / SharedBytesPerClock);
+  double L1Bytes = K.GlobalLoads.Bytes + K.GlobalStores.Bytes +
+                   K.LocalAccesses.Bytes +
+                   double(R.SpillLoadBytes + R.SpillStoreBytes) * K.Threads;
+  B.L1Shared = SharedPasses + L1Bytes / D.L1BytesPerClock;
+  B.Bytes = K.GlobalLoads.Bytes + K.GlobalStores.Bytes;
+  bool Loads = K.GlobalLoads.WarpInstructions > 0;
+  B.MemoryLatency = Loads ? D.DramLatencyCycles : 0;
+  B.LoadedLatency = Loads ? D.loadedLatencyCycles() : 0;
+  B.WarpPath = K.LongestWarp * WarpCyclesPerInstruction;
+  B.WaitingUnits = R.Barriers ? 1 : K.Warps;
   return B;
 }
 
@@ -103,8 +103,10 @@ struct WaveTime {
 // before they stream in. In a steady wave (after the first, blocks replaced
 // as they end) the blocks are out of step: one block's latency overlaps the
 // others' transfers, so the wave's memory time is its bytes over the
-// bandwidth, or, if longer, one round trip of the loads the SM keeps in
-// flight (Little's law: latency plus their own transfer). Within a block
+// bandwidth or, if longer, one latency under load: unrolled code issues a
+// block's loads before their first use, so the loads of the wave's blocks
+// are in flight together and come back at most once a loaded latency
+// (Little's law). Within a block
 // with a barrier the compute waits for the block's loads, within a warp for
 // the warp's; across those units the phases overlap, fully once they are
 // many.
@@ -121,10 +123,8 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   W.Dram = N * B.Bytes / BytesPerClock;
   W.Latency = B.MemoryLatency + B.WarpPath;
   double Compute = std::max({W.Issue, W.Fp, W.L1Shared});
-  double Memory =
-      Steady
-          ? std::max(W.Dram, B.MemoryLatency + N * B.LoadBytes / BytesPerClock)
-          : B.MemoryLatency + W.Dram;
+  double Memory = Steady ? std::max(W.Dram, B.LoadedLatency)
+                         : B.MemoryLatency + W.Dram;
   double Longer = std::max(Memory, Compute);
   double Shorter = std::min(Memory, Compute);
   // The dispatch of a steady wave's blocks overlaps the blocks running.
@@ -148,7 +148,7 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   P.GridBlocks = Launch.GridBlocks.value_or(PerWave);
   P.Waves = llvm::divideCeil(P.GridBlocks, PerWave);
 
-  BlockCost B = blockCost(C, R, D, Occ.WarpsPerBlock);
+  BlockCost B = blockCost(blockCounts(C, Launch.Block), R, D);
   // Repeated launches over data that fits in L2 never reach DRAM. An
   // assumed wave stands for the steady state of a large grid, which does.
   bool L2Resident =

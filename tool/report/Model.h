@@ -1,6 +1,6 @@
 //===- Model.h - A phase model of a kernel's run time ---------------------===//
 //
-// Predicts the time of a launch from what one thread executes (PtxCounts),
+// Predicts the time of a launch from what a block executes (BlockCounts),
 // what the compiled kernel occupies (ptxas, Occupancy) and one reference
 // device per architecture (ArchLimits): per SM and wave of resident blocks,
 // a compute phase bounded by instruction issue, the FP pipes and L1/shared

@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
@@ -77,7 +78,7 @@ unsigned flopsPerElement(llvm::StringRef Op) {
       .Default(0);
 }
 
-void countMemory(const Instruction &I, KernelCounts &K) {
+void countMemory(const Instruction &I, OpCounts &K) {
   llvm::StringRef Op = I.Parts[0];
   uint64_t Bytes = accessBytes(I);
   bool Load = Op == "ld" || Op == "ldu";
@@ -91,7 +92,7 @@ void countMemory(const Instruction &I, KernelCounts &K) {
 
 // cp.async.ca.shared.global [dst], [src], 16: a global load and a shared
 // store of the size its third operand gives.
-void countAsyncCopy(const Instruction &I, KernelCounts &K) {
+void countAsyncCopy(const Instruction &I, OpCounts &K) {
   llvm::SmallVector<llvm::StringRef, 4> Ops;
   I.Operands.split(Ops, ',');
   uint64_t Bytes = 0;
@@ -102,11 +103,365 @@ void countAsyncCopy(const Instruction &I, KernelCounts &K) {
   K.SharedStores.add(Bytes);
 }
 
-void countInstruction(llvm::StringRef Text, llvm::StringSet<> &Labels,
-                      KernelCounts &K) {
-  // Drop the guard predicate: a guarded instruction is counted once too.
-  if (Text.starts_with("@"))
+// What one instruction adds to the counts.
+OpCounts countOne(const Instruction &I) {
+  OpCounts K;
+  llvm::StringRef Op = I.Parts[0];
+  ++K.Instructions;
+  if (Op == "bra" || Op == "brx") {
+    ++K.Branches;
+  } else if (Op == "cp" && I.Parts.size() > 1 && I.Parts[1] == "async") {
+    countAsyncCopy(I, K);
+  } else if (Op == "ld" || Op == "ldu" || Op == "st" || Op == "atom" ||
+             Op == "red") {
+    countMemory(I, K);
+  } else if (Op != "cvt" && Op != "mov" && Op != "selp") {
+    if (auto FP = fpType(I)) {
+      auto [Type, Elements] = *FP;
+      K.FpInstructions[unsigned(Type)] += 1;
+      K.Flops[unsigned(Type)] += flopsPerElement(Op) * Elements;
+    }
+  }
+  return K;
+}
+
+// Bits and signedness of an integer type part ("s32", "u64", "b16"), or
+// none for any other part.
+std::optional<std::pair<uint8_t, bool>> integerType(llvm::StringRef Part) {
+  if (Part.size() < 2 || !llvm::is_contained({'s', 'u', 'b'}, Part[0]))
+    return std::nullopt;
+  unsigned Bits;
+  if (Part.drop_front().getAsInteger(10, Bits) ||
+      !llvm::is_contained({8u, 16u, 32u, 64u}, Bits))
+    return std::nullopt;
+  return std::pair{uint8_t(Bits), Part[0] == 's'};
+}
+
+// Reads one entry's body: counts each instruction, and follows the values
+// that depend on the thread's place alone (ThreadValues) into the branches
+// and predicates that guard instructions.
+class EntryReader {
+public:
+  explicit EntryReader(KernelCounts &K) : K(K) {}
+
+  void label(llvm::StringRef Name);
+  void instruction(llvm::StringRef Text);
+
+private:
+  // A forward branch skipped the instructions up to EndLabel where its
+  // predicate held: they run where Literal holds.
+  struct Region {
+    std::string EndLabel;
+    GuardLiteral Literal;
+  };
+
+  std::optional<unsigned> operand(llvm::StringRef Text, uint8_t Bits);
+  std::optional<unsigned> predicate(llvm::StringRef Name) const;
+  void track(const Instruction &I, llvm::ArrayRef<llvm::StringRef> Ops);
+  void forget(llvm::StringRef Destination);
+  void branch(llvm::StringRef Target, std::optional<GuardLiteral> Taken);
+  void count(const Instruction &I, std::optional<GuardLiteral> Own);
+
+  KernelCounts &K;
+  llvm::StringSet<> Labels;
+  // Registers holding a ThreadValues node.
+  llvm::StringMap<unsigned> Known;
+  std::vector<Region> Open;
+  // The previous instruction was an unconditional forward branch there: the
+  // end of an if's then-part, before its else-part.
+  std::optional<std::string> JumpedTo;
+};
+
+void EntryReader::label(llvm::StringRef Name) {
+  Labels.insert(Name);
+  // An if-then ends here; with an else-part, the then-part ended with a
+  // jump over it, which runs where the if's condition did not hold.
+  std::optional<GuardLiteral> Closed;
+  unsigned Closing = 0;
+  while (!Open.empty() && Open.back().EndLabel == Name) {
+    Closed = Open.back().Literal;
+    ++Closing;
+    Open.pop_back();
+  }
+  if (Closing == 1 && JumpedTo && !Labels.contains(*JumpedTo))
+    Open.push_back({*JumpedTo, {Closed->Node, !Closed->Negated}});
+  JumpedTo.reset();
+}
+
+std::optional<unsigned> EntryReader::operand(llvm::StringRef Text,
+                                             uint8_t Bits) {
+  auto Dimension = [](llvm::StringRef D) -> std::optional<unsigned> {
+    if (D == "x")
+      return 0;
+    if (D == "y")
+      return 1;
+    if (D == "z")
+      return 2;
+    return std::nullopt;
+  };
+  if (auto It = Known.find(Text); It != Known.end())
+    return It->second;
+  if (Text.consume_front("%tid.")) {
+    if (auto D = Dimension(Text))
+      return K.Values.add({ValueOp::ThreadIndex, 32, false, false, *D});
+    return std::nullopt;
+  }
+  if (Text.consume_front("%ntid.")) {
+    if (auto D = Dimension(Text))
+      return K.Values.add({ValueOp::BlockSize, 32, false, false, *D});
+    return std::nullopt;
+  }
+  if (Text == "%laneid")
+    return K.Values.add({ValueOp::Lane, 32});
+  if (Text == "%warpid")
+    return K.Values.add({ValueOp::WarpIndex, 32});
+  // Integer immediates: decimal, possibly negative, or hexadecimal.
+  int64_t Value;
+  if (!Text.empty() && (llvm::isDigit(Text[0]) || Text[0] == '-') &&
+      !Text.starts_with_insensitive("0f") &&
+      !Text.starts_with_insensitive("0d") && !Text.getAsInteger(0, Value)) {
+    ValueNode N{ValueOp::Constant, Bits};
+    N.Constant = uint64_t(Value);
+    return K.Values.add(N);
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> EntryReader::predicate(llvm::StringRef Name) const {
+  if (auto It = Known.find(Name); It != Known.end())
+    return It->second;
+  return std::nullopt;
+}
+
+void EntryReader::forget(llvm::StringRef Destination) {
+  llvm::SmallVector<llvm::StringRef, 4> Names;
+  Destination.trim("{} \t").split(Names, llvm::StringRef(","));
+  for (llvm::StringRef Name : Names) {
+    auto [First, Second] = Name.split('|');
+    Known.erase(First.trim());
+    Known.erase(Second.trim());
+  }
+}
+
+// Follows what an instruction writes when it is computed from the thread's
+// place and constants alone; otherwise the register it writes holds no
+// known value any more.
+void EntryReader::track(const Instruction &I,
+                        llvm::ArrayRef<llvm::StringRef> Ops) {
+  if (Ops.empty())
+    return;
+  llvm::StringRef Op = I.Parts[0], Dest = Ops[0];
+  auto Define = [&](llvm::StringRef Name, std::optional<unsigned> Node) {
+    if (Node)
+      Known[Name] = *Node;
+    else
+      Known.erase(Name);
+  };
+  // The type is the last part that names an integer type; predicate
+  // logic says .pred.
+  std::optional<std::pair<uint8_t, bool>> Type;
+  for (llvm::StringRef P : I.Parts)
+    if (auto T = integerType(P))
+      Type = T;
+  auto Operands = [&](size_t First, uint8_t Bits)
+      -> std::optional<llvm::SmallVector<unsigned, 3>> {
+    llvm::SmallVector<unsigned, 3> Nodes;
+    for (llvm::StringRef O : Ops.drop_front(First)) {
+      auto N = operand(O, Bits);
+      if (!N)
+        return std::nullopt;
+      Nodes.push_back(*N);
+    }
+    return Nodes;
+  };
+
+  if (I.has("pred") && (Op == "and" || Op == "or" || Op == "xor" ||
+                        Op == "not" || Op == "mov")) {
+    std::optional<unsigned> A = Ops.size() > 1 ? predicate(Ops[1]) : std::nullopt;
+    std::optional<unsigned> B = Ops.size() > 2 ? predicate(Ops[2]) : std::nullopt;
+    std::optional<unsigned> Node;
+    if (Op == "mov")
+      Node = A;
+    else if (Op == "not" && A)
+      Node = K.Values.add({ValueOp::PredNot, 1, false, false, *A});
+    else if (A && B)
+      Node = K.Values.add({Op == "and"  ? ValueOp::PredAnd
+                           : Op == "or" ? ValueOp::PredOr
+                                        : ValueOp::PredXor,
+                           1, false, false, *A, *B});
+    return Define(Dest, Node);
+  }
+
+  if (Op == "setp" && Type && I.Parts.size() >= 3) {
+    std::optional<ValueOp> Cmp =
+        llvm::StringSwitch<std::optional<ValueOp>>(I.Parts[1])
+            .Case("eq", ValueOp::Equal)
+            .Case("ne", ValueOp::NotEqual)
+            .Cases({"lt", "lo"}, ValueOp::Less)
+            .Cases({"le", "ls"}, ValueOp::LessEqual)
+            .Cases({"gt", "hi"}, ValueOp::Greater)
+            .Cases({"ge", "hs"}, ValueOp::GreaterEqual)
+            .Default(std::nullopt);
+    auto [True, False] = Dest.split('|');
+    std::optional<unsigned> Node, Negation;
+    auto Args = Ops.size() >= 3 ? Operands(1, Type->first) : std::nullopt;
+    if (Cmp && Args && Args->size() >= 2) {
+      Node = K.Values.add({*Cmp, 1, Type->second, false, (*Args)[0],
+                           (*Args)[1]});
+      // setp.CMP.BOOL p, a, b, c: p = (a CMP b) BOOL c.
+      if (I.Parts.size() == 4) {
+        std::optional<ValueOp> Bool =
+            llvm::StringSwitch<std::optional<ValueOp>>(I.Parts[2])
+                .Case("and", ValueOp::PredAnd)
+                .Case("or", ValueOp::PredOr)
+                .Case("xor", ValueOp::PredXor)
+                .Default(std::nullopt);
+        std::optional<unsigned> C =
+            Ops.size() == 4 ? predicate(Ops[3].ltrim('!')) : std::nullopt;
+        if (C && Ops[3].starts_with("!"))
+          C = K.Values.add({ValueOp::PredNot, 1, false, false, *C});
+        Negation = K.Values.add({ValueOp::PredNot, 1, false, false, *Node});
+        if (Bool && C) {
+          Node = K.Values.add({*Bool, 1, false, false, *Node, *C});
+          Negation = K.Values.add({*Bool, 1, false, false, *Negation, *C});
+        } else {
+          Node = Negation = std::nullopt;
+        }
+      } else if (!False.empty()) {
+        Negation = K.Values.add({ValueOp::PredNot, 1, false, false, *Node});
+      }
+    }
+    Define(True.trim(), Node);
+    if (!False.empty())
+      Define(False.trim(), Negation);
+    return;
+  }
+
+  std::optional<ValueOp> Arith =
+      llvm::StringSwitch<std::optional<ValueOp>>(Op)
+          .Case("mov", ValueOp::Convert)
+          .Case("cvt", ValueOp::Convert)
+          .Case("add", ValueOp::Add)
+          .Case("sub", ValueOp::Sub)
+          .Case("mul", ValueOp::Mul)
+          .Case("mad", ValueOp::MulAdd)
+          .Case("shl", ValueOp::Shl)
+          .Case("shr", ValueOp::Shr)
+          .Case("and", ValueOp::And)
+          .Case("or", ValueOp::Or)
+          .Case("xor", ValueOp::Xor)
+          .Case("not", ValueOp::Not)
+          .Case("neg", ValueOp::Sub)
+          .Case("div", ValueOp::Div)
+          .Case("rem", ValueOp::Rem)
+          .Case("min", ValueOp::Min)
+          .Case("max", ValueOp::Max)
+          .Case("selp", ValueOp::Select)
+          .Default(std::nullopt);
+  // mul.hi and mad.hi keep the upper half, which no guard of ours needs;
+  // saturating and carry forms are arithmetic of another kind.
+  if (!Arith || !Type || I.has("hi") || I.has("sat") || I.has("cc") ||
+      Dest.starts_with("{"))
+    return forget(Dest);
+  auto [Bits, Signed] = *Type;
+  bool Wide = I.has("wide");
+  ValueNode N{*Arith, uint8_t(Wide ? 2 * Bits : Bits), Signed};
+  std::optional<llvm::SmallVector<unsigned, 3>> Args;
+  if (Op == "cvt") {
+    // cvt.DEST.SRC: the last type part is the source's.
+    std::optional<std::pair<uint8_t, bool>> DestType;
+    for (llvm::StringRef P : llvm::drop_begin(I.Parts))
+      if (auto T = integerType(P)) {
+        DestType = T;
+        break;
+      }
+    if (!DestType || I.Parts.size() > 3) // rounding: a float conversion
+      return forget(Dest);
+    N.Bits = DestType->first;
+    N.Signed = DestType->second;
+    N.SourceSigned = Signed;
+    Args = Operands(1, Bits);
+  } else if (Op == "selp") {
+    if (Ops.size() != 4)
+      return forget(Dest);
+    // The third operand is a predicate, which operand() does not read.
+    std::optional<unsigned> A = operand(Ops[1], Bits),
+                            B = operand(Ops[2], Bits), C = predicate(Ops[3]);
+    if (A && B && C)
+      Args = llvm::SmallVector<unsigned, 3>{*A, *B, *C};
+  } else if (Op == "neg") {
+    std::optional<unsigned> A = Ops.size() == 2 ? operand(Ops[1], Bits)
+                                                : std::nullopt;
+    if (A) {
+      ValueNode Zero{ValueOp::Constant, Bits};
+      Args = llvm::SmallVector<unsigned, 3>{K.Values.add(Zero), *A};
+    }
+  } else {
+    // Widening multiplies read their operands at the type's width.
+    Args = Operands(1, Bits);
+  }
+  if (!Args || Args->empty())
+    return forget(Dest);
+  if (N.Op == ValueOp::Convert) {
+    // mov keeps the value: a conversion to its own type.
+    if (Op == "mov")
+      N.SourceSigned = Signed;
+    N.A = (*Args)[0];
+  } else if (N.Op == ValueOp::Select) {
+    N.A = (*Args)[0];
+    N.B = (*Args)[1];
+    N.C = (*Args)[2];
+  } else {
+    unsigned Needed = N.Op == ValueOp::MulAdd ? 3 : N.Op == ValueOp::Not ? 1 : 2;
+    if (Args->size() != Needed)
+      return forget(Dest);
+    N.A = (*Args)[0];
+    N.B = Needed > 1 ? (*Args)[1] : 0;
+    N.C = Needed > 2 ? (*Args)[2] : 0;
+  }
+  Define(Dest, K.Values.add(N));
+}
+
+void EntryReader::branch(llvm::StringRef Target,
+                         std::optional<GuardLiteral> Taken) {
+  // Back to a label already read: a loop, no region.
+  if (Labels.contains(Target)) {
+    K.HasLoop = true;
+    return;
+  }
+  if (Taken)
+    Open.push_back({Target.str(), {Taken->Node, !Taken->Negated}});
+}
+
+void EntryReader::count(const Instruction &I, std::optional<GuardLiteral> Own) {
+  OpCounts One = countOne(I);
+  K += One;
+  llvm::SmallVector<GuardLiteral, 2> Guard;
+  for (const Region &R : Open)
+    Guard.push_back(R.Literal);
+  if (Own)
+    Guard.push_back(*Own);
+  if (Guard.empty())
+    return;
+  llvm::sort(Guard);
+  Guard.erase(llvm::unique(Guard), Guard.end());
+  auto It = llvm::find_if(K.Guarded, [&](const GuardedCounts &G) {
+    return G.Guard == Guard;
+  });
+  if (It == K.Guarded.end()) {
+    K.Guarded.push_back({Guard, {}});
+    It = std::prev(K.Guarded.end());
+  }
+  It->Counts += One;
+}
+
+void EntryReader::instruction(llvm::StringRef Text) {
+  // "@%p1 st..." or "@!%p1 st...": the predicate guards this instruction.
+  llvm::StringRef Guard;
+  if (Text.starts_with("@")) {
+    Guard = Text.drop_front().take_until(llvm::isSpace);
     Text = Text.drop_until(llvm::isSpace).ltrim();
+  }
   // "ret;" has no operands.
   size_t OpcodeEnd = Text.find_first_of(" \t;");
   Instruction I;
@@ -115,34 +470,59 @@ void countInstruction(llvm::StringRef Text, llvm::StringSet<> &Labels,
                    .take_until([](char C) { return C == ';'; })
                    .trim();
   llvm::StringRef Op = I.Parts[0];
+  std::optional<GuardLiteral> Own;
+  if (!Guard.empty()) {
+    bool Negated = Guard.consume_front("!");
+    if (auto Node = predicate(Guard))
+      Own = GuardLiteral{*Node, Negated};
+  }
+  bool Jump = Op == "bra" || Op == "brx";
+  std::optional<std::string> Jumped =
+      Jump && Guard.empty() ? std::optional<std::string>(I.Operands.str())
+                            : std::nullopt;
+
+  llvm::SmallVector<llvm::StringRef, 4> Ops;
+  I.Operands.split(Ops, ',');
+  for (llvm::StringRef &O : Ops)
+    O = O.trim();
+  // A guarded write may or may not happen: its register is unknown after.
+  if (!Guard.empty())
+    forget(Ops[0]);
+  else if (!Jump)
+    track(I, Ops);
 
   // Parameters and constants become operands, cvta folds into addresses.
   if (((Op == "ld" || Op == "st") && (I.has("param") || I.has("const"))) ||
-      Op == "cvta" || Op == "ret" || Op == "exit")
-    return;
-  ++K.Instructions;
-
-  if (Op == "bra" || Op == "brx") {
-    ++K.Branches;
-    K.HasLoop |= Labels.contains(I.Operands);
+      Op == "cvta" || Op == "ret" || Op == "exit") {
+    JumpedTo.reset();
     return;
   }
-  if (Op == "cp" && I.Parts.size() > 1 && I.Parts[1] == "async") {
-    countAsyncCopy(I, K);
-    return;
-  }
-  if (Op == "ld" || Op == "ldu" || Op == "st" || Op == "atom" || Op == "red") {
-    countMemory(I, K);
-    return;
-  }
-  if (Op == "cvt" || Op == "mov" || Op == "selp")
-    return;
-  if (auto FP = fpType(I)) {
-    auto [Type, Elements] = *FP;
-    K.FpInstructions[unsigned(Type)] += 1;
-    K.Flops[unsigned(Type)] += flopsPerElement(Op) * Elements;
-  }
+  // A branch runs where its region does; its own predicate decides where
+  // it goes.
+  count(I, Jump ? std::nullopt : Own);
+  if (Jump)
+    branch(I.Operands, Guard.empty() ? std::nullopt : Own);
+  JumpedTo = Jumped;
 }
+
+} // namespace
+
+OpCounts &OpCounts::operator+=(const OpCounts &O) {
+  GlobalLoads += O.GlobalLoads;
+  GlobalStores += O.GlobalStores;
+  SharedLoads += O.SharedLoads;
+  SharedStores += O.SharedStores;
+  LocalAccesses += O.LocalAccesses;
+  for (unsigned T = 0; T < 3; ++T) {
+    Flops[T] += O.Flops[T];
+    FpInstructions[T] += O.FpInstructions[T];
+  }
+  Branches += O.Branches;
+  Instructions += O.Instructions;
+  return *this;
+}
+
+namespace {
 
 // ".maxntid 256, 1, 1" -> 256.
 std::optional<unsigned> threadCount(llvm::StringRef Dims) {
@@ -162,7 +542,9 @@ std::optional<unsigned> threadCount(llvm::StringRef Dims) {
 
 llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
   std::vector<KernelCounts> Kernels;
-  llvm::StringSet<> Labels;
+  // The current entry's; made when its body starts (Kernels no longer
+  // grows until it ends).
+  std::optional<EntryReader> Reader;
   // Inside an entry: before its body (Depth 0) or in it.
   bool InEntry = false, InBody = false;
   int Depth = 0;
@@ -178,7 +560,6 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
           [](char C) { return C == '(' || llvm::isSpace(C); });
       Kernels.push_back({});
       Kernels.back().Mangled = Name.str();
-      Labels.clear();
       InEntry = true;
       InBody = false;
       Depth = 0;
@@ -195,6 +576,7 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
       if (!Line.starts_with("{"))
         continue;
       InBody = true;
+      Reader.emplace(K);
     }
     Depth += Line.count('{') - Line.count('}');
     if (Depth == 0) {
@@ -204,11 +586,10 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
     llvm::StringRef Text = Line.trim("{} \t");
     if (Text.empty() || Text.starts_with("."))
       continue;
-    if (Text.ends_with(":")) {
-      Labels.insert(Text.drop_back());
-      continue;
-    }
-    countInstruction(Text, Labels, K);
+    if (Text.ends_with(":"))
+      Reader->label(Text.drop_back());
+    else
+      Reader->instruction(Text);
   }
   if (InEntry)
     return llvm::createStringError("the PTX ends inside the entry " +

@@ -8,10 +8,19 @@
 // iteration and is a lower bound. Also the launch bounds PTX records and
 // ptxas -v does not print.
 //
+// Instructions whose execution depends on the thread's place in its block
+// alone (`if (threadIdx.x == 0)`, `if (threadIdx.x < 32)`, the last step of
+// a staging loop that some threads skip, a predicated store) are also
+// counted apart, under that condition, as ThreadValues: BlockCounts then
+// counts what a block of a given size executes.
+//
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_PTXCOUNTS_H
 #define METACU_REPORT_PTXCOUNTS_H
 
+#include "report/ThreadValues.h"
+
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -28,13 +37,18 @@ struct AccessCount {
     ++Instructions;
     Bytes += B;
   }
+  AccessCount &operator+=(const AccessCount &O) {
+    Instructions += O.Instructions;
+    Bytes += O.Bytes;
+    return *this;
+  }
 };
 
 /// f16 covers f16, bf16 and their x2 pairs.
 enum class FpType { F16, F32, F64 };
 
-struct KernelCounts {
-  std::string Mangled;
+/// What a thread executes, or the part of it under one condition.
+struct OpCounts {
   /// ld.global (also .nc, ldu, generic ld) and cp.async's global side.
   AccessCount GlobalLoads;
   /// st.global, and atom/red on global memory.
@@ -48,17 +62,34 @@ struct KernelCounts {
   /// Instructions on the FP pipes by FpType (an fma is one).
   unsigned FpInstructions[3] = {};
   unsigned Branches = 0;
-  bool HasLoop = false;
   /// Instructions that issue, roughly as SASS will: parameter and constant
   /// loads (which become operands) and address conversions are left out.
   unsigned Instructions = 0;
-  /// .maxntid or .reqntid, as a product of its dimensions.
-  std::optional<unsigned> MaxThreadsPerBlock;
 
   uint64_t flops(FpType T) const { return Flops[unsigned(T)]; }
   unsigned fpInstructions(FpType T) const {
     return FpInstructions[unsigned(T)];
   }
+  OpCounts &operator+=(const OpCounts &O);
+};
+
+/// The instructions that run only where every literal of Guard holds.
+struct GuardedCounts {
+  llvm::SmallVector<GuardLiteral, 2> Guard;
+  OpCounts Counts;
+};
+
+/// The counts (OpCounts) are of every instruction, whatever guards it.
+struct KernelCounts : OpCounts {
+  std::string Mangled;
+  bool HasLoop = false;
+  /// .maxntid or .reqntid, as a product of its dimensions.
+  std::optional<unsigned> MaxThreadsPerBlock;
+  /// The values of the thread's place that guards read.
+  ThreadValues Values;
+  /// The part of the counts under conditions on the thread's place, one
+  /// entry per distinct condition (sorted literals).
+  std::vector<GuardedCounts> Guarded;
 };
 
 /// One KernelCounts per .entry of \p Ptx, in order.

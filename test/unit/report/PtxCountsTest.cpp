@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "report/PtxCounts.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <gtest/gtest.h>
 
 using namespace metacu::report;
@@ -154,6 +156,127 @@ TEST(PtxCountsTest, LocalAccessesAndNoLaunchBounds) {
   EXPECT_EQ(K.LocalAccesses.Instructions, 2u);
   EXPECT_EQ(K.LocalAccesses.Bytes, 17u);
   EXPECT_FALSE(K.MaxThreadsPerBlock);
+}
+
+// Guards on the thread's place, in nvcc's shapes: an if on the lane, an if
+// on the first warp holding an if on thread 0 (both ending at one label),
+// an if-else, a predicated load, and a predicate the thread's place does
+// not decide.
+constexpr const char *Guarded = R"(
+.visible .entry guarded(
+	.param .u64 guarded_param_0
+)
+{
+	mov.u32 	%r1, %tid.x;
+	ld.global.u32 	%r2, [%rd1];
+	and.b32  	%r3, %r1, 31;
+	setp.ne.s32 	%p1, %r3, 0;
+	@%p1 bra 	$L__BB0_2;
+	st.shared.u32 	[%r4], %r2;
+$L__BB0_2:
+	bar.sync 	0;
+	setp.gt.u32 	%p2, %r1, 31;
+	@%p2 bra 	$L__BB0_4;
+	ld.shared.u32 	%r5, [%r6];
+	setp.ne.s32 	%p3, %r1, 0;
+	@%p3 bra 	$L__BB0_4;
+	st.global.u32 	[%rd2], %r5;
+$L__BB0_4:
+	setp.lt.u32 	%p4, %r1, 64;
+	@%p4 bra 	$L__BB0_6;
+	st.global.f32 	[%rd1], %f1;
+	bra.uni 	$L__BB0_7;
+$L__BB0_6:
+	st.global.v2.f32 	[%rd1], {%f1, %f2};
+$L__BB0_7:
+	add.s32 	%r7, %r1, 256;
+	setp.lt.u32 	%p5, %r7, 300;
+	@%p5 ld.global.f32 	%f3, [%rd3];
+	setp.eq.s32 	%p6, %r2, 0;
+	@%p6 st.global.f32 	[%rd1], %f3;
+	ret;
+}
+)";
+
+// The one guarded part of K with Literals literals whose counts Match.
+template <typename Predicate>
+const GuardedCounts *find(const KernelCounts &K, size_t Literals,
+                          Predicate Match) {
+  const GuardedCounts *Found = nullptr;
+  for (const GuardedCounts &G : K.Guarded)
+    if (G.Guard.size() == Literals && Match(G.Counts)) {
+      if (Found)
+        return nullptr;
+      Found = &G;
+    }
+  return Found;
+}
+
+TEST(PtxCountsTest, AFloatComparisonGuardsNothing) {
+  // mixed's one branch tests a float: every thread may take it.
+  EXPECT_TRUE((*countPtx(Ptx))[0].Guarded.empty());
+}
+
+TEST(PtxCountsTest, ThreadGuardedPartsAreCountedApart) {
+  auto Kernels = countPtx(Guarded);
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
+  const KernelCounts &K = (*Kernels)[0];
+  // Everything is in the totals, whatever guards it.
+  EXPECT_EQ(K.GlobalStores.Bytes, 4u + 4 + 8 + 4);
+  EXPECT_EQ(K.GlobalLoads.Bytes, 8u);
+  // Lane 0's shared store; the first warp's shared load, compare and
+  // branch; thread 0's store under both; the if and the else of the
+  // comparison with 64 (the jump over the else goes with the if); the
+  // predicated load. The store under %p6 (read from memory) is not apart.
+  ASSERT_EQ(K.Guarded.size(), 6u);
+  const GuardedCounts *Lane0 = find(K, 1, [](const OpCounts &C) {
+    return C.SharedStores.Instructions == 1 && C.Instructions == 1;
+  });
+  const GuardedCounts *Warp0 = find(K, 1, [](const OpCounts &C) {
+    return C.SharedLoads.Instructions == 1 && C.Instructions == 3;
+  });
+  const GuardedCounts *Thread0 = find(K, 2, [](const OpCounts &C) {
+    return C.GlobalStores.Bytes == 4 && C.Instructions == 1;
+  });
+  ASSERT_TRUE(Lane0 && Warp0 && Thread0);
+  // Thread 0's guard holds the first warp's.
+  EXPECT_TRUE(llvm::is_contained(Thread0->Guard, Warp0->Guard[0]));
+  const GuardedCounts *If = find(K, 1, [](const OpCounts &C) {
+    return C.GlobalStores.Bytes == 4 && C.Instructions == 2;
+  });
+  const GuardedCounts *Else = find(K, 1, [](const OpCounts &C) {
+    return C.GlobalStores.Bytes == 8 && C.Instructions == 1;
+  });
+  ASSERT_TRUE(If && Else);
+  EXPECT_EQ(If->Guard[0].Node, Else->Guard[0].Node);
+  EXPECT_NE(If->Guard[0].Negated, Else->Guard[0].Negated);
+  const GuardedCounts *Predicated = find(K, 1, [](const OpCounts &C) {
+    return C.GlobalLoads.Bytes == 4 && C.Instructions == 1;
+  });
+  ASSERT_TRUE(Predicated);
+}
+
+TEST(PtxCountsTest, AWriteUnderAGuardForgetsTheValue) {
+  // %r1 is the thread index until a predicated move may change it: the
+  // move is thread 0's, but the comparison after it guards nothing.
+  auto Kernels = countPtx(R"(
+.visible .entry k()
+{
+	mov.u32 	%r1, %tid.x;
+	setp.eq.s32 	%p1, %r1, 0;
+	@%p1 mov.u32 	%r1, 7;
+	setp.ne.s32 	%p2, %r1, 0;
+	@%p2 bra 	$L__BB0_2;
+	st.global.u32 	[%rd2], %r1;
+$L__BB0_2:
+	ret;
+}
+)");
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
+  const KernelCounts &K = (*Kernels)[0];
+  ASSERT_EQ(K.Guarded.size(), 1u);
+  EXPECT_EQ(K.Guarded[0].Counts.Instructions, 1u);
+  EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Instructions, 0u);
 }
 
 TEST(PtxCountsTest, TruncatedPtxIsAnError) {

@@ -1,0 +1,112 @@
+//===- BlockCountsTest.cpp - What a block executes of guarded code -------===//
+//
+// The PTX is PtxCountsTest's guarded kernel: a lane-0 shared store, the
+// first warp's shared load, thread 0's global store, an if-else on
+// threadIdx.x < 64, a load predicated on threadIdx.x + 256 < 300 and a
+// store predicated on a loaded value. Expected figures are worked out from
+// the code, thread by thread.
+//
+//===----------------------------------------------------------------------===//
+#include "report/BlockCounts.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu::report;
+
+namespace {
+
+constexpr const char *Ptx = R"(
+.visible .entry guarded(
+	.param .u64 guarded_param_0
+)
+{
+	mov.u32 	%r1, %tid.x;
+	ld.global.u32 	%r2, [%rd1];
+	and.b32  	%r3, %r1, 31;
+	setp.ne.s32 	%p1, %r3, 0;
+	@%p1 bra 	$L__BB0_2;
+	st.shared.u32 	[%r4], %r2;
+$L__BB0_2:
+	bar.sync 	0;
+	setp.gt.u32 	%p2, %r1, 31;
+	@%p2 bra 	$L__BB0_4;
+	ld.shared.u32 	%r5, [%r6];
+	setp.ne.s32 	%p3, %r1, 0;
+	@%p3 bra 	$L__BB0_4;
+	st.global.u32 	[%rd2], %r5;
+$L__BB0_4:
+	setp.lt.u32 	%p4, %r1, 64;
+	@%p4 bra 	$L__BB0_6;
+	st.global.f32 	[%rd1], %f1;
+	bra.uni 	$L__BB0_7;
+$L__BB0_6:
+	st.global.v2.f32 	[%rd1], {%f1, %f2};
+$L__BB0_7:
+	add.s32 	%r7, %r1, 256;
+	setp.lt.u32 	%p5, %r7, 300;
+	@%p5 ld.global.f32 	%f3, [%rd3];
+	setp.eq.s32 	%p6, %r2, 0;
+	@%p6 st.global.f32 	[%rd1], %f3;
+	ret;
+}
+)";
+
+BlockCounts at(Dim3 Block) {
+  auto Kernels = countPtx(Ptx);
+  EXPECT_TRUE(bool(Kernels));
+  return blockCounts((*Kernels)[0], Block);
+}
+
+TEST(BlockCountsTest, GuardedPartsCountForTheThreadsThatRunThem) {
+  BlockCounts B = at({256, 1, 1});
+  EXPECT_EQ(B.Threads, 256u);
+  EXPECT_EQ(B.Warps, 8u);
+  // Everyone's load and the 44 threads below 300 - 256.
+  EXPECT_DOUBLE_EQ(B.GlobalLoads.Bytes, 4 * 256 + 4 * 44);
+  EXPECT_DOUBLE_EQ(B.GlobalLoads.WarpInstructions, 8 + 2);
+  // Thread 0, the 192 threads at 64 and above (4 bytes), the 64 below (8),
+  // and the store whose predicate is loaded, counted for everyone.
+  EXPECT_DOUBLE_EQ(B.GlobalStores.Bytes, 4 + 4 * 192 + 8 * 64 + 4 * 256);
+  // One lane a warp stores, the first warp loads.
+  EXPECT_DOUBLE_EQ(B.SharedStores.Bytes, 4 * 8);
+  EXPECT_DOUBLE_EQ(B.SharedStores.WarpInstructions, 8);
+  EXPECT_DOUBLE_EQ(B.SharedLoads.Bytes, 4 * 32);
+  EXPECT_DOUBLE_EQ(B.SharedLoads.WarpInstructions, 1);
+  // 23 instructions a warp, less what each warp skips: the first warp's
+  // part (3) and thread 0's (1) in 7 warps, the if (2) in 2, the else (1)
+  // and the predicated load (1) in 6.
+  EXPECT_DOUBLE_EQ(B.WarpInstructions, 23 * 8 - 3 * 7 - 1 * 7 - 2 * 2 - 6 - 6);
+  // The first warp skips only the if.
+  EXPECT_DOUBLE_EQ(B.LongestWarp, 23 - 2);
+}
+
+TEST(BlockCountsTest, TwoDimensionalBlocksCountEveryRow) {
+  // The guards read threadIdx.x alone: (threadIdx.x & 31) == 0 holds at
+  // the start of each of the 16 rows, and a warp is two rows, so each of
+  // the 8 warps issues the shared store for two of its lanes.
+  BlockCounts B = at({16, 16, 1});
+  EXPECT_DOUBLE_EQ(B.SharedStores.Bytes, 4 * 16);
+  EXPECT_DOUBLE_EQ(B.SharedStores.WarpInstructions, 8);
+  // threadIdx.x < 32 everywhere: every warp runs the first warp's part.
+  EXPECT_DOUBLE_EQ(B.SharedLoads.WarpInstructions, 8);
+  // Every thread is below 64 (the else, 8 bytes) and below 300 - 256.
+  EXPECT_DOUBLE_EQ(B.GlobalStores.Bytes, 4 * 16 + 8 * 256 + 4 * 256);
+  EXPECT_DOUBLE_EQ(B.GlobalLoads.Bytes, 4 * 256 + 4 * 256);
+}
+
+TEST(BlockCountsTest, UnguardedCountsScaleWithThreadsAndWarps) {
+  KernelCounts C;
+  C.GlobalLoads = {2, 8};
+  C.Instructions = 10;
+  C.FpInstructions[unsigned(FpType::F32)] = 3;
+  // 48 threads are two warps, one of them half full.
+  BlockCounts B = blockCounts(C, {48, 1, 1});
+  EXPECT_EQ(B.Warps, 2u);
+  EXPECT_DOUBLE_EQ(B.GlobalLoads.Bytes, 8 * 48);
+  EXPECT_DOUBLE_EQ(B.GlobalLoads.WarpInstructions, 2 * 2);
+  EXPECT_DOUBLE_EQ(B.WarpInstructions, 20);
+  EXPECT_DOUBLE_EQ(B.fpWarpInstructions(FpType::F32), 6);
+  EXPECT_DOUBLE_EQ(B.LongestWarp, 10);
+}
+
+} // namespace

@@ -1,0 +1,106 @@
+//===- ThreadValuesTest.cpp - Values of a thread's place, thread by thread ===//
+//
+// The integer semantics PTX gives each operation at its width and
+// signedness, which decide how many threads a guard lets through.
+//
+//===----------------------------------------------------------------------===//
+#include "report/ThreadValues.h"
+
+#include <gtest/gtest.h>
+
+using namespace metacu::report;
+
+namespace {
+
+struct Built {
+  ThreadValues V;
+  unsigned add(ValueOp Op, uint8_t Bits, bool Signed, unsigned A = 0,
+               unsigned B = 0, uint64_t Constant = 0) {
+    ValueNode N{Op, Bits, Signed};
+    N.A = A;
+    N.B = B;
+    N.Constant = Constant;
+    return V.add(N);
+  }
+  llvm::SmallVector<uint64_t> at(unsigned X, unsigned Y, unsigned BX,
+                                 unsigned BY) const {
+    const unsigned Thread[3] = {X, Y, 0}, Block[3] = {BX, BY, 1};
+    llvm::SmallVector<uint64_t> Out;
+    V.evaluate(Thread, Block, Out);
+    return Out;
+  }
+};
+
+TEST(ThreadValuesTest, SignednessDecidesComparisonsAndShifts) {
+  Built B;
+  unsigned Tid = B.add(ValueOp::ThreadIndex, 32, false, 0);
+  unsigned Two = B.add(ValueOp::Constant, 32, false, 0, 0, 2);
+  unsigned Zero = B.add(ValueOp::Constant, 32, false);
+  unsigned Diff = B.add(ValueOp::Sub, 32, true, Tid, Two); // tid - 2
+  unsigned SignedLess = B.add(ValueOp::Less, 1, true, Diff, Zero);
+  unsigned UnsignedLess = B.add(ValueOp::Less, 1, false, Diff, Zero);
+  unsigned One = B.add(ValueOp::Constant, 32, false, 0, 0, 1);
+  unsigned Arith = B.add(ValueOp::Shr, 32, true, Diff, One);
+  unsigned Logical = B.add(ValueOp::Shr, 32, false, Diff, One);
+  auto V = B.at(0, 0, 32, 1);
+  EXPECT_EQ(V[Diff], 0xfffffffeu); // wraps at 32 bits
+  EXPECT_EQ(V[SignedLess], 1u);
+  EXPECT_EQ(V[UnsignedLess], 0u);
+  EXPECT_EQ(V[Arith], 0xffffffffu);
+  EXPECT_EQ(V[Logical], 0x7fffffffu);
+  V = B.at(5, 0, 32, 1);
+  EXPECT_EQ(V[Diff], 3u);
+  EXPECT_EQ(V[SignedLess], 0u);
+}
+
+TEST(ThreadValuesTest, LanesAndWarpsFollowTheLinearIndex) {
+  Built B;
+  unsigned Lane = B.add(ValueOp::Lane, 32, false);
+  unsigned Warp = B.add(ValueOp::WarpIndex, 32, false);
+  unsigned Y = B.add(ValueOp::ThreadIndex, 32, false, 1);
+  unsigned BX = B.add(ValueOp::BlockSize, 32, false, 0);
+  // Thread (3, 4) of an 8 x 8 block is the 35th: lane 3 of warp 1.
+  auto V = B.at(3, 4, 8, 8);
+  EXPECT_EQ(V[Lane], 3u);
+  EXPECT_EQ(V[Warp], 1u);
+  EXPECT_EQ(V[Y], 4u);
+  EXPECT_EQ(V[BX], 8u);
+}
+
+TEST(ThreadValuesTest, WideningAndDivisionByZero) {
+  Built B;
+  unsigned Tid = B.add(ValueOp::ThreadIndex, 32, false, 0);
+  unsigned Three = B.add(ValueOp::Constant, 32, false, 0, 0, 3);
+  unsigned Neg = B.add(ValueOp::Sub, 32, true, Tid, Three);
+  ValueNode Widen{ValueOp::Convert, 64, true};
+  Widen.SourceSigned = true;
+  Widen.A = Neg;
+  unsigned Wide = B.V.add(Widen);
+  Widen.SourceSigned = false;
+  unsigned ZeroExtended = B.V.add(Widen);
+  unsigned Zero = B.add(ValueOp::Constant, 32, false);
+  unsigned Quotient = B.add(ValueOp::Div, 32, true, Tid, Zero);
+  unsigned Rem = B.add(ValueOp::Rem, 32, true, Neg, Three);
+  auto V = B.at(1, 0, 32, 1);
+  EXPECT_EQ(V[Wide], uint64_t(-2));
+  EXPECT_EQ(V[ZeroExtended], 0xfffffffeu);
+  EXPECT_EQ(V[Quotient], 0u);
+  EXPECT_EQ(V[Rem], 0xfffffffeu); // -2 % 3 is -2
+}
+
+TEST(ThreadValuesTest, GuardsHoldWhenEveryLiteralDoes) {
+  Built B;
+  unsigned Tid = B.add(ValueOp::ThreadIndex, 32, false, 0);
+  unsigned Four = B.add(ValueOp::Constant, 32, false, 0, 0, 4);
+  unsigned Small = B.add(ValueOp::Less, 1, false, Tid, Four);
+  unsigned Lane = B.add(ValueOp::Lane, 32, false);
+  unsigned Zero = B.add(ValueOp::Constant, 32, false);
+  unsigned First = B.add(ValueOp::Equal, 1, false, Lane, Zero);
+  GuardLiteral SmallNotFirst[] = {{Small, false}, {First, true}};
+  EXPECT_FALSE(ThreadValues::holds(SmallNotFirst, B.at(0, 0, 64, 1)));
+  EXPECT_TRUE(ThreadValues::holds(SmallNotFirst, B.at(2, 0, 64, 1)));
+  EXPECT_FALSE(ThreadValues::holds(SmallNotFirst, B.at(9, 0, 64, 1)));
+  EXPECT_TRUE(ThreadValues::holds({}, B.at(9, 0, 64, 1)));
+}
+
+} // namespace

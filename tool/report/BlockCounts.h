@@ -1,0 +1,48 @@
+//===- BlockCounts.h - What a block of a launch executes ------------------===//
+//
+// PtxCounts counts what one thread's code holds; a block executes less of
+// what only some of its threads run. Each instruction PtxCounts found under
+// a condition on the thread's place (GuardedCounts) is evaluated for every
+// thread of the launch's block: its bytes and operations count for the
+// threads that run it, its issue for the warps with at least one such
+// thread (a warp issues an instruction if any of its lanes is active).
+// Thread 0's store of a block's sum thus moves 4 bytes a block, not 4 a
+// thread, and costs one warp's issue.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_REPORT_BLOCKCOUNTS_H
+#define METACU_REPORT_BLOCKCOUNTS_H
+
+#include "report/Occupancy.h"
+#include "report/PtxCounts.h"
+
+namespace metacu::report {
+
+struct BlockAccess {
+  /// Warp instructions the block issues.
+  double WarpInstructions = 0;
+  /// Bytes its threads move.
+  double Bytes = 0;
+};
+
+struct BlockCounts {
+  unsigned Threads = 0, Warps = 0;
+  BlockAccess GlobalLoads, GlobalStores, SharedLoads, SharedStores,
+      LocalAccesses;
+  /// Warp instructions issued, all of them and on the FP pipes by FpType.
+  double WarpInstructions = 0;
+  double FpWarpInstructions[3] = {};
+  /// The most instructions one warp issues: the block's longest path.
+  double LongestWarp = 0;
+
+  double fpWarpInstructions(FpType T) const {
+    return FpWarpInstructions[unsigned(T)];
+  }
+};
+
+/// What a block of Block threads executes of \p C.
+BlockCounts blockCounts(const KernelCounts &C, Dim3 Block);
+
+} // namespace metacu::report
+
+#endif

@@ -1,0 +1,110 @@
+//===- ThreadValues.h - Integer and predicate values of a block's threads -===//
+//
+// The part of a kernel's PTX that depends on nothing but the thread's place
+// in its block: %tid, %ntid, %laneid and constants, combined by integer
+// arithmetic, comparisons and predicate logic. PtxCounts records these
+// values as it reads the PTX, so that a branch such as `if (threadIdx.x ==
+// 0)` or `if (threadIdx.x < 32)`, or the last step of a staging loop that
+// only some threads take, can be evaluated for every thread of a launch's
+// block (BlockCounts). Values come in program order, operands before their
+// users, so one pass over the nodes evaluates them all for a thread.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_REPORT_THREADVALUES_H
+#define METACU_REPORT_THREADVALUES_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <vector>
+
+namespace metacu::report {
+
+enum class ValueOp : uint8_t {
+  Constant,
+  ThreadIndex, // %tid.x/y/z
+  BlockSize,   // %ntid.x/y/z
+  Lane,        // %laneid: the linear thread index modulo 32
+  WarpIndex,   // %warpid, read as the linear thread index over 32
+  Add,
+  Sub,
+  Mul,
+  MulAdd, // A * B + C
+  Shl,
+  Shr,
+  And,
+  Or,
+  Xor,
+  Not,
+  Div,
+  Rem,
+  Min,
+  Max,
+  Convert, // to this node's width and signedness from the operand's
+  Select,  // C ? A : B, C a predicate
+  // Predicates (0 or 1).
+  Equal,
+  NotEqual,
+  Less,
+  LessEqual,
+  Greater,
+  GreaterEqual,
+  PredAnd,
+  PredOr,
+  PredXor,
+  PredNot,
+};
+
+/// An integer of Bits bits, or a predicate (Bits 1); Signed decides
+/// comparisons, right shifts, division and widening. For comparisons the
+/// width and signedness are those of the compared operands.
+struct ValueNode {
+  ValueOp Op;
+  uint8_t Bits = 32;
+  bool Signed = false;
+  // Convert: whether the operand is read as signed when widened.
+  bool SourceSigned = false;
+  // Operand nodes, or for ThreadIndex and BlockSize the dimension (0 to 2).
+  unsigned A = 0, B = 0, C = 0;
+  uint64_t Constant = 0;
+};
+
+/// One condition of a guard: the predicate node Node holds (or, Negated,
+/// does not).
+struct GuardLiteral {
+  unsigned Node;
+  bool Negated;
+  bool operator==(const GuardLiteral &O) const {
+    return Node == O.Node && Negated == O.Negated;
+  }
+  bool operator<(const GuardLiteral &O) const {
+    return Node != O.Node ? Node < O.Node : Negated < O.Negated;
+  }
+};
+
+class ThreadValues {
+public:
+  unsigned add(ValueNode N) {
+    Nodes.push_back(N);
+    return Nodes.size() - 1;
+  }
+  const ValueNode &operator[](unsigned I) const { return Nodes[I]; }
+  size_t size() const { return Nodes.size(); }
+
+  /// Every node's value for the thread at Thread (x, y, z) of a block of
+  /// Block threads, into Out (resized). Integers are held zero-extended
+  /// from their width; predicates are 0 or 1.
+  void evaluate(const unsigned Thread[3], const unsigned Block[3],
+                llvm::SmallVectorImpl<uint64_t> &Out) const;
+
+  /// Whether every literal of Guard holds, given evaluate()'s values.
+  static bool holds(llvm::ArrayRef<GuardLiteral> Guard,
+                    llvm::ArrayRef<uint64_t> Values);
+
+private:
+  std::vector<ValueNode> Nodes;
+};
+
+} // namespace metacu::report
+
+#endif
