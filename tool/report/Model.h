@@ -8,7 +8,9 @@
 // the SM's share of DRAM bandwidth; the two overlap as resident blocks (or
 // warps, without a barrier) desynchronize. The first wave waits for its
 // loads; later waves overlap one block's latency with the others'
-// transfers; the grid ends with a drain, and blocks start no faster than
+// transfers, taking the bytes over the bandwidth or, if longer, the DRAM
+// latency under load (the loads in flight return once a loaded latency);
+// the grid ends with a drain, and blocks start no faster than
 // the GPU dispatches them. docs/report.md gives the formulas. It is meant
 // to rank configurations of one kernel, not to predict microseconds
 // exactly.
