@@ -109,4 +109,39 @@ TEST(BlockCountsTest, UnguardedCountsScaleWithThreadsAndWarps) {
   EXPECT_DOUBLE_EQ(B.LongestWarp, 10);
 }
 
+TEST(BlockCountsTest, DamagedPtxNeverCrashes) {
+  // Every line removed in turn, and every line cut after each of its
+  // characters: the reading may fail, but never crashes, and what it reads
+  // evaluates for any block.
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Ptx).split(Lines, '\n');
+  auto Check = [](const std::string &Text) {
+    auto Kernels = countPtx(Text);
+    if (!Kernels) {
+      llvm::consumeError(Kernels.takeError());
+      return;
+    }
+    for (const KernelCounts &K : *Kernels)
+      for (Dim3 Block : {Dim3{1, 1, 1}, Dim3{33, 2, 1}, Dim3{1024, 1, 1}}) {
+        BlockCounts B = blockCounts(K, Block);
+        EXPECT_LE(B.LongestWarp, double(K.Instructions));
+        EXPECT_GE(B.GlobalLoads.Bytes, 0);
+      }
+  };
+  for (size_t Skip = 0; Skip < Lines.size(); ++Skip) {
+    std::string Text;
+    for (size_t I = 0; I < Lines.size(); ++I)
+      if (I != Skip)
+        Text += Lines[I].str() + "\n";
+    Check(Text);
+    for (size_t Cut = 0; Cut < Lines[Skip].size(); ++Cut) {
+      std::string Damaged;
+      for (size_t I = 0; I < Lines.size(); ++I)
+        Damaged += (I == Skip ? Lines[I].take_front(Cut) : Lines[I]).str() +
+                   "\n";
+      Check(Damaged);
+    }
+  }
+}
+
 } // namespace
