@@ -1,6 +1,6 @@
 //===- BlockCountsTest.cpp - What a block executes of guarded code -------===//
 //
-// The PTX is PtxCountsTest's guarded kernel: a lane-0 shared store, the
+// The PTX is GuardedPtx.h's kernel: a lane-0 shared store, the
 // first warp's shared load, thread 0's global store, an if-else on
 // threadIdx.x < 64, a load predicated on threadIdx.x + 256 < 300 and a
 // store predicated on a loaded value. Expected figures are worked out from
@@ -9,47 +9,15 @@
 //===----------------------------------------------------------------------===//
 #include "report/BlockCounts.h"
 
+#include "GuardedPtx.h"
+
 #include <gtest/gtest.h>
 
 using namespace metacu::report;
 
 namespace {
 
-constexpr const char *Ptx = R"(
-.visible .entry guarded(
-	.param .u64 guarded_param_0
-)
-{
-	mov.u32 	%r1, %tid.x;
-	ld.global.u32 	%r2, [%rd1];
-	and.b32  	%r3, %r1, 31;
-	setp.ne.s32 	%p1, %r3, 0;
-	@%p1 bra 	$L__BB0_2;
-	st.shared.u32 	[%r4], %r2;
-$L__BB0_2:
-	bar.sync 	0;
-	setp.gt.u32 	%p2, %r1, 31;
-	@%p2 bra 	$L__BB0_4;
-	ld.shared.u32 	%r5, [%r6];
-	setp.ne.s32 	%p3, %r1, 0;
-	@%p3 bra 	$L__BB0_4;
-	st.global.u32 	[%rd2], %r5;
-$L__BB0_4:
-	setp.lt.u32 	%p4, %r1, 64;
-	@%p4 bra 	$L__BB0_6;
-	st.global.f32 	[%rd1], %f1;
-	bra.uni 	$L__BB0_7;
-$L__BB0_6:
-	st.global.v2.f32 	[%rd1], {%f1, %f2};
-$L__BB0_7:
-	add.s32 	%r7, %r1, 256;
-	setp.lt.u32 	%p5, %r7, 300;
-	@%p5 ld.global.f32 	%f3, [%rd3];
-	setp.eq.s32 	%p6, %r2, 0;
-	@%p6 st.global.f32 	[%rd1], %f3;
-	ret;
-}
-)";
+constexpr const char *Ptx = GuardedKernelPtx;
 
 BlockCounts at(Dim3 Block) {
   auto Kernels = countPtx(Ptx);
