@@ -368,14 +368,11 @@ void EntryReader::track(const Instruction &I,
   ValueNode N{*Arith, uint8_t(Wide ? 2 * Bits : Bits), Signed};
   std::optional<llvm::SmallVector<unsigned, 3>> Args;
   if (Op == "cvt") {
-    // cvt.DEST.SRC: the last type part is the source's.
-    std::optional<std::pair<uint8_t, bool>> DestType;
-    for (llvm::StringRef P : llvm::drop_begin(I.Parts))
-      if (auto T = integerType(P)) {
-        DestType = T;
-        break;
-      }
-    if (!DestType || I.Parts.size() > 3) // rounding: a float conversion
+    // cvt.DEST.SRC between integers; a rounding mode or saturation part, or
+    // a float type, makes it another conversion.
+    std::optional<std::pair<uint8_t, bool>> DestType =
+        I.Parts.size() == 3 ? integerType(I.Parts[1]) : std::nullopt;
+    if (!DestType || !integerType(I.Parts[2]))
       return forget(Dest);
     N.Bits = DestType->first;
     N.Signed = DestType->second;

@@ -243,6 +243,29 @@ $L__BB0_2:
   EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Instructions, 0u);
 }
 
+TEST(PtxCountsTest, IntegerConversionsKeepTheValueFloatOnesDoNot) {
+  // The thread index widened to 64 bits still guards; through a float it
+  // does not.
+  auto Kernels = countPtx(R"(
+.visible .entry k()
+{
+	mov.u32 	%r1, %tid.x;
+	cvt.u64.u32 	%rd1, %r1;
+	setp.lt.u64 	%p1, %rd1, 8;
+	@%p1 st.global.u32 	[%rd2], %r1;
+	cvt.rn.f32.u32 	%f1, %r1;
+	cvt.rzi.u32.f32 	%r2, %f1;
+	setp.lt.u32 	%p2, %r2, 8;
+	@%p2 st.global.u64 	[%rd2], %rd1;
+	ret;
+}
+)");
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
+  const KernelCounts &K = (*Kernels)[0];
+  ASSERT_EQ(K.Guarded.size(), 1u);
+  EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Bytes, 4u);
+}
+
 TEST(PtxCountsTest, TruncatedPtxIsAnError) {
   auto Kernels = countPtx(".visible .entry k(\n)\n{\n\tret;\n");
   ASSERT_FALSE(bool(Kernels));
