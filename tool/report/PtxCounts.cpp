@@ -125,6 +125,13 @@ OpCounts countOne(const Instruction &I) {
   return K;
 }
 
+// The first operand: "%r1", "%r5|%p2", or a vector "{%r3, %r4}" whole.
+llvm::StringRef firstOperand(llvm::StringRef Operands) {
+  if (Operands.starts_with("{"))
+    return Operands.take_until([](char C) { return C == '}'; });
+  return Operands.take_until([](char C) { return C == ','; }).trim();
+}
+
 // Bits and signedness of an integer type part ("s32", "u64", "b16"), or
 // none for any other part.
 std::optional<std::pair<uint8_t, bool>> integerType(llvm::StringRef Part) {
@@ -250,7 +257,7 @@ void EntryReader::track(const Instruction &I,
                         llvm::ArrayRef<llvm::StringRef> Ops) {
   if (Ops.empty())
     return;
-  llvm::StringRef Op = I.Parts[0], Dest = Ops[0];
+  llvm::StringRef Op = I.Parts[0], Dest = firstOperand(I.Operands);
   auto Define = [&](llvm::StringRef Name, std::optional<unsigned> Node) {
     if (Node)
       Known[Name] = *Node;
@@ -484,7 +491,7 @@ void EntryReader::instruction(llvm::StringRef Text) {
     O = O.trim();
   // A guarded write may or may not happen: its register is unknown after.
   if (!Guard.empty())
-    forget(Ops[0]);
+    forget(firstOperand(I.Operands));
   else if (!Jump)
     track(I, Ops);
 

@@ -243,6 +243,25 @@ $L__BB0_2:
   EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Instructions, 0u);
 }
 
+TEST(PtxCountsTest, AVectorWriteForgetsEveryRegisterItWrites) {
+  // %r2 held the thread index until the unpacking move wrote it.
+  auto Kernels = countPtx(R"(
+.visible .entry k()
+{
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r2, %tid.x;
+	mov.b64 	{%r1, %r2}, %rd1;
+	setp.ne.s32 	%p1, %r2, 0;
+	@%p1 bra 	$L__BB0_2;
+	st.global.u32 	[%rd2], %r1;
+$L__BB0_2:
+	ret;
+}
+)");
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
+  EXPECT_TRUE((*Kernels)[0].Guarded.empty());
+}
+
 TEST(PtxCountsTest, IntegerConversionsKeepTheValueFloatOnesDoNot) {
   // The thread index widened to 64 bits still guards; through a float it
   // does not.
