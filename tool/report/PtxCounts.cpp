@@ -482,8 +482,8 @@ void EntryReader::instruction(llvm::StringRef Text) {
   }
   bool Jump = Op == "bra" || Op == "brx";
   std::optional<std::string> Jumped =
-      Jump && Guard.empty() ? std::optional<std::string>(I.Operands.str())
-                            : std::nullopt;
+      Op == "bra" && Guard.empty() ? std::optional<std::string>(I.Operands.str())
+                                   : std::nullopt;
 
   llvm::SmallVector<llvm::StringRef, 4> Ops;
   I.Operands.split(Ops, ',');
@@ -504,7 +504,8 @@ void EntryReader::instruction(llvm::StringRef Text) {
   // A branch runs where its region does; its own predicate decides where
   // it goes.
   count(I, Jump ? std::nullopt : Own);
-  if (Jump)
+  // brx.idx jumps through a table of labels: it opens no region.
+  if (Op == "bra")
     branch(I.Operands, Guard.empty() ? std::nullopt : Own);
   JumpedTo = Jumped;
 }

@@ -262,6 +262,28 @@ $L__BB0_2:
   EXPECT_TRUE((*Kernels)[0].Guarded.empty());
 }
 
+TEST(PtxCountsTest, AJumpTableOpensNoRegion) {
+  // brx.idx names a table, not a label: the code after the next label is
+  // no else-part, and the store after the guarded if is everyone's.
+  auto Kernels = countPtx(R"(
+.visible .entry k()
+{
+	mov.u32 	%r1, %tid.x;
+	setp.ne.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__BB0_2;
+	brx.idx 	%r2, $L_brx_0;
+$L__BB0_2:
+	st.global.u32 	[%rd2], %r1;
+	ret;
+}
+)");
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
+  const KernelCounts &K = (*Kernels)[0];
+  ASSERT_EQ(K.Guarded.size(), 1u);
+  EXPECT_EQ(K.Guarded[0].Counts.Branches, 1u);
+  EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Instructions, 0u);
+}
+
 TEST(PtxCountsTest, IntegerConversionsKeepTheValueFloatOnesDoNot) {
   // The thread index widened to 64 bits still guards; through a float it
   // does not.
