@@ -9,14 +9,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                                   \
-  do {                                                                                             \
-    cudaError_t e = (x);                                                                           \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));                                 \
-      return 1;                                                                                    \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 // A store no thread makes (flag is 0), so that the kernel is not empty.
 __global__ void nearly_empty(int* out, int flag) {

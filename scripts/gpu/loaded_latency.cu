@@ -12,14 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                                   \
-  do {                                                                                             \
-    cudaError_t e = (x);                                                                           \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));                                 \
-      return 1;                                                                                    \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 constexpr int Threads = 256;
 

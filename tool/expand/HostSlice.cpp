@@ -702,9 +702,8 @@ private:
         Lexer::MeasureTokenLength(SM.getExpansionLoc(D->getEndLoc()), SM,
                                   CI.getLangOpts());
     unsigned E = Scan.tokenAt(EndOff);
-    const auto *FD = dyn_cast<FunctionDecl>(D);
-    if (auto *FT = dyn_cast<FunctionTemplateDecl>(D))
-      FD = FT->getTemplatedDecl();
+    // A function or a function template's function.
+    const FunctionDecl *FD = D->getAsFunction();
     // The parse skipped function bodies, so a definition ends at its
     // declarator here; its body is the next brace group.
     if (FD && FD->hasSkippedBody()) {
@@ -746,9 +745,7 @@ private:
   void addDeclaration(const Decl *D) {
     const std::vector<metacu::Token> &T = Scan.Tokens;
     auto [B, E] = declarationTokens(D);
-    const auto *FD = dyn_cast<FunctionDecl>(D);
-    if (auto *FT = dyn_cast<FunctionTemplateDecl>(D))
-      FD = FT->getTemplatedDecl();
+    const FunctionDecl *FD = D->getAsFunction();
     if (B >= E)
       return;
     SliceDecl S;

@@ -1,8 +1,6 @@
 //===- Diagnose.cpp -------------------------------------------------------===//
 #include "report/Diagnose.h"
 
-#include "report/BlockCounts.h"
-
 #include "llvm/Support/FormatVariadic.h"
 
 namespace metacu::report {
@@ -145,8 +143,7 @@ std::vector<std::string> diagnose(const KernelReport &R) {
                               limitedBy(R), oneMoreBlock(R)));
   if (R.Model && R.Model->Bound == Phase::Latency) {
     const DeviceParams &Dev = R.Limits->Device;
-    double InFlight = blockCounts(R.Counts, R.Launch->Block).GlobalLoads.Bytes *
-                      R.Occ->BlocksPerSM;
+    double InFlight = R.Model->BlockLoadBytes * R.Occ->BlocksPerSM;
     double Needed =
         Dev.DramGBps / Dev.ClockGHz / Dev.SMs * Dev.loadedLatencyCycles();
     // Either DRAM latency is not covered by the loads in flight, or too few

@@ -148,7 +148,9 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   P.GridBlocks = Launch.GridBlocks.value_or(PerWave);
   P.Waves = llvm::divideCeil(P.GridBlocks, PerWave);
 
-  BlockCost B = blockCost(blockCounts(C, Launch.Block), R, D);
+  BlockCounts Block = blockCounts(C, Launch.Block);
+  P.BlockLoadBytes = Block.GlobalLoads.Bytes;
+  BlockCost B = blockCost(Block, R, D);
   // Repeated launches over data that fits in L2 never reach DRAM. An
   // assumed wave stands for the steady state of a large grid, which does.
   bool L2Resident =

@@ -47,6 +47,8 @@ struct Prediction {
   Phase Bound = Phase::Issue;
   /// The kernel has a loop; counts and time cover one iteration.
   bool LowerBound = false;
+  /// Global bytes a block loads, all in flight before their first use.
+  double BlockLoadBytes = 0;
 };
 
 /// \p Occ must allow at least one block per SM.

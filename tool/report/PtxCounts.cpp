@@ -135,13 +135,12 @@ llvm::StringRef firstOperand(llvm::StringRef Operands) {
 // Bits and signedness of an integer type part ("s32", "u64", "b16"), or
 // none for any other part.
 std::optional<std::pair<uint8_t, bool>> integerType(llvm::StringRef Part) {
-  if (Part.size() < 2 || !llvm::is_contained({'s', 'u', 'b'}, Part[0]))
+  // "bf16" is a float type.
+  unsigned Bytes = typeBytes(Part);
+  if (Bytes == 0 || Bytes > 8 || !llvm::is_contained({'s', 'u', 'b'}, Part[0]) ||
+      !llvm::isDigit(Part[1]))
     return std::nullopt;
-  unsigned Bits;
-  if (Part.drop_front().getAsInteger(10, Bits) ||
-      !llvm::is_contained({8u, 16u, 32u, 64u}, Bits))
-    return std::nullopt;
-  return std::pair{uint8_t(Bits), Part[0] == 's'};
+  return std::pair{uint8_t(8 * Bytes), Part[0] == 's'};
 }
 
 // Reads one entry's body: counts each instruction, and follows the values
@@ -310,37 +309,42 @@ void EntryReader::track(const Instruction &I,
             .Cases({"ge", "hs"}, ValueOp::GreaterEqual)
             .Default(std::nullopt);
     auto [True, False] = Dest.split('|');
-    std::optional<unsigned> Node, Negation;
-    auto Args = Ops.size() >= 3 ? Operands(1, Type->first) : std::nullopt;
-    if (Cmp && Args && Args->size() >= 2) {
-      Node = K.Values.add({*Cmp, 1, Type->second, false, (*Args)[0],
-                           (*Args)[1]});
-      // setp.CMP.BOOL p, a, b, c: p = (a CMP b) BOOL c.
-      if (I.Parts.size() == 4) {
-        std::optional<ValueOp> Bool =
-            llvm::StringSwitch<std::optional<ValueOp>>(I.Parts[2])
-                .Case("and", ValueOp::PredAnd)
-                .Case("or", ValueOp::PredOr)
-                .Case("xor", ValueOp::PredXor)
-                .Default(std::nullopt);
-        std::optional<unsigned> C =
-            Ops.size() == 4 ? predicate(Ops[3].ltrim('!')) : std::nullopt;
-        if (C && Ops[3].starts_with("!"))
-          C = K.Values.add({ValueOp::PredNot, 1, false, false, *C});
-        Negation = K.Values.add({ValueOp::PredNot, 1, false, false, *Node});
-        if (Bool && C) {
-          Node = K.Values.add({*Bool, 1, false, false, *Node, *C});
-          Negation = K.Values.add({*Bool, 1, false, false, *Negation, *C});
-        } else {
-          Node = Negation = std::nullopt;
-        }
-      } else if (!False.empty()) {
-        Negation = K.Values.add({ValueOp::PredNot, 1, false, false, *Node});
-      }
+    // The fourth operand, if any, is a predicate: operand() reads the two
+    // compared.
+    std::optional<unsigned> A, B;
+    if (Ops.size() >= 3) {
+      A = operand(Ops[1], Type->first);
+      B = operand(Ops[2], Type->first);
     }
-    Define(True.trim(), Node);
+    if (!Cmp || !A || !B)
+      return forget(Dest);
+    unsigned Compared = K.Values.add({*Cmp, 1, Type->second, false, *A, *B});
+    // setp.CMP.BOOL p|q, a, b, c: p = (a CMP b) BOOL c, q = !(a CMP b) BOOL
+    // c; without BOOL, p = a CMP b and q its negation.
+    std::optional<ValueOp> Bool =
+        I.Parts.size() == 4
+            ? llvm::StringSwitch<std::optional<ValueOp>>(I.Parts[2])
+                  .Case("and", ValueOp::PredAnd)
+                  .Case("or", ValueOp::PredOr)
+                  .Case("xor", ValueOp::PredXor)
+                  .Default(std::nullopt)
+            : std::nullopt;
+    std::optional<unsigned> C =
+        Ops.size() == 4 ? predicate(Ops[3].ltrim('!')) : std::nullopt;
+    if (C && Ops[3].starts_with("!"))
+      C = K.Values.add({ValueOp::PredNot, 1, false, false, *C});
+    auto Combine = [&](unsigned X) -> std::optional<unsigned> {
+      if (I.Parts.size() != 4)
+        return X;
+      if (!Bool || !C)
+        return std::nullopt;
+      return K.Values.add({*Bool, 1, false, false, X, *C});
+    };
+    Define(True.trim(), Combine(Compared));
     if (!False.empty())
-      Define(False.trim(), Negation);
+      Define(False.trim(),
+             Combine(K.Values.add(
+                 {ValueOp::PredNot, 1, false, false, Compared})));
     return;
   }
 
@@ -371,58 +375,47 @@ void EntryReader::track(const Instruction &I,
       Dest.starts_with("{"))
     return forget(Dest);
   auto [Bits, Signed] = *Type;
-  bool Wide = I.has("wide");
-  ValueNode N{*Arith, uint8_t(Wide ? 2 * Bits : Bits), Signed};
+  // Widening multiplies read their operands at the type's width.
+  ValueNode N{*Arith, uint8_t(I.has("wide") ? 2 * Bits : Bits), Signed,
+              /*SourceSigned=*/Signed};
   std::optional<llvm::SmallVector<unsigned, 3>> Args;
   if (Op == "cvt") {
-    // cvt.DEST.SRC between integers; a rounding mode or saturation part, or
-    // a float type, makes it another conversion.
+    // cvt.DEST.SRC between integers (the source's type is Type); a rounding
+    // mode or saturation part, or a float type, makes it another
+    // conversion.
     std::optional<std::pair<uint8_t, bool>> DestType =
         I.Parts.size() == 3 ? integerType(I.Parts[1]) : std::nullopt;
     if (!DestType || !integerType(I.Parts[2]))
       return forget(Dest);
-    N.Bits = DestType->first;
-    N.Signed = DestType->second;
-    N.SourceSigned = Signed;
+    std::tie(N.Bits, N.Signed) = *DestType;
     Args = Operands(1, Bits);
   } else if (Op == "selp") {
-    if (Ops.size() != 4)
-      return forget(Dest);
     // The third operand is a predicate, which operand() does not read.
-    std::optional<unsigned> A = operand(Ops[1], Bits),
-                            B = operand(Ops[2], Bits), C = predicate(Ops[3]);
-    if (A && B && C)
-      Args = llvm::SmallVector<unsigned, 3>{*A, *B, *C};
-  } else if (Op == "neg") {
-    std::optional<unsigned> A = Ops.size() == 2 ? operand(Ops[1], Bits)
-                                                : std::nullopt;
-    if (A) {
-      ValueNode Zero{ValueOp::Constant, Bits};
-      Args = llvm::SmallVector<unsigned, 3>{K.Values.add(Zero), *A};
+    if (Ops.size() == 4) {
+      std::optional<unsigned> A = operand(Ops[1], Bits),
+                              B = operand(Ops[2], Bits), C = predicate(Ops[3]);
+      if (A && B && C)
+        Args = llvm::SmallVector<unsigned, 3>{*A, *B, *C};
     }
+  } else if (Op == "neg") {
+    // 0 - a.
+    std::optional<unsigned> A =
+        Ops.size() == 2 ? operand(Ops[1], Bits) : std::nullopt;
+    if (A)
+      Args = llvm::SmallVector<unsigned, 3>{
+          K.Values.add({ValueOp::Constant, Bits}), *A};
   } else {
-    // Widening multiplies read their operands at the type's width.
     Args = Operands(1, Bits);
   }
-  if (!Args || Args->empty())
+  unsigned Needed = N.Op == ValueOp::Convert || N.Op == ValueOp::Not ? 1
+                    : N.Op == ValueOp::MulAdd || N.Op == ValueOp::Select
+                        ? 3
+                        : 2;
+  if (!Args || Args->size() != Needed)
     return forget(Dest);
-  if (N.Op == ValueOp::Convert) {
-    // mov keeps the value: a conversion to its own type.
-    if (Op == "mov")
-      N.SourceSigned = Signed;
-    N.A = (*Args)[0];
-  } else if (N.Op == ValueOp::Select) {
-    N.A = (*Args)[0];
-    N.B = (*Args)[1];
-    N.C = (*Args)[2];
-  } else {
-    unsigned Needed = N.Op == ValueOp::MulAdd ? 3 : N.Op == ValueOp::Not ? 1 : 2;
-    if (Args->size() != Needed)
-      return forget(Dest);
-    N.A = (*Args)[0];
-    N.B = Needed > 1 ? (*Args)[1] : 0;
-    N.C = Needed > 2 ? (*Args)[2] : 0;
-  }
+  N.A = (*Args)[0];
+  N.B = Needed > 1 ? (*Args)[1] : 0;
+  N.C = Needed > 2 ? (*Args)[2] : 0;
   Define(Dest, K.Values.add(N));
 }
 

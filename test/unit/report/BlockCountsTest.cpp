@@ -62,6 +62,22 @@ TEST(BlockCountsTest, TwoDimensionalBlocksCountEveryRow) {
   EXPECT_DOUBLE_EQ(B.GlobalLoads.Bytes, 4 * 256 + 4 * 256);
 }
 
+TEST(BlockCountsTest, ComparisonsCombinedWithPredicates) {
+  // %p3 = threadIdx.x < 64 and not threadIdx.x < 32: threads 32 to 63;
+  // %p5, the second result of a comparison with 16, its negation.
+  const KernelCounts K = entryWith(R"(
+	mov.u32 	%r1, %tid.x;
+	setp.lt.u32 	%p2, %r1, 32;
+	setp.lt.and.u32 	%p3, %r1, 64, !%p2;
+	@%p3 st.global.u32 	[%rd1], %r1;
+	setp.lt.u32 	%p4|%p5, %r1, 16;
+	@%p5 st.global.u64 	[%rd1], %rd2;
+)");
+  BlockCounts B = blockCounts(K, {256, 1, 1});
+  EXPECT_DOUBLE_EQ(B.GlobalStores.Bytes, 4 * 32 + 8 * 240);
+  EXPECT_DOUBLE_EQ(B.GlobalStores.WarpInstructions, 1 + 8);
+}
+
 TEST(BlockCountsTest, UnguardedCountsScaleWithThreadsAndWarps) {
   KernelCounts C;
   C.GlobalLoads = {2, 8};

@@ -5,11 +5,17 @@
 // if-else on threadIdx.x < 64, a load predicated on threadIdx.x + 256 < 300,
 // and a store predicated on a loaded value, which the thread's place does
 // not decide. Read by PtxCountsTest (what is counted apart) and
-// BlockCountsTest (what a block executes).
+// BlockCountsTest (what a block executes), with entryWith(), which reads a
+// small kernel of their own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TEST_UNIT_REPORT_GUARDEDPTX_H
 #define METACU_TEST_UNIT_REPORT_GUARDEDPTX_H
+
+#include "report/PtxCounts.h"
+
+#include <gtest/gtest.h>
+#include <string>
 
 inline constexpr const char *GuardedKernelPtx = R"(
 .visible .entry guarded(
@@ -46,5 +52,18 @@ $L__BB0_7:
 	ret;
 }
 )";
+
+/// The counts of an entry whose instructions are Body (before its 'ret'),
+/// read without error.
+inline metacu::report::KernelCounts entryWith(const std::string &Body) {
+  auto Kernels = metacu::report::countPtx(".visible .entry k()\n{\n" + Body +
+                                          "\tret;\n}\n");
+  if (!Kernels) {
+    ADD_FAILURE() << llvm::toString(Kernels.takeError());
+    return {};
+  }
+  EXPECT_EQ(Kernels->size(), 1u);
+  return Kernels->front();
+}
 
 #endif

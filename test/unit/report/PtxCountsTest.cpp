@@ -223,9 +223,7 @@ TEST(PtxCountsTest, ThreadGuardedPartsAreCountedApart) {
 TEST(PtxCountsTest, AWriteUnderAGuardForgetsTheValue) {
   // %r1 is the thread index until a predicated move may change it: the
   // move is thread 0's, but the comparison after it guards nothing.
-  auto Kernels = countPtx(R"(
-.visible .entry k()
-{
+  const KernelCounts K = entryWith(R"(
 	mov.u32 	%r1, %tid.x;
 	setp.eq.s32 	%p1, %r1, 0;
 	@%p1 mov.u32 	%r1, 7;
@@ -233,11 +231,7 @@ TEST(PtxCountsTest, AWriteUnderAGuardForgetsTheValue) {
 	@%p2 bra 	$L__BB0_2;
 	st.global.u32 	[%rd2], %r1;
 $L__BB0_2:
-	ret;
-}
 )");
-  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
-  const KernelCounts &K = (*Kernels)[0];
   ASSERT_EQ(K.Guarded.size(), 1u);
   EXPECT_EQ(K.Guarded[0].Counts.Instructions, 1u);
   EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Instructions, 0u);
@@ -245,9 +239,7 @@ $L__BB0_2:
 
 TEST(PtxCountsTest, AVectorWriteForgetsEveryRegisterItWrites) {
   // %r2 held the thread index until the unpacking move wrote it.
-  auto Kernels = countPtx(R"(
-.visible .entry k()
-{
+  const KernelCounts K = entryWith(R"(
 	mov.u32 	%r1, %tid.x;
 	mov.u32 	%r2, %tid.x;
 	mov.b64 	{%r1, %r2}, %rd1;
@@ -255,30 +247,21 @@ TEST(PtxCountsTest, AVectorWriteForgetsEveryRegisterItWrites) {
 	@%p1 bra 	$L__BB0_2;
 	st.global.u32 	[%rd2], %r1;
 $L__BB0_2:
-	ret;
-}
 )");
-  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
-  EXPECT_TRUE((*Kernels)[0].Guarded.empty());
+  EXPECT_TRUE(K.Guarded.empty());
 }
 
 TEST(PtxCountsTest, AJumpTableOpensNoRegion) {
   // brx.idx names a table, not a label: the code after the next label is
   // no else-part, and the store after the guarded if is everyone's.
-  auto Kernels = countPtx(R"(
-.visible .entry k()
-{
+  const KernelCounts K = entryWith(R"(
 	mov.u32 	%r1, %tid.x;
 	setp.ne.s32 	%p1, %r1, 0;
 	@%p1 bra 	$L__BB0_2;
 	brx.idx 	%r2, $L_brx_0;
 $L__BB0_2:
 	st.global.u32 	[%rd2], %r1;
-	ret;
-}
 )");
-  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
-  const KernelCounts &K = (*Kernels)[0];
   ASSERT_EQ(K.Guarded.size(), 1u);
   EXPECT_EQ(K.Guarded[0].Counts.Branches, 1u);
   EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Instructions, 0u);
@@ -287,9 +270,7 @@ $L__BB0_2:
 TEST(PtxCountsTest, IntegerConversionsKeepTheValueFloatOnesDoNot) {
   // The thread index widened to 64 bits still guards; through a float it
   // does not.
-  auto Kernels = countPtx(R"(
-.visible .entry k()
-{
+  const KernelCounts K = entryWith(R"(
 	mov.u32 	%r1, %tid.x;
 	cvt.u64.u32 	%rd1, %r1;
 	setp.lt.u64 	%p1, %rd1, 8;
@@ -298,11 +279,7 @@ TEST(PtxCountsTest, IntegerConversionsKeepTheValueFloatOnesDoNot) {
 	cvt.rzi.u32.f32 	%r2, %f1;
 	setp.lt.u32 	%p2, %r2, 8;
 	@%p2 st.global.u64 	[%rd2], %rd1;
-	ret;
-}
 )");
-  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
-  const KernelCounts &K = (*Kernels)[0];
   ASSERT_EQ(K.Guarded.size(), 1u);
   EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Bytes, 4u);
 }
