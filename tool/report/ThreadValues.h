@@ -88,8 +88,6 @@ public:
     Nodes.push_back(N);
     return Nodes.size() - 1;
   }
-  const ValueNode &operator[](unsigned I) const { return Nodes[I]; }
-  size_t size() const { return Nodes.size(); }
 
   /// Every node's value for the thread at Thread (x, y, z) of a block of
   /// Block threads, into Out (resized). Integers are held zero-extended
