@@ -102,7 +102,7 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       continue;
     }
     if (T.is(tok::r_brace)) {
-      if (Scopes.size() == 1)
+      if (Scopes.size() == 1 || Scopes.back().Body)
         return errorAt(T.Offset, "unbalanced '}'");
       emitText(Pending, Scopes.back().GuardedEnd ? T.Offset : T.end());
       Pending = T.end();

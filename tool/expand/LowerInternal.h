@@ -54,6 +54,9 @@ struct Scope {
   unsigned OpenOffset = 0;
   /// Its '}' is written by a guard of the program (openGuardedBlock).
   bool GuardedEnd = false;
+  /// The body of a meta construct (pushBodyScope), which its lowering
+  /// closes: no '}' in it can.
+  bool Body = false;
 };
 
 /// \p S as a C++ string literal.

@@ -43,6 +43,7 @@ void Lowering::pushBodyScope() {
   S.Kind = Scopes.back().Kind;
   S.DeviceOnly = Scopes.back().DeviceOnly;
   S.InBlock = true;
+  S.Body = true;
   Scopes.push_back(std::move(S));
 }
 

@@ -382,6 +382,12 @@ TEST_F(LowerTest, UnbalancedBracesAreErrors) {
   auto [Offset2, Msg2] = lowerError("int a;\nvoid f() {\n  int b;\n");
   EXPECT_EQ(Offset2, offsetOf("{"));
   EXPECT_NE(Msg2.find("this '{' is never closed"), std::string::npos) << Msg2;
+  // A '}' in the body of a meta construct cannot close the scope around it
+  // (before, it closed the body's scope and the construct then closed the
+  // file's: a crash the scan fuzzer found).
+  auto [Offset3, Msg3] = lowerError("@meta for()(}),}");
+  EXPECT_EQ(Offset3, 12u);
+  EXPECT_EQ(Msg3, "unbalanced '}'");
 }
 
 TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
