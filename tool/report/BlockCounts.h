@@ -7,7 +7,8 @@
 // threads that run it, its issue for the warps with at least one such
 // thread (a warp issues an instruction if any of its lanes is active).
 // Thread 0's store of a block's sum thus moves 4 bytes a block, not 4 a
-// thread, and costs one warp's issue.
+// thread, and costs one warp's issue. The shared accesses whose addresses
+// PtxCounts knows are evaluated lane by lane for their bank conflicts.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_BLOCKCOUNTS_H
@@ -34,6 +35,10 @@ struct BlockCounts {
   double FpWarpInstructions[3] = {};
   /// The most instructions one warp issues: the block's longest path.
   double LongestWarp = 0;
+  /// Passes over shared memory's banks that the block's warps spend on
+  /// bank conflicts, beyond the passes their accesses' widths take anyway
+  /// (counted where PtxCounts knows the addresses: SharedAccess).
+  double SharedConflictPasses = 0;
 
   double fpWarpInstructions(FpType T) const {
     return FpWarpInstructions[unsigned(T)];

@@ -56,8 +56,8 @@ namespace {
 // What one block costs an SM, in cycles of each resource, and what it moves.
 struct BlockCost {
   double Issue, Fp, L1Shared;
-  // Global bytes loaded and stored.
-  double Bytes;
+  // Global bytes loaded and stored, and stored alone.
+  double Bytes, StoreBytes;
   // Until a block's first global load returns, on an idle GPU and under a
   // stream of loads (DeviceParams::loadedLatencyCycles), and one warp's
   // path through the kernel when nothing else competes.
@@ -77,14 +77,17 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
          K.fpWarpInstructions(FpType::F64) * WarpSize / D.Fp64Lanes;
   // A warp's shared access takes at least one pass of the banks; global and
   // local traffic passes L1 at its own rate. Spills are local traffic.
-  double SharedPasses = std::max(
-      K.SharedLoads.WarpInstructions + K.SharedStores.WarpInstructions,
-      (K.SharedLoads.Bytes + K.SharedStores.Bytes) / SharedBytesPerClock);
+  double SharedPasses =
+      std::max(K.SharedLoads.WarpInstructions + K.SharedStores.WarpInstructions,
+               (K.SharedLoads.Bytes + K.SharedStores.Bytes) /
+                   SharedBytesPerClock) +
+      K.SharedConflictPasses;
   double L1Bytes = K.GlobalLoads.Bytes + K.GlobalStores.Bytes +
                    K.LocalAccesses.Bytes +
                    double(R.SpillLoadBytes + R.SpillStoreBytes) * K.Threads;
   B.L1Shared = SharedPasses + L1Bytes / D.L1BytesPerClock;
   B.Bytes = K.GlobalLoads.Bytes + K.GlobalStores.Bytes;
+  B.StoreBytes = K.GlobalStores.Bytes;
   bool Loads = K.GlobalLoads.WarpInstructions > 0;
   B.MemoryLatency = Loads ? D.DramLatencyCycles : 0;
   B.LoadedLatency = Loads ? D.loadedLatencyCycles() : 0;
@@ -106,7 +109,13 @@ struct WaveTime {
 // bandwidth or, if longer, one latency under load: unrolled code issues a
 // block's loads before their first use, so the loads of the wave's blocks
 // are in flight together and come back at most once a loaded latency
-// (Little's law). Within a block
+// (Little's law). A block that waits as one unit (at a barrier, or a
+// block of one warp) stores only after that latency, and its stores then
+// take their turn on the SM's share of the bandwidth before the block ends:
+// Nsight Compute on the stencil sample's blocks of two rows a thread shows
+// them stalled on loads and at the barrier with DRAM at 50-62% of its peak
+// (docs/report.md). Warps that wait on their own overlap one warp's stores
+// with the others' loads. Within a block
 // with a barrier the compute waits for the block's loads, within a warp for
 // the warp's; across those units the phases overlap, fully once they are
 // many.
@@ -123,8 +132,12 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   W.Dram = N * B.Bytes / BytesPerClock;
   W.Latency = B.MemoryLatency + B.WarpPath;
   double Compute = std::max({W.Issue, W.Fp, W.L1Shared});
-  double Memory = Steady ? std::max(W.Dram, B.LoadedLatency)
-                         : B.MemoryLatency + W.Dram;
+  bool BlockWaits = B.WaitingUnits == 1 && B.LoadedLatency > 0;
+  double Memory =
+      Steady ? std::max(W.Dram, B.LoadedLatency + BlockWaits * N *
+                                                      B.StoreBytes /
+                                                      BytesPerClock)
+             : B.MemoryLatency + W.Dram;
   double Longer = std::max(Memory, Compute);
   double Shorter = std::min(Memory, Compute);
   // The dispatch of a steady wave's blocks overlaps the blocks running.

@@ -1,6 +1,7 @@
 //===- PtxCounts.cpp ------------------------------------------------------===//
 #include "report/PtxCounts.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -148,7 +149,8 @@ std::optional<std::pair<uint8_t, bool>> integerType(llvm::StringRef Part) {
 // and predicates that guard instructions.
 class EntryReader {
 public:
-  explicit EntryReader(KernelCounts &K) : K(K) {}
+  EntryReader(KernelCounts &K, const llvm::StringSet<> &SharedArrays)
+      : K(K), SharedArrays(SharedArrays) {}
 
   void label(llvm::StringRef Name);
   void instruction(llvm::StringRef Text);
@@ -166,9 +168,18 @@ private:
   void track(const Instruction &I, llvm::ArrayRef<llvm::StringRef> Ops);
   void forget(llvm::StringRef Destination);
   void branch(llvm::StringRef Target, std::optional<GuardLiteral> Taken);
-  void count(const Instruction &I, std::optional<GuardLiteral> Own);
+  void count(const Instruction &I, std::optional<GuardLiteral> Own,
+             llvm::ArrayRef<llvm::StringRef> Ops);
+  std::optional<std::pair<unsigned, int64_t>>
+  sharedAddress(llvm::StringRef Operand);
 
   KernelCounts &K;
+  // The module's and this entry's .shared arrays: an address computed from
+  // one of them is relative to its base, which is taken as 0.
+  const llvm::StringSet<> &SharedArrays;
+  // The nodes that hold such relative addresses: comparing one is not
+  // comparing the address, so it guards nothing.
+  llvm::DenseSet<unsigned> Relative;
   llvm::StringSet<> Labels;
   // Registers holding a ThreadValues node.
   llvm::StringMap<unsigned> Known;
@@ -216,6 +227,11 @@ std::optional<unsigned> EntryReader::operand(llvm::StringRef Text,
     if (auto D = Dimension(Text))
       return K.Values.add({ValueOp::BlockSize, 32, false, false, *D});
     return std::nullopt;
+  }
+  if (SharedArrays.contains(Text)) {
+    unsigned Base = K.Values.add({ValueOp::Constant, Bits});
+    Relative.insert(Base);
+    return Base;
   }
   if (Text == "%laneid")
     return K.Values.add({ValueOp::Lane, 32});
@@ -316,7 +332,7 @@ void EntryReader::track(const Instruction &I,
       A = operand(Ops[1], Type->first);
       B = operand(Ops[2], Type->first);
     }
-    if (!Cmp || !A || !B)
+    if (!Cmp || !A || !B || Relative.contains(*A) || Relative.contains(*B))
       return forget(Dest);
     unsigned Compared = K.Values.add({*Cmp, 1, Type->second, false, *A, *B});
     // setp.CMP.BOOL p|q, a, b, c: p = (a CMP b) BOOL c, q = !(a CMP b) BOOL
@@ -369,10 +385,15 @@ void EntryReader::track(const Instruction &I,
           .Case("max", ValueOp::Max)
           .Case("selp", ValueOp::Select)
           .Default(std::nullopt);
-  // mul.hi and mad.hi keep the upper half, which no guard of ours needs;
-  // saturating and carry forms are arithmetic of another kind.
-  if (!Arith || !Type || I.has("hi") || I.has("sat") || I.has("cc") ||
-      Dest.starts_with("{"))
+  // mul.hi keeps the upper half (a division by a constant becomes one);
+  // mad.hi, saturating and carry forms are arithmetic of other kinds.
+  if (Arith == ValueOp::Mul && I.has("hi"))
+    Arith = ValueOp::MulHi;
+  // A shared address made generic or back keeps its place in the banks.
+  if (Op == "cvta" && I.hasPrefix("shared"))
+    Arith = ValueOp::Convert;
+  if (!Arith || !Type || (Op == "mad" && I.has("hi")) || I.has("sat") ||
+      I.has("cc") || Dest.starts_with("{"))
     return forget(Dest);
   auto [Bits, Signed] = *Type;
   // Widening multiplies read their operands at the type's width.
@@ -416,7 +437,10 @@ void EntryReader::track(const Instruction &I,
   N.A = (*Args)[0];
   N.B = Needed > 1 ? (*Args)[1] : 0;
   N.C = Needed > 2 ? (*Args)[2] : 0;
-  Define(Dest, K.Values.add(N));
+  unsigned Node = K.Values.add(N);
+  if (llvm::any_of(*Args, [&](unsigned A) { return Relative.contains(A); }))
+    Relative.insert(Node);
+  Define(Dest, Node);
 }
 
 void EntryReader::branch(llvm::StringRef Target,
@@ -430,7 +454,24 @@ void EntryReader::branch(llvm::StringRef Target,
     Open.push_back({Target.str(), {Taken->Node, !Taken->Negated}});
 }
 
-void EntryReader::count(const Instruction &I, std::optional<GuardLiteral> Own) {
+// "[%r5+1024]", "[%rd2]", "[staged+-8]": the node and offset of a shared
+// address relative to its array, if it is one.
+std::optional<std::pair<unsigned, int64_t>>
+EntryReader::sharedAddress(llvm::StringRef Operand) {
+  if (!Operand.consume_front("[") || !Operand.consume_back("]"))
+    return std::nullopt;
+  auto [Base, OffsetText] = Operand.split('+');
+  int64_t Offset = 0;
+  if (!OffsetText.empty() && OffsetText.trim().getAsInteger(0, Offset))
+    return std::nullopt;
+  std::optional<unsigned> Node = operand(Base.trim(), 32);
+  if (!Node || !Relative.contains(*Node))
+    return std::nullopt;
+  return std::pair{*Node, Offset};
+}
+
+void EntryReader::count(const Instruction &I, std::optional<GuardLiteral> Own,
+                        llvm::ArrayRef<llvm::StringRef> Ops) {
   OpCounts One = countOne(I);
   K += One;
   llvm::SmallVector<GuardLiteral, 2> Guard;
@@ -438,10 +479,17 @@ void EntryReader::count(const Instruction &I, std::optional<GuardLiteral> Own) {
     Guard.push_back(R.Literal);
   if (Own)
     Guard.push_back(*Own);
-  if (Guard.empty())
-    return;
   llvm::sort(Guard);
   Guard.erase(llvm::unique(Guard), Guard.end());
+  // A load's address is its last operand (after a vector's registers), a
+  // store's its first.
+  llvm::StringRef Op = I.Parts[0];
+  if ((Op == "ld" || Op == "st") && I.hasPrefix("shared") && !Ops.empty())
+    if (auto Address = sharedAddress(Op == "ld" ? Ops.back() : Ops.front()))
+      K.SharedAccesses.push_back({Address->first, Address->second,
+                                  unsigned(accessBytes(I)), Guard});
+  if (Guard.empty())
+    return;
   auto It = llvm::find_if(K.Guarded, [&](const GuardedCounts &G) {
     return G.Guard == Guard;
   });
@@ -496,7 +544,7 @@ void EntryReader::instruction(llvm::StringRef Text) {
   }
   // A branch runs where its region does; its own predicate decides where
   // it goes.
-  count(I, Jump ? std::nullopt : Own);
+  count(I, Jump ? std::nullopt : Own, Ops);
   // brx.idx jumps through a table of labels: it opens no region.
   if (Op == "bra")
     branch(I.Operands, Guard.empty() ? std::nullopt : Own);
@@ -536,6 +584,22 @@ std::optional<unsigned> threadCount(llvm::StringRef Dims) {
   return Product;
 }
 
+// The array a ".shared .align 4 .b8 name[2880];" or ".extern .shared ...
+// name[];" declaration names.
+std::optional<llvm::StringRef> sharedArray(llvm::StringRef Line) {
+  Line.consume_front(".extern");
+  if (!Line.ltrim().starts_with(".shared"))
+    return std::nullopt;
+  llvm::StringRef Name = Line.take_until([](char C) {
+                               return C == '[' || C == ';';
+                             })
+                             .rtrim();
+  Name = Name.substr(Name.find_last_of(" \t") + 1);
+  if (Name.empty() || Name.starts_with("."))
+    return std::nullopt;
+  return Name;
+}
+
 } // namespace
 
 llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
@@ -543,6 +607,7 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
   // The current entry's; made when its body starts (Kernels no longer
   // grows until it ends).
   std::optional<EntryReader> Reader;
+  llvm::StringSet<> SharedArrays;
   // Inside an entry: before its body (Depth 0) or in it.
   bool InEntry = false, InBody = false;
   int Depth = 0;
@@ -550,6 +615,8 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
   Ptx.split(Lines, '\n');
   for (llvm::StringRef Raw : Lines) {
     llvm::StringRef Line = Raw.split("//").first.trim();
+    if (auto Name = sharedArray(Line))
+      SharedArrays.insert(*Name);
     if (!InEntry) {
       size_t At = Line.find(".entry ");
       if (At == llvm::StringRef::npos)
@@ -574,7 +641,7 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
       if (!Line.starts_with("{"))
         continue;
       InBody = true;
-      Reader.emplace(K);
+      Reader.emplace(K, SharedArrays);
     }
     Depth += Line.count('{') - Line.count('}');
     if (Depth == 0) {

@@ -79,6 +79,19 @@ struct GuardedCounts {
   OpCounts Counts;
 };
 
+/// A shared-memory load or store whose address is a ThreadValues node
+/// (plus Offset) relative to a shared array: the array's base moves every
+/// lane's bank alike, so the accesses' bank conflicts can be worked out
+/// for every warp of a block (BlockCounts).
+struct SharedAccess {
+  unsigned Address;
+  int64_t Offset;
+  /// Bytes per thread.
+  unsigned Bytes;
+  /// Where it runs (empty: for every thread).
+  llvm::SmallVector<GuardLiteral, 2> Guard;
+};
+
 /// The counts (OpCounts) are of every instruction, whatever guards it.
 struct KernelCounts : OpCounts {
   std::string Mangled;
@@ -90,6 +103,8 @@ struct KernelCounts : OpCounts {
   /// The part of the counts under conditions on the thread's place, one
   /// entry per distinct condition (sorted literals).
   std::vector<GuardedCounts> Guarded;
+  /// The shared loads and stores whose addresses are known that way.
+  std::vector<SharedAccess> SharedAccesses;
 };
 
 /// One KernelCounts per .entry of \p Ptx, in order.

@@ -75,6 +75,12 @@ static uint64_t value(const ValueNode &N, const unsigned Thread[3],
     return truncate(A * B, W);
   case ValueOp::MulAdd:
     return truncate(A * B + In(N.C), W);
+  case ValueOp::MulHi:
+    // A and B are widened by signedness, so the double-width product fits
+    // 128 bits either way.
+    if (N.Signed)
+      return truncate(uint64_t((__int128(int64_t(A)) * int64_t(B)) >> W), W);
+    return truncate(uint64_t((static_cast<unsigned __int128>(A) * B) >> W), W);
   case ValueOp::Shl:
     return B >= W ? 0 : truncate(A << B, W);
   case ValueOp::Shr:

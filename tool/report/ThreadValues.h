@@ -30,6 +30,7 @@ enum class ValueOp : uint8_t {
   Sub,
   Mul,
   MulAdd, // A * B + C
+  MulHi,  // the upper half of A * B's double-width product
   Shl,
   Shr,
   And,
