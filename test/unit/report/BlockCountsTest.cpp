@@ -93,12 +93,39 @@ TEST(BlockCountsTest, UnguardedCountsScaleWithThreadsAndWarps) {
   EXPECT_DOUBLE_EQ(B.LongestWarp, 10);
 }
 
-TEST(BlockCountsTest, DamagedPtxNeverCrashes) {
-  // Every line removed in turn, and every line cut after each of its
-  // characters: the reading may fail, but never crashes, and what it reads
-  // evaluates for any block.
+// A staging kernel's shared accesses: a module's and an entry's arrays,
+// a division by a constant (mul.hi) into rows of 20 floats at a pitch of
+// 24, generic addresses, a guarded vector store.
+constexpr const char *SharedPtx = R"(
+.extern .shared .align 16 .b8 dynamic_smem[];
+.visible .entry staged()
+{
+	.shared .align 4 .b8 tile[2880];
+	mov.u32 	%r1, %tid.x;
+	mul.hi.s32 	%r2, %r1, 1717986919;
+	shr.s32 	%r3, %r2, 3;
+	shl.b32 	%r7, %r1, 2;
+	mad.lo.s32 	%r4, %r3, 16, %r7;
+	mov.u32 	%r5, tile;
+	add.s32 	%r6, %r5, %r4;
+	st.shared.f32 	[%r6+-4], %f1;
+	bar.sync 	0;
+	mov.u64 	%rd1, dynamic_smem;
+	cvta.shared.u64 	%rd2, %rd1;
+	cvta.to.shared.u64 	%rd3, %rd2;
+	setp.lt.u32 	%p1, %r1, 40;
+	@%p1 st.shared.v4.f32 	[%rd3+16], {%f1, %f2, %f3, %f4};
+	ld.shared.v2.f32 	{%f5, %f6}, [tile+8];
+	ret;
+}
+)";
+
+// Every line removed in turn, and every line cut after each of its
+// characters: the reading may fail, but never crashes, and what it reads
+// evaluates for any block.
+void readsDamagedPtx(llvm::StringRef Ptx) {
   llvm::SmallVector<llvm::StringRef> Lines;
-  llvm::StringRef(Ptx).split(Lines, '\n');
+  Ptx.split(Lines, '\n');
   auto Check = [](const std::string &Text) {
     auto Kernels = countPtx(Text);
     if (!Kernels) {
@@ -110,6 +137,7 @@ TEST(BlockCountsTest, DamagedPtxNeverCrashes) {
         BlockCounts B = blockCounts(K, Block);
         EXPECT_LE(B.LongestWarp, double(K.Instructions));
         EXPECT_GE(B.GlobalLoads.Bytes, 0);
+        EXPECT_GE(B.SharedConflictPasses, 0);
       }
   };
   for (size_t Skip = 0; Skip < Lines.size(); ++Skip) {
@@ -126,6 +154,94 @@ TEST(BlockCountsTest, DamagedPtxNeverCrashes) {
       Check(Damaged);
     }
   }
+}
+
+TEST(BlockCountsTest, DamagedPtxNeverCrashes) {
+  readsDamagedPtx(Ptx);
+  readsDamagedPtx(SharedPtx);
+}
+
+TEST(BlockCountsTest, AStagingKernelsSharedAccessesAreAllKnown) {
+  auto Kernels = countPtx(SharedPtx);
+  ASSERT_TRUE(bool(Kernels));
+  EXPECT_EQ((*Kernels)[0].SharedAccesses.size(), 3u);
+  // Thread t stores at word t + 4 * (t / 20) - 1: rows of 20 words at a
+  // pitch of 24, so each warp's 32 lanes cross a row's end and two of its
+  // words share a bank (2 passes, 1 extra, in each of 8 warps). The vector
+  // store's lanes all write one 16-byte slot and the 8-byte load reads one
+  // for every lane: no conflicts.
+  EXPECT_EQ(blockCounts((*Kernels)[0], {256, 1, 1}).SharedConflictPasses, 8);
+}
+
+// A kernel that reads its shared array at Index (a PTX expression of %r1,
+// threadIdx.x, and %r2, threadIdx.y, into %r3) times Bytes bytes, Bytes a
+// lane.
+KernelCounts sharedRead(const std::string &Index, unsigned Bytes) {
+  std::string Type = Bytes == 4 ? "f32" : Bytes == 8 ? "v2.f32" : "v4.f32";
+  std::string Dest = Bytes == 4   ? "%f1"
+                     : Bytes == 8 ? "{%f1, %f2}"
+                                  : "{%f1, %f2, %f3, %f4}";
+  return entryWith("\t.shared .align 16 .b8 smem[16384];\n"
+                   "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n" +
+                   Index + "\tmul.lo.s32 %r4, %r3, " + std::to_string(Bytes) +
+                   ";\n\tmov.u32 %r5, smem;\n\tadd.s32 %r6, %r5, %r4;\n" +
+                   "\tld.shared." + Type + " " + Dest + ", [%r6+" +
+                   std::to_string(Bytes) + "];\n");
+}
+
+double conflicts(const KernelCounts &K, Dim3 Block) {
+  return blockCounts(K, Block).SharedConflictPasses;
+}
+
+TEST(BlockCountsTest, SharedBankConflictsLaneByLane) {
+  const std::string Linear = "\tmov.u32 %r3, %r1;\n";
+  // Consecutive words, and every lane on one word (a broadcast): one pass.
+  EXPECT_EQ(conflicts(sharedRead(Linear, 4), {256, 1, 1}), 0);
+  EXPECT_EQ(conflicts(sharedRead("\tmov.u32 %r3, 7;\n", 4), {256, 1, 1}), 0);
+  // A stride of 2 words puts two lanes in each even bank: 2 passes a warp,
+  // 1 more than without conflicts, in each of 8 warps; a stride of 32
+  // words, all 32 lanes in bank 0: 31 more.
+  EXPECT_EQ(conflicts(sharedRead("\tshl.b32 %r3, %r1, 1;\n", 4), {256, 1, 1}),
+            8);
+  EXPECT_EQ(conflicts(sharedRead("\tshl.b32 %r3, %r1, 5;\n", 4), {64, 1, 1}),
+            2 * 31);
+  // 8 and 16 bytes a lane, consecutive: 2 and 4 passes a warp, none extra.
+  EXPECT_EQ(conflicts(sharedRead(Linear, 8), {256, 1, 1}), 0);
+  EXPECT_EQ(conflicts(sharedRead(Linear, 16), {256, 1, 1}), 0);
+  // 16 bytes at a stride of 2 vectors: each group of 8 lanes spans 256
+  // bytes, two words in every bank.
+  EXPECT_EQ(conflicts(sharedRead("\tshl.b32 %r3, %r1, 1;\n", 16), {32, 1, 1}),
+            4);
+}
+
+TEST(BlockCountsTest, RowsOfAWarpConflictByTheirPitch) {
+  // The stencil sample's column reads in a 16-wide block: row y at
+  // y * 2 * 20 + x words. A warp's two rows are 40 words apart, 8 banks
+  // on: lanes 8 to 15 of the first row share their banks with lanes 0 to 7
+  // of the second (2 passes); a pitch of 32 words is 0 banks on (2
+  // passes), 48 is 16 on (1 pass).
+  auto Rows = [](unsigned Pitch) {
+    return sharedRead("\tmad.lo.s32 %r3, %r2, " + std::to_string(Pitch) +
+                          ", %r1;\n",
+                      4);
+  };
+  EXPECT_EQ(conflicts(Rows(40), {16, 16, 1}), 8);
+  EXPECT_EQ(conflicts(Rows(32), {16, 16, 1}), 8);
+  EXPECT_EQ(conflicts(Rows(48), {16, 16, 1}), 0);
+  // 32 wide, a warp is one row.
+  EXPECT_EQ(conflicts(Rows(40), {32, 8, 1}), 0);
+}
+
+TEST(BlockCountsTest, OnlyActiveLanesConflict) {
+  // A stride of 32 words where only threadIdx.x < 4 read: 4 lanes in bank
+  // 0, in the first warp alone.
+  const std::string Guarded = "\tsetp.lt.u32 %p1, %r1, 4;\n\t@!%p1 bra $L__end;\n";
+  KernelCounts K = entryWith(
+      "\t.shared .align 4 .b8 smem[16384];\n\tmov.u32 %r1, %tid.x;\n"
+      "\tshl.b32 %r3, %r1, 7;\n\tmov.u32 %r5, smem;\n"
+      "\tadd.s32 %r6, %r5, %r3;\n" +
+      Guarded + "\tld.shared.f32 %f1, [%r6];\n$L__end:\n");
+  EXPECT_EQ(conflicts(K, {128, 1, 1}), 3);
 }
 
 } // namespace

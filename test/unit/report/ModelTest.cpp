@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "report/Model.h"
 
+#include "GuardedPtx.h"
+
 #include <gtest/gtest.h>
 
 using namespace metacu::report;
@@ -120,6 +122,56 @@ TEST(ModelTest, WarpsWithoutABarrierOverlapTheirOwnPhases) {
   double TimeFree = predict(C, Free, O, L, Launch).TimeUs;
   double TimeSynced = predict(C, Synced, O, L, Launch).TimeUs;
   EXPECT_GT(TimeSynced, 1.02 * TimeFree);
+}
+
+TEST(ModelTest, ABlockThatWaitsStoresAfterItsLoads) {
+  // Two blocks of 1024 threads an SM, 8 bytes loaded and 8 stored a
+  // thread: 16 KiB of loads in flight, latency-bound. Warps that go on
+  // alone store while others load, so the stores cost nothing; a block
+  // that waits at a barrier stores only once its loads are back, and its
+  // stores' transfer adds to the latency (the stencil sample's blocks of
+  // two rows a thread, docs/report.md).
+  auto Time = [](bool Barrier, bool Stores) {
+    KernelCounts C;
+    C.GlobalLoads = {2, 8};
+    C.GlobalStores = {Stores ? 2u : 0u, Stores ? 8u : 0u};
+    C.Instructions = 16;
+    const ArchLimits &L = *archLimits(90);
+    LaunchConfig Launch;
+    Launch.Block = {1024, 1, 1};
+    Launch.GridBlocks = 2 * 132 * 50;
+    KernelResources R;
+    R.Registers = 32;
+    R.Barriers = Barrier;
+    Occupancy O = computeOccupancy(L, {32, 0, 0, std::nullopt}, Launch);
+    return predict(C, R, O, L, Launch).TimeUs;
+  };
+  EXPECT_LT(Time(false, true), 1.05 * Time(false, false));
+  EXPECT_GT(Time(true, true), 1.3 * Time(true, false));
+}
+
+TEST(ModelTest, BankConflictsCostSharedPasses) {
+  // Each warp's lanes on one bank (a stride of 32 words) take 32 passes
+  // where consecutive words take one.
+  auto Cycles = [](const char *Shift) {
+    KernelCounts C = entryWith(std::string(R"(
+	.shared .align 4 .b8 smem[32768];
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, )") + Shift + R"(;
+	mov.u32 	%r3, smem;
+	add.s32 	%r4, %r3, %r2;
+	ld.shared.f32 	%f1, [%r4];
+)");
+    const ArchLimits &L = *archLimits(90);
+    LaunchConfig Launch;
+    Launch.Block = {256, 1, 1};
+    Launch.GridBlocks = 132;
+    KernelResources R;
+    R.Registers = 16;
+    Occupancy O = computeOccupancy(L, {16, 32768, 0, std::nullopt}, Launch);
+    return predict(C, R, O, L, Launch).L1SharedCycles;
+  };
+  EXPECT_DOUBLE_EQ(Cycles("7"), 32 * Cycles("2"));
 }
 
 TEST(ModelTest, ComputeBoundFollowsInstructions) {

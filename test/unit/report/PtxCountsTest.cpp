@@ -284,6 +284,65 @@ TEST(PtxCountsTest, IntegerConversionsKeepTheValueFloatOnesDoNot) {
   EXPECT_EQ(K.Guarded[0].Counts.GlobalStores.Bytes, 4u);
 }
 
+TEST(PtxCountsTest, SharedAddressesRelativeToTheirArray) {
+  // A module's and an entry's shared arrays, an offset, a generic address
+  // made from one and back, a guard, and accesses through an unknown base
+  // or a global pointer, which are not recorded.
+  auto Kernels = countPtx(R"(
+.extern .shared .align 16 .b8 dynamic_smem[];
+.visible .entry k()
+{
+	.shared .align 4 .b8 tile[2880];
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, 3;
+	mov.u32 	%r3, tile;
+	add.s32 	%r4, %r3, %r2;
+	ld.shared.f32 	%f1, [%r4+-8];
+	mov.u64 	%rd1, dynamic_smem;
+	cvta.shared.u64 	%rd2, %rd1;
+	cvta.to.shared.u64 	%rd3, %rd2;
+	setp.lt.u32 	%p1, %r1, 16;
+	@%p1 st.shared.v2.f32 	[%rd3+16], {%f1, %f1};
+	ld.shared.f32 	%f2, [tile+4];
+	ld.shared.f32 	%f3, [%r9];
+	ld.global.f32 	%f4, [%rd4];
+	ret;
+}
+)");
+  ASSERT_TRUE(bool(Kernels));
+  const KernelCounts &K = Kernels->front();
+  ASSERT_EQ(K.SharedAccesses.size(), 3u);
+  const SharedAccess &Load = K.SharedAccesses[0];
+  EXPECT_EQ(Load.Offset, -8);
+  EXPECT_EQ(Load.Bytes, 4u);
+  EXPECT_TRUE(Load.Guard.empty());
+  const SharedAccess &Store = K.SharedAccesses[1];
+  EXPECT_EQ(Store.Offset, 16);
+  EXPECT_EQ(Store.Bytes, 8u);
+  EXPECT_EQ(Store.Guard.size(), 1u);
+  EXPECT_EQ(K.SharedAccesses[2].Offset, 4);
+  // Thread 5 reads 8 * 5 bytes into its array.
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {5, 0, 0}, Block[3] = {32, 1, 1};
+  K.Values.evaluate(Thread, Block, V);
+  EXPECT_EQ(V[Load.Address], 40u);
+  EXPECT_EQ(V[Store.Address], 0u);
+}
+
+TEST(PtxCountsTest, AComparedSharedAddressGuardsNothing) {
+  // The array's base is unknown, so whether an address is below a number
+  // is too.
+  const KernelCounts K = entryWith(R"(
+	.shared .align 4 .b8 tile[256];
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r2, tile;
+	add.s32 	%r3, %r2, %r1;
+	setp.lt.u32 	%p1, %r3, 64;
+	@%p1 st.global.u32 	[%rd1], %r1;
+)");
+  EXPECT_TRUE(K.Guarded.empty());
+}
+
 TEST(PtxCountsTest, TruncatedPtxIsAnError) {
   auto Kernels = countPtx(".visible .entry k(\n)\n{\n\tret;\n");
   ASSERT_FALSE(bool(Kernels));

@@ -88,6 +88,27 @@ TEST(ThreadValuesTest, WideningAndDivisionByZero) {
   EXPECT_EQ(V[Rem], 0xfffffffeu); // -2 % 3 is -2
 }
 
+TEST(ThreadValuesTest, UpperHalvesOfProducts) {
+  // nvcc divides by 20 as mul.hi.s32 by 0x66666667 and a shift by 3.
+  Built B;
+  unsigned Tid = B.add(ValueOp::ThreadIndex, 32, false, 0);
+  unsigned Magic = B.add(ValueOp::Constant, 32, false, 0, 0, 0x66666667);
+  unsigned High = B.add(ValueOp::MulHi, 32, true, Tid, Magic);
+  unsigned Three = B.add(ValueOp::Constant, 32, false, 0, 0, 3);
+  unsigned Quotient = B.add(ValueOp::Shr, 32, true, High, Three);
+  unsigned Minus = B.add(ValueOp::Sub, 32, true, Three, Tid); // 3 - tid
+  unsigned SignedHigh = B.add(ValueOp::MulHi, 32, true, Minus, Magic);
+  unsigned UnsignedHigh = B.add(ValueOp::MulHi, 32, false, Minus, Magic);
+  unsigned Big = B.add(ValueOp::Constant, 64, false, 0, 0, ~uint64_t(0));
+  unsigned Wide = B.add(ValueOp::MulHi, 64, false, Big, Big);
+  for (unsigned X : {0u, 19u, 20u, 41u, 1023u})
+    EXPECT_EQ(B.at(X, 0, 1024, 1)[Quotient], X / 20) << X;
+  auto V = B.at(43, 0, 1024, 1); // 3 - 43 = -40
+  EXPECT_EQ(V[SignedHigh], uint32_t(int64_t(-40) * 0x66666667 >> 32));
+  EXPECT_EQ(V[UnsignedHigh], uint32_t(uint64_t(uint32_t(-40)) * 0x66666667 >> 32));
+  EXPECT_EQ(V[Wide], ~uint64_t(0) - 1); // (2^64 - 1)^2 >> 64
+}
+
 TEST(ThreadValuesTest, GuardsHoldWhenEveryLiteralDoes) {
   Built B;
   unsigned Tid = B.add(ValueOp::ThreadIndex, 32, false, 0);
