@@ -104,7 +104,7 @@ static llvm::Expected<report::LaunchConfig> launchOf(llvm::StringRef Block,
     auto G = report::Dim3::parse(Grid);
     if (!G)
       return G.takeError();
-    L.GridBlocks = G->count();
+    L.Grid = *G;
   }
   return L;
 }

@@ -61,13 +61,94 @@ static unsigned conflictPasses(
   return Extra;
 }
 
-BlockCounts blockCounts(const KernelCounts &C, Dim3 Block) {
+// The 32-byte sectors that the known global loads of the block at Place
+// touch, sorted and distinct, and the bytes they load.
+static std::vector<uint64_t> loadSectors(const KernelCounts &C, Dim3 Block,
+                                         const BlockPlace &Place,
+                                         double &Bytes) {
+  const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
+  std::vector<uint64_t> Sectors;
+  llvm::SmallVector<uint64_t, 64> Values;
+  Bytes = 0;
+  for (unsigned Linear = 0; Linear < Block.count(); ++Linear) {
+    const unsigned Thread[3] = {Linear % Block.X, Linear / Block.X % Block.Y,
+                                Linear / (Block.X * Block.Y)};
+    C.Values.evaluate(Thread, Size, Values, Place);
+    for (const KnownAccess &A : C.GlobalLoadAccesses) {
+      if (!ThreadValues::holds(A.Guard, Values))
+        continue;
+      uint64_t First = Values[A.Address] + A.Offset;
+      for (uint64_t S = First / 32; S <= (First + std::max(A.Bytes, 1u) - 1) / 32;
+           ++S)
+        Sectors.push_back(S);
+      Bytes += A.Bytes;
+    }
+  }
+  llvm::sort(Sectors);
+  Sectors.erase(llvm::unique(Sectors), Sectors.end());
+  return Sectors;
+}
+
+// How much of what a block in the middle of Grid loads its neighbours that
+// started before it (the blocks one step away in each dimension with a
+// lower linear index: the one before it in x, and the rows before it) load
+// too, while their data can still be in L2 (no more than half of it loaded
+// since by the blocks between them).
+static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
+                       uint64_t L2Bytes, BlockCounts &B) {
+  const unsigned GridSize[3] = {Grid.X, Grid.Y, Grid.Z};
+  BlockPlace Middle;
+  for (unsigned D = 0; D < 3; ++D) {
+    Middle.Grid[D] = GridSize[D];
+    Middle.Index[D] = GridSize[D] / 2;
+  }
+  auto Linear = [&](const unsigned Index[3]) {
+    return Index[0] + uint64_t(Index[1]) * Grid.X +
+           uint64_t(Index[2]) * Grid.X * Grid.Y;
+  };
+  std::vector<uint64_t> Own =
+      loadSectors(C, Block, Middle, B.KnownLoadBytes);
+  B.LoadSectors = Own.size();
+  if (Own.empty())
+    return;
+  std::vector<char> Reused(Own.size(), 0);
+  for (int DZ = -1; DZ <= 1; ++DZ)
+    for (int DY = -1; DY <= 1; ++DY)
+      for (int DX = -1; DX <= 1; ++DX) {
+        BlockPlace Near = Middle;
+        const int Step[3] = {DX, DY, DZ};
+        bool Inside = true;
+        for (unsigned D = 0; D < 3; ++D) {
+          int64_t I = int64_t(Middle.Index[D]) + Step[D];
+          Inside &= I >= 0 && I < int64_t(GridSize[D]);
+          Near.Index[D] = unsigned(I);
+        }
+        if (!Inside || Linear(Near.Index) >= Linear(Middle.Index))
+          continue;
+        double Between = double(Linear(Middle.Index) - Linear(Near.Index)) *
+                         32.0 * Own.size();
+        if (Between > L2Bytes / 2.0)
+          continue;
+        double Unused;
+        std::vector<uint64_t> Theirs = loadSectors(C, Block, Near, Unused);
+        for (size_t I = 0; I < Own.size(); ++I)
+          Reused[I] |= std::binary_search(Theirs.begin(), Theirs.end(), Own[I]);
+      }
+  B.ReusedSectors = llvm::count(Reused, 1);
+}
+
+BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
+                        std::optional<Dim3> Grid, uint64_t L2Bytes) {
   BlockCounts B;
   B.Threads = Block.count();
   B.Warps = (B.Threads + WarpSize - 1) / WarpSize;
   add(B, C, B.Threads, B.Warps);
   B.LongestWarp = C.Instructions;
-  if ((C.Guarded.empty() && C.SharedAccesses.empty()) || B.Threads == 0)
+  if (B.Threads == 0)
+    return B;
+  if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty())
+    countReuse(C, Block, *Grid, L2Bytes, B);
+  if (C.Guarded.empty() && C.SharedAccesses.empty())
     return B;
 
   // Which threads run each guarded part, and where each known shared
@@ -94,7 +175,7 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block) {
           WarpRuns[W * C.Guarded.size() + G] = 1;
         }
       for (size_t A = 0; A < C.SharedAccesses.size(); ++A) {
-        const SharedAccess &S = C.SharedAccesses[A];
+        const KnownAccess &S = C.SharedAccesses[A];
         Lanes[A].push_back(ThreadValues::holds(S.Guard, Values)
                                ? std::optional<uint64_t>(Values[S.Address] +
                                                          S.Offset)

@@ -37,16 +37,27 @@ struct BlockCounts {
   double LongestWarp = 0;
   /// Passes over shared memory's banks that the block's warps spend on
   /// bank conflicts, beyond the passes their accesses' widths take anyway
-  /// (counted where PtxCounts knows the addresses: SharedAccess).
+  /// (counted where PtxCounts knows the addresses: KnownAccess).
   double SharedConflictPasses = 0;
+  /// The global loads whose addresses PtxCounts knows (KnownAccess), in a
+  /// block in the middle of the grid: their bytes, the 32-byte sectors
+  /// they touch, and how many of those sectors the block's neighbours that
+  /// started before it loaded too, which L2 then serves (all 0 without a
+  /// grid).
+  double KnownLoadBytes = 0;
+  double LoadSectors = 0, ReusedSectors = 0;
 
   double fpWarpInstructions(FpType T) const {
     return FpWarpInstructions[unsigned(T)];
   }
 };
 
-/// What a block of Block threads executes of \p C.
-BlockCounts blockCounts(const KernelCounts &C, Dim3 Block);
+/// What a block of Block threads executes of \p C; with the launch's Grid,
+/// also what a block in its middle loads that its neighbours loaded before
+/// it, on a device of L2Bytes of L2.
+BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
+                        std::optional<Dim3> Grid = std::nullopt,
+                        uint64_t L2Bytes = 0);
 
 } // namespace metacu::report
 

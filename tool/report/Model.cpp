@@ -56,8 +56,10 @@ namespace {
 // What one block costs an SM, in cycles of each resource, and what it moves.
 struct BlockCost {
   double Issue, Fp, L1Shared;
-  // Global bytes loaded and stored, and stored alone.
-  double Bytes, StoreBytes;
+  // Global bytes from DRAM (loaded and stored), stored alone, and loaded
+  // from L2: what neighbouring blocks or the block's own threads loaded
+  // already.
+  double Bytes, StoreBytes, L2Bytes;
   // Until a block's first global load returns, on an idle GPU and under a
   // stream of loads (DeviceParams::loadedLatencyCycles), and one warp's
   // path through the kernel when nothing else competes.
@@ -86,7 +88,12 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
                    K.LocalAccesses.Bytes +
                    double(R.SpillLoadBytes + R.SpillStoreBytes) * K.Threads;
   B.L1Shared = SharedPasses + L1Bytes / D.L1BytesPerClock;
-  B.Bytes = K.GlobalLoads.Bytes + K.GlobalStores.Bytes;
+  // Of the loads whose sectors are known, those sectors loaded once come
+  // from DRAM, the rest (bytes in full sectors at most) from L2.
+  double Known = std::min(K.KnownLoadBytes, K.GlobalLoads.Bytes);
+  double Fresh = std::min(Known, 32 * (K.LoadSectors - K.ReusedSectors));
+  B.L2Bytes = Known - Fresh;
+  B.Bytes = K.GlobalLoads.Bytes - B.L2Bytes + K.GlobalStores.Bytes;
   B.StoreBytes = K.GlobalStores.Bytes;
   bool Loads = K.GlobalLoads.WarpInstructions > 0;
   B.MemoryLatency = Loads ? D.DramLatencyCycles : 0;
@@ -129,7 +136,7 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   W.Issue = N * B.Issue;
   W.Fp = N * B.Fp;
   W.L1Shared = N * B.L1Shared;
-  W.Dram = N * B.Bytes / BytesPerClock;
+  W.Dram = N * (B.Bytes / BytesPerClock + B.L2Bytes / D.L2BytesPerClock);
   W.Latency = B.MemoryLatency + B.WarpPath;
   double Compute = std::max({W.Issue, W.Fp, W.L1Shared});
   bool BlockWaits = B.WaitingUnits == 1 && B.LoadedLatency > 0;
@@ -157,17 +164,18 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   Prediction P;
   P.LowerBound = C.HasLoop;
   uint64_t PerWave = uint64_t(Occ.BlocksPerSM) * D.SMs;
-  P.GridAssumed = !Launch.GridBlocks;
-  P.GridBlocks = Launch.GridBlocks.value_or(PerWave);
+  P.GridAssumed = !Launch.Grid;
+  P.GridBlocks = Launch.Grid ? Launch.Grid->count() : PerWave;
   P.Waves = llvm::divideCeil(P.GridBlocks, PerWave);
 
-  BlockCounts Block = blockCounts(C, Launch.Block);
+  BlockCounts Block = blockCounts(C, Launch.Block, Launch.Grid, D.L2Bytes);
   P.BlockLoadBytes = Block.GlobalLoads.Bytes;
   BlockCost B = blockCost(Block, R, D);
   // Repeated launches over data that fits in L2 never reach DRAM. An
   // assumed wave stands for the steady state of a large grid, which does.
   bool L2Resident =
-      !P.GridAssumed && B.Bytes * P.GridBlocks <= double(D.L2Bytes);
+      !P.GridAssumed &&
+      (B.Bytes + B.L2Bytes) * P.GridBlocks <= double(D.L2Bytes);
   WaveTime Full = waveTime(B, D, Occ.BlocksPerSM, D.SMs, L2Resident, false);
   double Cycles;
   if (P.GridBlocks <= PerWave) {

@@ -46,8 +46,8 @@ struct LaunchConfig {
   /// cudaFuncAttributePreferredSharedMemoryCarveout, percent; unset: the
   /// default preference.
   std::optional<unsigned> CarveoutPercent;
-  /// Blocks in the grid; unset: the model assumes one full wave.
-  std::optional<uint64_t> GridBlocks;
+  /// The grid, in blocks; unset: the model assumes one full wave.
+  std::optional<Dim3> Grid;
 };
 
 /// What the compiled kernel needs of an SM.

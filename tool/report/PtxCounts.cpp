@@ -171,7 +171,9 @@ private:
   void count(const Instruction &I, std::optional<GuardLiteral> Own,
              llvm::ArrayRef<llvm::StringRef> Ops);
   std::optional<std::pair<unsigned, int64_t>>
-  sharedAddress(llvm::StringRef Operand);
+  address(llvm::StringRef Operand);
+  void record(const Instruction &I, llvm::ArrayRef<llvm::StringRef> Ops,
+              llvm::ArrayRef<GuardLiteral> Guard);
 
   KernelCounts &K;
   // The module's and this entry's .shared arrays: an address computed from
@@ -180,6 +182,12 @@ private:
   // The nodes that hold such relative addresses: comparing one is not
   // comparing the address, so it guards nothing.
   llvm::DenseSet<unsigned> Relative;
+  // The nodes that read %ctaid, %nctaid or a parameter: they make
+  // addresses, but guards are evaluated for one block with made-up
+  // parameters, so they guard nothing either.
+  llvm::DenseSet<unsigned> OfTheLaunch;
+  // The parameters loaded, numbered as first seen.
+  llvm::StringMap<unsigned> Params;
   llvm::StringSet<> Labels;
   // Registers holding a ThreadValues node.
   llvm::StringMap<unsigned> Known;
@@ -218,6 +226,16 @@ std::optional<unsigned> EntryReader::operand(llvm::StringRef Text,
   };
   if (auto It = Known.find(Text); It != Known.end())
     return It->second;
+  for (auto [Prefix, Op] : {std::pair{"%ctaid.", ValueOp::BlockIndex},
+                            std::pair{"%nctaid.", ValueOp::GridSize}})
+    if (Text.starts_with(Prefix)) {
+      auto D = Dimension(Text.drop_front(llvm::StringRef(Prefix).size()));
+      if (!D)
+        return std::nullopt;
+      unsigned Node = K.Values.add({Op, 32, false, false, *D});
+      OfTheLaunch.insert(Node);
+      return Node;
+    }
   if (Text.consume_front("%tid.")) {
     if (auto D = Dimension(Text))
       return K.Values.add({ValueOp::ThreadIndex, 32, false, false, *D});
@@ -332,7 +350,8 @@ void EntryReader::track(const Instruction &I,
       A = operand(Ops[1], Type->first);
       B = operand(Ops[2], Type->first);
     }
-    if (!Cmp || !A || !B || Relative.contains(*A) || Relative.contains(*B))
+    if (!Cmp || !A || !B || Relative.contains(*A) || Relative.contains(*B) ||
+        OfTheLaunch.contains(*A) || OfTheLaunch.contains(*B))
       return forget(Dest);
     unsigned Compared = K.Values.add({*Cmp, 1, Type->second, false, *A, *B});
     // setp.CMP.BOOL p|q, a, b, c: p = (a CMP b) BOOL c, q = !(a CMP b) BOOL
@@ -364,6 +383,16 @@ void EntryReader::track(const Instruction &I,
     return;
   }
 
+  // A parameter's value, made up (paramValue) but the same at every use.
+  if (Op == "ld" && I.has("param") && Type && Ops.size() == 2 &&
+      !Dest.starts_with("{")) {
+    auto [Number, New] = Params.try_emplace(Ops[1], Params.size());
+    unsigned Node = K.Values.add(
+        {ValueOp::Param, Type->first, Type->second, false, Number->second});
+    OfTheLaunch.insert(Node);
+    return Define(Dest, Node);
+  }
+
   std::optional<ValueOp> Arith =
       llvm::StringSwitch<std::optional<ValueOp>>(Op)
           .Case("mov", ValueOp::Convert)
@@ -389,8 +418,9 @@ void EntryReader::track(const Instruction &I,
   // mad.hi, saturating and carry forms are arithmetic of other kinds.
   if (Arith == ValueOp::Mul && I.has("hi"))
     Arith = ValueOp::MulHi;
-  // A shared address made generic or back keeps its place in the banks.
-  if (Op == "cvta" && I.hasPrefix("shared"))
+  // An address made generic or back: the same offsets into its memory (a
+  // shared array's keep their banks).
+  if (Op == "cvta")
     Arith = ValueOp::Convert;
   if (!Arith || !Type || (Op == "mad" && I.has("hi")) || I.has("sat") ||
       I.has("cc") || Dest.starts_with("{"))
@@ -440,6 +470,8 @@ void EntryReader::track(const Instruction &I,
   unsigned Node = K.Values.add(N);
   if (llvm::any_of(*Args, [&](unsigned A) { return Relative.contains(A); }))
     Relative.insert(Node);
+  if (llvm::any_of(*Args, [&](unsigned A) { return OfTheLaunch.contains(A); }))
+    OfTheLaunch.insert(Node);
   Define(Dest, Node);
 }
 
@@ -454,20 +486,46 @@ void EntryReader::branch(llvm::StringRef Target,
     Open.push_back({Target.str(), {Taken->Node, !Taken->Negated}});
 }
 
-// "[%r5+1024]", "[%rd2]", "[staged+-8]": the node and offset of a shared
-// address relative to its array, if it is one.
+// "[%r5+1024]", "[%rd2]", "[staged+-8]": the node and offset of an
+// address, if its value is followed.
 std::optional<std::pair<unsigned, int64_t>>
-EntryReader::sharedAddress(llvm::StringRef Operand) {
+EntryReader::address(llvm::StringRef Operand) {
   if (!Operand.consume_front("[") || !Operand.consume_back("]"))
     return std::nullopt;
   auto [Base, OffsetText] = Operand.split('+');
   int64_t Offset = 0;
   if (!OffsetText.empty() && OffsetText.trim().getAsInteger(0, Offset))
     return std::nullopt;
-  std::optional<unsigned> Node = operand(Base.trim(), 32);
-  if (!Node || !Relative.contains(*Node))
+  std::optional<unsigned> Node = operand(Base.trim(), 64);
+  if (!Node)
     return std::nullopt;
   return std::pair{*Node, Offset};
+}
+
+// Records a shared load or store whose address is relative to its array
+// alone, and a global load whose address comes from the launch (a pointer
+// parameter) and the thread's place.
+void EntryReader::record(const Instruction &I,
+                         llvm::ArrayRef<llvm::StringRef> Ops,
+                         llvm::ArrayRef<GuardLiteral> Guard) {
+  llvm::StringRef Op = I.Parts[0];
+  if (Ops.empty() || !(Op == "ld" || Op == "ldu" || Op == "st"))
+    return;
+  // A load's address is its last operand (after a vector's registers), a
+  // store's its first.
+  auto Address = address(Op == "st" ? Ops.front() : Ops.back());
+  if (!Address)
+    return;
+  KnownAccess A{Address->first, Address->second, unsigned(accessBytes(I)),
+                llvm::SmallVector<GuardLiteral, 2>(Guard)};
+  bool Launch = OfTheLaunch.contains(A.Address);
+  if (I.hasPrefix("shared")) {
+    if (Relative.contains(A.Address) && !Launch)
+      K.SharedAccesses.push_back(A);
+  } else if (Op != "st" && Launch &&
+             !(I.has("local") || I.has("param") || I.has("const"))) {
+    K.GlobalLoadAccesses.push_back(A);
+  }
 }
 
 void EntryReader::count(const Instruction &I, std::optional<GuardLiteral> Own,
@@ -481,13 +539,7 @@ void EntryReader::count(const Instruction &I, std::optional<GuardLiteral> Own,
     Guard.push_back(*Own);
   llvm::sort(Guard);
   Guard.erase(llvm::unique(Guard), Guard.end());
-  // A load's address is its last operand (after a vector's registers), a
-  // store's its first.
-  llvm::StringRef Op = I.Parts[0];
-  if ((Op == "ld" || Op == "st") && I.hasPrefix("shared") && !Ops.empty())
-    if (auto Address = sharedAddress(Op == "ld" ? Ops.back() : Ops.front()))
-      K.SharedAccesses.push_back({Address->first, Address->second,
-                                  unsigned(accessBytes(I)), Guard});
+  record(I, Ops, Guard);
   if (Guard.empty())
     return;
   auto It = llvm::find_if(K.Guarded, [&](const GuardedCounts &G) {

@@ -79,11 +79,13 @@ struct GuardedCounts {
   OpCounts Counts;
 };
 
-/// A shared-memory load or store whose address is a ThreadValues node
-/// (plus Offset) relative to a shared array: the array's base moves every
-/// lane's bank alike, so the accesses' bank conflicts can be worked out
-/// for every warp of a block (BlockCounts).
-struct SharedAccess {
+/// A load or store whose address is a ThreadValues node plus Offset: a
+/// shared one relative to its array (the array's base moves every lane's
+/// bank alike, so bank conflicts can be worked out for every warp of a
+/// block), a global one from the kernel's parameters, %ctaid and the
+/// thread's place (so a block's loads can be compared with its
+/// neighbours'), BlockCounts.
+struct KnownAccess {
   unsigned Address;
   int64_t Offset;
   /// Bytes per thread.
@@ -103,8 +105,9 @@ struct KernelCounts : OpCounts {
   /// The part of the counts under conditions on the thread's place, one
   /// entry per distinct condition (sorted literals).
   std::vector<GuardedCounts> Guarded;
-  /// The shared loads and stores whose addresses are known that way.
-  std::vector<SharedAccess> SharedAccesses;
+  /// The shared loads and stores, and the global loads, whose addresses
+  /// are known that way.
+  std::vector<KnownAccess> SharedAccesses, GlobalLoadAccesses;
 };
 
 /// One KernelCounts per .entry of \p Ptx, in order.

@@ -42,9 +42,15 @@ static bool compare(ValueOp Op, uint64_t A, uint64_t B, unsigned Bits,
                 : Ordered(A, B);
 }
 
+uint64_t paramValue(unsigned Index, unsigned Bits) {
+  return Bits >= 64 ? uint64_t(Index + 1) << 40
+                    : truncate((uint64_t(1) << 20) + (uint64_t(Index) << 12) + 1,
+                               Bits);
+}
+
 // The value of N, whose operands' values are in Values.
 static uint64_t value(const ValueNode &N, const unsigned Thread[3],
-                      const unsigned Block[3],
+                      const unsigned Block[3], const BlockPlace &Place,
                       llvm::ArrayRef<uint64_t> Values,
                       llvm::ArrayRef<ValueNode> Nodes) {
   unsigned Linear = Thread[0] + Thread[1] * Block[0] +
@@ -53,7 +59,7 @@ static uint64_t value(const ValueNode &N, const unsigned Thread[3],
     return widen(Values[I], Nodes[I].Bits, N.Signed);
   };
   // Leaves (constants and the thread's place) have no operand nodes.
-  bool Leaf = N.Op <= ValueOp::WarpIndex;
+  bool Leaf = N.Op <= ValueOp::Param;
   uint64_t A = Leaf ? 0 : In(N.A), B = Leaf ? 0 : In(N.B);
   unsigned W = N.Bits;
   switch (N.Op) {
@@ -67,6 +73,12 @@ static uint64_t value(const ValueNode &N, const unsigned Thread[3],
     return Linear % 32;
   case ValueOp::WarpIndex:
     return Linear / 32;
+  case ValueOp::BlockIndex:
+    return Place.Index[N.A];
+  case ValueOp::GridSize:
+    return Place.Grid[N.A];
+  case ValueOp::Param:
+    return paramValue(N.A, W);
   case ValueOp::Add:
     return truncate(A + B, W);
   case ValueOp::Sub:
@@ -144,11 +156,12 @@ static uint64_t value(const ValueNode &N, const unsigned Thread[3],
 }
 
 void ThreadValues::evaluate(const unsigned Thread[3], const unsigned Block[3],
-                            llvm::SmallVectorImpl<uint64_t> &Out) const {
+                            llvm::SmallVectorImpl<uint64_t> &Out,
+                            const BlockPlace &Place) const {
   Out.clear();
   Out.reserve(Nodes.size());
   for (const ValueNode &N : Nodes)
-    Out.push_back(value(N, Thread, Block, Out, Nodes));
+    Out.push_back(value(N, Thread, Block, Place, Out, Nodes));
 }
 
 bool ThreadValues::holds(llvm::ArrayRef<GuardLiteral> Guard,

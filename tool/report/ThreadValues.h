@@ -6,8 +6,11 @@
 // values as it reads the PTX, so that a branch such as `if (threadIdx.x ==
 // 0)` or `if (threadIdx.x < 32)`, or the last step of a staging loop that
 // only some threads take, can be evaluated for every thread of a launch's
-// block (BlockCounts). Values come in program order, operands before their
-// users, so one pass over the nodes evaluates them all for a thread.
+// block (BlockCounts). Addresses are followed too: shared ones relative to
+// their array, for bank conflicts, and global ones from the kernel's
+// parameters and %ctaid, for what neighbouring blocks load alike. Values
+// come in program order, operands before their users, so one pass over the
+// nodes evaluates them all for a thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_THREADVALUES_H
@@ -26,6 +29,12 @@ enum class ValueOp : uint8_t {
   BlockSize,   // %ntid.x/y/z
   Lane,        // %laneid: the linear thread index modulo 32
   WarpIndex,   // %warpid, read as the linear thread index over 32
+  // The block's place and the launch's parameters: they decide addresses
+  // (BlockCounts compares a block's global loads with its neighbours'),
+  // never guards, which are evaluated for one block.
+  BlockIndex, // %ctaid.x/y/z
+  GridSize,   // %nctaid.x/y/z
+  Param,      // the kernel's parameter number A (paramValue)
   Add,
   Sub,
   Mul,
@@ -65,7 +74,8 @@ struct ValueNode {
   bool Signed = false;
   // Convert: whether the operand is read as signed when widened.
   bool SourceSigned = false;
-  // Operand nodes, or for ThreadIndex and BlockSize the dimension (0 to 2).
+  // Operand nodes, or for ThreadIndex, BlockSize, BlockIndex and GridSize
+  // the dimension (0 to 2), for Param the parameter's number.
   unsigned A = 0, B = 0, C = 0;
   uint64_t Constant = 0;
 };
@@ -83,6 +93,19 @@ struct GuardLiteral {
   }
 };
 
+/// Where a block runs, for the nodes that read it.
+struct BlockPlace {
+  unsigned Index[3] = {0, 0, 0};
+  unsigned Grid[3] = {1, 1, 1};
+};
+
+/// The value a parameter is given: its value is unknown, so one that puts
+/// arrays far apart and rows of a pitch far apart, as real ones are: a
+/// 64-bit parameter (a pointer) is 2^40 apart from the next, a narrower
+/// one (a size or pitch) is about 2^20. Comparing blocks' addresses, only
+/// which of them coincide matters.
+uint64_t paramValue(unsigned Index, unsigned Bits);
+
 class ThreadValues {
 public:
   unsigned add(ValueNode N) {
@@ -94,7 +117,8 @@ public:
   /// Block threads, into Out (resized). Integers are held zero-extended
   /// from their width; predicates are 0 or 1.
   void evaluate(const unsigned Thread[3], const unsigned Block[3],
-                llvm::SmallVectorImpl<uint64_t> &Out) const;
+                llvm::SmallVectorImpl<uint64_t> &Out,
+                const BlockPlace &Place = {}) const;
 
   /// Whether every literal of Guard holds, given evaluate()'s values.
   static bool holds(llvm::ArrayRef<GuardLiteral> Guard,

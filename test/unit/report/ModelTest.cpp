@@ -39,7 +39,8 @@ Modelled run(const KernelCounts &C, unsigned CC, unsigned Threads,
   const ArchLimits &L = *archLimits(CC);
   LaunchConfig Launch;
   Launch.Block = {Threads, 1, 1};
-  Launch.GridBlocks = Grid;
+  if (Grid)
+    Launch.Grid = Dim3{unsigned(*Grid), 1, 1};
   KernelResources R;
   R.Registers = Regs;
   R.StaticSharedBytes = StaticSmem;
@@ -113,7 +114,7 @@ TEST(ModelTest, WarpsWithoutABarrierOverlapTheirOwnPhases) {
   const ArchLimits &L = *archLimits(90);
   LaunchConfig Launch;
   Launch.Block = {1024, 1, 1};
-  Launch.GridBlocks = 2 * 132 * 20;
+  Launch.Grid = Dim3{2 * 132 * 20, 1, 1};
   KernelResources Free, Synced;
   Free.Registers = Synced.Registers = 32;
   Synced.Barriers = 1;
@@ -139,7 +140,7 @@ TEST(ModelTest, ABlockThatWaitsStoresAfterItsLoads) {
     const ArchLimits &L = *archLimits(90);
     LaunchConfig Launch;
     Launch.Block = {1024, 1, 1};
-    Launch.GridBlocks = 2 * 132 * 50;
+    Launch.Grid = Dim3{2 * 132 * 50, 1, 1};
     KernelResources R;
     R.Registers = 32;
     R.Barriers = Barrier;
@@ -165,7 +166,7 @@ TEST(ModelTest, BankConflictsCostSharedPasses) {
     const ArchLimits &L = *archLimits(90);
     LaunchConfig Launch;
     Launch.Block = {256, 1, 1};
-    Launch.GridBlocks = 132;
+    Launch.Grid = Dim3{132, 1, 1};
     KernelResources R;
     R.Registers = 16;
     Occupancy O = computeOccupancy(L, {16, 32768, 0, std::nullopt}, Launch);

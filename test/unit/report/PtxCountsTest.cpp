@@ -312,11 +312,11 @@ TEST(PtxCountsTest, SharedAddressesRelativeToTheirArray) {
   ASSERT_TRUE(bool(Kernels));
   const KernelCounts &K = Kernels->front();
   ASSERT_EQ(K.SharedAccesses.size(), 3u);
-  const SharedAccess &Load = K.SharedAccesses[0];
+  const KnownAccess &Load = K.SharedAccesses[0];
   EXPECT_EQ(Load.Offset, -8);
   EXPECT_EQ(Load.Bytes, 4u);
   EXPECT_TRUE(Load.Guard.empty());
-  const SharedAccess &Store = K.SharedAccesses[1];
+  const KnownAccess &Store = K.SharedAccesses[1];
   EXPECT_EQ(Store.Offset, 16);
   EXPECT_EQ(Store.Bytes, 8u);
   EXPECT_EQ(Store.Guard.size(), 1u);

@@ -143,7 +143,7 @@ private:
           const std::array<uint64_t, 6> &L = K.Declared.Launches[It->second];
           report::LaunchConfig C;
           C.Block = {unsigned(L[0]), unsigned(L[1]), unsigned(L[2])};
-          C.GridBlocks = L[3] * L[4] * L[5];
+          C.Grid = report::Dim3{unsigned(L[3]), unsigned(L[4]), unsigned(L[5])};
           return C;
         });
     llvm::sys::fs::remove_directories(B.Dir);
