@@ -44,7 +44,7 @@ static bool compare(ValueOp Op, uint64_t A, uint64_t B, unsigned Bits,
 
 uint64_t paramValue(unsigned Index, unsigned Bits) {
   return Bits >= 64 ? uint64_t(Index + 1) << 40
-                    : truncate((uint64_t(1) << 20) + (uint64_t(Index) << 12) + 1,
+                    : truncate((uint64_t(1) << 20) + (uint64_t(Index) << 12),
                                Bits);
 }
 

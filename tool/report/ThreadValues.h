@@ -102,8 +102,9 @@ struct BlockPlace {
 /// The value a parameter is given: its value is unknown, so one that puts
 /// arrays far apart and rows of a pitch far apart, as real ones are: a
 /// 64-bit parameter (a pointer) is 2^40 apart from the next, a narrower
-/// one (a size or pitch) is about 2^20. Comparing blocks' addresses, only
-/// which of them coincide matters.
+/// one (a size or pitch) is about 2^20, a multiple of 4096 so that rows
+/// start sector-aligned as allocated pitches do. Comparing blocks'
+/// addresses, only which of them coincide matters.
 uint64_t paramValue(unsigned Index, unsigned Bits);
 
 class ThreadValues {

@@ -1,6 +1,6 @@
 //===- BlockCountsTest.cpp - What a block executes of guarded code -------===//
 //
-// The PTX is GuardedPtx.h's kernel: a lane-0 shared store, the
+// The PTX is ReportKernels.h's kernel: a lane-0 shared store, the
 // first warp's shared load, thread 0's global store, an if-else on
 // threadIdx.x < 64, a load predicated on threadIdx.x + 256 < 300 and a
 // store predicated on a loaded value. Expected figures are worked out from
@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "report/BlockCounts.h"
 
-#include "GuardedPtx.h"
+#include "ReportKernels.h"
 
 #include <gtest/gtest.h>
 
@@ -122,7 +122,7 @@ constexpr const char *SharedPtx = R"(
 
 // Every line removed in turn, and every line cut after each of its
 // characters: the reading may fail, but never crashes, and what it reads
-// evaluates for any block.
+// evaluates for any block of a 3D grid.
 void readsDamagedPtx(llvm::StringRef Ptx) {
   llvm::SmallVector<llvm::StringRef> Lines;
   Ptx.split(Lines, '\n');
@@ -134,10 +134,11 @@ void readsDamagedPtx(llvm::StringRef Ptx) {
     }
     for (const KernelCounts &K : *Kernels)
       for (Dim3 Block : {Dim3{1, 1, 1}, Dim3{33, 2, 1}, Dim3{1024, 1, 1}}) {
-        BlockCounts B = blockCounts(K, Block);
+        BlockCounts B = blockCounts(K, Block, Dim3{3, 4, 2}, 50u << 20);
         EXPECT_LE(B.LongestWarp, double(K.Instructions));
         EXPECT_GE(B.GlobalLoads.Bytes, 0);
         EXPECT_GE(B.SharedConflictPasses, 0);
+        EXPECT_LE(B.ReusedSectors, B.LoadSectors);
       }
   };
   for (size_t Skip = 0; Skip < Lines.size(); ++Skip) {
@@ -159,6 +160,7 @@ void readsDamagedPtx(llvm::StringRef Ptx) {
 TEST(BlockCountsTest, DamagedPtxNeverCrashes) {
   readsDamagedPtx(Ptx);
   readsDamagedPtx(SharedPtx);
+  readsDamagedPtx(ColumnStencilPtx);
 }
 
 TEST(BlockCountsTest, AStagingKernelsSharedAccessesAreAllKnown) {
@@ -244,4 +246,34 @@ TEST(BlockCountsTest, OnlyActiveLanesConflict) {
   EXPECT_EQ(conflicts(K, {128, 1, 1}), 3);
 }
 
+BlockCounts column(Dim3 Grid, uint64_t L2Bytes) {
+  auto Kernels = countPtx(ColumnStencilPtx);
+  EXPECT_TRUE(bool(Kernels));
+  return blockCounts((*Kernels)[0], {32, 8, 1}, Grid, L2Bytes);
+}
+
+TEST(BlockCountsTest, NeighboursLoadsComeBeforeABlocks) {
+  // A block loads rows y0 - 1 to y0 + 8 of 32 floats: 10 rows of 4
+  // sectors. The block a row of blocks before it loaded rows y0 - 9 to
+  // y0: two of them, 8 sectors; the one before it in x, other columns.
+  BlockCounts B = column({8, 16, 1}, 50u << 20);
+  EXPECT_EQ(B.KnownLoadBytes, 3 * 4 * 256);
+  EXPECT_EQ(B.LoadSectors, 40);
+  EXPECT_EQ(B.ReusedSectors, 8);
+  // Without the grid, or with a 1D one, nothing is compared.
+  EXPECT_EQ(column({128, 1, 1}, 50u << 20).ReusedSectors, 0);
+  auto Kernels = countPtx(ColumnStencilPtx);
+  ASSERT_TRUE(bool(Kernels));
+  EXPECT_EQ(blockCounts((*Kernels)[0], {32, 8, 1}).LoadSectors, 0);
+}
+
+TEST(BlockCountsTest, NeighboursTooFarBackHaveLeftL2) {
+  // 8 blocks of 40 sectors (10 KiB) load between a block and the one a
+  // row before it: with 16 KiB of L2 (half of it taken for that), their
+  // rows are gone.
+  EXPECT_EQ(column({8, 16, 1}, 16 << 10).ReusedSectors, 0);
+  EXPECT_EQ(column({8, 16, 1}, 32 << 10).ReusedSectors, 8);
+}
+
 } // namespace
+

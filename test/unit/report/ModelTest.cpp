@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "report/Model.h"
 
-#include "GuardedPtx.h"
+#include "ReportKernels.h"
 
 #include <gtest/gtest.h>
 
@@ -173,6 +173,32 @@ TEST(ModelTest, BankConflictsCostSharedPasses) {
     return predict(C, R, O, L, Launch).L1SharedCycles;
   };
   EXPECT_DOUBLE_EQ(Cycles("7"), 32 * Cycles("2"));
+}
+
+TEST(ModelTest, WhatNeighboursLoadedComesFromL2) {
+  // The same kernel and blocks: in a 2D grid a block's neighbour a row of
+  // blocks before it loaded 8 of its 40 sectors, which L2 serves; in a 1D
+  // grid no block loads what another did. Its own threads' repeated rows
+  // come from L2 in both.
+  auto Kernels = countPtx(ColumnStencilPtx);
+  ASSERT_TRUE(bool(Kernels));
+  const ArchLimits &L = *archLimits(90);
+  auto Dram = [&](Dim3 Grid) {
+    LaunchConfig Launch;
+    Launch.Block = {32, 8, 1};
+    Launch.Grid = Grid;
+    KernelResources R;
+    R.Registers = 16;
+    Occupancy O = computeOccupancy(L, {16, 0, 0, std::nullopt}, Launch);
+    return predict((*Kernels)[0], R, O, L, Launch).DramCycles;
+  };
+  double TwoD = Dram({256, 1024, 1}), OneD = Dram({256 * 1024, 1, 1});
+  // Per block, DRAM: 32 sectors and the stores (1024 + 1024 bytes)
+  // against 40 (1280 + 1024), at 12.8 bytes a clock, with the rest of the
+  // 3072 bytes loaded at L2's 64.
+  double Share = 3350 / 1.98 / 132;
+  EXPECT_NEAR(TwoD / OneD, (2048 / Share + 2048 / 64.0) / (2304 / Share + 1792 / 64.0),
+              1e-9);
 }
 
 TEST(ModelTest, ComputeBoundFollowsInstructions) {

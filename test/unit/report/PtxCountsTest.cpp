@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "report/PtxCounts.h"
 
-#include "GuardedPtx.h"
+#include "ReportKernels.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -339,6 +339,54 @@ TEST(PtxCountsTest, AComparedSharedAddressGuardsNothing) {
 	add.s32 	%r3, %r2, %r1;
 	setp.lt.u32 	%p1, %r3, 64;
 	@%p1 st.global.u32 	[%rd1], %r1;
+)");
+  EXPECT_TRUE(K.Guarded.empty());
+}
+
+TEST(PtxCountsTest, GlobalLoadAddressesFromParametersAndTheBlock) {
+  // in[blockIdx.x * 256 + threadIdx.x] and in[... + 32]; a load through a
+  // pointer read from memory and a store are not recorded.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %ctaid.x;
+	mov.u32 	%r2, %tid.x;
+	shl.b32 	%r3, %r1, 8;
+	add.s32 	%r4, %r3, %r2;
+	mul.wide.u32 	%rd3, %r4, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	ld.global.nc.f32 	%f1, [%rd4];
+	ld.global.nc.f32 	%f2, [%rd4+128];
+	ld.global.u64 	%rd5, [%rd4];
+	ld.global.f32 	%f3, [%rd5];
+	st.global.f32 	[%rd4], %f1;
+)");
+  ASSERT_EQ(K.GlobalLoadAccesses.size(), 3u);
+  EXPECT_EQ(K.GlobalLoadAccesses[1].Offset, 128);
+  EXPECT_EQ(K.GlobalLoadAccesses[2].Bytes, 8u);
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {5, 0, 0}, Block[3] = {256, 1, 1};
+  BlockPlace Place;
+  Place.Index[0] = 3;
+  K.Values.evaluate(Thread, Block, V, Place);
+  EXPECT_EQ(V[K.GlobalLoadAccesses[0].Address], paramValue(0, 64) + 4 * (3 * 256 + 5));
+}
+
+TEST(PtxCountsTest, TheLaunchGuardsNothing) {
+  // Conditions on blockIdx, the grid or a parameter are evaluated for one
+  // block with made-up parameters, so they count for every thread.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u32 	%r1, [k_param_1];
+	mov.u32 	%r2, %tid.x;
+	mov.u32 	%r3, %ctaid.x;
+	mov.u32 	%r4, %nctaid.x;
+	setp.lt.u32 	%p1, %r2, %r1;
+	@%p1 st.global.u32 	[%rd1], %r2;
+	add.s32 	%r5, %r3, %r2;
+	setp.eq.s32 	%p2, %r5, 0;
+	@%p2 st.global.u32 	[%rd1], %r2;
+	setp.ne.s32 	%p3, %r4, 1;
+	@%p3 st.global.u32 	[%rd1], %r2;
 )");
   EXPECT_TRUE(K.Guarded.empty());
 }

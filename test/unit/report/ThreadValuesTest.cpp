@@ -109,6 +109,31 @@ TEST(ThreadValuesTest, UpperHalvesOfProducts) {
   EXPECT_EQ(V[Wide], ~uint64_t(0) - 1); // (2^64 - 1)^2 >> 64
 }
 
+TEST(ThreadValuesTest, TheBlocksPlaceAndMadeUpParameters) {
+  Built B;
+  unsigned Block = B.add(ValueOp::BlockIndex, 32, false, 1);
+  unsigned Grid = B.add(ValueOp::GridSize, 32, false, 0);
+  unsigned Pointer = B.add(ValueOp::Param, 64, false, 0);
+  unsigned Other = B.add(ValueOp::Param, 64, false, 1);
+  unsigned Pitch = B.add(ValueOp::Param, 32, true, 2);
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {0, 0, 0}, Size[3] = {32, 1, 1};
+  BlockPlace Place;
+  Place.Index[1] = 7;
+  Place.Grid[0] = 64;
+  B.V.evaluate(Thread, Size, V, Place);
+  EXPECT_EQ(V[Block], 7u);
+  EXPECT_EQ(V[Grid], 64u);
+  // Arrays 2^40 bytes apart, a pitch beyond any tile's width.
+  EXPECT_EQ(V[Other] - V[Pointer], uint64_t(1) << 40);
+  EXPECT_GT(V[Pitch], 1u << 20);
+  EXPECT_LT(V[Pitch], 1u << 21);
+  // Without a place: block 0 of a grid of one.
+  B.V.evaluate(Thread, Size, V);
+  EXPECT_EQ(V[Block], 0u);
+  EXPECT_EQ(V[Grid], 1u);
+}
+
 TEST(ThreadValuesTest, GuardsHoldWhenEveryLiteralDoes) {
   Built B;
   unsigned Tid = B.add(ValueOp::ThreadIndex, 32, false, 0);

@@ -1,0 +1,104 @@
+//===- ReportKernels.h - Small kernels' PTX for the report's tests --------===//
+//
+// GuardedKernelPtx: nvcc's shapes of guards on the thread's place: an if on
+// the lane, an if on the first warp holding an if on thread 0 (both ending
+// at one label), an if-else on threadIdx.x < 64, a load predicated on
+// threadIdx.x + 256 < 300, and a store predicated on a loaded value, which
+// the thread's place does not decide. ColumnStencilPtx: a 32 x 8 block's
+// threads each load a float and the ones a row above and below it, from a
+// pitch parameter, so blocks one row of blocks apart load two rows alike.
+// Read by PtxCountsTest, BlockCountsTest and ModelTest, with entryWith(),
+// which reads a small kernel of their own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_TEST_UNIT_REPORT_REPORTKERNELS_H
+#define METACU_TEST_UNIT_REPORT_REPORTKERNELS_H
+
+#include "report/PtxCounts.h"
+
+#include <gtest/gtest.h>
+#include <string>
+
+inline constexpr const char *GuardedKernelPtx = R"(
+.visible .entry guarded(
+	.param .u64 guarded_param_0
+)
+{
+	mov.u32 	%r1, %tid.x;
+	ld.global.u32 	%r2, [%rd1];
+	and.b32  	%r3, %r1, 31;
+	setp.ne.s32 	%p1, %r3, 0;
+	@%p1 bra 	$L__BB0_2;
+	st.shared.u32 	[%r4], %r2;
+$L__BB0_2:
+	bar.sync 	0;
+	setp.gt.u32 	%p2, %r1, 31;
+	@%p2 bra 	$L__BB0_4;
+	ld.shared.u32 	%r5, [%r6];
+	setp.ne.s32 	%p3, %r1, 0;
+	@%p3 bra 	$L__BB0_4;
+	st.global.u32 	[%rd2], %r5;
+$L__BB0_4:
+	setp.lt.u32 	%p4, %r1, 64;
+	@%p4 bra 	$L__BB0_6;
+	st.global.f32 	[%rd1], %f1;
+	bra.uni 	$L__BB0_7;
+$L__BB0_6:
+	st.global.v2.f32 	[%rd1], {%f1, %f2};
+$L__BB0_7:
+	add.s32 	%r7, %r1, 256;
+	setp.lt.u32 	%p5, %r7, 300;
+	@%p5 ld.global.f32 	%f3, [%rd3];
+	setp.eq.s32 	%p6, %r2, 0;
+	@%p6 st.global.f32 	[%rd1], %f3;
+	ret;
+}
+)";
+
+inline constexpr const char *ColumnStencilPtx = R"(
+.visible .entry column(
+	.param .u64 column_param_0,
+	.param .u32 column_param_1
+)
+{
+	ld.param.u64 	%rd1, [column_param_0];
+	ld.param.u32 	%r1, [column_param_1];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r2, %ctaid.y;
+	mov.u32 	%r3, %tid.y;
+	shl.b32 	%r4, %r2, 3;
+	add.s32 	%r5, %r4, %r3;
+	mov.u32 	%r6, %ctaid.x;
+	mov.u32 	%r7, %tid.x;
+	shl.b32 	%r8, %r6, 5;
+	add.s32 	%r9, %r8, %r7;
+	mad.lo.s32 	%r10, %r5, %r1, %r9;
+	mul.wide.s32 	%rd3, %r10, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	mul.wide.s32 	%rd5, %r1, 4;
+	sub.s64 	%rd6, %rd4, %rd5;
+	add.s64 	%rd7, %rd4, %rd5;
+	ld.global.nc.f32 	%f1, [%rd6];
+	ld.global.nc.f32 	%f2, [%rd4];
+	ld.global.nc.f32 	%f3, [%rd7];
+	add.f32 	%f4, %f1, %f2;
+	add.f32 	%f5, %f4, %f3;
+	st.global.f32 	[%rd4], %f5;
+	ret;
+}
+)";
+
+/// The counts of an entry whose instructions are Body (before its 'ret'),
+/// read without error.
+inline metacu::report::KernelCounts entryWith(const std::string &Body) {
+  auto Kernels = metacu::report::countPtx(".visible .entry k()\n{\n" + Body +
+                                          "\tret;\n}\n");
+  if (!Kernels) {
+    ADD_FAILURE() << llvm::toString(Kernels.takeError());
+    return {};
+  }
+  EXPECT_EQ(Kernels->size(), 1u);
+  return Kernels->front();
+}
+
+#endif
