@@ -8,7 +8,10 @@
 // thread (a warp issues an instruction if any of its lanes is active).
 // Thread 0's store of a block's sum thus moves 4 bytes a block, not 4 a
 // thread, and costs one warp's issue. The shared accesses whose addresses
-// PtxCounts knows are evaluated lane by lane for their bank conflicts.
+// PtxCounts knows are evaluated lane by lane for their bank conflicts, and
+// with the launch's grid the global loads whose addresses it knows are
+// compared, sector by sector, with those of the neighbouring blocks that
+// started before (what L2 then serves).
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_BLOCKCOUNTS_H

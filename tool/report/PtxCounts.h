@@ -12,7 +12,11 @@
 // alone (`if (threadIdx.x == 0)`, `if (threadIdx.x < 32)`, the last step of
 // a staging loop that some threads skip, a predicated store) are also
 // counted apart, under that condition, as ThreadValues: BlockCounts then
-// counts what a block of a given size executes.
+// counts what a block of a given size executes. Shared accesses whose
+// addresses depend on the thread's place alone, and global loads whose
+// addresses come from the kernel's parameters, %ctaid and the thread's
+// place, are recorded with them (KnownAccess), for bank conflicts and for
+// what neighbouring blocks load alike.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_PTXCOUNTS_H

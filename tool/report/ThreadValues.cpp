@@ -58,7 +58,8 @@ static uint64_t value(const ValueNode &N, const unsigned Thread[3],
   auto In = [&](unsigned I) {
     return widen(Values[I], Nodes[I].Bits, N.Signed);
   };
-  // Leaves (constants and the thread's place) have no operand nodes.
+  // Leaves (constants, the thread's and the block's place, parameters)
+  // have no operand nodes.
   bool Leaf = N.Op <= ValueOp::Param;
   uint64_t A = Leaf ? 0 : In(N.A), B = Leaf ? 0 : In(N.B);
   unsigned W = N.Bits;
