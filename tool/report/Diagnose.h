@@ -2,8 +2,9 @@
 //
 // Sentences a kernel author can act on: a spill and what to change, why a
 // configuration cannot launch, what limits occupancy and what would lift
-// it by one block, a loop that makes the counts per iteration, a kernel too
-// short of bytes in flight to hide DRAM latency.
+// it by one block, a loop that makes the counts per iteration, shared-memory
+// bank conflicts, a kernel too short of bytes in flight to hide DRAM
+// latency.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_DIAGNOSE_H

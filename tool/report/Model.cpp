@@ -56,6 +56,8 @@ namespace {
 // What one block costs an SM, in cycles of each resource, and what it moves.
 struct BlockCost {
   double Issue, Fp, L1Shared;
+  // Of L1Shared, the passes over the banks.
+  double SharedPasses;
   // Global bytes from DRAM (loaded and stored), stored alone, and loaded
   // from L2: what neighbouring blocks or the block's own threads loaded
   // already.
@@ -79,7 +81,7 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
          K.fpWarpInstructions(FpType::F64) * WarpSize / D.Fp64Lanes;
   // A warp's shared access takes at least one pass of the banks; global and
   // local traffic passes L1 at its own rate. Spills are local traffic.
-  double SharedPasses =
+  B.SharedPasses =
       std::max(K.SharedLoads.WarpInstructions + K.SharedStores.WarpInstructions,
                (K.SharedLoads.Bytes + K.SharedStores.Bytes) /
                    SharedBytesPerClock) +
@@ -87,7 +89,7 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
   double L1Bytes = K.GlobalLoads.Bytes + K.GlobalStores.Bytes +
                    K.LocalAccesses.Bytes +
                    double(R.SpillLoadBytes + R.SpillStoreBytes) * K.Threads;
-  B.L1Shared = SharedPasses + L1Bytes / D.L1BytesPerClock;
+  B.L1Shared = B.SharedPasses + L1Bytes / D.L1BytesPerClock;
   // Of the loads whose sectors are known, those sectors loaded once come
   // from DRAM, the rest (bytes in full sectors at most) from L2.
   double Known = std::min(K.KnownLoadBytes, K.GlobalLoads.Bytes);
@@ -171,6 +173,8 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   BlockCounts Block = blockCounts(C, Launch.Block, Launch.Grid, D.L2Bytes);
   P.BlockLoadBytes = Block.GlobalLoads.Bytes;
   BlockCost B = blockCost(Block, R, D);
+  P.SharedPasses = B.SharedPasses;
+  P.SharedConflictPasses = Block.SharedConflictPasses;
   // Repeated launches over data that fits in L2 never reach DRAM. An
   // assumed wave stands for the steady state of a large grid, which does.
   bool L2Resident =

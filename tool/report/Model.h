@@ -49,6 +49,9 @@ struct Prediction {
   bool LowerBound = false;
   /// Global bytes a block loads, all in flight before their first use.
   double BlockLoadBytes = 0;
+  /// Passes over shared memory's banks a block's accesses take, and how
+  /// many of them its bank conflicts add.
+  double SharedPasses = 0, SharedConflictPasses = 0;
 };
 
 /// \p Occ must allow at least one block per SM.
