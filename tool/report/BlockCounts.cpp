@@ -96,6 +96,11 @@ static std::vector<uint64_t> loadSectors(const KernelCounts &C, Dim3 Block,
 // since by the blocks between them).
 static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
                        uint64_t L2Bytes, BlockCounts &B) {
+  // Up to 14 blocks are evaluated thread by thread: a kernel so large that
+  // this would take seconds is taken to reuse nothing.
+  if (double(Block.count()) * (C.Values.size() + C.GlobalLoadAccesses.size()) >
+      double(1 << 26))
+    return;
   const unsigned GridSize[3] = {Grid.X, Grid.Y, Grid.Z};
   BlockPlace Middle;
   for (unsigned D = 0; D < 3; ++D) {

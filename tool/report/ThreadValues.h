@@ -121,6 +121,9 @@ public:
                 llvm::SmallVectorImpl<uint64_t> &Out,
                 const BlockPlace &Place = {}) const;
 
+  /// The nodes evaluate() computes for each thread.
+  size_t size() const { return Nodes.size(); }
+
   /// Whether every literal of Guard holds, given evaluate()'s values.
   static bool holds(llvm::ArrayRef<GuardLiteral> Guard,
                     llvm::ArrayRef<uint64_t> Values);
