@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
+#include <array>
 #include <optional>
 
 namespace metacu::report {
@@ -31,14 +32,31 @@ static void add(BlockCounts &To, const OpCounts &Counts, double Threads,
     To.FpWarpInstructions[T] += Counts.FpInstructions[T] * Warps;
 }
 
+// The thread at Linear, the index of its block's threads in x, then y, then
+// z order (as warps take them), as (x, y, z).
+static std::array<unsigned, 3> threadAt(unsigned Linear, Dim3 Block) {
+  return {Linear % Block.X, Linear / Block.X % Block.Y,
+          Linear / (Block.X * Block.Y)};
+}
+
+// Appends the Unit-byte units (banks' words, sectors) that Bytes bytes at
+// First touch.
+static void touched(uint64_t First, unsigned Bytes, unsigned Unit,
+                    llvm::SmallVectorImpl<uint64_t> &Out) {
+  uint64_t Last = First + std::max(Bytes, 1u) - 1;
+  for (uint64_t U = First / Unit; U <= Last / Unit; ++U)
+    Out.push_back(U);
+}
+
 // Passes over the 32 banks that one warp's access of Bytes a lane takes at
 // Addresses (those of its active lanes, by lane; none: inactive), beyond
 // the conflict-free ones. Shared memory serves 128 bytes a pass, so lanes
 // go in groups of 128 / Bytes (a whole warp for 4 bytes or fewer); in a
 // group, each bank delivers one 4-byte word a pass, lanes reading one word
 // share it, and the bank with the most distinct words sets the passes.
-static unsigned conflictPasses(
-    llvm::ArrayRef<std::optional<uint64_t>> Addresses, unsigned Bytes) {
+static unsigned
+conflictPasses(llvm::ArrayRef<std::optional<uint64_t>> Addresses,
+               unsigned Bytes) {
   unsigned Group = Bytes <= 4 ? WarpSize : std::max(1u, 128 / Bytes);
   unsigned Extra = 0;
   for (size_t First = 0; First < Addresses.size(); First += Group) {
@@ -46,9 +64,7 @@ static unsigned conflictPasses(
     for (size_t Lane = First;
          Lane < std::min<size_t>(First + Group, Addresses.size()); ++Lane)
       if (Addresses[Lane])
-        for (uint64_t W = *Addresses[Lane] / 4;
-             W <= (*Addresses[Lane] + std::max(Bytes, 1u) - 1) / 4; ++W)
-          Words.push_back(W);
+        touched(*Addresses[Lane], Bytes, 4, Words);
     if (Words.empty())
       continue;
     llvm::sort(Words);
@@ -63,26 +79,21 @@ static unsigned conflictPasses(
 
 // The 32-byte sectors that the known global loads of the block at Place
 // touch, sorted and distinct, and the bytes they load.
-static std::vector<uint64_t> loadSectors(const KernelCounts &C, Dim3 Block,
-                                         const BlockPlace &Place,
-                                         double &Bytes) {
+static llvm::SmallVector<uint64_t, 0> loadSectors(const KernelCounts &C,
+                                                  Dim3 Block,
+                                                  const BlockPlace &Place,
+                                                  double &Bytes) {
   const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
-  std::vector<uint64_t> Sectors;
+  llvm::SmallVector<uint64_t, 0> Sectors;
   llvm::SmallVector<uint64_t, 64> Values;
   Bytes = 0;
   for (unsigned Linear = 0; Linear < Block.count(); ++Linear) {
-    const unsigned Thread[3] = {Linear % Block.X, Linear / Block.X % Block.Y,
-                                Linear / (Block.X * Block.Y)};
-    C.Values.evaluate(Thread, Size, Values, Place);
-    for (const KnownAccess &A : C.GlobalLoadAccesses) {
-      if (!ThreadValues::holds(A.Guard, Values))
-        continue;
-      uint64_t First = Values[A.Address] + A.Offset;
-      for (uint64_t S = First / 32; S <= (First + std::max(A.Bytes, 1u) - 1) / 32;
-           ++S)
-        Sectors.push_back(S);
-      Bytes += A.Bytes;
-    }
+    C.Values.evaluate(threadAt(Linear, Block).data(), Size, Values, Place);
+    for (const KnownAccess &A : C.GlobalLoadAccesses)
+      if (ThreadValues::holds(A.Guard, Values)) {
+        touched(Values[A.Address] + A.Offset, A.Bytes, 32, Sectors);
+        Bytes += A.Bytes;
+      }
   }
   llvm::sort(Sectors);
   Sectors.erase(llvm::unique(Sectors), Sectors.end());
@@ -111,7 +122,7 @@ static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
     return Index[0] + uint64_t(Index[1]) * Grid.X +
            uint64_t(Index[2]) * Grid.X * Grid.Y;
   };
-  std::vector<uint64_t> Own =
+  llvm::SmallVector<uint64_t, 0> Own =
       loadSectors(C, Block, Middle, B.KnownLoadBytes);
   B.LoadSectors = Own.size();
   if (Own.empty())
@@ -135,9 +146,10 @@ static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
         if (Between > L2Bytes / 2.0)
           continue;
         double Unused;
-        std::vector<uint64_t> Theirs = loadSectors(C, Block, Near, Unused);
+        llvm::SmallVector<uint64_t, 0> Theirs =
+            loadSectors(C, Block, Near, Unused);
         for (size_t I = 0; I < Own.size(); ++I)
-          Reused[I] |= std::binary_search(Theirs.begin(), Theirs.end(), Own[I]);
+          Reused[I] |= llvm::binary_search(Theirs, Own[I]);
       }
   B.ReusedSectors = llvm::count(Reused, 1);
 }
@@ -171,9 +183,7 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
       A.clear();
     for (unsigned Linear = W * WarpSize;
          Linear < std::min(B.Threads, (W + 1) * WarpSize); ++Linear) {
-      const unsigned Thread[3] = {Linear % Block.X, Linear / Block.X % Block.Y,
-                                  Linear / (Block.X * Block.Y)};
-      C.Values.evaluate(Thread, Size, Values);
+      C.Values.evaluate(threadAt(Linear, Block).data(), Size, Values);
       for (size_t G = 0; G < C.Guarded.size(); ++G)
         if (ThreadValues::holds(C.Guarded[G].Guard, Values)) {
           ++Running[G];
@@ -181,10 +191,10 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
         }
       for (size_t A = 0; A < C.SharedAccesses.size(); ++A) {
         const KnownAccess &S = C.SharedAccesses[A];
-        Lanes[A].push_back(ThreadValues::holds(S.Guard, Values)
-                               ? std::optional<uint64_t>(Values[S.Address] +
-                                                         S.Offset)
-                               : std::nullopt);
+        Lanes[A].push_back(
+            ThreadValues::holds(S.Guard, Values)
+                ? std::optional<uint64_t>(Values[S.Address] + S.Offset)
+                : std::nullopt);
       }
     }
     for (size_t A = 0; A < C.SharedAccesses.size(); ++A)

@@ -142,18 +142,15 @@ std::vector<std::string> diagnose(const KernelReport &R) {
                               occupancyPercent(*R.Occ), whereAt(R),
                               limitedBy(R), oneMoreBlock(R)));
   // Conflicts worth a tenth more passes over the banks.
-  if (R.Model && R.Model->SharedConflictPasses >
-                     0.1 * (R.Model->SharedPasses -
-                            R.Model->SharedConflictPasses)) {
-    double Free = R.Model->SharedPasses - R.Model->SharedConflictPasses;
+  double Free =
+      R.Model ? R.Model->SharedPasses - R.Model->SharedConflictPasses : 0;
+  if (R.Model && R.Model->SharedConflictPasses > 0.1 * Free)
     D.push_back(llvm::formatv(
         "shared-memory bank conflicts {0}: a block's shared loads and "
         "stores take {1:0} passes over the banks where {2:0} would do "
         "({3:1}x): pad the rows of the shared array or change the stride "
         "between lanes",
-        whereAt(R), R.Model->SharedPasses, Free,
-        R.Model->SharedPasses / Free));
-  }
+        whereAt(R), R.Model->SharedPasses, Free, R.Model->SharedPasses / Free));
   if (R.Model && R.Model->Bound == Phase::Latency) {
     const DeviceParams &Dev = R.Limits->Device;
     double InFlight = R.Model->BlockLoadBytes * R.Occ->BlocksPerSM;

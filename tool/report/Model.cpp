@@ -141,12 +141,12 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   W.Dram = N * (B.Bytes / BytesPerClock + B.L2Bytes / D.L2BytesPerClock);
   W.Latency = B.MemoryLatency + B.WarpPath;
   double Compute = std::max({W.Issue, W.Fp, W.L1Shared});
-  bool BlockWaits = B.WaitingUnits == 1 && B.LoadedLatency > 0;
-  double Memory =
-      Steady ? std::max(W.Dram, B.LoadedLatency + BlockWaits * N *
-                                                      B.StoreBytes /
-                                                      BytesPerClock)
-             : B.MemoryLatency + W.Dram;
+  double StoresAfterLoads = B.WaitingUnits == 1 && B.LoadedLatency > 0
+                                ? N * B.StoreBytes / BytesPerClock
+                                : 0;
+  double Memory = Steady
+                      ? std::max(W.Dram, B.LoadedLatency + StoresAfterLoads)
+                      : B.MemoryLatency + W.Dram;
   double Longer = std::max(Memory, Compute);
   double Shorter = std::min(Memory, Compute);
   // The dispatch of a steady wave's blocks overlaps the blocks running.

@@ -1,7 +1,7 @@
 //===- PtxCounts.cpp ------------------------------------------------------===//
 #include "report/PtxCounts.h"
 
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -179,13 +179,19 @@ private:
   // The module's and this entry's .shared arrays: an address computed from
   // one of them is relative to its base, which is taken as 0.
   const llvm::StringSet<> &SharedArrays;
-  // The nodes that hold such relative addresses: comparing one is not
-  // comparing the address, so it guards nothing.
-  llvm::DenseSet<unsigned> Relative;
-  // The nodes that read %ctaid, %nctaid or a parameter: they make
-  // addresses, but guards are evaluated for one block with made-up
-  // parameters, so they guard nothing either.
-  llvm::DenseSet<unsigned> OfTheLaunch;
+  // What a node's value is made of besides the thread's place and
+  // constants: a shared array's base (taken as 0, so comparing the value is
+  // not comparing the address), or %ctaid, %nctaid or a parameter (guards
+  // are evaluated for one block with made-up parameters). Such a node
+  // makes addresses but guards nothing.
+  enum Origin : unsigned { SharedBase = 1, Launch = 2 };
+  llvm::DenseMap<unsigned, unsigned> Origins;
+  unsigned origin(unsigned Node) const { return Origins.lookup(Node); }
+  unsigned made(unsigned Node, unsigned From) {
+    if (From)
+      Origins[Node] |= From;
+    return Node;
+  }
   // The parameters loaded, numbered as first seen.
   llvm::StringMap<unsigned> Params;
   llvm::StringSet<> Labels;
@@ -232,9 +238,7 @@ std::optional<unsigned> EntryReader::operand(llvm::StringRef Text,
       auto D = Dimension(Text.drop_front(llvm::StringRef(Prefix).size()));
       if (!D)
         return std::nullopt;
-      unsigned Node = K.Values.add({Op, 32, false, false, *D});
-      OfTheLaunch.insert(Node);
-      return Node;
+      return made(K.Values.add({Op, 32, false, false, *D}), Launch);
     }
   if (Text.consume_front("%tid.")) {
     if (auto D = Dimension(Text))
@@ -246,11 +250,8 @@ std::optional<unsigned> EntryReader::operand(llvm::StringRef Text,
       return K.Values.add({ValueOp::BlockSize, 32, false, false, *D});
     return std::nullopt;
   }
-  if (SharedArrays.contains(Text)) {
-    unsigned Base = K.Values.add({ValueOp::Constant, Bits});
-    Relative.insert(Base);
-    return Base;
-  }
+  if (SharedArrays.contains(Text))
+    return made(K.Values.add({ValueOp::Constant, Bits}), SharedBase);
   if (Text == "%laneid")
     return K.Values.add({ValueOp::Lane, 32});
   if (Text == "%warpid")
@@ -350,8 +351,7 @@ void EntryReader::track(const Instruction &I,
       A = operand(Ops[1], Type->first);
       B = operand(Ops[2], Type->first);
     }
-    if (!Cmp || !A || !B || Relative.contains(*A) || Relative.contains(*B) ||
-        OfTheLaunch.contains(*A) || OfTheLaunch.contains(*B))
+    if (!Cmp || !A || !B || origin(*A) || origin(*B))
       return forget(Dest);
     unsigned Compared = K.Values.add({*Cmp, 1, Type->second, false, *A, *B});
     // setp.CMP.BOOL p|q, a, b, c: p = (a CMP b) BOOL c, q = !(a CMP b) BOOL
@@ -387,10 +387,10 @@ void EntryReader::track(const Instruction &I,
   if (Op == "ld" && I.has("param") && Type && Ops.size() == 2 &&
       !Dest.starts_with("{")) {
     auto [Number, New] = Params.try_emplace(Ops[1], Params.size());
-    unsigned Node = K.Values.add(
-        {ValueOp::Param, Type->first, Type->second, false, Number->second});
-    OfTheLaunch.insert(Node);
-    return Define(Dest, Node);
+    return Define(Dest, made(K.Values.add({ValueOp::Param, Type->first,
+                                           Type->second, false,
+                                           Number->second}),
+                             Launch));
   }
 
   std::optional<ValueOp> Arith =
@@ -467,12 +467,10 @@ void EntryReader::track(const Instruction &I,
   N.A = (*Args)[0];
   N.B = Needed > 1 ? (*Args)[1] : 0;
   N.C = Needed > 2 ? (*Args)[2] : 0;
-  unsigned Node = K.Values.add(N);
-  if (llvm::any_of(*Args, [&](unsigned A) { return Relative.contains(A); }))
-    Relative.insert(Node);
-  if (llvm::any_of(*Args, [&](unsigned A) { return OfTheLaunch.contains(A); }))
-    OfTheLaunch.insert(Node);
-  Define(Dest, Node);
+  unsigned From = 0;
+  for (unsigned A : *Args)
+    From |= origin(A);
+  Define(Dest, made(K.Values.add(N), From));
 }
 
 void EntryReader::branch(llvm::StringRef Target,
@@ -518,11 +516,10 @@ void EntryReader::record(const Instruction &I,
     return;
   KnownAccess A{Address->first, Address->second, unsigned(accessBytes(I)),
                 llvm::SmallVector<GuardLiteral, 2>(Guard)};
-  bool Launch = OfTheLaunch.contains(A.Address);
   if (I.hasPrefix("shared")) {
-    if (Relative.contains(A.Address) && !Launch)
+    if (origin(A.Address) == SharedBase)
       K.SharedAccesses.push_back(A);
-  } else if (Op != "st" && Launch &&
+  } else if (Op != "st" && (origin(A.Address) & Launch) &&
              !(I.has("local") || I.has("param") || I.has("const"))) {
     K.GlobalLoadAccesses.push_back(A);
   }

@@ -175,22 +175,6 @@ TEST(BlockCountsTest, AStagingKernelsSharedAccessesAreAllKnown) {
   EXPECT_EQ(blockCounts((*Kernels)[0], {256, 1, 1}).SharedConflictPasses, 8);
 }
 
-// A kernel that reads its shared array at Index (a PTX expression of %r1,
-// threadIdx.x, and %r2, threadIdx.y, into %r3) times Bytes bytes, Bytes a
-// lane.
-KernelCounts sharedRead(const std::string &Index, unsigned Bytes) {
-  std::string Type = Bytes == 4 ? "f32" : Bytes == 8 ? "v2.f32" : "v4.f32";
-  std::string Dest = Bytes == 4   ? "%f1"
-                     : Bytes == 8 ? "{%f1, %f2}"
-                                  : "{%f1, %f2, %f3, %f4}";
-  return entryWith("\t.shared .align 16 .b8 smem[16384];\n"
-                   "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n" +
-                   Index + "\tmul.lo.s32 %r4, %r3, " + std::to_string(Bytes) +
-                   ";\n\tmov.u32 %r5, smem;\n\tadd.s32 %r6, %r5, %r4;\n" +
-                   "\tld.shared." + Type + " " + Dest + ", [%r6+" +
-                   std::to_string(Bytes) + "];\n");
-}
-
 double conflicts(const KernelCounts &K, Dim3 Block) {
   return blockCounts(K, Block).SharedConflictPasses;
 }

@@ -129,26 +129,21 @@ TEST(DiagnoseTest, LatencyBound) {
 TEST(DiagnoseTest, BankConflicts) {
   // Each warp's 32 lanes 32 words apart: one bank, 32 passes a warp where
   // 1 would do, in 8 warps; a stride of one word has none.
-  auto Strided = [](const char *Shift) {
+  auto Strided = [](const std::string &Index) {
     KernelReport R = row(90, 256, 16, 32768);
-    R.Counts = entryWith(std::string(R"(
-	.shared .align 4 .b8 smem[32768];
-	mov.u32 	%r1, %tid.x;
-	shl.b32 	%r2, %r1, )") + Shift + R"(;
-	mov.u32 	%r3, smem;
-	add.s32 	%r4, %r3, %r2;
-	ld.shared.f32 	%f1, [%r4];
-)");
+    R.Counts = sharedRead(Index, 4);
     R.Model = predict(R.Counts, R.Resources, *R.Occ, *R.Limits, *R.Launch);
     return all(R);
   };
-  EXPECT_NE(Strided("7").find("shared-memory bank conflicts on sm_90 at 256 "
+  const std::string Apart = "\tshl.b32 %r3, %r1, 5;\n";
+  EXPECT_NE(Strided(Apart).find("shared-memory bank conflicts on sm_90 at 256 "
                               "threads: a block's shared loads and stores "
                               "take 256 passes over the banks where 8 would "
                               "do (32.0x)"),
             std::string::npos)
-      << Strided("7");
-  EXPECT_EQ(Strided("2").find("bank conflicts"), std::string::npos);
+      << Strided(Apart);
+  EXPECT_EQ(Strided("\tmov.u32 %r3, %r1;\n").find("bank conflicts"),
+            std::string::npos);
 }
 
 TEST(DiagnoseTest, Loops) {

@@ -154,15 +154,8 @@ TEST(ModelTest, ABlockThatWaitsStoresAfterItsLoads) {
 TEST(ModelTest, BankConflictsCostSharedPasses) {
   // Each warp's lanes on one bank (a stride of 32 words) take 32 passes
   // where consecutive words take one.
-  auto Cycles = [](const char *Shift) {
-    KernelCounts C = entryWith(std::string(R"(
-	.shared .align 4 .b8 smem[32768];
-	mov.u32 	%r1, %tid.x;
-	shl.b32 	%r2, %r1, )") + Shift + R"(;
-	mov.u32 	%r3, smem;
-	add.s32 	%r4, %r3, %r2;
-	ld.shared.f32 	%f1, [%r4];
-)");
+  auto Cycles = [](const std::string &Index) {
+    KernelCounts C = sharedRead(Index, 4);
     const ArchLimits &L = *archLimits(90);
     LaunchConfig Launch;
     Launch.Block = {256, 1, 1};
@@ -172,7 +165,8 @@ TEST(ModelTest, BankConflictsCostSharedPasses) {
     Occupancy O = computeOccupancy(L, {16, 32768, 0, std::nullopt}, Launch);
     return predict(C, R, O, L, Launch).L1SharedCycles;
   };
-  EXPECT_DOUBLE_EQ(Cycles("7"), 32 * Cycles("2"));
+  EXPECT_DOUBLE_EQ(Cycles("\tshl.b32 %r3, %r1, 5;\n"),
+                   32 * Cycles("\tmov.u32 %r3, %r1;\n"));
 }
 
 TEST(ModelTest, WhatNeighboursLoadedComesFromL2) {

@@ -7,8 +7,9 @@
 // the thread's place does not decide. ColumnStencilPtx: a 32 x 8 block's
 // threads each load a float and the ones a row above and below it, from a
 // pitch parameter, so blocks one row of blocks apart load two rows alike.
-// Read by PtxCountsTest, BlockCountsTest and ModelTest, with entryWith(),
-// which reads a small kernel of their own.
+// sharedRead(): a shared load at an index of the thread's place, for bank
+// conflicts. Read by PtxCountsTest, BlockCountsTest, ModelTest and
+// DiagnoseTest, with entryWith(), which reads a small kernel of their own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TEST_UNIT_REPORT_REPORTKERNELS_H
@@ -99,6 +100,22 @@ inline metacu::report::KernelCounts entryWith(const std::string &Body) {
   }
   EXPECT_EQ(Kernels->size(), 1u);
   return Kernels->front();
+}
+
+// A kernel that reads its shared array at Index (a PTX expression of %r1,
+// threadIdx.x, and %r2, threadIdx.y, into %r3) times Bytes bytes, Bytes a
+// lane.
+inline metacu::report::KernelCounts sharedRead(const std::string &Index, unsigned Bytes) {
+  std::string Type = Bytes == 4 ? "f32" : Bytes == 8 ? "v2.f32" : "v4.f32";
+  std::string Dest = Bytes == 4   ? "%f1"
+                     : Bytes == 8 ? "{%f1, %f2}"
+                                  : "{%f1, %f2, %f3, %f4}";
+  return entryWith("\t.shared .align 16 .b8 smem[32768];\n"
+                   "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n" +
+                   Index + "\tmul.lo.s32 %r4, %r3, " + std::to_string(Bytes) +
+                   ";\n\tmov.u32 %r5, smem;\n\tadd.s32 %r6, %r5, %r4;\n" +
+                   "\tld.shared." + Type + " " + Dest + ", [%r6+" +
+                   std::to_string(Bytes) + "];\n");
 }
 
 #endif
