@@ -257,11 +257,14 @@ private:
   /// place.
   void write(int I, const Names &Name) {
     const Entered &E = Files[I];
-    llvm::StringRef Text = I == 0 ? File.text() : SM.getBufferData(E.ID);
+    // The splice has LF line breaks and no byte order mark, as the input
+    // has (expandFile); the preprocessor's offsets are in the raw text.
+    UnifiedText Unified(I == 0 ? File.text() : SM.getBufferData(E.ID));
+    llvm::StringRef Text = Unified.text();
     // The directives to act on, in order; null for a pragma to drop.
     std::vector<std::pair<unsigned, const Directive *>> Edits;
     for (const Directive &D : E.Directives)
-      Edits.push_back({D.Hash, &D});
+      Edits.push_back({Unified.offset(D.Hash), &D});
     if (I != 0) {
       for (unsigned Offset : headerOnlyPragmas(Text))
         Edits.push_back({Offset, nullptr});
@@ -278,7 +281,7 @@ private:
       if (Hash < Pos)
         continue;
       size_t Begin = Lines.lineStart(Hash);
-      size_t End = Text.find('\n', D ? D->NameEnd : Hash);
+      size_t End = Text.find('\n', D ? Unified.offset(D->NameEnd) : Hash);
       if (End == llvm::StringRef::npos)
         End = Text.size();
       if (!D || (!D->Skipped.empty() && SplicedPaths.contains(D->Skipped))) {
@@ -299,9 +302,9 @@ private:
                  ParentDir != InputDir) {
         // Found beside the header; the text now reads from the input's
         // directory.
-        Out += Text.slice(Pos, D->NameBegin);
+        Out += Text.slice(Pos, Unified.offset(D->NameBegin));
         Out += "\"" + relativePath(InputDir, D->Target) + "\"";
-        Pos = D->NameEnd;
+        Pos = Unified.offset(D->NameEnd);
       }
     }
     Out += Text.substr(Pos);

@@ -270,7 +270,9 @@ private:
           !isIncludeDirective(Toks[I + 1]))
         continue;
       llvm::StringRef Rest =
-          Text.substr(Toks[I + 1].end()).split('\n').first.trim();
+          Text.substr(Toks[I + 1].end())
+              .take_until([](char C) { return C == '\n' || C == '\r'; })
+              .trim();
       bool Angled = Rest.starts_with("<");
       if (Angled || Rest.starts_with("\"")) {
         if (Each(Rest.drop_front().split(Angled ? '>' : '"').first, Angled))

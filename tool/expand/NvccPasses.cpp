@@ -113,10 +113,9 @@ private:
     E.Includer = SM.getFileEntryRefForID(Includer)->getName().str();
     E.Where = {SM.getLineNumber(Includer, E.Offset),
                SM.getColumnNumber(Includer, E.Offset)};
-    llvm::StringRef Text = SM.getBufferData(Includer);
-    size_t Begin = Text.rfind('\n', E.Offset);
-    Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
-    E.LineText = Text.slice(Begin, Text.find('\n', E.Offset)).str();
+    E.LineText = SourceFile(E.Includer, SM.getBufferData(Includer).str())
+                     .lineText(E.Offset)
+                     .str();
     while (Inc.isValid() && SM.getFileID(Inc) != SM.getMainFileID())
       Inc = SM.getIncludeLoc(SM.getFileID(Inc));
     if (Inc.isValid())

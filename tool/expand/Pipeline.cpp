@@ -75,8 +75,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
       return Splice.takeError();
     SpliceClock.lap("dialect headers");
     if (!Splice->Headers.empty())
-      return expandSpliced(std::move(*Splice), SpliceTime.front(), Archs,
-                           Opts);
+      return expandSpliced(std::move(*Splice), SpliceTime.front(), Archs, Opts);
     // Nothing nvcc's host pass reads is in the dialect. The dialect headers
     // this reading entered sit where nvcc defines __CUDACC__ or __NVCC__
     // and skips them, in every pass: their #include stays as written. What
@@ -164,6 +163,12 @@ llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced,
 llvm::Expected<ExpandedFile> expandFile(const SourceFile &File,
                                         const ArchList &Archs,
                                         const PipelineOptions &Opts) {
+  // The stages split lines at '\n'; Clang also ends them at CRLF and a
+  // lone CR, and skips a byte order mark. The output has LF line breaks.
+  UnifiedText Unified(File.text());
+  if (Unified.changed())
+    return runLocated(SourceFile(File.path().str(), Unified.take()), Archs,
+                      Opts, /*Spliced=*/false);
   return runLocated(File, Archs, Opts, /*Spliced=*/false);
 }
 

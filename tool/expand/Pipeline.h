@@ -61,7 +61,8 @@ struct ExpandedFile {
 };
 
 /// Expands \p File for \p Archs. Errors in the input are SourceErrors
-/// (support/Diagnostic.h).
+/// (support/Diagnostic.h). The file may have any line breaks Clang reads
+/// (LF, CRLF, CR) and a byte order mark; the output has LF and none.
 llvm::Expected<ExpandedFile> expandFile(const SourceFile &File,
                                         const ArchList &Archs,
                                         const PipelineOptions &Opts);

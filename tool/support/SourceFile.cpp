@@ -8,12 +8,51 @@
 
 namespace metacu {
 
+unsigned lineBreakAt(llvm::StringRef Text, size_t Offset) {
+  if (Offset >= Text.size())
+    return 0;
+  if (Text[Offset] == '\n')
+    return 1;
+  if (Text[Offset] != '\r')
+    return 0;
+  return Offset + 1 < Text.size() && Text[Offset + 1] == '\n' ? 2 : 1;
+}
+
+UnifiedText::UnifiedText(llvm::StringRef Raw) {
+  size_t I = 0;
+  if (Raw.starts_with("\xEF\xBB\xBF")) {
+    Dropped = {0, 1, 2};
+    I = 3;
+  }
+  Text.reserve(Raw.size());
+  for (size_t E = Raw.size(); I < E; ++I) {
+    if (Raw[I] != '\r') {
+      Text += Raw[I];
+      continue;
+    }
+    if (lineBreakAt(Raw, I) == 2)
+      Dropped.push_back(I);
+    else
+      Text += '\n';
+    Changed = true;
+  }
+  Changed |= !Dropped.empty();
+}
+
+unsigned UnifiedText::offset(unsigned RawOffset) const {
+  return RawOffset -
+         (std::lower_bound(Dropped.begin(), Dropped.end(), RawOffset) -
+          Dropped.begin());
+}
+
 SourceFile::SourceFile(std::string P, std::string T)
     : Path(std::move(P)), Text(std::move(T)) {
   LineStarts.push_back(0);
   for (unsigned I = 0, E = Text.size(); I != E; ++I)
-    if (Text[I] == '\n')
+    if (unsigned N = lineBreakAt(Text, I)) {
+      I += N - 1;
       LineStarts.push_back(I + 1);
+    }
 }
 
 bool isSpecialFile(llvm::StringRef Path) {
@@ -55,13 +94,21 @@ unsigned SourceFile::offsetOfLine(unsigned Line) const {
   return LineStarts[Line - 1];
 }
 
+unsigned SourceFile::lineEnd(unsigned Offset) const {
+  unsigned Line = lineCol(Offset).Line;
+  if (Line == LineStarts.size())
+    return Text.size();
+  unsigned End = LineStarts[Line] - 1;
+  // CRLF: the break starts at its CR.
+  return End > LineStarts[Line - 1] && Text[End - 1] == '\r' &&
+                 Text[End] == '\n'
+             ? End - 1
+             : End;
+}
+
 llvm::StringRef SourceFile::lineText(unsigned Offset) const {
   unsigned Begin = lineStart(Offset);
-  size_t End = Text.find('\n', Begin);
-  if (End == std::string::npos)
-    End = Text.size();
-  llvm::StringRef L(Text.data() + Begin, End - Begin);
-  return L.rtrim('\r');
+  return llvm::StringRef(Text).slice(Begin, lineEnd(Offset));
 }
 
 void SourceFile::markOrigin(unsigned Offset, std::string P, unsigned Line,

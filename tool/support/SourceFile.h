@@ -6,6 +6,9 @@
 // expand/DialectHeaders.h): origin marks then say which file and line each
 // part comes from, as #line directives would.
 //
+// Lines end where Clang and nvcc end them: at LF, CRLF or a lone CR. The
+// expansion's stages split lines at '\n' and work on a UnifiedText.
+//
 //===----------------------------------------------------------------------===//
 #ifndef METACU_SUPPORT_SOURCEFILE_H
 #define METACU_SUPPORT_SOURCEFILE_H
@@ -36,6 +39,34 @@ struct Origin {
   bool Library = false;
 };
 
+/// The length of the line break at \p Offset of \p Text: 2 for CRLF, 1 for
+/// LF or a lone CR (both end a line for Clang and nvcc), 0 for none.
+unsigned lineBreakAt(llvm::StringRef Text, size_t Offset);
+
+/// A text as the compiler reads it, for stages that split lines at '\n':
+/// every line break (LF, CRLF, a lone CR) written as LF, and without a
+/// leading UTF-8 byte order mark, which nvcc skips and which anywhere but
+/// first in a file is a stray character. Columns and line numbers are
+/// those of the raw text, less the mark's three bytes on the first line.
+class UnifiedText {
+public:
+  explicit UnifiedText(llvm::StringRef Raw);
+
+  llvm::StringRef text() const { return Text; }
+  std::string take() { return std::move(Text); }
+  /// Whether the text differs from the raw one.
+  bool changed() const { return Changed; }
+  /// Where the byte at \p RawOffset of the raw text is in text() (a
+  /// dropped byte: where the next one is).
+  unsigned offset(unsigned RawOffset) const;
+
+private:
+  std::string Text;
+  /// Raw offsets of the bytes left out, ascending: a mark's, CRLF's CR.
+  std::vector<unsigned> Dropped;
+  bool Changed = false;
+};
+
 /// Whether \p Path names something that exists and is no regular file (a
 /// pipe, a device): reading it would wait for a writer, and a pipe read
 /// once here would be waited on again by Clang.
@@ -59,10 +90,13 @@ public:
   /// The position in the text itself, spliced files counted as its lines.
   LineCol lineCol(unsigned Offset) const;
   unsigned line(unsigned Offset) const { return lineCol(Offset).Line; }
-  /// The text of the line holding \p Offset, without its newline.
+  /// The text of the line holding \p Offset, without its line break.
   llvm::StringRef lineText(unsigned Offset) const;
   /// Offset of the first byte of the line holding \p Offset.
   unsigned lineStart(unsigned Offset) const;
+  /// Offset of the line break that ends the line holding \p Offset (its
+  /// CR or LF; size() on a last line without one).
+  unsigned lineEnd(unsigned Offset) const;
   /// Offset of the given 1-based line's first byte (clamped to the end).
   unsigned offsetOfLine(unsigned Line) const;
 

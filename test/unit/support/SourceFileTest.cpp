@@ -61,6 +61,63 @@ TEST(SourceFileTest, LineTextExcludesNewlineAndCarriageReturn) {
   EXPECT_EQ(F.lineCol(15).Line, 3u);
 }
 
+TEST(SourceFileTest, ALoneCarriageReturnEndsALineAsClangReadsIt) {
+  //                 01 2 3 45 6 78
+  SourceFile F("a.cu", "ab\rc\r\nd\n\re");
+  EXPECT_EQ(F.lineCol(3).Line, 2u); // 'c'
+  EXPECT_EQ(F.lineCol(3).Col, 1u);
+  EXPECT_EQ(F.lineCol(6).Line, 3u); // 'd'
+  // "\n\r" is two line breaks, for Clang and nvcc alike.
+  EXPECT_EQ(F.lineCol(8).Line, 4u);
+  EXPECT_EQ(F.lineCol(9).Line, 5u); // 'e'
+  EXPECT_EQ(F.lineText(0), "ab");
+  EXPECT_EQ(F.lineText(3), "c");
+  EXPECT_EQ(F.lineText(8), "");
+  EXPECT_EQ(F.offsetOfLine(3), 6u);
+  EXPECT_EQ(F.offsetOfLine(5), 9u);
+}
+
+TEST(SourceFileTest, LineEndIsTheFirstByteOfTheLineBreak) {
+  SourceFile F("a.cu", "ab\r\ncd\ref\ngh");
+  EXPECT_EQ(F.lineEnd(0), 2u);   // at the CR of CRLF
+  EXPECT_EQ(F.lineEnd(3), 2u);   // the LF belongs to the same line
+  EXPECT_EQ(F.lineEnd(4), 6u);   // a lone CR
+  EXPECT_EQ(F.lineEnd(7), 9u);   // LF
+  EXPECT_EQ(F.lineEnd(11), 12u); // no break: the end
+}
+
+TEST(SourceFileTest, LineBreakLengths) {
+  EXPECT_EQ(lineBreakAt("a\r\nb", 1), 2u);
+  EXPECT_EQ(lineBreakAt("a\rb", 1), 1u);
+  EXPECT_EQ(lineBreakAt("a\nb", 1), 1u);
+  EXPECT_EQ(lineBreakAt("a\n\rb", 1), 1u);
+  EXPECT_EQ(lineBreakAt("a\r", 1), 1u);
+  EXPECT_EQ(lineBreakAt("ab", 1), 0u);
+  EXPECT_EQ(lineBreakAt("ab", 2), 0u);
+}
+
+TEST(SourceFileTest, UnifiedTextHasLineFeedsOnlyAndNoByteOrderMark) {
+  llvm::StringRef Raw = "\xEF\xBB\xBF"
+                        "a\r\nb\rc\nd";
+  UnifiedText U(Raw);
+  EXPECT_TRUE(U.changed());
+  EXPECT_EQ(U.text(), "a\nb\nc\nd");
+  EXPECT_EQ(U.offset(0), 0u); // the mark: where 'a' went
+  EXPECT_EQ(U.offset(3), 0u); // 'a'
+  EXPECT_EQ(U.offset(4), 1u); // CR of CRLF: where its LF went
+  EXPECT_EQ(U.offset(5), 1u);
+  EXPECT_EQ(U.offset(6), 2u);  // 'b'
+  EXPECT_EQ(U.offset(7), 3u);  // the lone CR, now an LF
+  EXPECT_EQ(U.offset(10), 6u); // 'd'
+  EXPECT_EQ(U.offset(11), 7u); // the end
+  // A text with LF line breaks is left as it is.
+  UnifiedText Plain("a\nb\n");
+  EXPECT_FALSE(Plain.changed());
+  EXPECT_EQ(Plain.text(), "a\nb\n");
+  // A mark that is not first is text, as for Clang.
+  EXPECT_FALSE(UnifiedText("a\xEF\xBB\xBF").changed());
+}
+
 TEST(SourceFileTest, LineTextOfEmptyLines) {
   SourceFile F("a.cu", "a\n\n\nb\n");
   EXPECT_EQ(F.lineText(2), "");
