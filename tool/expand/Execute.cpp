@@ -8,6 +8,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Interpreter/IncrementalExecutor.h"
 #include "clang/Interpreter/Interpreter.h"
 #include "llvm/ADT/STLExtras.h"
@@ -193,13 +194,19 @@ public:
   void flush() {
     if (!Pending)
       return;
+    const std::optional<Place> &Where = Pending->Where;
     if (Pending->Mapped)
       S.Errors.push_back({Pending->Offset, Pending->Message});
-    else if (Pending->Where && !isMetacusOwn(Pending->Where->getFilename()))
+    else if (Where && Where->File == "<built-in>")
+      // Where Clang writes the #include lines of -include.
+      Unmapped.push_back(
+          llvm::createStringError(Pending->Message + " (-include)"));
+    else if (Where && Where->File == "<command line>")
+      Unmapped.push_back(
+          llvm::createStringError(Pending->Message + " (-D or -U)"));
+    else if (Where && !isMetacusOwn(Where->File))
       Unmapped.push_back(llvm::make_error<SourceError>(
-          Pending->Where->getFilename(),
-          LineCol{Pending->Where->getLine(), Pending->Where->getColumn()},
-          std::nullopt, Pending->Message));
+          Where->File, Where->At, std::nullopt, Pending->Message));
     else
       // A place in metacu's own buffers or headers would mean nothing to
       // the user; what went wrong still does.
@@ -242,11 +249,17 @@ private:
            (!RuntimeInclude.empty() && Path.starts_with(RuntimeInclude));
   }
 
+  /// A diagnostic's presumed place, kept apart from the SourceManager,
+  /// which may be gone when it is flushed.
+  struct Place {
+    std::string File;
+    LineCol At;
+  };
   struct PendingError {
     std::string Message;
     unsigned Offset;
     bool Mapped;
-    std::optional<clang::PresumedLoc> Where;
+    std::optional<Place> Where;
   };
 
   std::optional<unsigned> map(const clang::Diagnostic &Info) {
@@ -255,15 +268,14 @@ private:
     return programToInput(Info.getSourceManager(), Info.getLocation(), S.G);
   }
 
-  static std::optional<clang::PresumedLoc>
-  presumed(const clang::Diagnostic &Info) {
+  static std::optional<Place> presumed(const clang::Diagnostic &Info) {
     if (!Info.hasSourceManager() || Info.getLocation().isInvalid())
       return std::nullopt;
     clang::PresumedLoc P =
         Info.getSourceManager().getPresumedLoc(Info.getLocation());
     if (P.isInvalid())
       return std::nullopt;
-    return P;
+    return Place{P.getFilename(), {P.getLine(), P.getColumn()}};
   }
 
   RunState &S;
@@ -289,8 +301,8 @@ void reportUndefined(const clang::DeclContext &DC, clang::ASTContext &Ctx,
       continue;
     bool Defined = false;
     if (const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(ND))
-      Defined = FD->isDefined() || FD->getBuiltinID() ||
-                FD->isImplicit() || FD->isDependentContext();
+      Defined = FD->isDefined() || FD->getBuiltinID() || FD->isImplicit() ||
+                FD->isDependentContext();
     else if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(ND))
       Defined = !VD->hasExternalStorage() || VD->getDefinition();
     else
@@ -519,17 +531,44 @@ void gatherInitializers(llvm::Module &M) {
   B.CreateRetVoid();
 }
 
-/// An interpreter that has compiled and run \p Prelude, reporting to
-/// \p Diags.
-llvm::Expected<std::unique_ptr<clang::Interpreter>>
-startInterpreter(const std::vector<std::string> &Args,
-                 clang::DiagnosticConsumer &Diags, llvm::StringRef Prelude) {
+/// The compiler an interpreter with command line \p Args is built on.
+llvm::Expected<std::unique_ptr<clang::CompilerInstance>>
+interpreterCompiler(const std::vector<std::string> &Args) {
   std::vector<const char *> Argv;
   for (const std::string &A : Args)
     Argv.push_back(A.c_str());
   clang::IncrementalCompilerBuilder CB;
   CB.SetCompilerArgs(Argv);
-  auto CI = CB.CreateCpp();
+  return CB.CreateCpp();
+}
+
+/// Whether the input an interpreter with command line \p Args reads first
+/// compiles: the predefines, with the user's -D and -U, and the files of
+/// -include. Clang 22's Interpreter crashes (IncrementalAction::GenModule)
+/// when it does not, so that input is compiled alone first, its errors
+/// reported to \p Diags.
+bool firstInputCompiles(const std::vector<std::string> &Args,
+                        clang::DiagnosticConsumer &Diags) {
+  auto CI = interpreterCompiler(Args);
+  if (!CI) {
+    llvm::consumeError(CI.takeError());
+    return false;
+  }
+  (*CI)->getDiagnostics().setClient(&Diags, /*ShouldOwnClient=*/false);
+  clang::SyntaxOnlyAction Parse;
+  if (!Parse.BeginSourceFile(**CI, (*CI)->getFrontendOpts().Inputs[0]))
+    return false;
+  bool Ok = !Parse.Execute() && !(*CI)->getDiagnostics().hasErrorOccurred();
+  Parse.EndSourceFile();
+  return Ok;
+}
+
+/// An interpreter that has compiled and run \p Prelude, reporting to
+/// \p Diags.
+llvm::Expected<std::unique_ptr<clang::Interpreter>>
+startInterpreter(const std::vector<std::string> &Args,
+                 clang::DiagnosticConsumer &Diags, llvm::StringRef Prelude) {
+  auto CI = interpreterCompiler(Args);
   if (!CI)
     return CI.takeError();
   (*CI)->getDiagnostics().setClient(&Diags, /*ShouldOwnClient=*/false);
@@ -587,6 +626,18 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       All = llvm::joinErrors(std::move(All), std::move(Cause));
     return All;
   };
+
+  // Only the user's -D, -U and -include can make the first input fail.
+  if (llvm::any_of(Opts.Flags.Args, [](llvm::StringRef A) {
+        return A.starts_with("-D") || A.starts_with("-U") ||
+               A.starts_with("-include");
+      })) {
+    std::vector<std::string> Args = Base;
+    llvm::append_range(Args, Rest);
+    if (!firstInputCompiles(Args, Diags))
+      return Failure(llvm::createStringError(
+          "the -D, -U and -include options do not compile"));
+  }
 
   std::unique_ptr<clang::Interpreter> Interp;
   llvm::SmallString<256> Header(Opts.RuntimeInclude);
