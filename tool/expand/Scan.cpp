@@ -102,8 +102,82 @@ private:
   bool isCodegenIf(unsigned I) const {
     return isIdent(I, "if") && isIdent(I + 1, "codegen");
   }
+  /// '"x"if codegen' or '1if codegen': the lexer reads the 'if' as a
+  /// literal's suffix (C++11 user-defined literals), a misplaced 'if
+  /// codegen' all the same.
+  bool isSuffixedCodegenIf(unsigned I) const {
+    const Token *T = at(I);
+    return T && !T->InDirective && isIdent(I + 1, "codegen") &&
+           (clang::tok::isLiteral(T->Kind)) && T->Text.ends_with("if") &&
+           T->Text.size() > 2;
+  }
   bool startsConstruct(unsigned I) const {
-    return (isAt(I) && !at(I)->InDirective) || isCodegenIf(I);
+    return (isAt(I) && !at(I)->InDirective) || isCodegenIf(I) ||
+           isSuffixedCodegenIf(I);
+  }
+
+  /// The code token before \p I (directive lines are not code), if any.
+  std::optional<unsigned> previousCode(unsigned I) const {
+    while (I-- > 0)
+      if (!toks()[I].InDirective)
+        return I;
+    return std::nullopt;
+  }
+
+  /// Whether a statement can begin at token \p I, as far as the tokens
+  /// before it tell: after ';', '{', '}', 'else', 'do', a label, an
+  /// attribute, or the ')' of an if, for, while or switch head (meta and
+  /// codegen ones too); and at the start of the file, where the lowering
+  /// says that 'if codegen' needs a function body.
+  bool startsStatement(unsigned I) const {
+    std::optional<unsigned> P = previousCode(I);
+    if (!P)
+      return true;
+    const Token &T = toks()[*P];
+    if (T.is(tok::semi) || T.is(tok::l_brace) || T.is(tok::r_brace) ||
+        T.isIdent("else") || T.isIdent("do"))
+      return true;
+    if (T.is(tok::colon))
+      return !inConditionalExpression(*P);
+    if (T.is(tok::r_square)) {
+      // '[[likely]]'
+      std::optional<unsigned> Open = partnerOf(toks(), *P);
+      return Open && *P > 0 && toks()[*P - 1].is(tok::r_square) &&
+             partnerOf(toks(), *P - 1) == *Open + 1;
+    }
+    if (!T.is(tok::r_paren))
+      return false;
+    std::optional<unsigned> Open = partnerOf(toks(), *P);
+    std::optional<unsigned> Head = Open ? previousCode(*Open) : std::nullopt;
+    if (!Head)
+      return false;
+    const Token &H = toks()[*Head];
+    if (H.isIdent("enum"))
+      return *Head > 0 && isIdent(*Head - 1, "for");
+    return H.isIdent("if") || H.isIdent("for") || H.isIdent("while") ||
+           H.isIdent("switch") || H.isIdent("codegen") ||
+           H.isIdent("constexpr");
+  }
+
+  /// Whether the ':' at \p Colon is the second half of a '?:' (else a
+  /// label's, a case's or an access specifier's).
+  bool inConditionalExpression(unsigned Colon) const {
+    for (std::optional<unsigned> K = previousCode(Colon); K;
+         K = previousCode(*K)) {
+      const Token &T = toks()[*K];
+      if (T.is(tok::question))
+        return true;
+      if (T.is(tok::semi) || T.is(tok::l_brace) || T.is(tok::r_brace) ||
+          T.isOpenBracket())
+        return false;
+      if (T.isCloseBracket()) {
+        std::optional<unsigned> Open = partnerOf(toks(), *K);
+        if (!Open)
+          return false;
+        K = *Open;
+      }
+    }
+    return false;
   }
   unsigned offsetOf(unsigned I) const {
     return I < toks().size() ? toks()[I].Offset : File.size();
@@ -477,6 +551,13 @@ private:
   llvm::Expected<Node> parseConstructOnce(unsigned I) {
     Node N;
     N.TokBegin = I;
+    if (isSuffixedCodegenIf(I) || (isCodegenIf(I) && !startsStatement(I))) {
+      // Anywhere else its branches would replace part of an expression.
+      unsigned If = isCodegenIf(I) ? offsetOf(I) : endOf(I) - 2;
+      return errorAt(If, "'if codegen' is a statement: it can only begin "
+                         "one, in a function body, not continue an "
+                         "expression or declaration");
+    }
     if (isCodegenIf(I)) {
       N.Kind = NodeKind::Codegen;
       if (auto Err = parseIfChain(I + 2, N, /*Codegen=*/true))

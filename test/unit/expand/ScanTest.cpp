@@ -308,6 +308,55 @@ TEST(ScanTest, CodegenWithoutParenthesisIsMalformed) {
   EXPECT_EQ(kinds(S.nodes()), (Kinds{NK::Text, NK::Malformed, NK::Text}));
 }
 
+// 'if codegen' is a statement; where none can begin, its branches would
+// replace part of an expression or declaration.
+TEST(ScanTest, CodegenIfWhereAStatementCannotBeginIsMalformed) {
+  for (const char *Code :
+       {"void f() { y = y if codegen (true); }\n",
+        "void f() { return 1 if codegen (true) { return 2; } }\n",
+        "void f() { P p = {\"x\" if codegen (true), 1}; }\n",
+        "void f() { P p = {\"x\"if codegen (true), 1}; }\n",
+        "void f() { y = 1if codegen (true); }\n",
+        "void f() { y = c ? 1 : if codegen (true) {} }\n",
+        "void f() { g(@(1)) if codegen (true) {} }\n"}) {
+    Scanned S = scanOk(Code);
+    const Node *M = nullptr;
+    for (const Node &N : S.nodes())
+      if (N.Kind == NK::Malformed)
+        M = &N;
+    ASSERT_NE(M, nullptr) << Code;
+    EXPECT_NE(M->Error.find("'if codegen' is a statement"), std::string::npos)
+        << Code << ": " << M->Error;
+    EXPECT_EQ(M->ErrorOffset, S.offsetOf("if codegen")) << Code;
+  }
+}
+
+TEST(ScanTest, CodegenIfBeginsAStatementAfterEachKindOfBoundary) {
+  for (const char *Code :
+       {"void f() { x; if codegen (true) {} }\n",
+        "void f() { {} if codegen (true) {} }\n",
+        "void f() { if (c) if codegen (true) {} }\n",
+        "void f() { if constexpr (c) if codegen (true) {} }\n",
+        "void f() { for (;;) if codegen (true) {} }\n",
+        "void f() { while (c) if codegen (true) {} }\n",
+        "void f() { if (c) x; else if codegen (true) {} }\n",
+        "void f() { do if codegen (true) {} while (0); }\n",
+        "void f() { switch (c) { case 1: if codegen (true) {} } }\n",
+        "void f() { l: if codegen (true) {} }\n",
+        "void f() { [[likely]] if codegen (true) {} }\n",
+        "void f() { @meta for (int i = 0; i < 2; ++i) if codegen (true) {} }\n",
+        "void f() { x;\n#if 1\n  if codegen (true) {}\n#endif\n}\n"}) {
+    Scanned S = scanOk(Code);
+    bool Found = false;
+    walkNodes(S.nodes(), [&](const Node &N) {
+      EXPECT_NE(N.Kind, NK::Malformed) << Code << ": " << N.Error;
+      Found |= N.Kind == NK::Codegen;
+      return WalkNext::Children;
+    });
+    EXPECT_TRUE(Found) << Code;
+  }
+}
+
 TEST(ScanTest, SpliceKeepsItsExpression) {
   Scanned S = scanOk("int @(\"load_\" + std::to_string(i))(int x) "
                      "{ return x * @(f(1, (2))); }\n");
