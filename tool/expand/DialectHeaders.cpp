@@ -1,5 +1,6 @@
 //===- DialectHeaders.cpp -------------------------------------------------===//
 #include "expand/DialectHeaders.h"
+#include "support/Diagnostic.h"
 #include "support/Tokens.h"
 #include "toolchain/Invocation.h"
 
@@ -106,6 +107,8 @@ public:
                           StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind) override {
     Pending.reset();
+    if (Cycle)
+      return;
     int Includer = indexOf(SM.getFileID(HashLoc));
     if (Includer < 0 || !File || HashLoc.isMacroID())
       return;
@@ -122,8 +125,13 @@ public:
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
                    SrcMgr::CharacteristicKind, FileID) override {
+    if (Cycle)
+      return;
+    if (Reason == ExitFile && !Open.empty())
+      Open.pop_back();
     if (Reason != EnterFile)
       return;
+    Open.push_back(-1);
     FileID ID = SM.getFileID(Loc);
     auto F = SM.getFileEntryRefForID(ID);
     bool Main = ID == SM.getMainFileID();
@@ -141,7 +149,18 @@ public:
     if (Pending)
       Files[*Pending].Directives.back().Child = Files.size() - 1;
     Pending.reset();
+    Open.back() = Files.size() - 1;
+    findCycle();
   }
+
+  /// An include cycle through the dialect, if the preprocessor went
+  /// round one: the files of one turn (the file read again first and
+  /// last), and the file the input's #include of which leads there.
+  struct IncludeCycle {
+    std::vector<int> Turn;
+    int FromInput;
+  };
+  std::optional<IncludeCycle> Cycle;
 
   void FileSkipped(const FileEntryRef &, const clang::Token &,
                    SrcMgr::CharacteristicKind) override {
@@ -153,6 +172,29 @@ public:
   }
 
 private:
+  /// Whether the file just entered is being read twice already: without
+  /// a guard the preprocessor goes round until its nesting limit, and
+  /// splicing that many copies of the dialect in one another takes time
+  /// that grows with a high power of the depth. (Once is no cycle: a file
+  /// under an #ifndef guard is entered again, and skipped, while it is
+  /// still being read.)
+  void findCycle() {
+    std::vector<int> Reading;
+    for (int I : Open)
+      if (I >= 0)
+        Reading.push_back(I);
+    std::vector<size_t> Same;
+    for (size_t I = 0; I < Reading.size(); ++I)
+      if (Files[Reading[I]].Real == Files[Reading.back()].Real)
+        Same.push_back(I);
+    if (Same.size() < 3)
+      return;
+    std::vector<int> Turn(Reading.begin() + Same[0],
+                          Reading.begin() + Same[1] + 1);
+    if (llvm::any_of(Turn, [&](int I) { return I == 0 || Files[I].Dialect; }))
+      Cycle = IncludeCycle{std::move(Turn), Reading[1]};
+  }
+
   int indexOf(FileID ID) const {
     auto It = Index.find(ID);
     return It == Index.end() ? -1 : It->second;
@@ -164,6 +206,9 @@ private:
   const DialectScope &Scope;
   llvm::DenseMap<FileID, int> Index;
   std::optional<int> Pending;
+  /// The files being read, innermost last: indices into Files, -1 for a
+  /// file not recorded (the predefines, a file -include names).
+  std::vector<int> Open;
 };
 
 /// Marks the files to splice, given the real paths of those spliced
@@ -341,20 +386,29 @@ private:
 
 class SpliceAction : public PreprocessOnlyAction {
 public:
+  /// \p Failure: why there is no \p Result, if not that the preprocessor
+  /// could not run.
   SpliceAction(const SourceFile &File, const HostSliceOptions &Opts,
-               std::optional<SplicedInput> &Result)
-      : File(File), Opts(Opts), Scope(Opts), Result(Result) {}
+               std::optional<SplicedInput> &Result,
+               std::optional<llvm::Error> &Failure)
+      : File(File), Opts(Opts), Scope(Opts), Result(Result), Failure(Failure) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Preprocessor &PP = CI.getPreprocessor();
-    PP.addPPCallbacks(std::make_unique<IncludeTree>(
-        CI.getSourceManager(), PP.getHeaderSearchInfo(), Files, Scope));
+    auto Tree = std::make_unique<IncludeTree>(
+        CI.getSourceManager(), PP.getHeaderSearchInfo(), Files, Scope);
+    this->Tree = Tree.get();
+    PP.addPPCallbacks(std::move(Tree));
     return true;
   }
 
   void EndSourceFileAction() override {
     if (Files.empty())
       return;
+    if (Tree->Cycle) {
+      Failure = cycleError(*Tree->Cycle);
+      return;
+    }
     markSplices(Files);
     Result =
         Splicer(File, Opts, Files, getCompilerInstance().getSourceManager())
@@ -362,11 +416,41 @@ public:
   }
 
 private:
+  /// An error at the input's #include that leads into \p Cycle, with the
+  /// chain of #include lines that goes round.
+  llvm::Error cycleError(const IncludeTree::IncludeCycle &Cycle) {
+    const SourceManager &SM = getCompilerInstance().getSourceManager();
+    auto Name = [&](int I) {
+      return I == 0 ? File.path().str()
+                    : displayHeaderPath(File.path(), Opts.RuntimeInclude,
+                                        Files[I].Real);
+    };
+    // The #include of file I that enters file Next.
+    auto Include = [&](int I, int Next) {
+      return llvm::find_if(Files[I].Directives,
+                           [&](const Directive &D) { return D.Child == Next; });
+    };
+    const std::vector<int> &R = Cycle.Turn;
+    std::string Chain;
+    for (size_t K = 0; K + 1 < R.size(); ++K)
+      Chain += Name(R[K]) + ":" +
+               std::to_string(SM.getLineNumber(Files[R[K]].ID,
+                                               Include(R[K], R[K + 1])->Hash)) +
+               " includes " + Name(R[K + 1]) + (K + 2 < R.size() ? ", " : "");
+    return errorAt(Include(0, Cycle.FromInput)->Hash,
+                   "#include cycle through the dialect: " + Chain +
+                       ", which is being read already; a header cannot "
+                       "include what includes it (without a guard the "
+                       "preprocessor goes round until its nesting limit)");
+  }
+
   const SourceFile &File;
   const HostSliceOptions &Opts;
   DialectScope Scope;
   std::optional<SplicedInput> &Result;
+  std::optional<llvm::Error> &Failure;
   std::vector<Entered> Files;
+  IncludeTree *Tree = nullptr;
 };
 
 } // namespace
@@ -427,12 +511,16 @@ spliceDialectHeaders(const SourceFile &File, const HostSliceOptions &Opts) {
       clangCommandLine(Opts.Toolkit, Opts.Flags,
                        {ClangMode::NvccPass, Opts.RuntimeInclude, 0}, Path);
   std::optional<SplicedInput> Result;
+  std::optional<llvm::Error> Failure;
   IgnoringDiagConsumer Quiet;
   tooling::ToolInvocation Invocation(
-      Args, std::make_unique<SpliceAction>(File, Opts, Result), FM.get());
+      Args, std::make_unique<SpliceAction>(File, Opts, Result, Failure),
+      FM.get());
   // The host slice reports what is wrong with the input, on the splice.
   Invocation.setDiagnosticConsumer(&Quiet);
   Invocation.run();
+  if (Failure)
+    return std::move(*Failure);
   if (!Result)
     return llvm::createStringError("cannot preprocess '%s' for its dialect "
                                    "headers",
