@@ -6,6 +6,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -84,6 +86,13 @@ llvm::Expected<PipelineOptions> pipelineOptionsFor(llvm::StringRef File) {
   auto Flags = compileFlagsFor(File);
   if (!Flags)
     return Flags.takeError();
+  // Past 1e9 s the deadline would overflow the clock; a NaN or negative
+  // value means nothing.
+  if (!(MetaTimeout >= 0 && MetaTimeout <= 1e9))
+    return llvm::createStringError(
+        "--meta-timeout " +
+        llvm::formatv("{0}", llvm::format("%g", MetaTimeout.getValue())).str() +
+        ": give seconds from 0 (no limit) to 1e9");
   PipelineOptions Opts;
   Opts.Flags = std::move(*Flags);
   Opts.Toolkit = CudaToolkit::find(CudaPathOption);

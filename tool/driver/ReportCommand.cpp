@@ -17,11 +17,13 @@
 #include "toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <set>
 
 namespace cl = llvm::cl;
 
@@ -94,14 +96,19 @@ static cl::opt<std::string> Output("o",
 static llvm::Expected<report::LaunchConfig> launchOf(llvm::StringRef Block,
                                                      llvm::StringRef Grid) {
   report::LaunchConfig L;
-  auto B = report::Dim3::parse(Block);
+  auto B = report::Dim3::parse(Block, report::MaxBlock);
   if (!B)
     return B.takeError();
   L.Block = *B;
+  // What cudaLaunchKernel's unsigned int carries; more would wrap.
+  if (DynamicSmem > UINT32_MAX)
+    return llvm::createStringError("--dynamic-smem " +
+                                   std::to_string(DynamicSmem) +
+                                   ": a launch takes at most 4294967295 bytes");
   L.DynamicSharedBytes = DynamicSmem;
   L.SharedOptIn = SmemOptIn;
   if (!Grid.empty()) {
-    auto G = report::Dim3::parse(Grid);
+    auto G = report::Dim3::parse(Grid, report::MaxGrid);
     if (!G)
       return G.takeError();
     L.Grid = *G;
@@ -204,13 +211,21 @@ int runReportCommand() {
   if (!Builds)
     return reportFailure(Builds.takeError());
 
+  std::set<std::string> Kernels;
   auto Rows =
       report::buildReports(*Builds, [&](llvm::StringRef Name, const Arch &) {
+        Kernels.insert(Name.str());
         auto It = ByName->find(Name);
         return It != ByName->end() ? It->second : Launch;
       });
   if (!Rows)
     return reportFailure(Rows.takeError());
+  for (const auto &Named : *ByName)
+    if (!Kernels.count(Named.getKey().str()))
+      return reportFailure(llvm::createStringError(
+          "--launch " + Named.getKey().str() + ": " + Input +
+          " has no kernel of that name (its kernels: " +
+          llvm::join(Kernels, ", ") + ")"));
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   if (Format == ReportFormat::Json)

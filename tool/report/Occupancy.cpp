@@ -20,7 +20,7 @@ std::string Dim3::str() const {
   return S;
 }
 
-llvm::Expected<Dim3> Dim3::parse(llvm::StringRef Text) {
+llvm::Expected<Dim3> Dim3::parse(llvm::StringRef Text, const Dim3 &Max) {
   llvm::SmallVector<llvm::StringRef, 3> Parts;
   Text.split(Parts, Text.contains(',') ? ',' : 'x');
   unsigned Values[3] = {1, 1, 1};
@@ -30,7 +30,13 @@ llvm::Expected<Dim3> Dim3::parse(llvm::StringRef Text) {
   if (Bad)
     return llvm::createStringError("'" + Text.str() +
                                    "' is no extent: write N, NxM or NxMxK");
-  return Dim3{Values[0], Values[1], Values[2]};
+  Dim3 D{Values[0], Values[1], Values[2]};
+  if (D.X > Max.X || D.Y > Max.Y || D.Z > Max.Z)
+    return llvm::createStringError(
+        "'" + Text.str() + "' is larger than CUDA allows: at most " +
+        std::to_string(Max.X) + "x" + std::to_string(Max.Y) + "x" +
+        std::to_string(Max.Z));
+  return D;
 }
 
 llvm::StringRef limiterName(Limiter L) {

@@ -30,9 +30,16 @@ struct Dim3 {
   uint64_t count() const { return uint64_t(X) * Y * Z; }
   /// "256", "64x8", "8x8x4": as a user writes it.
   std::string str() const;
-  /// Reads what str() writes; ',' may stand for 'x'.
-  static llvm::Expected<Dim3> parse(llvm::StringRef Text);
+  /// Reads what str() writes; ',' may stand for 'x'. Each extent must be
+  /// at most \p Max's (CUDA's MaxBlock or MaxGrid).
+  static llvm::Expected<Dim3> parse(llvm::StringRef Text, const Dim3 &Max);
 };
+
+/// The largest block and grid a launch can have on every architecture
+/// (cudaDeviceProp::maxThreadsDim, maxGridSize); a block of more than 1024
+/// threads in all is the model's to refuse.
+inline constexpr Dim3 MaxBlock{1024, 1024, 64};
+inline constexpr Dim3 MaxGrid{2147483647u, 65535, 65535};
 
 /// A kernel's launch, as far as the report needs it. Supplied per kernel, so
 /// that each can have its own (from the command line today, from the

@@ -40,6 +40,22 @@ llvm::Expected<ArchList> ArchList::parse(llvm::StringRef Spec) {
           "architecture '%s' is older than sm_%u, the oldest nvcc 13 "
           "supports",
           Orig.str().c_str(), MinSupportedCC);
+    if (!llvm::is_contained(NvccArchitectures, A.CC)) {
+      std::string Known;
+      for (unsigned CC : NvccArchitectures)
+        Known += (Known.empty() ? "" : ", ") + std::to_string(CC);
+      return llvm::createStringError(
+          "architecture '%s' is not one nvcc 13 compiles for (%s)",
+          Orig.str().c_str(), Known.c_str());
+    }
+    if ((A.Variant == 'a' && A.CC < FirstArchSpecificCC) ||
+        (A.Variant == 'f' && A.CC < FirstFamilySpecificCC))
+      return llvm::createStringError(
+          "architecture '%s': nvcc 13 has %s targets from sm_%u%c on",
+          Orig.str().c_str(),
+          A.Variant == 'a' ? "arch-specific" : "family-specific",
+          A.Variant == 'a' ? FirstArchSpecificCC : FirstFamilySpecificCC,
+          A.Variant);
     if (llvm::is_contained(L.Archs, A))
       continue;
     // nvvm_arch_t holds compute capabilities; sm_90 and sm_90a would be

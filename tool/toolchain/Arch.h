@@ -39,9 +39,14 @@ inline constexpr unsigned NvccArchitectures[] = {75, 80,  86,  87,  88,  89,
 /// The lowest architecture nvcc 13 compiles for.
 constexpr unsigned MinSupportedCC = NvccArchitectures[0];
 
+/// The first compute capabilities of nvcc 13.0's arch-specific targets
+/// (sm_90a) and of its family-specific ones (sm_100f).
+constexpr unsigned FirstArchSpecificCC = 90, FirstFamilySpecificCC = 100;
+
 class ArchList {
 public:
   /// Parses "75,80,90a" (also "80-real", "sm_80"). Sorted, duplicates removed.
+  /// Only targets nvcc 13.0 compiles for are accepted.
   static llvm::Expected<ArchList> parse(llvm::StringRef Spec);
 
   llvm::ArrayRef<Arch> archs() const { return Archs; }

@@ -180,17 +180,36 @@ TEST(OccupancyTest, BarriersLimitFromHopperOn) {
 }
 
 TEST(OccupancyTest, ParsesAndPrintsExtents) {
-  auto D = Dim3::parse("64x8");
+  auto D = Dim3::parse("64x8", MaxBlock);
   ASSERT_TRUE(bool(D));
   EXPECT_EQ(D->count(), 512u);
   EXPECT_EQ(D->str(), "64x8");
-  EXPECT_EQ(Dim3::parse("256")->str(), "256");
-  EXPECT_EQ(Dim3::parse("8,8,4")->str(), "8x8x4");
+  EXPECT_EQ(Dim3::parse("256", MaxBlock)->str(), "256");
+  EXPECT_EQ(Dim3::parse("8,8,4", MaxBlock)->str(), "8x8x4");
   for (const char *Bad : {"", "0", "64x", "1x2x3x4", "abc"}) {
-    auto E = Dim3::parse(Bad);
+    auto E = Dim3::parse(Bad, MaxBlock);
     EXPECT_FALSE(bool(E)) << Bad;
     llvm::consumeError(E.takeError());
   }
+}
+
+// Extents past CUDA's are refused: their product overflowed, and
+// 135984x74342x1824726041 was taken for 32 threads.
+TEST(OccupancyTest, ExtentsAreBoundedByCudas) {
+  for (const char *Big : {"135984x74342x1824726041", "2048", "1x1x65"}) {
+    auto E = Dim3::parse(Big, MaxBlock);
+    ASSERT_FALSE(bool(E)) << Big;
+    EXPECT_NE(llvm::toString(E.takeError()).find("at most 1024x1024x64"),
+              std::string::npos);
+  }
+  // 1024 threads in all is the model's to check, not the parser's.
+  EXPECT_TRUE(bool(Dim3::parse("1024x1024", MaxBlock)));
+  auto G = Dim3::parse("2147483647x65535x65535", MaxGrid);
+  ASSERT_TRUE(bool(G));
+  EXPECT_EQ(G->count(), 2147483647ull * 65535 * 65535);
+  auto E = Dim3::parse("2147483648", MaxGrid);
+  EXPECT_FALSE(bool(E));
+  llvm::consumeError(E.takeError());
 }
 
 TEST(OccupancyTest, LimiterNamesAreTheJsonSpelling) {

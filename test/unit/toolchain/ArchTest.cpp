@@ -65,7 +65,7 @@ TEST(ArchTest, RemovesDuplicatesWrittenDifferently) {
 }
 
 TEST(ArchTest, SortsNumerically) {
-  EXPECT_EQ(parseOk("100a,90f,80").names(), "sm_80, sm_90f, sm_100a");
+  EXPECT_EQ(parseOk("120f,90a,80").names(), "sm_80, sm_90a, sm_120f");
   // Numeric, not lexicographic, order.
   EXPECT_EQ(parseOk("120,100,90").names(), "sm_90, sm_100, sm_120");
 }
@@ -131,6 +131,19 @@ TEST(ArchTest, ForeignArchConditionNegatesEveryTarget) {
             "__CUDA_ARCH__ == 900)");
   EXPECT_EQ(parseOk("80").foreignArchCondition(),
             "defined(__CUDA_ARCH__) && !(__CUDA_ARCH__ == 800)");
+}
+
+TEST(ArchTest, RejectsWhatNvccDoesNotCompileFor) {
+  EXPECT_NE(parseError("999").find("architecture '999' is not one nvcc 13 "
+                                   "compiles for (75, 80, 86"),
+            std::string::npos);
+  EXPECT_NE(parseError("80,85").find("'85'"), std::string::npos);
+  EXPECT_NE(parseError("70").find("older than sm_75"), std::string::npos);
+  EXPECT_NE(parseError("80a").find("arch-specific targets from sm_90a"),
+            std::string::npos);
+  EXPECT_NE(parseError("90f").find("family-specific targets from sm_100f"),
+            std::string::npos);
+  EXPECT_EQ(parseOk("90a,103f").names(), "sm_90a, sm_103f");
 }
 
 TEST(ArchTest, TheTableIsNvccsListOfRealArchitectures) {
