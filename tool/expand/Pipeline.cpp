@@ -13,11 +13,13 @@
 #include "expand/Untagged.h"
 #include "expand/Verify.h"
 #include "support/Diagnostic.h"
+#include "support/Tokens.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include <chrono>
+#include <map>
 
 namespace metacu {
 
@@ -132,13 +134,74 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   return Result;
 }
 
+/// Whether the '{' at \p Brace opens a namespace or an 'extern "C"' block:
+/// a header may well be included inside one.
+bool opensNamespace(llvm::ArrayRef<Token> Toks, unsigned Brace) {
+  if (Brace >= 2 && Toks[Brace - 1].is(clang::tok::string_literal) &&
+      Toks[Brace - 2].isIdent("extern"))
+    return true;
+  for (unsigned K = Brace; K-- > 0;) {
+    if (Toks[K].isIdent("namespace"))
+      return true;
+    if (!Toks[K].isIdent() && !Toks[K].is(clang::tok::coloncolon))
+      return false;
+  }
+  return false;
+}
+
+/// \p Err with the errors inside a spliced header that a bracket of its
+/// includer still open there explains (an unclosed '{', the header
+/// included inside a function) made one error at that bracket: the parser
+/// only notices in the header, but the cause is the includer's text.
+llvm::Error blameOpenBrackets(const SourceFile &File, llvm::Error Err) {
+  std::vector<Token> Toks;
+  std::map<unsigned, std::string> Blamed;
+  auto OpenAround = [&](unsigned Offset) -> std::optional<unsigned> {
+    if (Toks.empty())
+      Toks = lexRaw(File.text());
+    llvm::StringRef In = File.origin(Offset).Path;
+    auto It = llvm::lower_bound(
+        Toks, Offset, [](const Token &T, unsigned O) { return T.Offset < O; });
+    for (std::optional<unsigned> B = enclosingOpen(Toks, It - Toks.begin()); B;
+         B = enclosingOpen(Toks, *B)) {
+      if (File.origin(Toks[*B].Offset).Path == In)
+        continue;
+      if (Toks[*B].is(clang::tok::l_brace) && opensNamespace(Toks, *B))
+        return std::nullopt;
+      return *B;
+    }
+    return std::nullopt;
+  };
+  llvm::Error Kept = llvm::handleErrors(
+      std::move(Err), [&](std::unique_ptr<LocatedError> E) -> llvm::Error {
+        Origin At = File.origin(E->offset());
+        if (At.Path == File.path())
+          return llvm::Error(std::move(E));
+        std::optional<unsigned> B = OpenAround(E->offset());
+        if (!B)
+          return llvm::Error(std::move(E));
+        Blamed.try_emplace(
+            *B, "this '" + Toks[*B].Text.str() + "' is still open where '" +
+                    At.Path.str() +
+                    "' is included, so the header is read "
+                    "inside it (the first error there: " +
+                    At.Path.str() + ":" + std::to_string(At.Where.Line) + ":" +
+                    std::to_string(At.Where.Col) + ": " + E->text() + ")");
+        return llvm::Error::success();
+      });
+  for (auto &[B, Message] : Blamed)
+    Kept = llvm::joinErrors(errorAt(Toks[B].Offset, Message), std::move(Kept));
+  return Kept;
+}
+
 llvm::Expected<ExpandedFile> runLocated(const SourceFile &File,
                                         const ArchList &Archs,
                                         const PipelineOptions &Opts,
                                         bool Spliced) {
   auto Result = run(File, Archs, Opts, Spliced);
   if (!Result)
-    return locate(File, Result.takeError());
+    return locate(File, Spliced ? blameOpenBrackets(File, Result.takeError())
+                                : Result.takeError());
   return Result;
 }
 
