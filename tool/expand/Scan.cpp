@@ -108,7 +108,7 @@ private:
   bool isSuffixedCodegenIf(unsigned I) const {
     const Token *T = at(I);
     return T && !T->InDirective && isIdent(I + 1, "codegen") &&
-           (clang::tok::isLiteral(T->Kind)) && T->Text.ends_with("if") &&
+           clang::tok::isLiteral(T->Kind) && T->Text.ends_with("if") &&
            T->Text.size() > 2;
   }
   bool startsConstruct(unsigned I) const {
