@@ -168,6 +168,9 @@ int runReportCommand() {
   auto ByName = kernelLaunches();
   if (!ByName)
     return reportFailure(ByName.takeError());
+  // Refused before nvcc runs; the files it includes are known later.
+  if (auto Err = checkOutputPaths({Output}, {Input}))
+    return reportFailure(std::move(Err));
   auto File = SourceFile::load(Input);
   if (!File)
     return reportFailure(File.takeError());
@@ -217,7 +220,8 @@ int runReportCommand() {
     report::printJson(OS, *Rows);
   else
     report::printText(OS, *Rows);
-  if (auto Err = writeOutput(Output, Out))
+  // Not over the kernel's source or a file it includes.
+  if (auto Err = writeOutput(Output, Out, Expanded->Dependencies))
     return reportFailure(std::move(Err));
   return 0;
 }

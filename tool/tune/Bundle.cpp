@@ -209,6 +209,41 @@ static llvm::Error copyTree(llvm::StringRef From, llvm::StringRef To,
   return llvm::Error::success();
 }
 
+/// Whether \p Dir may take a new bundle: it is missing or empty, or holds an
+/// earlier bundle not yet run (files metacu wrote, all to be replaced).
+static llvm::Error checkBundleFolder(llvm::StringRef Dir) {
+  if (!llvm::sys::fs::exists(Dir))
+    return llvm::Error::success();
+  if (!llvm::sys::fs::is_directory(Dir))
+    return llvm::createStringError("--emit-bundle " + Dir +
+                                   ": exists and is not a folder");
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Dir, EC);
+  if (!EC && It == llvm::sys::fs::directory_iterator())
+    return llvm::Error::success();
+  std::string Results = (Dir + "/results.jsonl").str();
+  if (llvm::sys::fs::exists(Results))
+    return llvm::createStringError(
+        "--emit-bundle " + Dir +
+        ": the folder holds results.jsonl, the measurements of an earlier "
+        "bundle; import them (--import " +
+        Dir +
+        ") or choose another folder (--force replaces the bundle and "
+        "deletes them)");
+  auto Manifest = llvm::MemoryBuffer::getFile(Dir + "/manifest.json");
+  auto V = Manifest ? json::parse((*Manifest)->getBuffer())
+                    : llvm::Expected<json::Value>(nullptr);
+  const json::Object *O = V ? V->getAsObject() : nullptr;
+  if (!V)
+    llvm::consumeError(V.takeError());
+  if (!O || !O->get("declared"))
+    return llvm::createStringError(
+        "--emit-bundle " + Dir +
+        ": the folder is not empty and holds no metacu bundle; choose a new "
+        "folder (--force writes into it, replacing files of the same names)");
+  return llvm::Error::success();
+}
+
 llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
                                       const DeclaredSpace &D,
                                       const SearchSpace &Space,
@@ -218,6 +253,9 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
   auto Gencode = gencode(Options.Image);
   if (!Gencode)
     return Gencode.takeError();
+  if (!Options.Force)
+    if (llvm::Error E = checkBundleFolder(Dir))
+      return E;
   std::vector<metacu::OutputFile> Files;
   std::string Src = (Dir + "/src/").str();
   std::vector<Candidate> All = candidatesFor(D, Space, Configs);
@@ -307,10 +345,15 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
             llvm::sys::path::parent_path(F.Path)))
       return llvm::createStringError("cannot create the folder of " + F.Path +
                                      ": " + EC.message());
-  if (llvm::Error E = metacu::writeOutputs(Files))
+  // Even with Force, not over the kernel's own headers (a bundle emitted
+  // into its source tree).
+  std::vector<std::string> Read;
+  for (const auto &[Rel, From] : Options.Files)
+    Read.push_back(From);
+  if (llvm::Error E = metacu::writeOutputs(Files, Read))
     return E;
-  // A new bundle's results start empty; an old results.jsonl would answer
-  // for other candidates.
+  // A new bundle's results start empty; an old results.jsonl (there only
+  // with Force) would answer for other candidates.
   llvm::sys::fs::remove(Dir + "/results.jsonl");
   return llvm::Error::success();
 }
@@ -340,6 +383,16 @@ static llvm::Expected<Measurement> measurementOf(const json::Object &R,
     double Median =
         N % 2 ? Sorted[N / 2] : (Sorted[N / 2 - 1] + Sorted[N / 2]) / 2;
     M.Objective = D.objective(Median);
+    // A time of 0 (a rate over it infinite) is a failed measurement of
+    // this configuration, not a result to rank or record.
+    std::string Why = D.Objective.whyNotMeasured(M.Objective);
+    if (Median <= 0 && Why.empty())
+      Why = D.Objective.Name + " over a median time of " +
+            std::to_string(Median) + " ms is no measurement";
+    if (!Why.empty()) {
+      M.Status = Validity::Runtime;
+      M.Reason = Why;
+    }
   }
   M.CompileMs = R.getNumber("compile_ms").value_or(0);
   M.BenchmarkMs = R.getNumber("benchmark_ms").value_or(0);

@@ -94,18 +94,12 @@ metacu::tune::readMaybeGzipFile(llvm::StringRef Path) {
   return Text;
 }
 
-llvm::Error metacu::tune::writeMaybeGzipFile(llvm::StringRef Path,
-                                             llvm::StringRef Text) {
-  std::string Compressed;
-  if (Path.ends_with(".gz")) {
-    auto Z = gzip(Text);
-    if (!Z)
-      return Z.takeError();
-    Compressed = std::move(*Z);
-    Text = Compressed;
-  }
-  return llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << Text;
-    return llvm::Error::success();
-  });
+llvm::Expected<metacu::OutputFile>
+metacu::tune::maybeGzipFile(llvm::StringRef Path, llvm::StringRef Text) {
+  if (!Path.ends_with(".gz"))
+    return OutputFile{Path.str(), Text.str()};
+  auto Z = gzip(Text);
+  if (!Z)
+    return Z.takeError();
+  return OutputFile{Path.str(), std::move(*Z)};
 }

@@ -8,6 +8,8 @@
 #ifndef METACU_TUNE_GZIP_H
 #define METACU_TUNE_GZIP_H
 
+#include "support/Output.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -21,9 +23,10 @@ llvm::Expected<std::string> gzip(llvm::StringRef Text);
 
 /// The contents of \p Path, decompressed if it is gzip data.
 llvm::Expected<std::string> readMaybeGzipFile(llvm::StringRef Path);
-/// Writes \p Text to \p Path atomically (a temporary file renamed over it),
-/// gzip-compressed when the name ends in ".gz".
-llvm::Error writeMaybeGzipFile(llvm::StringRef Path, llvm::StringRef Text);
+/// The file \p Path of \p Text, gzip-compressed when the name ends in
+/// ".gz", for writeOutputs().
+llvm::Expected<OutputFile> maybeGzipFile(llvm::StringRef Path,
+                                         llvm::StringRef Text);
 
 } // namespace metacu::tune
 

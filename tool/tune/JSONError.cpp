@@ -1,12 +1,13 @@
 //===- JSONError.cpp - Errors in JSON files, with where they are ----------===//
 #include "JSONError.h"
 
+#include <algorithm>
 #include <cstdio>
 
 using namespace metacu::tune;
 
 llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
-                                            llvm::Error E) {
+                                            llvm::Error E, unsigned FirstLine) {
   std::string Message = llvm::toString(std::move(E));
   // llvm::json::ParseError logs "[LINE:COL, byte=OFFSET]: MESSAGE" and
   // keeps the numbers private.
@@ -15,9 +16,10 @@ llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
   if (std::sscanf(Message.c_str(), "[%u:%u, byte=%u]: %n", &Line, &Col, &Offset,
                   &Consumed) == 3 &&
       Consumed > 0)
-    return llvm::createStringError(FileName + ":" + llvm::Twine(Line) + ":" +
-                                   llvm::Twine(Col) + ": " +
-                                   Message.substr(Consumed));
+    // Columns count from 1; llvm::json says 0 at a line's end of file.
+    return llvm::createStringError(
+        FileName + ":" + llvm::Twine(Line + FirstLine - 1) + ":" +
+        llvm::Twine(std::max(Col, 1u)) + ": " + Message.substr(Consumed));
   return llvm::createStringError(FileName + ": " + Message);
 }
 

@@ -14,8 +14,10 @@
 
 namespace metacu::tune {
 
-/// Rewrites llvm::json's parse error as "FILE:LINE:COL: message".
-llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E);
+/// Rewrites llvm::json's parse error as "FILE:LINE:COL: message"; the text
+/// parsed starts at line \p FirstLine of the file.
+llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E,
+                              unsigned FirstLine = 1);
 
 /// Checks the shape of values read from one file, remembering the first
 /// mismatch as an error that names the file and the value's path.

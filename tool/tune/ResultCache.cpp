@@ -2,8 +2,10 @@
 #include "ResultCache.h"
 #include "JSONError.h"
 
+#include "support/SourceFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <cmath>
 
 using namespace metacu::tune;
 
@@ -42,7 +44,7 @@ llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
   std::string Where = Path + ":" + std::to_string(LineNo);
   auto V = llvm::json::parse(Line);
   if (!V)
-    return locatedParseError(Where, V.takeError());
+    return locatedParseError(Path, V.takeError(), LineNo);
   JSONReader R(Where);
   const llvm::json::Object *O = R.object(*V, "entry");
   const llvm::json::Object *Config =
@@ -64,8 +66,8 @@ llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
   M.Status = *Outcome;
   if (M.valid()) {
     auto Objective = O->getNumber("objective");
-    if (!Objective)
-      return R.error("objective", "a correct entry needs a number");
+    if (!Objective || !std::isfinite(*Objective))
+      return R.error("objective", "a correct entry needs a finite number");
     M.Objective = *Objective;
   } else if (auto Reason = O->getString("reason")) {
     M.Reason = Reason->str();
@@ -84,11 +86,28 @@ llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
   return llvm::Error::success();
 }
 
+/// Whether \p Tail, the text after a journal's last newline, is the start
+/// of an entry whose write was cut short: entries print their members by
+/// name, so each starts with {"arch":.
+static bool isTornEntry(llvm::StringRef Tail) {
+  llvm::StringRef Start = "{\"arch\":";
+  return Start.starts_with(Tail) || Tail.starts_with(Start);
+}
+
 llvm::Expected<std::unique_ptr<ResultCache>>
 ResultCache::open(llvm::StringRef Path) {
+  // Everything is read and checked before the file is opened for writing:
+  // a file that is not a journal (a mistyped name) is left as it was.
+  if (isSpecialFile(Path))
+    return llvm::createStringError("cannot use '" + Path +
+                                   "' as a journal: not a regular file");
   std::string Text;
-  if (llvm::sys::fs::exists(Path)) {
-    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true,
+  llvm::sys::fs::file_status St;
+  if (!llvm::sys::fs::status(Path, St)) {
+    if (!(St.permissions() & llvm::sys::fs::owner_write))
+      return llvm::createStringError("cannot append to the journal '" + Path +
+                                     "': the file is read-only");
+    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
     if (!Buffer)
       return llvm::createStringError(Buffer.getError(),
@@ -96,35 +115,45 @@ ResultCache::open(llvm::StringRef Path) {
                                          Buffer.getError().message());
     Text = (*Buffer)->getBuffer().str();
   }
-  // Everything after the last newline is a line whose write was cut short.
-  size_t Complete = Text.rfind('\n');
-  Complete = Complete == std::string::npos ? 0 : Complete + 1;
-  if (Complete < Text.size()) {
-    Text.resize(Complete);
-    if (llvm::Error Err = llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-          OS << Text;
-          return llvm::Error::success();
-        }))
-      return llvm::createStringError("cannot drop the torn last line of " +
-                                     Path + ": " +
-                                     llvm::toString(std::move(Err)));
-  }
-
-  std::error_code EC;
-  auto OS = std::make_unique<llvm::raw_fd_ostream>(Path, EC,
-                                                   llvm::sys::fs::OF_Append);
-  if (EC)
-    return llvm::createStringError(EC,
-                                   "cannot open " + Path + ": " + EC.message());
-  std::unique_ptr<ResultCache> C(new ResultCache(Path.str(), std::move(OS)));
+  std::unique_ptr<ResultCache> C(new ResultCache(Path.str(), nullptr));
   llvm::StringRef Rest = Text;
-  for (unsigned LineNo = 1; !Rest.empty(); ++LineNo) {
+  unsigned LineNo = 1;
+  for (; Rest.contains('\n'); ++LineNo) {
     auto [Line, Tail] = Rest.split('\n');
     Rest = Tail;
     if (Line.trim().empty())
       continue;
     if (auto Err = C->readLine(Line, LineNo))
       return std::move(Err);
+  }
+  // The last line lacks its newline: a whole entry whose newline was not
+  // written, or one cut short by a crash, which is dropped.
+  uint64_t Keep = Text.size();
+  if (!Rest.trim().empty())
+    if (llvm::Error Err = C->readLine(Rest, LineNo)) {
+      if (!isTornEntry(Rest))
+        return std::move(Err);
+      llvm::consumeError(std::move(Err));
+      Keep = Text.size() - Rest.size();
+    }
+  // Appended to, never replaced: a symbolic link keeps its target, the
+  // file its owner and permissions.
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::openFileForWrite(
+          Path, FD, llvm::sys::fs::CD_OpenAlways, llvm::sys::fs::OF_Append))
+    return llvm::createStringError(EC,
+                                   "cannot open " + Path + ": " + EC.message());
+  C->OS = std::make_unique<llvm::raw_fd_ostream>(FD, /*shouldClose=*/true);
+  if (Keep < Text.size()) {
+    if (std::error_code EC = llvm::sys::fs::resize_file(FD, Keep))
+      return llvm::createStringError(EC, "cannot drop the torn last line of " +
+                                             Path + ": " + EC.message());
+    llvm::errs() << "metacu tune: " << Path << ":" << LineNo
+                 << ": dropped the last line, an entry cut short by an "
+                    "interrupted run\n";
+  } else if (!Text.empty() && Text.back() != '\n') {
+    // A complete last entry whose newline was not written.
+    *C->OS << '\n';
   }
   return C;
 }
