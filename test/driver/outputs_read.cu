@@ -8,6 +8,11 @@
 // HEADER: metacu: error: cannot write './local.h': it is '{{.*}}local.h', a file this run reads
 // RUN: not %metacu k.cu -o tuning.json --arch 80 2>&1 | FileCheck %s --check-prefix=DATA
 // DATA: metacu: error: cannot write 'tuning.json': it is '{{.*}}tuning.json', a file this run reads
+// A file given to -include is read too.
+// RUN: echo '#define PRE 1' > pre.h && cp pre.h pre.h.orig
+// RUN: not %metacu k.cu -o k.gen.cu --arch 80 -include pre.h -MD -MF pre.h 2>&1 | FileCheck %s --check-prefix=PRE
+// PRE: metacu: error: cannot write 'pre.h': {{.*}}a file this run reads
+// RUN: cmp pre.h pre.h.orig
 // Through a symbolic link, and through a hard link.
 // RUN: ln -s k.cu link.d && ln local.h hard.d
 // RUN: not %metacu k.cu -o k.gen.cu --arch 80 -MD -MF link.d 2>&1 | FileCheck %s --check-prefix=LINK

@@ -186,3 +186,12 @@ TEST(KernelTunerCacheTest, FloatParametersKeepTheirSpellingInKeys) {
   C.record(S, 0, Measurement());
   EXPECT_EQ(C.Entries.size(), 1u);
 }
+
+TEST(KernelTunerCacheTest, ATimeOfZeroIsAFailedMeasurement) {
+  std::string Zero = Small;
+  Zero.replace(Zero.find("\"time\": 2.5"), 11, "\"time\": 0");
+  KernelTunerCache K = llvm::cantFail(KernelTunerCache::parse(Zero, "z.json"));
+  Measurement M = llvm::cantFail(K.measurement(entry(K, "16,0")));
+  EXPECT_EQ(M.Status, Validity::Runtime);
+  EXPECT_NE(M.Reason.find("time 0"), std::string::npos) << M.Reason;
+}

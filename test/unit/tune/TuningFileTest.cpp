@@ -235,3 +235,35 @@ TEST(TuningFileTest, AHandWrittenEntryReadsBackAndAnyResultReplacesIt) {
   EXPECT_TRUE(F.Entries.at("sm_75").Measured);
   EXPECT_EQ(F.Entries.at("sm_75").Device, "T4");
 }
+
+TEST(TuningFileTest, RewritingKeepsTheOtherEntriesValues) {
+  // Written by hand or by a later metacu: integers past 2^63 and 2^53 and
+  // numbers past a float's range stay as they were.
+  const char *Text = R"({
+  "kernel": "conv",
+  "entries": {
+    "sm_90": {
+      "params": {
+        "big": 9007199254740993,
+        "far": 1e+300,
+        "huge": 18446744073709551615,
+        "neg": -9223372036854775808
+      },
+      "note": "by hand",
+      "extra": 12345678901234567890
+    }
+  }
+}
+)";
+  TuningFile F = llvm::cantFail(TuningFile::parse(Text, "t.json"));
+  EXPECT_EQ(F.print(), Text);
+
+  // A count that is none is an error, not 0 (1e300 made uint64_t 0).
+  std::string Huge = R"({"kernel": "conv", "entries": {"sm_90": {"params": {},
+    "device": "X", "metric": {"name": "time", "value": 1, "direction": "min"},
+    "evaluations": 1e300}}})";
+  auto Bad = TuningFile::parse(Huge, "t.json");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(llvm::toString(Bad.takeError()),
+            "t.json: entries.\"sm_90\".evaluations: expected a count");
+}
