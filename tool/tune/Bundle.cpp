@@ -26,9 +26,9 @@ static llvm::Error bad(llvm::StringRef Origin, const llvm::Twine &Msg) {
 
 llvm::Expected<DeclaredSpace> DeclaredSpace::parse(llvm::StringRef Text,
                                                    llvm::StringRef Origin) {
-  auto V = json::parse(Text);
+  auto V = parseJSON(Text, Origin);
   if (!V)
-    return bad(Origin, llvm::toString(V.takeError()));
+    return V.takeError();
   const json::Object *O = V->getAsObject();
   if (!O)
     return bad(Origin, "a tuning space is a JSON object");
@@ -230,9 +230,10 @@ static llvm::Error checkBundleFolder(llvm::StringRef Dir) {
         Dir +
         ") or choose another folder (--force replaces the bundle and "
         "deletes them)");
-  auto Manifest = llvm::MemoryBuffer::getFile(Dir + "/manifest.json");
-  auto V = Manifest ? json::parse((*Manifest)->getBuffer())
-                    : llvm::Expected<json::Value>(nullptr);
+  std::string ManifestPath = (Dir + "/manifest.json").str();
+  auto Manifest = readInputFile(ManifestPath);
+  auto V = Manifest ? parseJSON(*Manifest, ManifestPath)
+                    : llvm::Expected<json::Value>(Manifest.takeError());
   const json::Object *O = V ? V->getAsObject() : nullptr;
   if (!V)
     llvm::consumeError(V.takeError());
@@ -404,13 +405,12 @@ static llvm::Expected<Measurement> measurementOf(const json::Object &R,
 
 llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
   std::string ManifestPath = (Dir + "/manifest.json").str();
-  auto Buf = llvm::MemoryBuffer::getFile(ManifestPath);
-  if (!Buf)
-    return llvm::createStringError("cannot read " + ManifestPath + ": " +
-                                   Buf.getError().message());
-  auto V = json::parse((*Buf)->getBuffer());
+  auto Text = readInputFile(ManifestPath);
+  if (!Text)
+    return Text.takeError();
+  auto V = parseJSON(*Text, ManifestPath);
   if (!V)
-    return bad(ManifestPath, llvm::toString(V.takeError()));
+    return V.takeError();
   const json::Object *M = V->getAsObject();
   const json::Value *Declared = M ? M->get("declared") : nullptr;
   if (!Declared)
@@ -427,20 +427,19 @@ llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
   R.Where.Arch = R.Options.Arch;
 
   std::string ResultsPath = (Dir + "/results.jsonl").str();
-  auto Results = llvm::MemoryBuffer::getFile(ResultsPath);
+  auto Results = readInputFile(ResultsPath);
   if (!Results)
-    return llvm::createStringError("cannot read " + ResultsPath + ": " +
-                                   Results.getError().message() +
+    return llvm::createStringError(llvm::toString(Results.takeError()) +
                                    " (run the bundle's run.py first)");
   auto Space = R.Declared.searchSpace();
   if (!Space)
     return Space.takeError();
   llvm::SmallVector<llvm::StringRef> Lines;
-  (*Results)->getBuffer().split(Lines, '\n', -1, false);
+  llvm::StringRef(*Results).split(Lines, '\n', -1, false);
   std::vector<bool> Seen(Space->size());
   for (size_t L = 0; L < Lines.size(); ++L) {
     std::string Origin = llvm::formatv("{0}:{1}", ResultsPath, L + 1);
-    auto Line = json::parse(Lines[L]);
+    auto Line = parseJSON(Lines[L], ResultsPath, L + 1);
     if (!Line) {
       llvm::consumeError(Line.takeError());
       // Only the last line can be torn, by a run killed while writing it.

@@ -17,11 +17,14 @@
 namespace metacu::tune {
 
 bool isGzip(llvm::StringRef Bytes);
-/// All members of a gzip stream, concatenated (as gunzip does).
-llvm::Expected<std::string> gunzip(llvm::StringRef Bytes);
+/// All members of a gzip stream, concatenated (as gunzip does); an error
+/// when they inflate to more than \p Limit bytes.
+llvm::Expected<std::string> gunzip(llvm::StringRef Bytes,
+                                   uint64_t Limit = UINT64_MAX);
 llvm::Expected<std::string> gzip(llvm::StringRef Text);
 
-/// The contents of \p Path, decompressed if it is gzip data.
+/// The contents of \p Path (readInputFile(), JSONError.h), decompressed if
+/// it is gzip data, to at most MaxInputBytes.
 llvm::Expected<std::string> readMaybeGzipFile(llvm::StringRef Path);
 /// The file \p Path of \p Text, gzip-compressed when the name ends in
 /// ".gz", for writeOutputs().

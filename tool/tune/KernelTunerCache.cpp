@@ -22,6 +22,8 @@ static const char *const HeaderFields[] = {"device_name",      "kernel_name",
 
 llvm::Expected<KernelTunerCache>
 KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
+  if (llvm::Error E = checkJSONNesting(Text, FileName))
+    return std::move(E);
   auto Root = llvm::json::parse(Text);
   if (!Root) {
     std::string Closed = closeOpenCache(Text);

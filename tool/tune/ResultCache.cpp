@@ -4,7 +4,6 @@
 
 #include "support/SourceFile.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include <cmath>
 
 using namespace metacu::tune;
@@ -42,9 +41,9 @@ static llvm::json::Object toJSON(const Target &T,
 
 llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
   std::string Where = Path + ":" + std::to_string(LineNo);
-  auto V = llvm::json::parse(Line);
+  auto V = parseJSON(Line, Path, LineNo);
   if (!V)
-    return locatedParseError(Path, V.takeError(), LineNo);
+    return V.takeError();
   JSONReader R(Where);
   const llvm::json::Object *O = R.object(*V, "entry");
   const llvm::json::Object *Config =
@@ -107,13 +106,10 @@ ResultCache::open(llvm::StringRef Path) {
     if (!(St.permissions() & llvm::sys::fs::owner_write))
       return llvm::createStringError("cannot append to the journal '" + Path +
                                      "': the file is read-only");
-    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!Buffer)
-      return llvm::createStringError(Buffer.getError(),
-                                     "cannot read " + Path + ": " +
-                                         Buffer.getError().message());
-    Text = (*Buffer)->getBuffer().str();
+    auto Read = readInputFile(Path);
+    if (!Read)
+      return Read.takeError();
+    Text = std::move(*Read);
   }
   std::unique_ptr<ResultCache> C(new ResultCache(Path.str(), nullptr));
   llvm::StringRef Rest = Text;

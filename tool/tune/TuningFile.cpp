@@ -3,11 +3,9 @@
 #include "JSONError.h"
 #include "Summary.h"
 
-#include "support/SourceFile.h"
-
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/FileSystem.h"
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -139,9 +137,9 @@ readEntry(const JSONReader &R, const json::Object &O, std::string Where) {
 
 llvm::Expected<TuningFile> TuningFile::parse(llvm::StringRef Text,
                                              llvm::StringRef FileName) {
-  auto Doc = json::parse(Text);
+  auto Doc = parseJSON(Text, FileName);
   if (!Doc)
-    return locatedParseError(FileName, Doc.takeError());
+    return Doc.takeError();
   JSONReader R(FileName);
   const json::Object *Top = Doc->getAsObject();
   if (!Top)
@@ -167,18 +165,12 @@ llvm::Expected<TuningFile> TuningFile::parse(llvm::StringRef Text,
 }
 
 llvm::Expected<TuningFile> TuningFile::read(llvm::StringRef Path) {
-  if (isSpecialFile(Path))
-    return llvm::createStringError("cannot read '" + Path +
-                                   "': not a regular file");
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buffer) {
-    if (Buffer.getError() == std::errc::no_such_file_or_directory)
-      return TuningFile();
-    return llvm::createStringError(Buffer.getError(),
-                                   "cannot read '" + Path +
-                                       "': " + Buffer.getError().message());
-  }
-  return parse((*Buffer)->getBuffer(), Path);
+  if (!llvm::sys::fs::exists(Path))
+    return TuningFile();
+  auto Text = readInputFile(Path);
+  if (!Text)
+    return Text.takeError();
+  return parse(*Text, Path);
 }
 
 //===----------------------------------------------------------------------===//

@@ -55,3 +55,14 @@ TEST(GzipTest, FilesAreCompressedByNameAndRecognisedByContent) {
   EXPECT_NE(llvm::toString(Missing.takeError()).find("missing.json"),
             std::string::npos);
 }
+
+TEST(GzipTest, InflationPastTheLimitIsAnError) {
+  // 2 MiB of spaces compress to 2 KiB: a small file may inflate to
+  // gigabytes.
+  std::string Big(2 << 20, ' ');
+  std::string Z = llvm::cantFail(gzip(Big));
+  EXPECT_EQ(llvm::cantFail(gunzip(Z, Big.size())), Big);
+  auto Over = gunzip(Z, 1 << 20);
+  ASSERT_FALSE(bool(Over));
+  EXPECT_EQ(llvm::toString(Over.takeError()), "inflates to more than 1 MiB");
+}
