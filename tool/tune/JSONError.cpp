@@ -7,6 +7,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 using namespace metacu::tune;
@@ -81,6 +82,24 @@ llvm::Error metacu::tune::checkJSONNesting(llvm::StringRef Text,
   return llvm::Error::success();
 }
 
+/// The path of the first number in \p V that is not finite.
+static std::optional<std::string> nonFinite(const llvm::json::Value &V,
+                                            const std::string &Path) {
+  if (auto D = V.getAsNumber(); D && !std::isfinite(*D))
+    return Path;
+  if (const llvm::json::Object *O = V.getAsObject())
+    for (const auto &KV : *O)
+      if (auto P =
+              nonFinite(KV.second, Path.empty() ? KV.first.str()
+                                                : Path + "." + KV.first.str()))
+        return P;
+  if (const llvm::json::Array *A = V.getAsArray())
+    for (size_t I = 0; I < A->size(); ++I)
+      if (auto P = nonFinite((*A)[I], Path + "[" + std::to_string(I) + "]"))
+        return P;
+  return std::nullopt;
+}
+
 llvm::Expected<llvm::json::Value>
 metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
                         unsigned FirstLine) {
@@ -89,6 +108,11 @@ metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
   auto V = llvm::json::parse(Text);
   if (!V)
     return locatedParseError(FileName, V.takeError(), FirstLine);
+  if (auto Path = nonFinite(*V, ""))
+    return llvm::createStringError(FileName + ":" + llvm::Twine(FirstLine) +
+                                   ": " +
+                                   (Path->empty() ? "the value" : *Path) +
+                                   ": a number too large for a double");
   return V;
 }
 

@@ -32,7 +32,9 @@ llvm::Expected<std::string> readInputFile(llvm::StringRef Path);
 llvm::Error checkJSONNesting(llvm::StringRef Text, llvm::StringRef FileName,
                              unsigned FirstLine = 1);
 
-/// checkJSONNesting(), then llvm::json::parse with its error located.
+/// checkJSONNesting(), then llvm::json::parse with its error located; a
+/// number too large for a double (1e999, read as an infinity that no JSON
+/// writer can spell) is an error at its path.
 llvm::Expected<llvm::json::Value> parseJSON(llvm::StringRef Text,
                                             llvm::StringRef FileName,
                                             unsigned FirstLine = 1);

@@ -44,3 +44,11 @@ TEST(JSONErrorTest, OnlyRegularFilesAreRead) {
               std::errc::no_such_file_or_directory);
   EXPECT_EQ(llvm::cantFail(readInputFile(T.write("a.json", "{}"))), "{}");
 }
+
+TEST(JSONErrorTest, ANumberNoDoubleHoldsIsAnError) {
+  // llvm::json reads 1e999 as an infinity and would write it back as "inf".
+  auto V = parseJSON("{\"a\": {\"b\": [1, 1e999]}}", "big.json");
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(llvm::toString(V.takeError()),
+            "big.json:1: a.b[1]: a number too large for a double");
+}
