@@ -168,9 +168,6 @@ int runReportCommand() {
   auto ByName = kernelLaunches();
   if (!ByName)
     return reportFailure(ByName.takeError());
-  // Refused before nvcc runs; the files it includes are known later.
-  if (auto Err = checkOutputPaths({Output}, {Input}))
-    return reportFailure(std::move(Err));
   auto File = SourceFile::load(Input);
   if (!File)
     return reportFailure(File.takeError());
@@ -191,6 +188,10 @@ int runReportCommand() {
   auto Expanded = expandFile(*File, *ExpandFor, *Opts);
   if (!Expanded)
     return reportFailure(Expanded.takeError());
+  // Before nvcc runs: the report may not replace the kernel's source, a
+  // header it includes or a data file its meta code read.
+  if (auto Err = checkOutputPaths({Output}, Expanded->Dependencies))
+    return reportFailure(std::move(Err));
   llvm::SmallString<256> GenPath(WorkDir);
   llvm::sys::path::append(GenPath, Opts->OutputName);
   if (auto Err = writeOutput(GenPath, Expanded->Text))
@@ -220,7 +221,6 @@ int runReportCommand() {
     report::printJson(OS, *Rows);
   else
     report::printText(OS, *Rows);
-  // Not over the kernel's source or a file it includes.
   if (auto Err = writeOutput(Output, Out, Expanded->Dependencies))
     return reportFailure(std::move(Err));
   return 0;

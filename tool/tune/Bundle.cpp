@@ -82,6 +82,9 @@ llvm::Expected<DeclaredSpace> DeclaredSpace::parse(llvm::StringRef Text,
       return bad(Origin, "problem_size must be integers");
     D.ProblemSize.push_back(*N);
   }
+  if (Direction != "min" && Direction != "max")
+    return bad(Origin,
+               "'direction' is \"min\" or \"max\", not \"" + Direction + "\"");
   D.Objective = Metric::fromObjective(Metric);
   D.Objective.Maximize = Direction == "max";
   if (Metric != "time" && !(*Work > 0))

@@ -87,10 +87,11 @@ llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
 
 /// Whether \p Tail, the text after a journal's last newline, is the start
 /// of an entry whose write was cut short: entries print their members by
-/// name, so each starts with {"arch":.
-static bool isTornEntry(llvm::StringRef Tail) {
+/// name, so each starts with {"arch":. Shorter than that, only after
+/// entries: a file holding "{" alone is no evidence of a journal.
+static bool isTornEntry(llvm::StringRef Tail, bool AfterEntries) {
   llvm::StringRef Start = "{\"arch\":";
-  return Start.starts_with(Tail) || Tail.starts_with(Start);
+  return Tail.starts_with(Start) || (AfterEntries && Start.starts_with(Tail));
 }
 
 llvm::Expected<std::unique_ptr<ResultCache>>
@@ -127,7 +128,7 @@ ResultCache::open(llvm::StringRef Path) {
   uint64_t Keep = Text.size();
   if (!Rest.trim().empty())
     if (llvm::Error Err = C->readLine(Rest, LineNo)) {
-      if (!isTornEntry(Rest))
+      if (!isTornEntry(Rest, !C->Entries.empty()))
         return std::move(Err);
       llvm::consumeError(std::move(Err));
       Keep = Text.size() - Rest.size();

@@ -269,3 +269,13 @@ TEST(BundleTest, AResultOfNoTimeIsAFailedMeasurement) {
         << M.Reason;
   }
 }
+
+TEST(BundleTest, ADirectionIsMinOrMax) {
+  std::string Sideways = Described;
+  Sideways.replace(Sideways.find("\"max\""), 5, "\"sideways\"");
+  auto D = DeclaredSpace::parse(Sideways, "manifest.json");
+  ASSERT_FALSE(bool(D));
+  EXPECT_EQ(llvm::toString(D.takeError()),
+            "manifest.json: 'direction' is \"min\" or \"max\", not "
+            "\"sideways\"");
+}
