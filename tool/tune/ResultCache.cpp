@@ -112,7 +112,7 @@ ResultCache::open(llvm::StringRef Path) {
       return Read.takeError();
     Text = std::move(*Read);
   }
-  std::unique_ptr<ResultCache> C(new ResultCache(Path.str(), nullptr));
+  std::unique_ptr<ResultCache> C(new ResultCache(Path.str()));
   llvm::StringRef Rest = Text;
   unsigned LineNo = 1;
   for (; Rest.contains('\n'); ++LineNo) {

@@ -51,8 +51,7 @@ public:
   size_t size() const { return Entries.size(); }
 
 private:
-  ResultCache(std::string Path, std::unique_ptr<llvm::raw_fd_ostream> OS)
-      : Path(std::move(Path)), OS(std::move(OS)) {}
+  explicit ResultCache(std::string Path) : Path(std::move(Path)) {}
   static std::string key(const Target &T, const llvm::json::Object &Config);
   llvm::Error readLine(llvm::StringRef Line, unsigned LineNo);
 
