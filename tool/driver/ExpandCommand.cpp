@@ -107,8 +107,8 @@ int runExpandCommand() {
         {DepPath, dependencyRule(Target, Expanded->Dependencies)});
   }
   // The output without its dependency file would go stale unnoticed: both
-  // or neither.
-  if (auto Err = writeOutputs(Outputs))
+  // or neither. Neither may replace a file the expansion read.
+  if (auto Err = writeOutputs(Outputs, Expanded->Dependencies))
     return reportFailure(std::move(Err));
   return 0;
 }

@@ -195,6 +195,10 @@ int runReportCommand() {
   auto Expanded = expandFile(*File, *ExpandFor, *Opts);
   if (!Expanded)
     return reportFailure(Expanded.takeError());
+  // Before nvcc runs: the report may not replace the kernel's source, a
+  // header it includes or a data file its meta code read.
+  if (auto Err = checkOutputPaths({Output}, Expanded->Dependencies))
+    return reportFailure(std::move(Err));
   llvm::SmallString<256> GenPath(WorkDir);
   llvm::sys::path::append(GenPath, Opts->OutputName);
   if (auto Err = writeOutput(GenPath, Expanded->Text))
@@ -232,7 +236,7 @@ int runReportCommand() {
     report::printJson(OS, *Rows);
   else
     report::printText(OS, *Rows);
-  if (auto Err = writeOutput(Output, Out))
+  if (auto Err = writeOutput(Output, Out, Expanded->Dependencies))
     return reportFailure(std::move(Err));
   return 0;
 }

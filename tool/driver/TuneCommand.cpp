@@ -32,6 +32,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include "support/FileLock.h"
 #include "support/Output.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -179,7 +180,9 @@ static cl::opt<std::string>
 static cl::opt<bool>
     Force("force",
           cl::desc("Write the tuning file's entry even when the recorded one "
-                   "is better on the same device, or is for another kernel"),
+                   "is better on the same device, or is for another kernel; "
+                   "write --emit-bundle's folder over an earlier bundle's "
+                   "results or files metacu did not write"),
           cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
 static cl::opt<std::string>
     ReportPath("report",
@@ -227,10 +230,103 @@ static llvm::Expected<std::string> oneArch() {
   return Archs->archs().front().name();
 }
 
+/// \p Read without the tuning file: the kernel's meta code may read it,
+/// and the run updates it on purpose.
+static std::vector<std::string>
+withoutTuningFile(std::vector<std::string> Read) {
+  if (!TuningFilePath.empty())
+    llvm::erase_if(Read, [](const std::string &P) {
+      return llvm::sys::fs::equivalent(P, TuningFilePath);
+    });
+  return Read;
+}
+
+/// Before the run: no output (the journal among them) may replace a file
+/// the run reads (\p Read) or another output, and the tuning file to update
+/// must read, so that a long run cannot end in an error it could have
+/// begun with.
+static llvm::Error checkOutputs(std::vector<std::string> Read) {
+  std::vector<std::string> Outputs;
+  for (const cl::opt<std::string> *P :
+       {&T4Path, &KTCachePath, &TuningFilePath, &ReportPath, &PredictPath,
+        &JournalPath})
+    if (!P->empty())
+      Outputs.push_back(*P);
+  if (llvm::Error E =
+          checkOutputPaths(Outputs, withoutTuningFile(std::move(Read))))
+    return E;
+  if (!TuningFilePath.empty())
+    if (auto File = tune::TuningFile::read(TuningFilePath); !File)
+      return File.takeError();
+  return llvm::Error::success();
+}
+
+/// Every output file asked for, all made before any is written and then
+/// written together: a run that fails (a tuning file changed into one that
+/// does not read) changes none. \p Read: the files the run read.
+static int writeRunOutputs(const tune::RunInfo &Info,
+                           const tune::SearchSpace &Space,
+                           const tune::TuneResult &Run,
+                           std::vector<std::string> Read) {
+  std::vector<OutputFile> Files;
+  if (!T4Path.empty()) {
+    auto F = tune::t4File(T4Path, Space, Run.Trace, Info.Objective.Name);
+    if (!F)
+      return fail(llvm::toString(F.takeError()));
+    Files.push_back(std::move(*F));
+  }
+  if (!KTCachePath.empty()) {
+    tune::KernelTunerCache Cache;
+    Cache.DeviceName = Info.Where.Device;
+    Cache.KernelName = Info.Kernel;
+    Cache.Objective = Info.Objective.Name;
+    Cache.Params.assign(Space.parameters().begin(), Space.parameters().end());
+    for (const tune::Evaluation &E : Run.Trace)
+      Cache.record(Space, E.Config, E.M);
+    auto F = Cache.file(KTCachePath);
+    if (!F)
+      return fail(llvm::toString(F.takeError()));
+    Files.push_back(std::move(*F));
+  }
+  if (!ReportPath.empty())
+    Files.push_back(
+        {ReportPath, tune::renderHtmlReport(Info, Space, Run, TopConfigs)});
+  // Held from reading the tuning file to writing it: a run updating it at
+  // the same time waits, then merges into what this one wrote.
+  std::optional<FileLock> Lock;
+  std::optional<tune::TuningEntry> Entry;
+  std::optional<tune::TuningFileUpdate> Update;
+  if (!TuningFilePath.empty()) {
+    auto E = tune::bestEntry(Info, Space, Run);
+    if (!E)
+      return fail(TuningFilePath + ": " + llvm::toString(E.takeError()));
+    auto L = FileLock::acquire(TuningFilePath);
+    if (!L)
+      return reportFailure(L.takeError());
+    Lock.emplace(std::move(*L));
+    auto U = tune::mergeIntoTuningFile(TuningFilePath, Info, *E, Force);
+    if (!U)
+      return fail(llvm::toString(U.takeError()));
+    if (U->Text)
+      Files.push_back({TuningFilePath, *U->Text});
+    Entry = std::move(*E);
+    Update = std::move(*U);
+  }
+  if (!JournalPath.empty())
+    Read.push_back(JournalPath);
+  if (llvm::Error Err = writeOutputs(Files, withoutTuningFile(std::move(Read))))
+    return reportFailure(std::move(Err));
+  if (Update)
+    llvm::errs() << "metacu tune: " << TuningFilePath << ": "
+                 << Update->Merge.describe(Info.Where.Arch, *Entry) << '\n';
+  return 0;
+}
+
 /// The summary, then every output file asked for: what a GPU run and an
 /// import share.
 static int finish(const tune::RunInfo &Info, const tune::SearchSpace &Space,
-                  const tune::TuneResult &Run, llvm::StringRef Heading) {
+                  const tune::TuneResult &Run, llvm::StringRef Heading,
+                  std::vector<std::string> Read) {
   size_t Invalid = 0, Resumed = 0;
   for (const tune::Evaluation &E : Run.Trace) {
     Invalid += !E.M.valid();
@@ -250,37 +346,7 @@ static int finish(const tune::RunInfo &Info, const tune::SearchSpace &Space,
     Rows.emplace_back("note", Info.Note);
   tune::printSummary(llvm::outs(), Rows, Space, Run.Trace, Info.Objective,
                      TopConfigs);
-
-  if (!T4Path.empty())
-    if (llvm::Error Err =
-            tune::writeT4(T4Path, Space, Run.Trace, Info.Objective.Name))
-      return fail(llvm::toString(std::move(Err)));
-  if (!KTCachePath.empty()) {
-    tune::KernelTunerCache Cache;
-    Cache.DeviceName = Info.Where.Device;
-    Cache.KernelName = Info.Kernel;
-    Cache.Objective = Info.Objective.Name;
-    Cache.Params.assign(Space.parameters().begin(), Space.parameters().end());
-    for (const tune::Evaluation &E : Run.Trace)
-      Cache.record(Space, E.Config, E.M);
-    if (llvm::Error Err = Cache.write(KTCachePath))
-      return fail(llvm::toString(std::move(Err)));
-  }
-  if (!TuningFilePath.empty()) {
-    auto Entry = tune::bestEntry(Info, Space, Run);
-    if (!Entry)
-      return fail(TuningFilePath + ": " + llvm::toString(Entry.takeError()));
-    auto Merged = tune::updateTuningFile(TuningFilePath, Info, *Entry, Force);
-    if (!Merged)
-      return fail(llvm::toString(Merged.takeError()));
-    llvm::errs() << "metacu tune: " << TuningFilePath << ": "
-                 << Merged->describe(Info.Where.Arch, *Entry) << '\n';
-  }
-  if (!ReportPath.empty())
-    if (llvm::Error Err =
-            tune::writeHtmlReport(ReportPath, Info, Space, Run, TopConfigs))
-      return fail(llvm::toString(std::move(Err)));
-  return 0;
+  return writeRunOutputs(Info, Space, Run, std::move(Read));
 }
 
 /// "compute_80 image run on NVIDIA H100 80GB HBM3" when the image is not
@@ -301,6 +367,10 @@ static int importBundle() {
   auto Space = Bundle->Declared.searchSpace();
   if (!Space)
     return fail(llvm::toString(Space.takeError()));
+  std::vector<std::string> Read{ImportDir + "/manifest.json",
+                                ImportDir + "/results.jsonl"};
+  if (llvm::Error Err = checkOutputs(Read))
+    return reportFailure(std::move(Err));
   if (!ArchName.empty()) {
     auto Arch = oneArch();
     if (!Arch)
@@ -344,7 +414,8 @@ static int importBundle() {
                 llvm::formatv("{0} on {1} ({2}), imported from {3}",
                               Info.Kernel, Info.Where.Device, Info.Where.Arch,
                               ImportDir)
-                    .str());
+                    .str(),
+                std::move(Read));
 }
 
 /// The configurations a bundle holds: all of them, or a seeded random
@@ -403,6 +474,11 @@ static int tuneKernel() {
                 ": every configuration of tuning "
                 "space '" +
                 Kernel->Declared.Kernel + "' breaks a restriction");
+  std::vector<std::string> Read = Kernel->Dependencies;
+  if (!PredictionsPath.empty())
+    Read.push_back(PredictionsPath);
+  if (llvm::Error Err = checkOutputs(Read))
+    return reportFailure(std::move(Err));
 
   // The model's predictions: read, or made here from the candidates' code
   // for the image on --arch (needed by --predict and --strategy model).
@@ -417,7 +493,7 @@ static int tuneKernel() {
     std::string Text;
     llvm::raw_string_ostream(Text)
         << llvm::formatv("{0:1}", So.toJSON(*Space, std::move(Header))) << '\n';
-    return writeOutput(PredictPath, Text);
+    return writeOutput(PredictPath, Text, Read);
   };
   const tune::StrategyInfo *Strategy = tune::findStrategy(
       StrategyName.empty() ? tune::defaultStrategy() : StrategyName);
@@ -475,6 +551,7 @@ static int tuneKernel() {
   B.SourceDir = Kernel->SourceDir;
   B.Files = Kernel->Files;
   B.Strategy = StrategyName.empty() ? "brute_force" : StrategyName.getValue();
+  B.Force = Force;
   auto Generate = [&](llvm::ArrayRef<tune::Candidate> Batch) {
     return Kernel->generate(Batch, *ImageArchs, *Opts);
   };
@@ -553,7 +630,8 @@ static int tuneKernel() {
   return finish(Info, *Space, *Run,
                 llvm::formatv("{0} on {1} ({2})", Info.Kernel,
                               Info.Where.Device, Info.Where.Arch)
-                    .str());
+                    .str(),
+                std::move(Read));
 }
 
 int metacu::runTuneCommand() {
@@ -579,7 +657,6 @@ int metacu::runTuneCommand() {
   Options.CachePath = ReplayPath;
   Options.Strategy = StrategyName;
   Options.Seed = Seed;
-  Options.T4Path = T4Path;
   Options.JournalPath = JournalPath;
   Options.PredictionsPath = PredictionsPath;
   if (BudgetEvals.getNumOccurrences()) {
@@ -610,6 +687,12 @@ int metacu::runTuneCommand() {
                 "not the architecture its entry is for");
   }
 
+  std::vector<std::string> Read{ReplayPath};
+  if (!PredictionsPath.empty())
+    Read.push_back(PredictionsPath);
+  if (llvm::Error Err = checkOutputs(Read))
+    return reportFailure(std::move(Err));
+
   std::optional<tune::Progress> Progress;
   if (!Quiet)
     Options.Listener =
@@ -618,21 +701,6 @@ int metacu::runTuneCommand() {
   if (!Result)
     return fail(llvm::toString(Result.takeError()));
   tune::printReplaySummary(llvm::outs(), *Result, TopConfigs);
-
-  if (!TuningFilePath.empty()) {
-    auto Entry = tune::bestEntry(Result->Info, Result->Space, Result->Run);
-    if (!Entry)
-      return fail(TuningFilePath + ": " + llvm::toString(Entry.takeError()));
-    auto Merged =
-        tune::updateTuningFile(TuningFilePath, Result->Info, *Entry, Force);
-    if (!Merged)
-      return fail(llvm::toString(Merged.takeError()));
-    llvm::errs() << "metacu tune: " << TuningFilePath << ": "
-                 << Merged->describe(Result->Info.Where.Arch, *Entry) << '\n';
-  }
-  if (!ReportPath.empty())
-    if (llvm::Error Err = tune::writeHtmlReport(
-            ReportPath, Result->Info, Result->Space, Result->Run, TopConfigs))
-      return fail(llvm::toString(std::move(Err)));
-  return 0;
+  return writeRunOutputs(Result->Info, Result->Space, Result->Run,
+                         std::move(Read));
 }

@@ -24,13 +24,28 @@ struct OutputFile {
 /// Writes every file of \p Files or none. Each regular file is written
 /// through a temporary file in its directory and a rename, so readers never
 /// see half a file; a destination that exists and is not a regular file (a
-/// FIFO, a device) is written through, not replaced; stdout is written last.
-/// If any temporary file cannot be written, or a destination is a read-only
-/// file, nothing is touched.
+/// FIFO, a device) is written through, not replaced; a symbolic link is
+/// followed, its target replaced and the link kept; stdout is written last.
+/// Nothing is touched when any temporary file cannot be written, when a
+/// destination is a read-only file or a link to a missing file, or when
+/// checkOutputPaths() refuses the destinations.
+llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files,
+                         llvm::ArrayRef<std::string> ReadPaths);
+/// writeOutputs() of files that no file the run read could be.
 llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files);
 
 /// writeOutputs() of one file.
-llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Contents);
+llvm::Error writeOutput(llvm::StringRef Path, llvm::StringRef Contents,
+                        llvm::ArrayRef<std::string> ReadPaths = {});
+
+/// Refuses an output path ("-" aside) that is the same file as one of
+/// \p ReadPaths (the files the run read: overwriting one destroys what the
+/// output was made from) or as another output, by identity: device and
+/// inode, through links, '..' and hard links, not by spelling. What
+/// writeOutputs() checks, for a file written otherwise (a journal appended
+/// to) or before a long run.
+llvm::Error checkOutputPaths(llvm::ArrayRef<std::string> Outputs,
+                             llvm::ArrayRef<std::string> ReadPaths);
 
 } // namespace metacu
 

@@ -26,9 +26,9 @@ static llvm::Error bad(llvm::StringRef Origin, const llvm::Twine &Msg) {
 
 llvm::Expected<DeclaredSpace> DeclaredSpace::parse(llvm::StringRef Text,
                                                    llvm::StringRef Origin) {
-  auto V = json::parse(Text);
+  auto V = parseJSON(Text, Origin);
   if (!V)
-    return bad(Origin, llvm::toString(V.takeError()));
+    return V.takeError();
   const json::Object *O = V->getAsObject();
   if (!O)
     return bad(Origin, "a tuning space is a JSON object");
@@ -82,6 +82,9 @@ llvm::Expected<DeclaredSpace> DeclaredSpace::parse(llvm::StringRef Text,
       return bad(Origin, "problem_size must be integers");
     D.ProblemSize.push_back(*N);
   }
+  if (Direction != "min" && Direction != "max")
+    return bad(Origin,
+               "'direction' is \"min\" or \"max\", not \"" + Direction + "\"");
   D.Objective = Metric::fromObjective(Metric);
   D.Objective.Maximize = Direction == "max";
   if (Metric != "time" && !(*Work > 0))
@@ -209,6 +212,42 @@ static llvm::Error copyTree(llvm::StringRef From, llvm::StringRef To,
   return llvm::Error::success();
 }
 
+/// Whether \p Dir may take a new bundle: it is missing or empty, or holds an
+/// earlier bundle not yet run (files metacu wrote, all to be replaced).
+static llvm::Error checkBundleFolder(llvm::StringRef Dir) {
+  if (!llvm::sys::fs::exists(Dir))
+    return llvm::Error::success();
+  if (!llvm::sys::fs::is_directory(Dir))
+    return llvm::createStringError("--emit-bundle " + Dir +
+                                   ": exists and is not a folder");
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Dir, EC);
+  if (!EC && It == llvm::sys::fs::directory_iterator())
+    return llvm::Error::success();
+  std::string Results = (Dir + "/results.jsonl").str();
+  if (llvm::sys::fs::exists(Results))
+    return llvm::createStringError(
+        "--emit-bundle " + Dir +
+        ": the folder holds results.jsonl, the measurements of an earlier "
+        "bundle; import them (--import " +
+        Dir +
+        ") or choose another folder (--force replaces the bundle and "
+        "deletes them)");
+  std::string ManifestPath = (Dir + "/manifest.json").str();
+  auto Manifest = readInputFile(ManifestPath);
+  auto V = Manifest ? parseJSON(*Manifest, ManifestPath)
+                    : llvm::Expected<json::Value>(Manifest.takeError());
+  const json::Object *O = V ? V->getAsObject() : nullptr;
+  if (!V)
+    llvm::consumeError(V.takeError());
+  if (!O || !O->get("declared"))
+    return llvm::createStringError(
+        "--emit-bundle " + Dir +
+        ": the folder is not empty and holds no metacu bundle; choose a new "
+        "folder (--force writes into it, replacing files of the same names)");
+  return llvm::Error::success();
+}
+
 llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
                                       const DeclaredSpace &D,
                                       const SearchSpace &Space,
@@ -218,6 +257,9 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
   auto Gencode = gencode(Options.Image);
   if (!Gencode)
     return Gencode.takeError();
+  if (!Options.Force)
+    if (llvm::Error E = checkBundleFolder(Dir))
+      return E;
   std::vector<metacu::OutputFile> Files;
   std::string Src = (Dir + "/src/").str();
   std::vector<Candidate> All = candidatesFor(D, Space, Configs);
@@ -307,10 +349,15 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
             llvm::sys::path::parent_path(F.Path)))
       return llvm::createStringError("cannot create the folder of " + F.Path +
                                      ": " + EC.message());
-  if (llvm::Error E = metacu::writeOutputs(Files))
+  // Even with Force, not over the kernel's own headers (a bundle emitted
+  // into its source tree).
+  std::vector<std::string> Read;
+  for (const auto &[Rel, From] : Options.Files)
+    Read.push_back(From);
+  if (llvm::Error E = metacu::writeOutputs(Files, Read))
     return E;
-  // A new bundle's results start empty; an old results.jsonl would answer
-  // for other candidates.
+  // A new bundle's results start empty; an old results.jsonl (there only
+  // with Force) would answer for other candidates.
   llvm::sys::fs::remove(Dir + "/results.jsonl");
   return llvm::Error::success();
 }
@@ -340,6 +387,16 @@ static llvm::Expected<Measurement> measurementOf(const json::Object &R,
     double Median =
         N % 2 ? Sorted[N / 2] : (Sorted[N / 2 - 1] + Sorted[N / 2]) / 2;
     M.Objective = D.objective(Median);
+    // A time of 0 (a rate over it infinite) is a failed measurement of
+    // this configuration, not a result to rank or record.
+    std::string Why = D.Objective.whyNotMeasured(M.Objective);
+    if (Median <= 0 && Why.empty())
+      Why = D.Objective.Name + " over a median time of " +
+            std::to_string(Median) + " ms is no measurement";
+    if (!Why.empty()) {
+      M.Status = Validity::Runtime;
+      M.Reason = Why;
+    }
   }
   M.CompileMs = R.getNumber("compile_ms").value_or(0);
   M.BenchmarkMs = R.getNumber("benchmark_ms").value_or(0);
@@ -351,13 +408,12 @@ static llvm::Expected<Measurement> measurementOf(const json::Object &R,
 
 llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
   std::string ManifestPath = (Dir + "/manifest.json").str();
-  auto Buf = llvm::MemoryBuffer::getFile(ManifestPath);
-  if (!Buf)
-    return llvm::createStringError("cannot read " + ManifestPath + ": " +
-                                   Buf.getError().message());
-  auto V = json::parse((*Buf)->getBuffer());
+  auto Text = readInputFile(ManifestPath);
+  if (!Text)
+    return Text.takeError();
+  auto V = parseJSON(*Text, ManifestPath);
   if (!V)
-    return bad(ManifestPath, llvm::toString(V.takeError()));
+    return V.takeError();
   const json::Object *M = V->getAsObject();
   const json::Value *Declared = M ? M->get("declared") : nullptr;
   if (!Declared)
@@ -374,20 +430,19 @@ llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
   R.Where.Arch = R.Options.Arch;
 
   std::string ResultsPath = (Dir + "/results.jsonl").str();
-  auto Results = llvm::MemoryBuffer::getFile(ResultsPath);
+  auto Results = readInputFile(ResultsPath);
   if (!Results)
-    return llvm::createStringError("cannot read " + ResultsPath + ": " +
-                                   Results.getError().message() +
+    return llvm::createStringError(llvm::toString(Results.takeError()) +
                                    " (run the bundle's run.py first)");
   auto Space = R.Declared.searchSpace();
   if (!Space)
     return Space.takeError();
   llvm::SmallVector<llvm::StringRef> Lines;
-  (*Results)->getBuffer().split(Lines, '\n', -1, false);
+  llvm::StringRef(*Results).split(Lines, '\n', -1, false);
   std::vector<bool> Seen(Space->size());
   for (size_t L = 0; L < Lines.size(); ++L) {
     std::string Origin = llvm::formatv("{0}:{1}", ResultsPath, L + 1);
-    auto Line = json::parse(Lines[L]);
+    auto Line = parseJSON(Lines[L], ResultsPath, L + 1);
     if (!Line) {
       llvm::consumeError(Line.takeError());
       // Only the last line can be torn, by a run killed while writing it.

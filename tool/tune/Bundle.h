@@ -99,10 +99,16 @@ struct BundleOptions {
   std::vector<std::pair<std::string, std::string>> Files;
   /// Recorded in the manifest: what chose the configurations.
   std::string Strategy = "brute_force";
+  /// Write into a folder that holds something other than a bundle without
+  /// results (a bundle's measurements, files metacu did not write).
+  bool Force = false;
 };
 
-/// Writes the bundle for \p Configs into \p Dir (created; files of an
-/// earlier bundle there are replaced, results.jsonl is removed). A batch
+/// Writes the bundle for \p Configs into \p Dir: a new or empty folder, or
+/// one holding a bundle that has no results.jsonl yet, whose files are
+/// replaced; anything else (measurements, files metacu did not write) is
+/// refused unless Options.Force, which replaces them and removes
+/// results.jsonl. A batch
 /// whose expansion fails is split and each candidate expanded alone; one
 /// that still fails is recorded as a compile failure with the expansion's
 /// message, and run.py reports it without building it.

@@ -1,7 +1,9 @@
 //===- Gzip.cpp - Reading and writing files that may be gzip-compressed ---===//
 #include "Gzip.h"
 
-#include "llvm/Support/MemoryBuffer.h"
+#include "JSONError.h"
+
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <zlib.h>
 
@@ -17,7 +19,8 @@ static llvm::Error zlibError(const char *What, int Code, const z_stream &Z) {
                                  (Z.msg ? Z.msg : zError(Code)));
 }
 
-llvm::Expected<std::string> metacu::tune::gunzip(llvm::StringRef Bytes) {
+llvm::Expected<std::string> metacu::tune::gunzip(llvm::StringRef Bytes,
+                                                 uint64_t Limit) {
   z_stream Z{};
   // 16 + MAX_WBITS: a gzip header and trailer, not a raw zlib stream.
   if (int Code = inflateInit2(&Z, 16 + MAX_WBITS); Code != Z_OK)
@@ -31,6 +34,11 @@ llvm::Expected<std::string> metacu::tune::gunzip(llvm::StringRef Bytes) {
     Z.avail_out = sizeof(Chunk);
     int Code = inflate(&Z, Z_NO_FLUSH);
     Out.append(Chunk, sizeof(Chunk) - Z.avail_out);
+    if (Out.size() > Limit) {
+      inflateEnd(&Z);
+      return llvm::createStringError(
+          llvm::formatv("inflates to more than {0} MiB", Limit >> 20).str());
+    }
     if (Code == Z_STREAM_END) {
       if (Z.avail_in == 0)
         break;
@@ -78,34 +86,24 @@ llvm::Expected<std::string> metacu::tune::gzip(llvm::StringRef Text) {
 
 llvm::Expected<std::string>
 metacu::tune::readMaybeGzipFile(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!Buffer)
-    return llvm::createStringError(Buffer.getError(),
-                                   "cannot read " + Path + ": " +
-                                       Buffer.getError().message());
-  llvm::StringRef Bytes = (*Buffer)->getBuffer();
-  if (!isGzip(Bytes))
-    return Bytes.str();
-  auto Text = gunzip(Bytes);
+  auto Bytes = readInputFile(Path);
+  if (!Bytes)
+    return Bytes.takeError();
+  if (!isGzip(*Bytes))
+    return Bytes;
+  auto Text = gunzip(*Bytes, MaxInputBytes);
   if (!Text)
     return llvm::createStringError(Path + ": " +
                                    llvm::toString(Text.takeError()));
   return Text;
 }
 
-llvm::Error metacu::tune::writeMaybeGzipFile(llvm::StringRef Path,
-                                             llvm::StringRef Text) {
-  std::string Compressed;
-  if (Path.ends_with(".gz")) {
-    auto Z = gzip(Text);
-    if (!Z)
-      return Z.takeError();
-    Compressed = std::move(*Z);
-    Text = Compressed;
-  }
-  return llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << Text;
-    return llvm::Error::success();
-  });
+llvm::Expected<metacu::OutputFile>
+metacu::tune::maybeGzipFile(llvm::StringRef Path, llvm::StringRef Text) {
+  if (!Path.ends_with(".gz"))
+    return OutputFile{Path.str(), Text.str()};
+  auto Z = gzip(Text);
+  if (!Z)
+    return Z.takeError();
+  return OutputFile{Path.str(), std::move(*Z)};
 }

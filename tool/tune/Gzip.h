@@ -8,6 +8,8 @@
 #ifndef METACU_TUNE_GZIP_H
 #define METACU_TUNE_GZIP_H
 
+#include "support/Output.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -15,15 +17,19 @@
 namespace metacu::tune {
 
 bool isGzip(llvm::StringRef Bytes);
-/// All members of a gzip stream, concatenated (as gunzip does).
-llvm::Expected<std::string> gunzip(llvm::StringRef Bytes);
+/// All members of a gzip stream, concatenated (as gunzip does); an error
+/// when they inflate to more than \p Limit bytes.
+llvm::Expected<std::string> gunzip(llvm::StringRef Bytes,
+                                   uint64_t Limit = UINT64_MAX);
 llvm::Expected<std::string> gzip(llvm::StringRef Text);
 
-/// The contents of \p Path, decompressed if it is gzip data.
+/// The contents of \p Path (readInputFile(), JSONError.h), decompressed if
+/// it is gzip data, to at most MaxInputBytes.
 llvm::Expected<std::string> readMaybeGzipFile(llvm::StringRef Path);
-/// Writes \p Text to \p Path atomically (a temporary file renamed over it),
-/// gzip-compressed when the name ends in ".gz".
-llvm::Error writeMaybeGzipFile(llvm::StringRef Path, llvm::StringRef Text);
+/// The file \p Path of \p Text, gzip-compressed when the name ends in
+/// ".gz", for writeOutputs().
+llvm::Expected<OutputFile> maybeGzipFile(llvm::StringRef Path,
+                                         llvm::StringRef Text);
 
 } // namespace metacu::tune
 

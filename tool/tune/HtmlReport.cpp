@@ -2,8 +2,6 @@
 #include "HtmlReport.h"
 #include "Summary.h"
 
-#include "support/Output.h"
-
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -578,11 +576,4 @@ std::string metacu::tune::renderHtmlReport(const RunInfo &Info,
                                            const TuneResult &Run,
                                            unsigned Top) {
   return Report(Info, Space, Run, Top).render();
-}
-
-llvm::Error metacu::tune::writeHtmlReport(llvm::StringRef Path,
-                                          const RunInfo &Info,
-                                          const SearchSpace &Space,
-                                          const TuneResult &Run, unsigned Top) {
-  return writeOutput(Path, renderHtmlReport(Info, Space, Run, Top));
 }

@@ -28,11 +28,6 @@ namespace metacu::tune {
 std::string renderHtmlReport(const RunInfo &Info, const SearchSpace &Space,
                              const TuneResult &Run, unsigned Top = 20);
 
-/// Writes renderHtmlReport() to \p Path atomically.
-llvm::Error writeHtmlReport(llvm::StringRef Path, const RunInfo &Info,
-                            const SearchSpace &Space, const TuneResult &Run,
-                            unsigned Top = 20);
-
 } // namespace metacu::tune
 
 #endif

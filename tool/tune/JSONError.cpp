@@ -1,12 +1,19 @@
 //===- JSONError.cpp - Errors in JSON files, with where they are ----------===//
 #include "JSONError.h"
 
+#include "support/SourceFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 using namespace metacu::tune;
 
 llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
-                                            llvm::Error E) {
+                                            llvm::Error E, unsigned FirstLine) {
   std::string Message = llvm::toString(std::move(E));
   // llvm::json::ParseError logs "[LINE:COL, byte=OFFSET]: MESSAGE" and
   // keeps the numbers private.
@@ -15,10 +22,98 @@ llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
   if (std::sscanf(Message.c_str(), "[%u:%u, byte=%u]: %n", &Line, &Col, &Offset,
                   &Consumed) == 3 &&
       Consumed > 0)
-    return llvm::createStringError(FileName + ":" + llvm::Twine(Line) + ":" +
-                                   llvm::Twine(Col) + ": " +
-                                   Message.substr(Consumed));
+    // Columns count from 1; llvm::json says 0 at a line's end of file.
+    return llvm::createStringError(
+        FileName + ":" + llvm::Twine(Line + FirstLine - 1) + ":" +
+        llvm::Twine(std::max(Col, 1u)) + ": " + Message.substr(Consumed));
   return llvm::createStringError(FileName + ": " + Message);
+}
+
+llvm::Expected<std::string> metacu::tune::readInputFile(llvm::StringRef Path) {
+  if (isSpecialFile(Path))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
+        "cannot read " + Path + ": not a regular file");
+  uint64_t Size = 0;
+  if (!llvm::sys::fs::file_size(Path, Size) && Size > MaxInputBytes)
+    return llvm::createStringError(
+        std::make_error_code(std::errc::file_too_large),
+        llvm::formatv("cannot read {0}: {1} MiB, more than the {2} MiB "
+                      "metacu reads",
+                      Path, Size >> 20, MaxInputBytes >> 20));
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(),
+                                   "cannot read " + Path + ": " +
+                                       Buffer.getError().message());
+  return (*Buffer)->getBuffer().str();
+}
+
+llvm::Error metacu::tune::checkJSONNesting(llvm::StringRef Text,
+                                           llvm::StringRef FileName,
+                                           unsigned FirstLine) {
+  unsigned Depth = 0, Line = FirstLine;
+  size_t LineStart = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+      LineStart = I + 1;
+    } else if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '[' || C == '{') {
+      if (++Depth > MaxJSONNesting)
+        return llvm::createStringError(
+            llvm::formatv("{0}:{1}:{2}: arrays and objects nested more than "
+                          "{3} deep",
+                          FileName, Line, I - LineStart + 1, MaxJSONNesting)
+                .str());
+    } else if ((C == ']' || C == '}') && Depth) {
+      --Depth;
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// The path of the first number in \p V that is not finite.
+static std::optional<std::string> nonFinite(const llvm::json::Value &V,
+                                            const std::string &Path) {
+  if (auto D = V.getAsNumber(); D && !std::isfinite(*D))
+    return Path;
+  if (const llvm::json::Object *O = V.getAsObject())
+    for (const auto &KV : *O)
+      if (auto P =
+              nonFinite(KV.second, Path.empty() ? KV.first.str()
+                                                : Path + "." + KV.first.str()))
+        return P;
+  if (const llvm::json::Array *A = V.getAsArray())
+    for (size_t I = 0; I < A->size(); ++I)
+      if (auto P = nonFinite((*A)[I], Path + "[" + std::to_string(I) + "]"))
+        return P;
+  return std::nullopt;
+}
+
+llvm::Expected<llvm::json::Value>
+metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
+                        unsigned FirstLine) {
+  if (llvm::Error E = checkJSONNesting(Text, FileName, FirstLine))
+    return std::move(E);
+  auto V = llvm::json::parse(Text);
+  if (!V)
+    return locatedParseError(FileName, V.takeError(), FirstLine);
+  if (auto Path = nonFinite(*V, ""))
+    return llvm::createStringError(FileName + ":" + llvm::Twine(FirstLine) +
+                                   ": " +
+                                   (Path->empty() ? "the value" : *Path) +
+                                   ": a number too large for a double");
+  return V;
 }
 
 void JSONReader::fail(const llvm::Twine &Where, const llvm::Twine &Message) {

@@ -14,8 +14,35 @@
 
 namespace metacu::tune {
 
-/// Rewrites llvm::json's parse error as "FILE:LINE:COL: message".
-llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E);
+/// The most bytes a file tune reads may hold, decompressed: llvm::json
+/// takes several times the text in memory, so a larger file (or a small
+/// gzip file that inflates to gigabytes) would exhaust it.
+constexpr uint64_t MaxInputBytes = uint64_t(256) << 20;
+/// The deepest nesting of arrays and objects accepted: llvm::json's parser
+/// recurses once per level, and 50,000 levels overflow the stack.
+constexpr unsigned MaxJSONNesting = 512;
+
+/// The contents of \p Path: a regular file (reading a FIFO would wait for a
+/// writer forever) of at most MaxInputBytes. A missing file's error keeps
+/// its error code (no_such_file_or_directory).
+llvm::Expected<std::string> readInputFile(llvm::StringRef Path);
+
+/// An error at the first array or object of \p Text nested deeper than
+/// MaxJSONNesting, "FILE:LINE:COL: ..."; strings are skipped.
+llvm::Error checkJSONNesting(llvm::StringRef Text, llvm::StringRef FileName,
+                             unsigned FirstLine = 1);
+
+/// checkJSONNesting(), then llvm::json::parse with its error located; a
+/// number too large for a double (1e999, read as an infinity that no JSON
+/// writer can spell) is an error at its path.
+llvm::Expected<llvm::json::Value> parseJSON(llvm::StringRef Text,
+                                            llvm::StringRef FileName,
+                                            unsigned FirstLine = 1);
+
+/// Rewrites llvm::json's parse error as "FILE:LINE:COL: message"; the text
+/// parsed starts at line \p FirstLine of the file.
+llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E,
+                              unsigned FirstLine = 1);
 
 /// Checks the shape of values read from one file, remembering the first
 /// mismatch as an error that names the file and the value's path.

@@ -22,6 +22,8 @@ static const char *const HeaderFields[] = {"device_name",      "kernel_name",
 
 llvm::Expected<KernelTunerCache>
 KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
+  if (llvm::Error E = checkJSONNesting(Text, FileName))
+    return std::move(E);
   auto Root = llvm::json::parse(Text);
   if (!Root) {
     std::string Closed = closeOpenCache(Text);
@@ -161,8 +163,9 @@ std::string KernelTunerCache::print() const {
   return Out;
 }
 
-llvm::Error KernelTunerCache::write(llvm::StringRef Path) const {
-  return writeMaybeGzipFile(Path, print());
+llvm::Expected<metacu::OutputFile>
+KernelTunerCache::file(llvm::StringRef Path) const {
+  return maybeGzipFile(Path, print());
 }
 
 llvm::Expected<Config> KernelTunerCache::configOf(const Entry &E) const {
@@ -223,6 +226,13 @@ KernelTunerCache::measurement(const Entry &E) const {
     if (!N)
       return llvm::createStringError(Where(Objective) + "not a number");
     M.Objective = *N;
+    // Recorded as measured, but not a value to rank or write back (a time
+    // of 0, a rate over it): the configuration counts as failed.
+    std::string Why = Metric::fromObjective(Objective).whyNotMeasured(*N);
+    if (!Why.empty()) {
+      M.Status = Validity::Runtime;
+      M.Reason = Why;
+    }
   }
   if (const llvm::json::Array *Times = E.Record.getArray("times"))
     for (const llvm::json::Value &T : *Times)

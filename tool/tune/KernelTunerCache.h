@@ -13,6 +13,7 @@
 
 #include "Measurement.h"
 #include "SearchSpace.h"
+#include "support/Output.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -50,8 +51,8 @@ public:
 
   /// The file's text: the header, then one cache entry per line.
   std::string print() const;
-  /// Writes atomically; gzip-compressed when \p Path ends in ".gz".
-  llvm::Error write(llvm::StringRef Path) const;
+  /// print() as the file \p Path, gzip-compressed for a ".gz" name.
+  llvm::Expected<OutputFile> file(llvm::StringRef Path) const;
 
   /// The space of exactly the recorded configurations.
   llvm::Expected<SearchSpace> recordedSpace() const;

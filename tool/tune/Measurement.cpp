@@ -88,6 +88,14 @@ Metric Metric::fromObjective(llvm::StringRef Name) {
   return M;
 }
 
+std::string Metric::whyNotMeasured(double V) const {
+  if (std::isfinite(V) && (V > 0 || (Name != "time" && !Maximize)))
+    return "";
+  return Name + " " + format(V) +
+         " is no measurement (a time is positive and finite: too short a "
+         "run for the timer?)";
+}
+
 std::string Metric::format(double V, bool WithUnit) const {
   // Objectives span orders of magnitude (0.0123 ms to 47213 GFLOP/s);
   // a fixed number of decimals would print the first as 0.01 or the

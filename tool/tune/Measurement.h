@@ -82,6 +82,10 @@ struct Metric {
   bool better(double A, double B) const { return Maximize ? A > B : A < B; }
   /// "min" or "max".
   llvm::StringRef direction() const { return Maximize ? "max" : "min"; }
+  /// Why \p V cannot be a measured value of this metric, or empty: JSON
+  /// has no infinity (no later run could read it back), and a time or a
+  /// rate is positive (a rate over a time of 0 is infinite).
+  std::string whyNotMeasured(double V) const;
   /// \p V to five significant digits without an exponent, followed by the
   /// unit when \p WithUnit: "0.51234 ms", "47213 GFLOP/s".
   std::string format(double V, bool WithUnit = true) const;

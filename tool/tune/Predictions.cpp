@@ -17,9 +17,9 @@ llvm::Expected<Predictions> Predictions::read(llvm::StringRef Path,
   auto Text = readMaybeGzipFile(Path);
   if (!Text)
     return Text.takeError();
-  auto V = json::parse(*Text);
+  auto V = parseJSON(*Text, Path);
   if (!V)
-    return locatedParseError(Path, V.takeError());
+    return V.takeError();
   return fromJSON(*V, Space, Path);
 }
 

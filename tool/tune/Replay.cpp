@@ -4,7 +4,6 @@
 #include "Predictions.h"
 #include "ResultCache.h"
 #include "Summary.h"
-#include "T4.h"
 #include "runners/Replay.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -91,11 +90,6 @@ metacu::tune::replay(const ReplayOptions &Options) {
     Result.BestObjective = (*Runner)->recorded(*Result.Run.Best).Objective;
   Result.SimulatedSeconds = (*Runner)->seconds();
   Info.Date = currentDate();
-
-  if (!Options.T4Path.empty())
-    if (llvm::Error Err =
-            writeT4(Options.T4Path, *Space, Result.Run.Trace, Cache->Objective))
-      return std::move(Err);
   Result.Space = std::move(*Space);
   return Result;
 }

@@ -27,8 +27,6 @@ struct ReplayOptions {
   std::string Strategy;
   uint64_t Seed = 1;
   Budget Limit;
-  /// Where to write the run's evaluations in T4 format; none when empty.
-  std::string T4Path;
   /// What the model predicts of the cache's configurations (a predictions
   /// file, Predictions.h), for the strategies that use it; none when empty.
   std::string PredictionsPath;

@@ -2,8 +2,9 @@
 #include "ResultCache.h"
 #include "JSONError.h"
 
+#include "support/SourceFile.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include <cmath>
 
 using namespace metacu::tune;
 
@@ -40,9 +41,9 @@ static llvm::json::Object toJSON(const Target &T,
 
 llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
   std::string Where = Path + ":" + std::to_string(LineNo);
-  auto V = llvm::json::parse(Line);
+  auto V = parseJSON(Line, Path, LineNo);
   if (!V)
-    return locatedParseError(Where, V.takeError());
+    return V.takeError();
   JSONReader R(Where);
   const llvm::json::Object *O = R.object(*V, "entry");
   const llvm::json::Object *Config =
@@ -64,8 +65,8 @@ llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
   M.Status = *Outcome;
   if (M.valid()) {
     auto Objective = O->getNumber("objective");
-    if (!Objective)
-      return R.error("objective", "a correct entry needs a number");
+    if (!Objective || !std::isfinite(*Objective))
+      return R.error("objective", "a correct entry needs a finite number");
     M.Objective = *Objective;
   } else if (auto Reason = O->getString("reason")) {
     M.Reason = Reason->str();
@@ -84,47 +85,72 @@ llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
   return llvm::Error::success();
 }
 
+/// Whether \p Tail, the text after a journal's last newline, is the start
+/// of an entry whose write was cut short: entries print their members by
+/// name, so each starts with {"arch":. Shorter than that, only after
+/// entries: a file holding "{" alone is no evidence of a journal.
+static bool isTornEntry(llvm::StringRef Tail, bool AfterEntries) {
+  llvm::StringRef Start = "{\"arch\":";
+  return Tail.starts_with(Start) || (AfterEntries && Start.starts_with(Tail));
+}
+
 llvm::Expected<std::unique_ptr<ResultCache>>
 ResultCache::open(llvm::StringRef Path) {
+  // Everything is read and checked before the file is opened for writing:
+  // a file that is not a journal (a mistyped name) is left as it was.
+  if (isSpecialFile(Path))
+    return llvm::createStringError("cannot use '" + Path +
+                                   "' as a journal: not a regular file");
   std::string Text;
-  if (llvm::sys::fs::exists(Path)) {
-    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true,
-                                              /*RequiresNullTerminator=*/false);
-    if (!Buffer)
-      return llvm::createStringError(Buffer.getError(),
-                                     "cannot read " + Path + ": " +
-                                         Buffer.getError().message());
-    Text = (*Buffer)->getBuffer().str();
+  llvm::sys::fs::file_status St;
+  if (!llvm::sys::fs::status(Path, St)) {
+    if (!(St.permissions() & llvm::sys::fs::owner_write))
+      return llvm::createStringError("cannot append to the journal '" + Path +
+                                     "': the file is read-only");
+    auto Read = readInputFile(Path);
+    if (!Read)
+      return Read.takeError();
+    Text = std::move(*Read);
   }
-  // Everything after the last newline is a line whose write was cut short.
-  size_t Complete = Text.rfind('\n');
-  Complete = Complete == std::string::npos ? 0 : Complete + 1;
-  if (Complete < Text.size()) {
-    Text.resize(Complete);
-    if (llvm::Error Err = llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-          OS << Text;
-          return llvm::Error::success();
-        }))
-      return llvm::createStringError("cannot drop the torn last line of " +
-                                     Path + ": " +
-                                     llvm::toString(std::move(Err)));
-  }
-
-  std::error_code EC;
-  auto OS = std::make_unique<llvm::raw_fd_ostream>(Path, EC,
-                                                   llvm::sys::fs::OF_Append);
-  if (EC)
-    return llvm::createStringError(EC,
-                                   "cannot open " + Path + ": " + EC.message());
-  std::unique_ptr<ResultCache> C(new ResultCache(Path.str(), std::move(OS)));
+  std::unique_ptr<ResultCache> C(new ResultCache(Path.str()));
   llvm::StringRef Rest = Text;
-  for (unsigned LineNo = 1; !Rest.empty(); ++LineNo) {
+  unsigned LineNo = 1;
+  for (; Rest.contains('\n'); ++LineNo) {
     auto [Line, Tail] = Rest.split('\n');
     Rest = Tail;
     if (Line.trim().empty())
       continue;
     if (auto Err = C->readLine(Line, LineNo))
       return std::move(Err);
+  }
+  // The last line lacks its newline: a whole entry whose newline was not
+  // written, or one cut short by a crash, which is dropped.
+  uint64_t Keep = Text.size();
+  if (!Rest.trim().empty())
+    if (llvm::Error Err = C->readLine(Rest, LineNo)) {
+      if (!isTornEntry(Rest, !C->Entries.empty()))
+        return std::move(Err);
+      llvm::consumeError(std::move(Err));
+      Keep = Text.size() - Rest.size();
+    }
+  // Appended to, never replaced: a symbolic link keeps its target, the
+  // file its owner and permissions.
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::openFileForWrite(
+          Path, FD, llvm::sys::fs::CD_OpenAlways, llvm::sys::fs::OF_Append))
+    return llvm::createStringError(EC,
+                                   "cannot open " + Path + ": " + EC.message());
+  C->OS = std::make_unique<llvm::raw_fd_ostream>(FD, /*shouldClose=*/true);
+  if (Keep < Text.size()) {
+    if (std::error_code EC = llvm::sys::fs::resize_file(FD, Keep))
+      return llvm::createStringError(EC, "cannot drop the torn last line of " +
+                                             Path + ": " + EC.message());
+    llvm::errs() << "metacu tune: " << Path << ":" << LineNo
+                 << ": dropped the last line, an entry cut short by an "
+                    "interrupted run\n";
+  } else if (!Text.empty() && Text.back() != '\n') {
+    // A complete last entry whose newline was not written.
+    *C->OS << '\n';
   }
   return C;
 }

@@ -5,7 +5,9 @@
 // Every completed evaluation is appended to a journal, one JSON object per
 // line, as soon as it completes; a later run with the same journal answers
 // those configurations from it instead of measuring them again. A crash
-// while appending leaves at most a torn last line, which is dropped.
+// while appending leaves at most a torn last line, which is dropped (and
+// said so); anything else that is not an entry, such as a file given as a
+// journal by mistake, is an error that leaves the file as it was.
 //
 // Entries are keyed by the configuration's parameter names and values and by
 // the target (architecture and device name): a journal may hold results of
@@ -30,8 +32,10 @@ namespace metacu::tune {
 
 class ResultCache {
 public:
-  /// Opens the journal at \p Path, creating it if missing, and reads every
-  /// complete line. Fails on a complete line that is not a valid entry.
+  /// Reads the journal at \p Path, then opens it to append (through a
+  /// symbolic link, never replacing the file), creating it if missing.
+  /// Fails, changing nothing, on a line that is not a valid entry (but for a
+  /// torn last one), a read-only file or one that is no regular file.
   static llvm::Expected<std::unique_ptr<ResultCache>>
   open(llvm::StringRef Path);
 
@@ -47,8 +51,7 @@ public:
   size_t size() const { return Entries.size(); }
 
 private:
-  ResultCache(std::string Path, std::unique_ptr<llvm::raw_fd_ostream> OS)
-      : Path(std::move(Path)), OS(std::move(OS)) {}
+  explicit ResultCache(std::string Path) : Path(std::move(Path)) {}
   static std::string key(const Target &T, const llvm::json::Object &Config);
   llvm::Error readLine(llvm::StringRef Line, unsigned LineNo);
 

@@ -46,12 +46,12 @@ llvm::json::Value metacu::tune::t4Results(const SearchSpace &Space,
                             {"results", std::move(Results)}};
 }
 
-llvm::Error metacu::tune::writeT4(llvm::StringRef Path,
-                                  const SearchSpace &Space,
-                                  llvm::ArrayRef<Evaluation> Trace,
-                                  llvm::StringRef Objective) {
+llvm::Expected<metacu::OutputFile>
+metacu::tune::t4File(llvm::StringRef Path, const SearchSpace &Space,
+                     llvm::ArrayRef<Evaluation> Trace,
+                     llvm::StringRef Objective) {
   std::string Text;
   llvm::raw_string_ostream(Text)
       << llvm::formatv("{0:2}", t4Results(Space, Trace, Objective)) << '\n';
-  return writeMaybeGzipFile(Path, Text);
+  return maybeGzipFile(Path, Text);
 }

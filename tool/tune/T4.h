@@ -11,6 +11,7 @@
 
 #include "Evaluator.h"
 #include "SearchSpace.h"
+#include "support/Output.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -24,10 +25,11 @@ namespace metacu::tune {
 llvm::json::Value t4Results(const SearchSpace &Space,
                             llvm::ArrayRef<Evaluation> Trace,
                             llvm::StringRef Objective);
-/// Writes t4Results to \p Path atomically.
-llvm::Error writeT4(llvm::StringRef Path, const SearchSpace &Space,
-                    llvm::ArrayRef<Evaluation> Trace,
-                    llvm::StringRef Objective);
+/// t4Results as the file \p Path (gzip-compressed for a ".gz" name).
+llvm::Expected<OutputFile> t4File(llvm::StringRef Path,
+                                  const SearchSpace &Space,
+                                  llvm::ArrayRef<Evaluation> Trace,
+                                  llvm::StringRef Objective);
 
 } // namespace metacu::tune
 

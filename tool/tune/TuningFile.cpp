@@ -3,11 +3,9 @@
 #include "JSONError.h"
 #include "Summary.h"
 
-#include "support/Output.h"
-
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/FileSystem.h"
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -52,9 +50,16 @@ public:
   }
   double number(llvm::StringRef Name) {
     if (const json::Value *V = O.get(Name))
-      if (auto D = V->getAsNumber())
+      if (auto D = V->getAsNumber(); D && std::isfinite(*D))
         return *D;
-    fail(Name, O.get(Name) ? "expected a number" : "missing");
+    fail(Name, O.get(Name) ? "expected a finite number" : "missing");
+    return 0;
+  }
+  uint64_t count(llvm::StringRef Name) {
+    if (const json::Value *V = O.get(Name))
+      if (auto N = V->getAsUINT64())
+        return *N;
+    fail(Name, O.get(Name) ? "expected a count" : "missing");
     return 0;
   }
   const json::Object *object(llvm::StringRef Name) {
@@ -121,7 +126,7 @@ readEntry(const JSONReader &R, const json::Object &O, std::string Where) {
   E.Metacu = F.string("metacu", false);
   E.Strategy = F.string("strategy", false);
   if (O.get("evaluations"))
-    E.Evaluations = uint64_t(F.number("evaluations"));
+    E.Evaluations = F.count("evaluations");
   E.Note = F.string("note", false);
   E.Other = F.others({"params", "device", "driver", "date", "metric", "metacu",
                       "strategy", "evaluations", "note"});
@@ -132,9 +137,9 @@ readEntry(const JSONReader &R, const json::Object &O, std::string Where) {
 
 llvm::Expected<TuningFile> TuningFile::parse(llvm::StringRef Text,
                                              llvm::StringRef FileName) {
-  auto Doc = json::parse(Text);
+  auto Doc = parseJSON(Text, FileName);
   if (!Doc)
-    return locatedParseError(FileName, Doc.takeError());
+    return Doc.takeError();
   JSONReader R(FileName);
   const json::Object *Top = Doc->getAsObject();
   if (!Top)
@@ -160,15 +165,12 @@ llvm::Expected<TuningFile> TuningFile::parse(llvm::StringRef Text,
 }
 
 llvm::Expected<TuningFile> TuningFile::read(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buffer) {
-    if (Buffer.getError() == std::errc::no_such_file_or_directory)
-      return TuningFile();
-    return llvm::createStringError(Buffer.getError(),
-                                   "cannot read '" + Path +
-                                       "': " + Buffer.getError().message());
-  }
-  return parse((*Buffer)->getBuffer(), Path);
+  if (!llvm::sys::fs::exists(Path))
+    return TuningFile();
+  auto Text = readInputFile(Path);
+  if (!Text)
+    return Text.takeError();
+  return parse(*Text, Path);
 }
 
 //===----------------------------------------------------------------------===//
@@ -188,8 +190,10 @@ static std::string shortestNumber(double D) {
 }
 
 static void writeValue(json::OStream &J, const json::Value &V) {
+  // Integers as they were: 2^64 - 1 is no int64_t, and as a double it
+  // would lose its last digits.
   std::optional<double> D = V.getAsNumber();
-  if (D && !V.getAsInteger() && std::isfinite(*D))
+  if (D && !V.getAsInteger() && !V.getAsUINT64() && std::isfinite(*D))
     J.rawValue(shortestNumber(*D));
   else
     J.value(V);
@@ -252,10 +256,6 @@ std::string TuningFile::print() const {
   }
   OS << '\n';
   return Text;
-}
-
-llvm::Error TuningFile::write(llvm::StringRef Path) const {
-  return writeOutput(Path, print());
 }
 
 //===----------------------------------------------------------------------===//
@@ -359,6 +359,11 @@ llvm::Expected<TuningEntry> metacu::tune::bestEntry(const RunInfo &Info,
     return llvm::createStringError(
         "no valid configuration was found, so there is nothing to record");
   const Evaluation &Best = Run.Trace[Ranked.front()];
+  // No later run could read it back (JSON has no infinity).
+  if (!std::isfinite(Best.M.Objective))
+    return llvm::createStringError("the best result's " + Info.Objective.Name +
+                                   " is " + std::to_string(Best.M.Objective) +
+                                   ", which is no measurement");
   TuningEntry E;
   E.Params = Space.toJSON(Best.Config);
   E.Device = Info.Where.Device;
@@ -375,9 +380,9 @@ llvm::Expected<TuningEntry> metacu::tune::bestEntry(const RunInfo &Info,
   return E;
 }
 
-llvm::Expected<MergeResult>
-metacu::tune::updateTuningFile(llvm::StringRef Path, const RunInfo &Info,
-                               const TuningEntry &New, bool Force) {
+llvm::Expected<TuningFileUpdate>
+metacu::tune::mergeIntoTuningFile(llvm::StringRef Path, const RunInfo &Info,
+                                  const TuningEntry &New, bool Force) {
   if (Info.Where.Arch.empty())
     return llvm::createStringError(
         "the architecture the results are for is unknown; give --arch");
@@ -389,10 +394,9 @@ metacu::tune::updateTuningFile(llvm::StringRef Path, const RunInfo &Info,
         Path + " holds the tuning of kernel '" + File->Kernel + "', not '" +
         Info.Kernel + "'; --force rewrites it for '" + Info.Kernel + "'");
   File->Kernel = Info.Kernel;
-  MergeResult R = File->merge(Info.Where.Arch, New, Force);
-  if (R.Outcome == MergeOutcome::KeptRecorded)
-    return R;
-  if (llvm::Error Err = File->write(Path))
-    return std::move(Err);
-  return R;
+  TuningFileUpdate U;
+  U.Merge = File->merge(Info.Where.Arch, New, Force);
+  if (U.Merge.Outcome != MergeOutcome::KeptRecorded)
+    U.Text = File->print();
+  return U;
 }

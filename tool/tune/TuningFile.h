@@ -101,8 +101,6 @@ public:
   static llvm::Expected<TuningFile> read(llvm::StringRef Path);
   /// The file's text: two-space indentation, stable order, a final newline.
   std::string print() const;
-  /// Writes print() atomically: a failed write leaves the old file.
-  llvm::Error write(llvm::StringRef Path) const;
 
   /// Puts \p New as the entry of \p Arch unless the recorded entry is the
   /// same device, metric and parameters with an equal or better value;
@@ -115,13 +113,22 @@ public:
 llvm::Expected<TuningEntry>
 bestEntry(const RunInfo &Info, const SearchSpace &Space, const TuneResult &Run);
 
-/// What --tuning-file does: reads \p Path (or starts a new file), merges
-/// the entry of \p Info's architecture, and writes the file back if the
-/// entry changed. A file for another kernel is an error unless \p Force.
-llvm::Expected<MergeResult> updateTuningFile(llvm::StringRef Path,
-                                             const RunInfo &Info,
-                                             const TuningEntry &New,
-                                             bool Force);
+/// What --tuning-file writes.
+struct TuningFileUpdate {
+  MergeResult Merge;
+  /// The file's new text; none when the recorded entry stays.
+  std::optional<std::string> Text;
+};
+
+/// Reads \p Path (or starts a new file) and merges \p New as the entry of
+/// \p Info's architecture. A file for another kernel is an error unless
+/// \p Force. The caller writes Text with the run's other outputs, holding
+/// the file's lock (support/FileLock.h) from before this read so that a
+/// run updating the file at the same time loses nothing.
+llvm::Expected<TuningFileUpdate> mergeIntoTuningFile(llvm::StringRef Path,
+                                                     const RunInfo &Info,
+                                                     const TuningEntry &New,
+                                                     bool Force);
 
 } // namespace metacu::tune
 

@@ -101,4 +101,55 @@ TEST_F(OutputTest, WritesThroughADeviceInsteadOfReplacingIt) {
   EXPECT_EQ(St.type(), llvm::sys::fs::file_type::character_file);
 }
 
+TEST_F(OutputTest, RefusesAFileTheRunReadHoweverItIsSpelled) {
+  std::string Source = Tmp.path("k.cu");
+  ASSERT_FALSE(bool(writeOutput(Source, "source\n")));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Source, Tmp.path("soft.d")));
+  ASSERT_FALSE(llvm::sys::fs::create_hard_link(Source, Tmp.path("hard.d")));
+  for (llvm::StringRef Name : {"soft.d", "hard.d", "./k.cu"}) {
+    std::string Out = (Tmp.dir() + "/" + Name).str();
+    llvm::Error E = writeOutputs(
+        {{Tmp.path("k.gen.cu"), "code\n"}, {Out, "deps\n"}}, {Source});
+    ASSERT_TRUE(bool(E)) << Name.str();
+    EXPECT_EQ(llvm::toString(std::move(E)), "cannot write '" + Out +
+                                                "': it is '" + Source +
+                                                "', a file this run reads");
+  }
+  EXPECT_EQ(TempDir::read(Source), "source\n");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"hard.d", "k.cu", "soft.d"}));
+}
+
+TEST_F(OutputTest, RefusesTwoOutputsThatAreOneFile) {
+  std::string P = Tmp.path("k.gen.cu");
+  llvm::Error E = writeOutputs(
+      {{P, "code\n"}, {(Tmp.dir() + "/./k.gen.cu").str(), "deps\n"}});
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("it is also the output '" + P),
+            std::string::npos);
+  EXPECT_TRUE(entries().empty());
+  // A device takes any number of outputs.
+  llvm::Error Null = writeOutputs({{"/dev/null", "a"}, {"/dev/null", "b"}});
+  EXPECT_FALSE(bool(Null)) << llvm::toString(std::move(Null));
+}
+
+TEST_F(OutputTest, WritesTheTargetOfASymbolicLinkAndKeepsTheLink) {
+  Tmp.write("shared/k.gen.cu", "old\n");
+  std::string Link = Tmp.path("k.gen.cu");
+  ASSERT_FALSE(llvm::sys::fs::create_link("shared/k.gen.cu", Link));
+  llvm::Error E = writeOutput(Link, "new\n");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  llvm::sys::fs::file_status St;
+  ASSERT_FALSE(llvm::sys::fs::status(Link, St, /*Follow=*/false));
+  EXPECT_EQ(St.type(), llvm::sys::fs::file_type::symlink_file);
+  EXPECT_EQ(TempDir::read(Tmp.path("shared/k.gen.cu")), "new\n");
+
+  std::string Dangling = Tmp.path("dangling.cu");
+  ASSERT_FALSE(llvm::sys::fs::create_link("missing.cu", Dangling));
+  llvm::Error D = writeOutput(Dangling, "x\n");
+  ASSERT_TRUE(bool(D));
+  EXPECT_EQ(llvm::toString(std::move(D)),
+            "cannot write '" + Dangling +
+                "': it is a symbolic link to a missing file");
+}
+
 } // namespace

@@ -213,3 +213,69 @@ TEST(BundleTest, EachCandidateCarriesItsShardMacroAndWeight) {
             std::string::npos)
       << Batch;
 }
+
+TEST(BundleTest, NeverOverMeasurementsOrForeignFilesWithoutForce) {
+  TempDir T;
+  DeclaredSpace D = declared();
+  SearchSpace S = llvm::cantFail(D.searchSpace());
+  BundleOptions O;
+  O.Arch = O.Image = "sm_90";
+  O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  auto Generate = [](llvm::ArrayRef<Candidate>) -> llvm::Expected<std::string> {
+    return std::string("//\n");
+  };
+  // An earlier bundle that has not run is replaced.
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0}, O, Generate)));
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0, 1}, O, Generate)));
+  // One that has run keeps its measurements.
+  std::string Results = T.write("b/results.jsonl", "{\"config\": 0}\n");
+  llvm::Error E = writeBundle(T.path("b"), D, S, {0}, O, Generate);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("holds results.jsonl"),
+            std::string::npos);
+  EXPECT_EQ(read(Results), "{\"config\": 0}\n");
+  // Nor into a folder of someone else's files.
+  std::string Mine = T.write("mine/run.py", "mine\n");
+  llvm::Error F = writeBundle(T.path("mine"), D, S, {0}, O, Generate);
+  ASSERT_TRUE(bool(F));
+  EXPECT_NE(llvm::toString(std::move(F)).find("holds no metacu bundle"),
+            std::string::npos);
+  EXPECT_EQ(read(Mine), "mine\n");
+  // --force replaces them.
+  O.Force = true;
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0}, O, Generate)));
+  EXPECT_FALSE(llvm::sys::fs::exists(Results));
+}
+
+TEST(BundleTest, AResultOfNoTimeIsAFailedMeasurement) {
+  TempDir T;
+  DeclaredSpace D = declared();
+  SearchSpace S = llvm::cantFail(D.searchSpace());
+  BundleOptions O;
+  O.Arch = O.Image = "sm_90";
+  O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  auto Generate = [](llvm::ArrayRef<Candidate>) -> llvm::Expected<std::string> {
+    return std::string("//\n");
+  };
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0, 1}, O, Generate)));
+  T.write("b/results.jsonl",
+          "{\"config\": 0, \"status\": \"correct\", \"times\": [0, 0, 0]}\n"
+          "{\"config\": 1, \"status\": \"correct\", \"times\": [-1]}\n");
+  BundleResults R = llvm::cantFail(readBundle(T.path("b")));
+  ASSERT_EQ(R.Results.size(), 2u);
+  for (const auto &[Config, M] : R.Results) {
+    EXPECT_EQ(M.Status, Validity::Runtime) << Config;
+    EXPECT_NE(M.Reason.find("is no measurement"), std::string::npos)
+        << M.Reason;
+  }
+}
+
+TEST(BundleTest, ADirectionIsMinOrMax) {
+  std::string Sideways = Described;
+  Sideways.replace(Sideways.find("\"max\""), 5, "\"sideways\"");
+  auto D = DeclaredSpace::parse(Sideways, "manifest.json");
+  ASSERT_FALSE(bool(D));
+  EXPECT_EQ(llvm::toString(D.takeError()),
+            "manifest.json: 'direction' is \"min\" or \"max\", not "
+            "\"sideways\"");
+}

@@ -39,8 +39,9 @@ TEST(GzipTest, TruncatedOrCorruptDataIsAnError) {
 TEST(GzipTest, FilesAreCompressedByNameAndRecognisedByContent) {
   TempDir T;
   std::string Gz = T.path("cache.json.gz"), Plain = T.path("cache.json");
-  ASSERT_FALSE(bool(writeMaybeGzipFile(Gz, "{\"a\": 1}")));
-  ASSERT_FALSE(bool(writeMaybeGzipFile(Plain, "{\"a\": 1}")));
+  for (const std::string &P : {Gz, Plain})
+    ASSERT_FALSE(bool(
+        metacu::writeOutputs(llvm::cantFail(maybeGzipFile(P, "{\"a\": 1}")))));
   EXPECT_TRUE(isGzip(TempDir::read(Gz)));
   EXPECT_EQ(TempDir::read(Plain), "{\"a\": 1}");
   EXPECT_EQ(llvm::cantFail(readMaybeGzipFile(Gz)), "{\"a\": 1}");
@@ -53,4 +54,15 @@ TEST(GzipTest, FilesAreCompressedByNameAndRecognisedByContent) {
   ASSERT_FALSE(bool(Missing));
   EXPECT_NE(llvm::toString(Missing.takeError()).find("missing.json"),
             std::string::npos);
+}
+
+TEST(GzipTest, InflationPastTheLimitIsAnError) {
+  // 2 MiB of spaces compress to 2 KiB: a small file may inflate to
+  // gigabytes.
+  std::string Big(2 << 20, ' ');
+  std::string Z = llvm::cantFail(gzip(Big));
+  EXPECT_EQ(llvm::cantFail(gunzip(Z, Big.size())), Big);
+  auto Over = gunzip(Z, 1 << 20);
+  ASSERT_FALSE(bool(Over));
+  EXPECT_EQ(llvm::toString(Over.takeError()), "inflates to more than 1 MiB");
 }

@@ -88,7 +88,7 @@ TEST(KernelTunerCacheTest, RoundTripKeepsUnknownFieldsPlainAndGzip) {
   TempDir T;
   for (const char *Name : {"out.json", "out.json.gz"}) {
     std::string Path = T.path(Name);
-    ASSERT_FALSE(bool(C.write(Path)));
+    ASSERT_FALSE(bool(metacu::writeOutputs(llvm::cantFail(C.file(Path)))));
     KernelTunerCache Back = llvm::cantFail(KernelTunerCache::read(Path));
     expectSame(C, Back);
     EXPECT_EQ(Back.OtherFields.getBoolean("simulation_mode"), false);
@@ -185,4 +185,13 @@ TEST(KernelTunerCacheTest, FloatParametersKeepTheirSpellingInKeys) {
   EXPECT_EQ(S.key(0), "1.0,2");
   C.record(S, 0, Measurement());
   EXPECT_EQ(C.Entries.size(), 1u);
+}
+
+TEST(KernelTunerCacheTest, ATimeOfZeroIsAFailedMeasurement) {
+  std::string Zero = Small;
+  Zero.replace(Zero.find("\"time\": 2.5"), 11, "\"time\": 0");
+  KernelTunerCache K = llvm::cantFail(KernelTunerCache::parse(Zero, "z.json"));
+  Measurement M = llvm::cantFail(K.measurement(entry(K, "16,0")));
+  EXPECT_EQ(M.Status, Validity::Runtime);
+  EXPECT_NE(M.Reason.find("time 0"), std::string::npos) << M.Reason;
 }

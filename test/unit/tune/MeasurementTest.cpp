@@ -1,6 +1,8 @@
 //===- MeasurementTest.cpp - Outcomes, metrics and their spellings --------===//
 #include "tune/Measurement.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 using namespace metacu::tune;
@@ -32,4 +34,19 @@ TEST(MeasurementTest, FormatKeepsFiveSignificantDigits) {
   EXPECT_EQ(Time.format(1.0, false), "1.0000");
   EXPECT_EQ(Metric::fromObjective("GFLOP/s").format(47213.4), "47213 GFLOP/s");
   EXPECT_EQ(Time.format(0), "0.0000 ms");
+}
+
+TEST(MeasurementTest, OnlyPositiveFiniteTimesAndRatesAreMeasured) {
+  Metric Time = Metric::fromObjective("time");
+  Metric Rate = Metric::fromObjective("GB/s");
+  EXPECT_EQ(Time.whyNotMeasured(0.5), "");
+  EXPECT_EQ(Rate.whyNotMeasured(900), "");
+  for (double V : {0.0, -1.0, double(HUGE_VAL), double(NAN)})
+    EXPECT_NE(Time.whyNotMeasured(V), "") << V;
+  EXPECT_NE(Rate.whyNotMeasured(HUGE_VAL), "");
+  EXPECT_NE(Rate.whyNotMeasured(0), "");
+  // An objective of another kind may be 0 or negative, never infinite.
+  Metric Other = Metric::fromObjective("score");
+  EXPECT_EQ(Other.whyNotMeasured(-3), "");
+  EXPECT_NE(Other.whyNotMeasured(-HUGE_VAL), "");
 }

@@ -90,3 +90,51 @@ TEST(ResultCacheTest, ACorruptCompleteLineIsAnErrorWithItsLine) {
   std::string Message = llvm::toString(J.takeError());
   EXPECT_NE(Message.find("j.jsonl:2"), std::string::npos) << Message;
 }
+
+TEST(ResultCacheTest, AFileThatIsNoJournalIsLeftAsItWas) {
+  TempDir T;
+  for (llvm::StringRef Text :
+       {"line one\nline two", "only line", "__global__ void k() {}\n", "{"}) {
+    std::string Path = T.write("notes.txt", Text);
+    auto J = ResultCache::open(Path);
+    ASSERT_FALSE(bool(J)) << Text.str();
+    EXPECT_NE(llvm::toString(J.takeError()).find(Path + ":1:"),
+              std::string::npos);
+    EXPECT_EQ(TempDir::read(Path), Text);
+  }
+}
+
+TEST(ResultCacheTest, AppendsThroughALinkAndRefusesAReadOnlyJournal) {
+  TempDir T;
+  std::string Real = T.path("real.jsonl"), Link = T.path("link.jsonl");
+  ASSERT_FALSE(llvm::sys::fs::create_link("real.jsonl", Link));
+  {
+    auto J = llvm::cantFail(ResultCache::open(Link));
+    ASSERT_FALSE(
+        bool(J->append(H100, llvm::json::Object{{"bx", 16}}, timed(1))));
+  }
+  // A torn entry is cut from the target, in place.
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Real, EC, llvm::sys::fs::OF_Append);
+    OS << R"({"arch": "sm_9)";
+  }
+  {
+    auto J = llvm::cantFail(ResultCache::open(Link));
+    ASSERT_FALSE(
+        bool(J->append(H100, llvm::json::Object{{"bx", 32}}, timed(2))));
+  }
+  llvm::sys::fs::file_status St;
+  ASSERT_FALSE(llvm::sys::fs::status(Link, St, /*Follow=*/false));
+  EXPECT_EQ(St.type(), llvm::sys::fs::file_type::symlink_file);
+  EXPECT_EQ(llvm::cantFail(ResultCache::open(Real))->size(), 2u);
+
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(Real, llvm::sys::fs::all_read));
+  std::string Before = TempDir::read(Real);
+  auto RO = ResultCache::open(Link);
+  ASSERT_FALSE(bool(RO));
+  EXPECT_EQ(llvm::toString(RO.takeError()), "cannot append to the journal '" +
+                                                Link +
+                                                "': the file is read-only");
+  EXPECT_EQ(TempDir::read(Real), Before);
+}

@@ -53,7 +53,8 @@ TEST(T4Test, OneResultPerEvaluationInOrderWithInvalidity) {
 
   TempDir T;
   std::string Path = T.path("t4.json");
-  ASSERT_FALSE(bool(writeT4(Path, B.Space, Trace, "time")));
+  ASSERT_FALSE(bool(metacu::writeOutputs(
+      llvm::cantFail(t4File(Path, B.Space, Trace, "time")))));
   llvm::json::Value Doc =
       llvm::cantFail(llvm::json::parse(TempDir::read(Path)));
   const llvm::json::Object *Root = Doc.getAsObject();

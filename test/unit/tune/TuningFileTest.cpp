@@ -2,6 +2,7 @@
 #include "tune/TuningFile.h"
 #include "../TempDir.h"
 #include "TuneTestData.h"
+#include "support/Output.h"
 
 #include <gtest/gtest.h>
 
@@ -164,37 +165,48 @@ TEST(TuningFileTest, BestEntryOfAReplay) {
             "no valid configuration was found, so there is nothing to record");
 }
 
+/// What `tune --tuning-file` does with the merge.
+static llvm::Expected<MergeResult> update(llvm::StringRef Path,
+                                          const RunInfo &Info,
+                                          const TuningEntry &New, bool Force) {
+  auto U = mergeIntoTuningFile(Path, Info, New, Force);
+  if (!U)
+    return U.takeError();
+  if (U->Text)
+    if (llvm::Error E = metacu::writeOutput(Path, *U->Text))
+      return std::move(E);
+  return U->Merge;
+}
+
 TEST(TuningFileTest, UpdateWritesOnlyWhatChangedAndChecksTheKernel) {
   TempDir T;
   std::string Path = T.path("conv.tuning.json");
   RunInfo Info;
   Info.Kernel = "conv";
   Info.Where = {"sm_90", "H100"};
-  MergeResult R =
-      llvm::cantFail(updateTuningFile(Path, Info, entry("H100", 0.5), false));
+  MergeResult R = llvm::cantFail(update(Path, Info, entry("H100", 0.5), false));
   EXPECT_EQ(R.Outcome, MergeOutcome::Added);
   std::string First = TempDir::read(Path);
   EXPECT_NE(First.find("\"kernel\": \"conv\""), std::string::npos);
 
-  R = llvm::cantFail(updateTuningFile(Path, Info, entry("H100", 0.7), false));
+  R = llvm::cantFail(update(Path, Info, entry("H100", 0.7), false));
   EXPECT_EQ(R.Outcome, MergeOutcome::KeptRecorded);
   EXPECT_EQ(TempDir::read(Path), First);
 
   Info.Where.Arch = "sm_80";
-  llvm::cantFail(updateTuningFile(Path, Info, entry("H100", 0.7), false));
+  llvm::cantFail(update(Path, Info, entry("H100", 0.7), false));
   TuningFile Both = llvm::cantFail(TuningFile::read(Path));
   EXPECT_EQ(Both.Entries.size(), 2u);
   EXPECT_EQ(Both.Entries["sm_90"].Value, 0.5);
 
   Info.Kernel = "gemm";
-  auto Other = updateTuningFile(Path, Info, entry("H100", 0.1), false);
+  auto Other = update(Path, Info, entry("H100", 0.1), false);
   EXPECT_EQ(llvm::toString(Other.takeError()),
             Path + " holds the tuning of kernel 'conv', not 'gemm'; --force "
                    "rewrites it for 'gemm'");
   Info.Where.Arch.clear();
   EXPECT_EQ(
-      llvm::toString(
-          updateTuningFile(Path, Info, entry("H100", 0.1), true).takeError()),
+      llvm::toString(update(Path, Info, entry("H100", 0.1), true).takeError()),
       "the architecture the results are for is unknown; give --arch");
 }
 
@@ -222,4 +234,36 @@ TEST(TuningFileTest, AHandWrittenEntryReadsBackAndAnyResultReplacesIt) {
             "block_size_x=64 tile=2 (2.5000 ms on T4, time)");
   EXPECT_TRUE(F.Entries.at("sm_75").Measured);
   EXPECT_EQ(F.Entries.at("sm_75").Device, "T4");
+}
+
+TEST(TuningFileTest, RewritingKeepsTheOtherEntriesValues) {
+  // Written by hand or by a later metacu: integers past 2^63 and 2^53 and
+  // numbers past a float's range stay as they were.
+  const char *Text = R"({
+  "kernel": "conv",
+  "entries": {
+    "sm_90": {
+      "params": {
+        "big": 9007199254740993,
+        "far": 1e+300,
+        "huge": 18446744073709551615,
+        "neg": -9223372036854775808
+      },
+      "note": "by hand",
+      "extra": 12345678901234567890
+    }
+  }
+}
+)";
+  TuningFile F = llvm::cantFail(TuningFile::parse(Text, "t.json"));
+  EXPECT_EQ(F.print(), Text);
+
+  // A count that is none is an error, not 0 (1e300 made uint64_t 0).
+  std::string Huge = R"({"kernel": "conv", "entries": {"sm_90": {"params": {},
+    "device": "X", "metric": {"name": "time", "value": 1, "direction": "min"},
+    "evaluations": 1e300}}})";
+  auto Bad = TuningFile::parse(Huge, "t.json");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(llvm::toString(Bad.takeError()),
+            "t.json: entries.\"sm_90\".evaluations: expected a count");
 }

@@ -141,6 +141,7 @@ KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
     K.SourceDir = ".";
   for (size_t I = 1; I < Kept.size(); ++I)
     K.Files.emplace_back(Rel(Kept[I]), Kept[I]);
+  K.Dependencies = std::move(Expanded->Dependencies);
   return K;
 }
 

@@ -31,6 +31,9 @@ struct KernelSource {
   /// common folder, real path here; and the file's folder relative to it.
   std::vector<std::pair<std::string, std::string>> Files;
   std::string SourceDir;
+  /// Every file the expansion read (ExpandedFile::Dependencies): no output
+  /// of the run may replace one.
+  std::vector<std::string> Dependencies;
 
   /// Expands \p Path for \p Archs and reads the space named \p Kernel, or
   /// the only one the file declares when \p Kernel is empty.

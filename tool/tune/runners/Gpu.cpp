@@ -66,6 +66,9 @@ llvm::Error GpuRunner::run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
   // in shards.
   BundleOptions B = Options.Bundle;
   B.BatchSize = std::max<size_t>(1, Configs.size());
+  // The rounds are metacu's scratch folders, their results read back (and
+  // journaled) as soon as run.py ends: an earlier run's may be replaced.
+  B.Force = true;
   if (llvm::Error E =
           writeBundle(Dir, Declared, Space, Configs, B,
                       [&](llvm::ArrayRef<Candidate> C) { return Generate(C); }))

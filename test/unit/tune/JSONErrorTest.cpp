@@ -1,0 +1,54 @@
+//===- JSONErrorTest.cpp - Reading and locating JSON input ----------------===//
+#include "tune/JSONError.h"
+#include "../TempDir.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+using namespace metacu;
+using namespace metacu::tune;
+
+TEST(JSONErrorTest, NestingPastTheBoundIsAnErrorAtItsBracket) {
+  // 50,000 levels overflowed llvm::json's recursive parser.
+  std::string Deep = "{\"a\":\n  " + std::string(50000, '[');
+  auto V = parseJSON(Deep, "deep.json");
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(llvm::toString(V.takeError()),
+            "deep.json:2:" + std::to_string(2 + MaxJSONNesting) +
+                ": arrays and objects nested more than " +
+                std::to_string(MaxJSONNesting) + " deep");
+  // Brackets in strings do not count; as deep as allowed parses.
+  std::string InString = "[\"" + std::string(1000, '[') + "\\\"[\"]";
+  EXPECT_TRUE(bool(parseJSON(InString, "s.json")));
+  std::string Allowed =
+      std::string(MaxJSONNesting, '[') + std::string(MaxJSONNesting, ']');
+  EXPECT_TRUE(bool(parseJSON(Allowed, "a.json")));
+  // A line of a JSON-lines file is located at its line.
+  auto Line = parseJSON("{\"x\": }", "j.jsonl", 7);
+  ASSERT_FALSE(bool(Line));
+  EXPECT_EQ(llvm::toString(Line.takeError()),
+            "j.jsonl:7:7: Invalid JSON value");
+}
+
+TEST(JSONErrorTest, OnlyRegularFilesAreRead) {
+  TempDir T;
+  std::string Fifo = T.path("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  auto R = readInputFile(Fifo);
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(llvm::toString(R.takeError()),
+            "cannot read " + Fifo + ": not a regular file");
+  auto Missing = readInputFile(T.path("missing.json"));
+  ASSERT_FALSE(bool(Missing));
+  EXPECT_TRUE(llvm::errorToErrorCode(Missing.takeError()) ==
+              std::errc::no_such_file_or_directory);
+  EXPECT_EQ(llvm::cantFail(readInputFile(T.write("a.json", "{}"))), "{}");
+}
+
+TEST(JSONErrorTest, ANumberNoDoubleHoldsIsAnError) {
+  // llvm::json reads 1e999 as an infinity and would write it back as "inf".
+  auto V = parseJSON("{\"a\": {\"b\": [1, 1e999]}}", "big.json");
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(llvm::toString(V.takeError()),
+            "big.json:1: a.b[1]: a number too large for a double");
+}
