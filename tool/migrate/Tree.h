@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ public:
   /// .cuh, .h, .hpp, .hh, .inl) under the directories named, each
   /// directory's in name order. A file named that does not exist is kept
   /// (its audit says so); a directory that cannot be listed is an error.
+  /// Links are followed while they stay inside the directories named.
   static llvm::Expected<SourceTree> collect(llvm::ArrayRef<std::string> Args);
 
   /// Every file, as named or found ("src/kernels/gemm.cu").
@@ -46,8 +48,24 @@ public:
   /// it ("kernels/gemm.cu").
   std::string relative(llvm::StringRef Path) const;
 
+  /// A link under a directory named that leads out of every directory
+  /// named, and where it leads.
+  struct Link {
+    std::string Path, Target;
+  };
+  /// The links the walk did not follow: the tree stays what the user
+  /// named, and migrate never writes through them.
+  llvm::ArrayRef<Link> outside() const { return Outside; }
+
+  /// The directory named (its real path) that holds directory \p Dir or is
+  /// it, whether \p Dir exists yet or not: -o DIR there would write into
+  /// the tree it reads.
+  std::optional<std::string> rootHolding(llvm::StringRef Dir) const;
+
 private:
   std::vector<std::string> Files;
+  std::vector<std::string> Roots;
+  std::vector<Link> Outside;
   llvm::StringMap<std::string> ByRealPath;
   std::string Root;
 };
@@ -67,11 +85,20 @@ using AuditOneFn =
     std::function<llvm::Expected<std::vector<FileAudit>>(llvm::StringRef)>;
 
 /// Audits \p Units with \p AuditOne on \p Jobs threads and merges the
-/// results (mergeAudits, files named by \p NameOf). The result does not depend
-/// on \p Jobs.
+/// results (mergeAudits, files named by \p NameOf), leaving out the sites of
+/// a file where the preprocessor stopped. The result does not depend on
+/// \p Jobs.
 TreeAudit auditUnits(llvm::ArrayRef<std::string> Units,
                      const AuditOneFn &AuditOne, unsigned Jobs,
                      const std::function<std::string(llvm::StringRef)> &NameOf);
+
+/// Audits \p Tree, each file with \p AuditOne (as nvcc compiles it), \p Jobs
+/// at a time: its .cu files, then each header none of them reaches, read
+/// alone as nvcc reads a header given with -x cu, unless another header
+/// read alone includes it (it is read through that one). The sites of a
+/// file where the preprocessor stopped are left out.
+TreeAudit auditTree(const SourceTree &Tree, const AuditOneFn &AuditOne,
+                    unsigned Jobs);
 
 /// Merges the audits of several units: a unit, and a header with sites,
 /// once (named by \p NameOf), a site once; \p Reached, if given, gets

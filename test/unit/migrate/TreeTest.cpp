@@ -1,11 +1,13 @@
 //===- TreeTest.cpp - A whole source tree for audit and migrate -----------===//
 #include "migrate/Tree.h"
+#include "support/Diagnostic.h"
 #include "TempDir.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 #include <atomic>
+#include <mutex>
 #include <sys/stat.h>
 
 using namespace metacu;
@@ -67,6 +69,43 @@ TEST(SourceTreeTest, LinksAreFollowedButEachDirectoryEnteredOnce) {
             (std::vector<std::string>{Tmp.path("src/a.cu"),
                                       Tmp.path("src/gone.cu"),
                                       Tmp.path("src/lib/b.cuh")}));
+}
+
+TEST(SourceTreeTest, ALinkOutOfTheTreeIsReportedNotFollowed) {
+  TempDir Tmp;
+  Tmp.write("proj/k.cu", "");
+  Tmp.write("lib/util.cuh", "");
+  Tmp.write("lib/other.cuh", "");
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("lib"),
+                                          Tmp.path("proj/ext")));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("lib/other.cuh"),
+                                          Tmp.path("proj/other.cuh")));
+  auto T = SourceTree::collect({Tmp.path("proj")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  // The library's headers are no files of the tree: migrate never writes
+  // them, however the #include reaches them.
+  EXPECT_EQ(std::vector<std::string>(T->files().begin(), T->files().end()),
+            std::vector<std::string>{Tmp.path("proj/k.cu")});
+  EXPECT_FALSE(T->contains(Tmp.path("proj/ext/util.cuh")));
+  ASSERT_EQ(T->outside().size(), 2u);
+  EXPECT_EQ(T->outside()[0].Path, Tmp.path("proj/ext"));
+  EXPECT_EQ(T->outside()[1].Path, Tmp.path("proj/other.cuh"));
+}
+
+TEST(SourceTreeTest, TheRootHoldingAnOutputFolder) {
+  TempDir Tmp;
+  Tmp.write("src/k.cu", "");
+  Tmp.write("out/x", "");
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"),
+                                          Tmp.path("alias")));
+  auto T = SourceTree::collect({Tmp.path("src")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_TRUE(T->rootHolding(Tmp.path("src")));
+  EXPECT_TRUE(T->rootHolding(Tmp.path("src/new/deeper"))); // not there yet
+  EXPECT_TRUE(T->rootHolding(Tmp.path("alias/new")));      // through a link
+  EXPECT_TRUE(T->rootHolding(Tmp.path("out/../src")));
+  EXPECT_FALSE(T->rootHolding(Tmp.path("out")));
+  EXPECT_FALSE(T->rootHolding(Tmp.path("srcx")));
 }
 
 TEST(SourceTreeTest, APipeNamedLikeASourceIsKeptForItsAuditToRefuse) {
@@ -159,6 +198,64 @@ TEST(AuditUnitsTest, TheResultDoesNotDependOnTheJobs) {
   for (size_t I = 0; I < Four.Files.size(); ++I)
     EXPECT_EQ(Four.Files[I].Path, One1.Files[I].Path);
   EXPECT_EQ(Four.Files.size(), 4u); // a.cu, h.cuh, c.cu, d.cu
+}
+
+TEST(AuditTreeTest, HeadersNoUnitReachesAreReadAlone) {
+  TempDir Tmp;
+  std::string A = Tmp.write("a.cu", ""), H1 = Tmp.write("h1.cuh", ""),
+              H2 = Tmp.write("h2.cuh", ""), H3 = Tmp.write("h3.cuh", "");
+  auto T = SourceTree::collect({Tmp.path("")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  // a.cu includes h1.cuh; h2.cuh includes h3.cuh, whose site h2.cuh's
+  // macros change.
+  std::vector<std::string> Calls;
+  std::mutex M;
+  AuditOneFn One =
+      [&](llvm::StringRef F) -> llvm::Expected<std::vector<FileAudit>> {
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      Calls.push_back(F.str());
+    }
+    if (F == A)
+      return std::vector<FileAudit>{{A, {}}, {H1, {}}};
+    if (F == H2)
+      return std::vector<FileAudit>{
+          {H2, {}}, {H3, {site(7, SiteCategory::Statement, "x")}}};
+    return std::vector<FileAudit>{
+        {F.str(), {site(5, SiteCategory::Statement, "y")}}};
+  };
+  TreeAudit Audit = auditTree(*T, One, 2);
+  llvm::sort(Calls);
+  EXPECT_EQ(Calls, (std::vector<std::string>{A, H2, H3})); // not h1.cuh
+  EXPECT_TRUE(Audit.Errors.empty());
+  std::vector<std::string> Files;
+  for (const FileAudit &FA : Audit.Files)
+    Files.push_back(FA.Path);
+  EXPECT_EQ(Files, (std::vector<std::string>{A, H2, H3}));
+  ASSERT_EQ(Audit.Files[2].Sites.size(), 1u);
+  EXPECT_EQ(Audit.Files[2].Sites[0].Offset, 7u); // read through h2.cuh
+}
+
+TEST(AuditTreeTest, TheSitesOfAFileWhereThePreprocessorStoppedAreLeftOut) {
+  TempDir Tmp;
+  std::string A = Tmp.write("a.cu", ""), B = Tmp.write("b.cu", ""),
+              H = Tmp.write("h.cuh", "");
+  auto T = SourceTree::collect({A, B, H});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  AuditOneFn One =
+      [&](llvm::StringRef F) -> llvm::Expected<std::vector<FileAudit>> {
+    if (F == A)
+      return llvm::make_error<SourceError>(H, LineCol{3, 2}, std::nullopt,
+                                           "#else after #else");
+    return std::vector<FileAudit>{
+        {F.str(), {}}, {H, {site(5, SiteCategory::Statement, "x")}}};
+  };
+  TreeAudit Audit = auditTree(*T, One, 1);
+  ASSERT_EQ(Audit.Errors.size(), 1u);
+  EXPECT_NE(llvm::toString(std::move(Audit.Errors[0])).find("h.cuh:3:2"),
+            std::string::npos);
+  ASSERT_EQ(Audit.Files.size(), 1u);
+  EXPECT_EQ(Audit.Files[0].Path, B);
 }
 
 } // namespace
