@@ -142,12 +142,30 @@ std::optional<Verdict> judgeTest(const Site &S, const Group &G,
   return std::nullopt;
 }
 
+/// Why a directive of \p G is inside the arguments of a macro invocation,
+/// if one is: 'if codegen' cannot stand there.
+std::optional<std::string> insideArguments(const Group &G, const Facts &F,
+                                           const LineTable &Lines) {
+  for (auto It = F.ArgumentLists.lower_bound({G.File, 0});
+       It != F.ArgumentLists.end() && It->first.first == G.File; ++It)
+    for (unsigned Dir : G.Dirs)
+      if (It->first.second < Dir && Dir < It->second.first)
+        return "its directive at line " + std::to_string(Lines.lineOf(Dir)) +
+               " is inside the arguments of macro '" + It->second.second +
+               "' (line " + std::to_string(Lines.lineOf(It->first.second)) +
+               "); 'if codegen' cannot stand inside a macro invocation";
+  return std::nullopt;
+}
+
 /// Why a conditional whose branch depends on the architecture cannot
 /// become 'if codegen', if it cannot.
-std::optional<std::string> whyNotConvertible(const Group &G, bool InTree,
-                                             const Site *Parent) {
+std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
+                                             const LineTable &Lines,
+                                             bool InTree, const Site *Parent) {
   if (!InTree)
     return std::string(OutsideTree);
+  if (std::optional<std::string> Macro = insideArguments(G, F, Lines))
+    return *Macro;
   if (G.ArchFeature)
     return "tests arch-specific feature macros (sm_90a, sm_100f), which "
            "__nvvm_arch does not distinguish";
@@ -272,7 +290,7 @@ Site classifyConditional(const Group &G, const Facts &F, bool InTree,
     S.Category = V->Category;
     S.Reason = std::move(V->Reason);
   } else if (std::optional<std::string> Why =
-                 whyNotConvertible(G, InTree, Parent)) {
+                 whyNotConvertible(G, F, Lines, InTree, Parent)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
   } else {
