@@ -151,20 +151,23 @@ int runMigrateCommand() {
       Status = reportFailure(std::move(Err));
   }
   // The rest of the tree: files without sites, which -o DIR still needs
-  // beside the others, and files that could not be audited.
+  // beside the others, headers no .cu file includes, and files that could
+  // not be audited.
   for (const std::string &File : Tree->files()) {
     if (Done.count(File))
       continue;
-    bool Audited = Audit.Reached.count(File);
-    // A file that could not be audited was reported; in place it stays as
-    // it is, and -o DIR gets it as it is, so the tree is whole (a pipe or
-    // a device has nothing to copy).
-    if (!Audited && (OutDir.empty() || isSpecialFile(File)))
-      continue;
+    if (Audit.Failed.count(File)) {
+      // Reported; in place it stays as it is, and -o DIR gets it as it is,
+      // so the tree is whole (a pipe or a device has nothing to copy).
+      if (OutDir.empty() || isSpecialFile(File))
+        continue;
+      Report << File << ": note: could not be audited; copied unchanged\n";
+    } else if (!Audit.Reached.count(File)) {
+      Report << File
+             << ": note: no .cu file of the tree includes it; not audited\n";
+    }
     if (auto Err = migrateFile(*Tree, {File, {}}, Report))
       Status = reportFailure(std::move(Err));
-    else if (!Audited)
-      Report << File << ": note: could not be audited; copied unchanged\n";
   }
   printSummary(Report, Audit.Files);
   return Status;

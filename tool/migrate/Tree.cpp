@@ -66,6 +66,7 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
   };
   for (const std::string &Arg : Args) {
     if (!fs::is_directory(Arg)) {
+      T.Named.insert(realPath(Arg).value_or(clean(Arg)));
       // A file that cannot be read stays in the list: its audit reports it
       // at its path, and the others go on.
       if (!fs::exists(Arg))
@@ -155,6 +156,10 @@ std::optional<std::string> SourceTree::rootHolding(llvm::StringRef Dir) const {
   return std::nullopt;
 }
 
+bool SourceTree::isNamed(llvm::StringRef File) const {
+  return Named.count(realPath(File).value_or(clean(File))) != 0;
+}
+
 std::vector<std::string> SourceTree::units() const {
   std::vector<std::string> U;
   for (const std::string &F : Files)
@@ -224,6 +229,7 @@ mergeResults(llvm::ArrayRef<std::string> Files, AuditResults &Results,
       Audits.emplace_back(Files[I], std::move(*Results[I]));
       continue;
     }
+    Out.Failed.insert(NameOf(Files[I]));
     Out.Errors.push_back(
         llvm::handleErrors(Results[I].takeError(),
                            [&](std::unique_ptr<SourceError> E) -> llvm::Error {
@@ -260,44 +266,55 @@ reachedBy(const std::vector<FileAudit> &Audit,
 TreeAudit auditTree(const SourceTree &Tree, const AuditOneFn &AuditOne,
                     unsigned Jobs) {
   auto NameOf = [&](llvm::StringRef P) { return Tree.nameOf(P); };
-  std::vector<std::string> Units = Tree.units();
-  AuditResults UnitResults = auditEach(Units, AuditOne, Jobs);
-  std::set<std::string> ReachedByUnits;
-  for (auto &R : UnitResults)
+  std::vector<std::string> Files = Tree.units();
+  const bool HeaderOnly = Files.empty();
+  AuditResults Results = auditEach(Files, AuditOne, Jobs);
+  std::set<std::string> Reached;
+  for (auto &R : Results)
     if (R)
       for (const FileAudit &FA : *R)
-        ReachedByUnits.insert(NameOf(FA.Path));
-  // A header no .cu file of the tree reaches (a header-only library, a
-  // header given alone) is read alone, as nvcc reads a header given with
-  // -x cu.
-  std::vector<std::string> Headers;
-  for (const std::string &F : Tree.files())
-    if (!llvm::StringRef(F).ends_with(".cu") && !ReachedByUnits.count(F))
-      Headers.push_back(F);
-  AuditResults HeaderResults = auditEach(Headers, AuditOne, Jobs);
-  // ... unless another header read alone includes it: then it is read
-  // through that one, with the macros it sees there. Headers that include
-  // each other are each read alone.
-  std::vector<std::set<std::string>> Reached;
-  for (auto &R : HeaderResults)
-    Reached.push_back(R ? reachedBy(*R, NameOf) : std::set<std::string>());
-  auto ReadThroughAnother = [&](size_t I) {
-    for (size_t J = 0; J < Headers.size(); ++J)
-      if (J != I && Reached[J].count(Headers[I]) &&
-          !Reached[I].count(Headers[J]))
-        return true;
-    return false;
-  };
-  std::vector<std::string> Files = std::move(Units);
-  AuditResults Results = std::move(UnitResults);
-  for (size_t I = 0; I < Headers.size(); ++I) {
-    if (ReadThroughAnother(I)) {
-      if (!HeaderResults[I])
-        llvm::consumeError(HeaderResults[I].takeError());
+        Reached.insert(NameOf(FA.Path));
+  // The headers read alone, as nvcc reads a header given with -x cu: in a
+  // tree without .cu files (a header-only library) every header, else the
+  // ones named that no .cu file reaches. Shallow ones first, one depth at a
+  // time: a library's top headers reach its details, which are then read
+  // through them, with the macros they see there.
+  std::map<size_t, std::vector<std::string>> ByDepth;
+  for (const std::string &F : Tree.files()) {
+    if (llvm::StringRef(F).ends_with(".cu") || Reached.count(F) ||
+        !(HeaderOnly || Tree.isNamed(F)))
       continue;
+    std::string Rel = Tree.relative(F);
+    ByDepth[std::distance(path::begin(Rel), path::end(Rel))].push_back(F);
+  }
+  for (auto &[Depth, Candidates] : ByDepth) {
+    std::vector<std::string> Headers;
+    for (const std::string &H : Candidates)
+      if (!Reached.count(H))
+        Headers.push_back(H);
+    AuditResults HeaderResults = auditEach(Headers, AuditOne, Jobs);
+    std::vector<std::set<std::string>> Reaches;
+    for (auto &R : HeaderResults)
+      Reaches.push_back(R ? reachedBy(*R, NameOf) : std::set<std::string>());
+    // One that a header of the same depth includes is read through it;
+    // headers that include each other are each read alone.
+    auto ReadThroughAnother = [&](size_t I) {
+      for (size_t J = 0; J < Headers.size(); ++J)
+        if (J != I && Reaches[J].count(Headers[I]) &&
+            !Reaches[I].count(Headers[J]))
+          return true;
+      return false;
+    };
+    for (size_t I = 0; I < Headers.size(); ++I) {
+      if (ReadThroughAnother(I)) {
+        if (!HeaderResults[I])
+          llvm::consumeError(HeaderResults[I].takeError());
+        continue;
+      }
+      Reached.insert(Reaches[I].begin(), Reaches[I].end());
+      Files.push_back(Headers[I]);
+      Results.push_back(std::move(HeaderResults[I]));
     }
-    Files.push_back(Headers[I]);
-    Results.push_back(std::move(HeaderResults[I]));
   }
   TreeAudit Out;
   mergeResults(Files, Results, NameOf, Out);

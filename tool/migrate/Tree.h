@@ -39,6 +39,9 @@ public:
   llvm::ArrayRef<std::string> files() const { return Files; }
   /// The .cu files among them: the translation units.
   std::vector<std::string> units() const;
+  /// Whether \p File was named itself, not only found under a directory
+  /// named: the same file, however spelled.
+  bool isNamed(llvm::StringRef File) const;
   /// Whether \p Path (as the preprocessor or the user names it) is a file
   /// of the tree: the same file, however spelled.
   bool contains(llvm::StringRef Path) const;
@@ -65,6 +68,7 @@ public:
 private:
   std::vector<std::string> Files;
   std::vector<std::string> Roots;
+  std::set<std::string> Named;
   std::vector<Link> Outside;
   llvm::StringMap<std::string> ByRealPath;
   std::string Root;
@@ -77,8 +81,11 @@ struct TreeAudit {
   std::vector<FileAudit> Files;
   /// Every file a unit reached, sites or not.
   std::set<std::string> Reached;
-  /// The units that could not be audited, in the order given.
+  /// Why the files that could not be audited could not, in the order
+  /// given.
   std::vector<llvm::Error> Errors;
+  /// The files that could not be audited.
+  std::set<std::string> Failed;
 };
 
 using AuditOneFn =
@@ -93,10 +100,13 @@ TreeAudit auditUnits(llvm::ArrayRef<std::string> Units,
                      const std::function<std::string(llvm::StringRef)> &NameOf);
 
 /// Audits \p Tree, each file with \p AuditOne (as nvcc compiles it), \p Jobs
-/// at a time: its .cu files, then each header none of them reaches, read
-/// alone as nvcc reads a header given with -x cu, unless another header
-/// read alone includes it (it is read through that one). The sites of a
-/// file where the preprocessor stopped are left out.
+/// at a time: its .cu files, then the headers none of them reaches that are
+/// read alone, as nvcc reads a header given with -x cu: every header of a
+/// tree without .cu files (a header-only library), else the headers named.
+/// Shallower headers are read first; one that a header read before it (or
+/// one of the same depth) includes is read through that one. The sites of a
+/// file where the preprocessor stopped are left out. The result does not
+/// depend on \p Jobs.
 TreeAudit auditTree(const SourceTree &Tree, const AuditOneFn &AuditOne,
                     unsigned Jobs);
 

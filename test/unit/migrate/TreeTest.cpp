@@ -1,12 +1,13 @@
 //===- TreeTest.cpp - A whole source tree for audit and migrate -----------===//
 #include "migrate/Tree.h"
-#include "support/Diagnostic.h"
 #include "TempDir.h"
+#include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <sys/stat.h>
 
@@ -57,18 +58,17 @@ TEST(SourceTreeTest, LinksAreFollowedButEachDirectoryEnteredOnce) {
   // A link back to an ancestor, one to a sibling directory, and one to
   // nothing: the walk ends, b.cuh is found once (under its first name),
   // and the dangling link stays for its audit to report.
-  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"),
-                                          Tmp.path("src/up")));
-  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("lib"),
-                                          Tmp.path("src/lib")));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"), Tmp.path("src/up")));
+  ASSERT_FALSE(
+      llvm::sys::fs::create_link(Tmp.path("lib"), Tmp.path("src/lib")));
   ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src/none.cu"),
                                           Tmp.path("src/gone.cu")));
   auto T = SourceTree::collect({Tmp.path("src"), Tmp.path("lib")});
   ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
-  EXPECT_EQ(std::vector<std::string>(T->files().begin(), T->files().end()),
-            (std::vector<std::string>{Tmp.path("src/a.cu"),
-                                      Tmp.path("src/gone.cu"),
-                                      Tmp.path("src/lib/b.cuh")}));
+  EXPECT_EQ(
+      std::vector<std::string>(T->files().begin(), T->files().end()),
+      (std::vector<std::string>{Tmp.path("src/a.cu"), Tmp.path("src/gone.cu"),
+                                Tmp.path("src/lib/b.cuh")}));
 }
 
 TEST(SourceTreeTest, ALinkOutOfTheTreeIsReportedNotFollowed) {
@@ -76,8 +76,8 @@ TEST(SourceTreeTest, ALinkOutOfTheTreeIsReportedNotFollowed) {
   Tmp.write("proj/k.cu", "");
   Tmp.write("lib/util.cuh", "");
   Tmp.write("lib/other.cuh", "");
-  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("lib"),
-                                          Tmp.path("proj/ext")));
+  ASSERT_FALSE(
+      llvm::sys::fs::create_link(Tmp.path("lib"), Tmp.path("proj/ext")));
   ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("lib/other.cuh"),
                                           Tmp.path("proj/other.cuh")));
   auto T = SourceTree::collect({Tmp.path("proj")});
@@ -96,8 +96,7 @@ TEST(SourceTreeTest, TheRootHoldingAnOutputFolder) {
   TempDir Tmp;
   Tmp.write("src/k.cu", "");
   Tmp.write("out/x", "");
-  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"),
-                                          Tmp.path("alias")));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"), Tmp.path("alias")));
   auto T = SourceTree::collect({Tmp.path("src")});
   ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
   EXPECT_TRUE(T->rootHolding(Tmp.path("src")));
@@ -200,40 +199,73 @@ TEST(AuditUnitsTest, TheResultDoesNotDependOnTheJobs) {
   EXPECT_EQ(Four.Files.size(), 4u); // a.cu, h.cuh, c.cu, d.cu
 }
 
-TEST(AuditTreeTest, HeadersNoUnitReachesAreReadAlone) {
-  TempDir Tmp;
-  std::string A = Tmp.write("a.cu", ""), H1 = Tmp.write("h1.cuh", ""),
-              H2 = Tmp.write("h2.cuh", ""), H3 = Tmp.write("h3.cuh", "");
-  auto T = SourceTree::collect({Tmp.path("")});
-  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
-  // a.cu includes h1.cuh; h2.cuh includes h3.cuh, whose site h2.cuh's
-  // macros change.
+/// An audit that records the files it is asked for: each gives the audits
+/// \p Reaches names for it (by default the file alone, with a site at 5).
+struct RecordingAudit {
+  std::map<std::string, std::vector<FileAudit>> Reaches;
   std::vector<std::string> Calls;
   std::mutex M;
-  AuditOneFn One =
-      [&](llvm::StringRef F) -> llvm::Expected<std::vector<FileAudit>> {
-    {
+
+  AuditOneFn fn() {
+    return [this](llvm::StringRef F) -> llvm::Expected<std::vector<FileAudit>> {
       std::lock_guard<std::mutex> Lock(M);
       Calls.push_back(F.str());
-    }
-    if (F == A)
-      return std::vector<FileAudit>{{A, {}}, {H1, {}}};
-    if (F == H2)
+      if (auto It = Reaches.find(F.str()); It != Reaches.end())
+        return It->second;
       return std::vector<FileAudit>{
-          {H2, {}}, {H3, {site(7, SiteCategory::Statement, "x")}}};
-    return std::vector<FileAudit>{
-        {F.str(), {site(5, SiteCategory::Statement, "y")}}};
-  };
-  TreeAudit Audit = auditTree(*T, One, 2);
-  llvm::sort(Calls);
-  EXPECT_EQ(Calls, (std::vector<std::string>{A, H2, H3})); // not h1.cuh
+          {F.str(), {site(5, SiteCategory::Statement, "y")}}};
+    };
+  }
+  std::vector<std::string> sortedCalls() {
+    llvm::sort(Calls);
+    return Calls;
+  }
+};
+
+std::vector<std::string> pathsOf(const TreeAudit &A) {
+  std::vector<std::string> Paths;
+  for (const FileAudit &FA : A.Files)
+    Paths.push_back(FA.Path);
+  return Paths;
+}
+
+TEST(AuditTreeTest, AHeaderOnlyTreeIsReadHeaderByHeaderShallowFirst) {
+  TempDir Tmp;
+  std::string Top = Tmp.write("lib/top.cuh", ""),
+              A = Tmp.write("lib/detail/a.cuh", ""),
+              B = Tmp.write("lib/detail/b.cuh", ""),
+              C = Tmp.write("lib/detail/c.cuh", "");
+  auto T = SourceTree::collect({Tmp.path("lib")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  // top.cuh includes a.cuh; b.cuh includes c.cuh, whose site b.cuh's
+  // macros change.
+  RecordingAudit R;
+  R.Reaches[Top] = {{Top, {}}, {A, {}}};
+  R.Reaches[B] = {{B, {}}, {C, {site(7, SiteCategory::Statement, "x")}}};
+  TreeAudit Audit = auditTree(*T, R.fn(), 2);
+  // a.cuh is read through top.cuh only; c.cuh, as deep as b.cuh, is read
+  // alone too, and its own reading is dropped for b.cuh's.
+  EXPECT_EQ(R.sortedCalls(), (std::vector<std::string>{B, C, Top}));
   EXPECT_TRUE(Audit.Errors.empty());
-  std::vector<std::string> Files;
-  for (const FileAudit &FA : Audit.Files)
-    Files.push_back(FA.Path);
-  EXPECT_EQ(Files, (std::vector<std::string>{A, H2, H3}));
+  EXPECT_EQ(pathsOf(Audit), (std::vector<std::string>{Top, B, C}));
   ASSERT_EQ(Audit.Files[2].Sites.size(), 1u);
-  EXPECT_EQ(Audit.Files[2].Sites[0].Offset, 7u); // read through h2.cuh
+  EXPECT_EQ(Audit.Files[2].Sites[0].Offset, 7u);
+}
+
+TEST(AuditTreeTest, BesideCuFilesOnlyTheHeadersNamedAreReadAlone) {
+  TempDir Tmp;
+  std::string Unit = Tmp.write("src/k.cu", ""),
+              Used = Tmp.write("src/used.cuh", ""),
+              Unused = Tmp.write("src/unused.cuh", ""),
+              Named = Tmp.write("other/named.cuh", "");
+  auto T = SourceTree::collect({Tmp.path("src"), Named});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  RecordingAudit R;
+  R.Reaches[Unit] = {{Unit, {}}, {Used, {}}};
+  TreeAudit Audit = auditTree(*T, R.fn(), 1);
+  EXPECT_EQ(R.sortedCalls(), (std::vector<std::string>{Named, Unit}));
+  EXPECT_EQ(pathsOf(Audit), (std::vector<std::string>{Unit, Named}));
+  EXPECT_FALSE(Audit.Reached.count(Unused));
 }
 
 TEST(AuditTreeTest, TheSitesOfAFileWhereThePreprocessorStoppedAreLeftOut) {
@@ -247,13 +279,14 @@ TEST(AuditTreeTest, TheSitesOfAFileWhereThePreprocessorStoppedAreLeftOut) {
     if (F == A)
       return llvm::make_error<SourceError>(H, LineCol{3, 2}, std::nullopt,
                                            "#else after #else");
-    return std::vector<FileAudit>{
-        {F.str(), {}}, {H, {site(5, SiteCategory::Statement, "x")}}};
+    return std::vector<FileAudit>{{F.str(), {}},
+                                  {H, {site(5, SiteCategory::Statement, "x")}}};
   };
   TreeAudit Audit = auditTree(*T, One, 1);
   ASSERT_EQ(Audit.Errors.size(), 1u);
   EXPECT_NE(llvm::toString(std::move(Audit.Errors[0])).find("h.cuh:3:2"),
             std::string::npos);
+  EXPECT_EQ(Audit.Failed, std::set<std::string>{A});
   ASSERT_EQ(Audit.Files.size(), 1u);
   EXPECT_EQ(Audit.Files[0].Path, B);
 }
