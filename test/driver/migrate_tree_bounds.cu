@@ -30,6 +30,14 @@ __device__ inline int twice(int x) {
   return x;
 }
 //
+// In place, a link to a file of the tree stays a link, and the file it
+// names is rewritten, whichever name is given.
+// RUN: mkdir %t/linked && cp %t/util.orig %t/linked/real.cuh && ln -s real.cuh %t/linked/alias.cuh
+// RUN: printf '#include "alias.cuh"\n__global__ void k(int *p) { *p = twice(*p); }\n' > %t/linked/k.cu
+// RUN: %metacu migrate --in-place %t/linked/k.cu %t/linked/alias.cuh
+// RUN: test -L %t/linked/alias.cuh
+// RUN: grep -q "if codegen" %t/linked/real.cuh
+//
 // A pipe named like a source is an error at its path, never a wait; the
 // rest of the tree is still written.
 // RUN: mkfifo %t/pipes/p.cu %t/pipes/p.cuh

@@ -57,10 +57,15 @@ static cl::opt<unsigned>
          cl::cat(MetacuCategory));
 
 /// Where the migrated \p File goes: below -o DIR as below the tree's
-/// common directory, or where it is.
+/// common directory, or where it is: in place, the file itself, never a
+/// link to it, which a new file would replace.
 static std::string destination(const SourceTree &Tree, llvm::StringRef File) {
-  if (OutDir.empty())
-    return File.str();
+  if (OutDir.empty()) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(File, Real))
+      return File.str();
+    return std::string(Real);
+  }
   llvm::SmallString<256> P(OutDir);
   llvm::sys::path::append(P, Tree.relative(File));
   return std::string(P);

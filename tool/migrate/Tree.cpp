@@ -38,6 +38,12 @@ static std::optional<std::string> realPath(llvm::StringRef Path) {
   return std::string(Real);
 }
 
+static bool isLink(llvm::StringRef Path) {
+  fs::file_status St;
+  return !fs::status(Path, St, /*follow=*/false) &&
+         St.type() == fs::file_type::symlink_file;
+}
+
 /// Whether real path \p Real is \p Dir or below it.
 static bool isWithin(llvm::StringRef Real, llvm::StringRef Dir) {
   return Real == Dir || Real.starts_with((Dir + "/").str());
@@ -59,10 +65,23 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
   llvm::StringSet<> Unresolved;
   auto Add = [&](llvm::StringRef File) {
     std::optional<std::string> Real = realPath(File);
-    if (Real ? T.ByRealPath.try_emplace(*Real, clean(File)).second
-             // A dangling link stays, for its audit to report it.
-             : Unresolved.insert(clean(File)).second)
+    if (!Real) {
+      // A dangling link stays, for its audit to report it.
+      if (Unresolved.insert(clean(File)).second)
+        T.Files.push_back(clean(File));
+      return;
+    }
+    auto [It, New] = T.ByRealPath.try_emplace(*Real, clean(File));
+    if (New) {
       T.Files.push_back(clean(File));
+      return;
+    }
+    // A file found under several names goes by the one that is no link to
+    // it: what a report names is the file itself.
+    if (!isLink(It->second) || isLink(File))
+      return;
+    *llvm::find(T.Files, It->second) = clean(File);
+    It->second = clean(File);
   };
   for (const std::string &Arg : Args) {
     if (!fs::is_directory(Arg)) {

@@ -92,6 +92,18 @@ TEST(SourceTreeTest, ALinkOutOfTheTreeIsReportedNotFollowed) {
   EXPECT_EQ(T->outside()[1].Path, Tmp.path("proj/other.cuh"));
 }
 
+TEST(SourceTreeTest, AFileUnderSeveralNamesGoesByTheOneThatIsNoLink) {
+  TempDir Tmp;
+  Tmp.write("src/real.cuh", "");
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src/real.cuh"),
+                                          Tmp.path("src/alias.cuh")));
+  auto T = SourceTree::collect({Tmp.path("src")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(std::vector<std::string>(T->files().begin(), T->files().end()),
+            std::vector<std::string>{Tmp.path("src/real.cuh")});
+  EXPECT_EQ(T->nameOf(Tmp.path("src/alias.cuh")), Tmp.path("src/real.cuh"));
+}
+
 TEST(SourceTreeTest, TheRootHoldingAnOutputFolder) {
   TempDir Tmp;
   Tmp.write("src/k.cu", "");
