@@ -18,3 +18,17 @@ __device__ int twice(int x) {
   );
   return y;
 }
+//
+// A statement that ends in a macro's expansion without a ';' in the text
+// ends where metacu, reading the text before macros expand, cannot see it:
+// an 'if codegen' after it would not begin a statement there.
+// CHECK: k.cu:[[#@LINE+5]]: left (not-convertible): #if __CUDA_ARCH__ >= 900: follows a statement that ends in the expansion of macro 'WRAP' without a ';' of its own
+#define WRAP(...) __VA_ARGS__
+__device__ int thrice(int x) {
+  int y = x;
+  WRAP(y += x;)
+#if __CUDA_ARCH__ >= 900
+  y += x;
+#endif
+  return y;
+}

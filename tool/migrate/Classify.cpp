@@ -181,6 +181,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   case Placement::SplitsStatement:
     return "its directives split a statement or expression; 'if "
            "codegen' selects whole statements";
+  case Placement::AfterMacroStatement:
   case Placement::DeclaresNames:
     return G.PlaceDetail;
   case Placement::Statement:

@@ -37,6 +37,7 @@ enum ExecSpace : unsigned { HostSpace = 1, DeviceSpace = 2, GlobalSpace = 4 };
 enum class Placement {
   Unknown,
   Statement,
+  AfterMacroStatement,
   DeclaresNames,
   SplitsStatement,
   ClassScope,
