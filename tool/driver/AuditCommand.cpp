@@ -58,32 +58,34 @@ auditAsCompiled(llvm::StringRef File, const SourceTree &Tree,
   return auditFile(File, Opts);
 }
 
-llvm::Expected<SourceTree> auditTree(llvm::ArrayRef<std::string> Args,
-                                     unsigned Jobs, TreeAudit &Audit) {
+llvm::Expected<SourceTree> collectTree(llvm::ArrayRef<std::string> Args) {
   auto Tree = SourceTree::collect(Args);
   if (!Tree)
     return Tree.takeError();
-  std::vector<std::string> Units = Tree->units();
-  if (Units.empty())
-    return llvm::createStringError("no .cu file among the files given: "
-                                   "headers are audited through the .cu "
-                                   "files that include them");
-  if (!Jobs)
-    Jobs = std::max(1u, std::thread::hardware_concurrency());
-  const SourceTree &T = *Tree;
-  auto Placements = std::make_shared<PlacementCache>();
-  Audit = auditUnits(
-      Units,
-      [&](llvm::StringRef F) { return auditAsCompiled(F, T, Placements); },
-      Jobs, [&](llvm::StringRef P) { return T.nameOf(P); });
+  if (Tree->files().empty())
+    return llvm::createStringError("no CUDA source or header (.cu, .cuh, .h, "
+                                   ".hpp, .hh, .inl) among the files given");
   return Tree;
 }
 
+TreeAudit auditTree(const SourceTree &Tree, unsigned Jobs) {
+  if (!Jobs)
+    Jobs = std::max(1u, std::thread::hardware_concurrency());
+  auto Placements = std::make_shared<PlacementCache>();
+  return auditTree(
+      Tree,
+      [&](llvm::StringRef F) { return auditAsCompiled(F, Tree, Placements); },
+      Jobs);
+}
+
 int runAuditCommand() {
-  TreeAudit Audit;
-  auto Tree = auditTree(Files, Jobs, Audit);
+  auto Tree = collectTree(Files);
   if (!Tree)
     return reportFailure(Tree.takeError());
+  for (const SourceTree::Link &L : Tree->outside())
+    llvm::errs() << L.Path << ": note: leads out of the tree to '" << L.Target
+                 << "'; not followed\n";
+  TreeAudit Audit = auditTree(*Tree, Jobs);
   int Status = 0;
   for (llvm::Error &E : Audit.Errors)
     Status = reportFailure(std::move(E));

@@ -34,11 +34,14 @@ int runTuneCommand();
 /// metacu report INPUT.cu --arch LIST ...
 int runReportCommand();
 
-/// The audit of the tree \p Args names (files and directories, Tree.h),
-/// each .cu file with the flags it is compiled with (Options.h), \p Jobs
-/// at a time (0: one per core): what audit prints and migrate rewrites.
-llvm::Expected<SourceTree> auditTree(llvm::ArrayRef<std::string> Args,
-                                     unsigned Jobs, TreeAudit &Audit);
+/// The tree \p Args names (files and directories, Tree.h); an error if it
+/// holds no CUDA source or header.
+llvm::Expected<SourceTree> collectTree(llvm::ArrayRef<std::string> Args);
+
+/// The audit of \p Tree, each file with the flags it is compiled with
+/// (Options.h), \p Jobs at a time (0: one per core): what audit prints and
+/// migrate rewrites.
+TreeAudit auditTree(const SourceTree &Tree, unsigned Jobs);
 
 } // namespace metacu
 

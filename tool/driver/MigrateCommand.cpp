@@ -14,6 +14,7 @@
 #include "migrate/Migrate.h"
 #include "support/Diagnostic.h"
 #include "support/Output.h"
+#include "support/SourceFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -56,24 +57,46 @@ static cl::opt<unsigned>
          cl::cat(MetacuCategory));
 
 /// Where the migrated \p File goes: below -o DIR as below the tree's
-/// common directory, or where it is.
-static llvm::Expected<std::string> destination(const SourceTree &Tree,
-                                               llvm::StringRef File) {
-  if (OutDir.empty())
-    return File.str();
+/// common directory, or where it is: in place, the file itself, never a
+/// link to it, which a new file would replace.
+static std::string destination(const SourceTree &Tree, llvm::StringRef File) {
+  if (OutDir.empty()) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(File, Real))
+      return File.str();
+    return std::string(Real);
+  }
   llvm::SmallString<256> P(OutDir);
   llvm::sys::path::append(P, Tree.relative(File));
-  if (std::error_code EC =
-          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P)))
-    return llvm::createStringError("cannot create '" +
-                                   llvm::sys::path::parent_path(P) +
-                                   "': " + EC.message());
   return std::string(P);
+}
+
+/// Refuses an -o DIR that would write into the tree being read: inside a
+/// directory named (a later walk would read the output as sources), or
+/// onto any file of the tree, however spelled.
+static llvm::Error checkOutputFolder(const SourceTree &Tree) {
+  if (OutDir.empty())
+    return llvm::Error::success();
+  if (std::optional<std::string> Root = Tree.rootHolding(OutDir))
+    return llvm::createStringError(
+        "the output folder '" + OutDir + "' is inside the tree it migrates ('" +
+        *Root + "'): name a folder outside it, or use --in-place");
+  for (const std::string &File : Tree.files())
+    if (std::string Dest = destination(Tree, File); Tree.contains(Dest))
+      return llvm::createStringError("-o " + OutDir + " would write '" + Dest +
+                                     "' over '" + Tree.nameOf(Dest) +
+                                     "', a file it migrates");
+  return llvm::Error::success();
 }
 
 /// Rewrites \p FA's file of the tree, reporting each site to \p Report.
 static llvm::Error migrateFile(const SourceTree &Tree, const FileAudit &FA,
                                llvm::raw_ostream &Report) {
+  // A pipe would block the read forever, a device give anything.
+  if (isSpecialFile(FA.Path))
+    return llvm::make_error<SourceError>(FA.Path, LineCol{}, std::nullopt,
+                                         "cannot read the file: not a "
+                                         "regular file");
   auto Buf = llvm::MemoryBuffer::getFile(FA.Path);
   if (!Buf)
     return llvm::make_error<SourceError>(FA.Path, LineCol{}, std::nullopt,
@@ -90,10 +113,13 @@ static llvm::Error migrateFile(const SourceTree &Tree, const FileAudit &FA,
   // Unchanged files are copied too: -o DIR holds the whole tree.
   if (M.Edits.empty() && OutDir.empty())
     return llvm::Error::success();
-  auto Dest = destination(Tree, FA.Path);
-  if (!Dest)
-    return Dest.takeError();
-  return writeOutput(*Dest, M.Text);
+  std::string Dest = destination(Tree, FA.Path);
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Dest);
+  if (std::error_code EC = Dir.empty() ? std::error_code()
+                                       : llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError("cannot create '" + Dir +
+                                   "': " + EC.message());
+  return writeOutput(Dest, M.Text);
 }
 
 int runMigrateCommand() {
@@ -103,13 +129,18 @@ int runMigrateCommand() {
         "--dry-run to see the changes)"));
   // With --dry-run the diff is the output; the report goes beside it.
   llvm::raw_ostream &Report = DryRun ? llvm::errs() : llvm::outs();
-  TreeAudit Audit;
-  auto Tree = auditTree(Files, Jobs, Audit);
+  auto Tree = collectTree(Files);
   if (!Tree)
     return reportFailure(Tree.takeError());
+  if (auto Err = checkOutputFolder(*Tree))
+    return reportFailure(std::move(Err));
+  TreeAudit Audit = auditTree(*Tree, Jobs);
   int Status = 0;
   for (llvm::Error &E : Audit.Errors)
     Status = reportFailure(std::move(E));
+  for (const SourceTree::Link &L : Tree->outside())
+    Report << L.Path << ": note: leads out of the tree to '" << L.Target
+           << "'; not followed, nothing there is rewritten\n";
   std::set<std::string> Done;
   for (const FileAudit &FA : Audit.Files) {
     if (!Tree->contains(FA.Path)) {
@@ -124,16 +155,16 @@ int runMigrateCommand() {
     if (auto Err = migrateFile(*Tree, FA, Report))
       Status = reportFailure(std::move(Err));
   }
-  // The rest of the tree: headers no unit includes, and files without
-  // sites, which -o DIR still needs beside the others.
+  // The rest of the tree: files without sites, which -o DIR still needs
+  // beside the others, headers no .cu file includes, and files that could
+  // not be audited.
   for (const std::string &File : Tree->files()) {
     if (Done.count(File))
       continue;
-    bool Unit = llvm::StringRef(File).ends_with(".cu");
-    if (Unit && !Audit.Reached.count(File)) {
-      // A unit that could not be audited was reported; in place it stays
-      // as it is, and -o DIR gets it as it is, so the tree is whole.
-      if (OutDir.empty())
+    if (Audit.Failed.count(File)) {
+      // Reported; in place it stays as it is, and -o DIR gets it as it is,
+      // so the tree is whole (a pipe or a device has nothing to copy).
+      if (OutDir.empty() || isSpecialFile(File))
         continue;
       Report << File << ": note: could not be audited; copied unchanged\n";
     } else if (!Audit.Reached.count(File)) {

@@ -1,5 +1,6 @@
 //===- Classify.cpp -------------------------------------------------------===//
 #include "migrate/Classify.h"
+#include "migrate/LineTable.h"
 
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -27,10 +28,6 @@ static llvm::StringRef bufferOf(const Facts &F, llvm::StringRef File) {
   return It == F.Buffers.end() ? llvm::StringRef() : It->second;
 }
 
-static unsigned lineOf(llvm::StringRef Buf, unsigned Offset) {
-  return Buf.take_front(Offset).count('\n') + 1;
-}
-
 namespace {
 
 struct DirectiveLine {
@@ -38,12 +35,27 @@ struct DirectiveLine {
   std::string Text, Comment;
 };
 
+/// The directive's text without its line continuations (a backslash
+/// before any of Clang's line breaks).
+std::string joinContinuations(llvm::StringRef Text) {
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '\\' && I + 1 < Text.size() &&
+        (Text[I + 1] == '\n' || Text[I + 1] == '\r')) {
+      I += Text.substr(I + 1).starts_with("\r\n") ? 2 : 1;
+      continue;
+    }
+    Out += Text[I];
+  }
+  return Out;
+}
+
 /// The whole logical line of the directive whose name is at \p NameOffset:
 /// continuation lines and block comments that start on it included.
-DirectiveLine directiveLine(llvm::StringRef Buf, unsigned NameOffset) {
+DirectiveLine directiveLine(llvm::StringRef Buf, const LineTable &Lines,
+                            unsigned NameOffset) {
   DirectiveLine D;
-  size_t NL = Buf.rfind('\n', NameOffset);
-  D.Begin = NL == llvm::StringRef::npos ? 0 : NL + 1;
+  D.Begin = Lines.begin(Lines.lineOf(NameOffset));
   LangOptions LO;
   LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
   Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.data(),
@@ -66,13 +78,9 @@ DirectiveLine directiveLine(llvm::StringRef Buf, unsigned NameOffset) {
       CodeBegin = Off;
     CodeEnd = End;
   }
-  size_t EOL = Buf.find('\n', End);
-  D.End = EOL == llvm::StringRef::npos ? Buf.size() : EOL + 1;
-  for (llvm::StringRef Rest = Buf.slice(CodeBegin, CodeEnd); !Rest.empty();) {
-    auto [Part, Tail] = Rest.split("\\\n");
-    D.Text += Part;
-    Rest = Tail;
-  }
+  // The line of the last token's last byte, its line break included.
+  D.End = Lines.end(Lines.lineOf(End > D.Begin ? End - 1 : End));
+  D.Text = joinContinuations(Buf.slice(CodeBegin, CodeEnd));
   D.Comment = llvm::join(Comments, " ");
   return D;
 }
@@ -134,12 +142,30 @@ std::optional<Verdict> judgeTest(const Site &S, const Group &G,
   return std::nullopt;
 }
 
+/// Why a directive of \p G is inside the arguments of a macro invocation,
+/// if one is: 'if codegen' cannot stand there.
+std::optional<std::string> insideArguments(const Group &G, const Facts &F,
+                                           const LineTable &Lines) {
+  for (auto It = F.ArgumentLists.lower_bound({G.File, 0});
+       It != F.ArgumentLists.end() && It->first.first == G.File; ++It)
+    for (unsigned Dir : G.Dirs)
+      if (It->first.second < Dir && Dir < It->second.first)
+        return "its directive at line " + std::to_string(Lines.lineOf(Dir)) +
+               " is inside the arguments of macro '" + It->second.second +
+               "' (line " + std::to_string(Lines.lineOf(It->first.second)) +
+               "); 'if codegen' cannot stand inside a macro invocation";
+  return std::nullopt;
+}
+
 /// Why a conditional whose branch depends on the architecture cannot
 /// become 'if codegen', if it cannot.
-std::optional<std::string> whyNotConvertible(const Group &G, bool InTree,
-                                             const Site *Parent) {
+std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
+                                             const LineTable &Lines,
+                                             bool InTree, const Site *Parent) {
   if (!InTree)
     return std::string(OutsideTree);
+  if (std::optional<std::string> Macro = insideArguments(G, F, Lines))
+    return *Macro;
   if (G.ArchFeature)
     return "tests arch-specific feature macros (sm_90a, sm_100f), which "
            "__nvvm_arch does not distinguish";
@@ -155,6 +181,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, bool InTree,
   case Placement::SplitsStatement:
     return "its directives split a statement or expression; 'if "
            "codegen' selects whole statements";
+  case Placement::AfterMacroStatement:
   case Placement::DeclaresNames:
     return G.PlaceDetail;
   case Placement::Statement:
@@ -206,15 +233,15 @@ std::optional<unsigned> firstInside(const std::set<FileKey> &Set,
 /// #include and #define lines in a branch must keep their preprocessor
 /// meaning, which an 'if codegen' branch does not have.
 void keepPreprocessorLines(Site &S, const Group &G, const Facts &F,
-                           llvm::StringRef Buf) {
+                           const LineTable &Lines) {
   if (!isConvertible(S.Category))
     return;
   if (std::optional<unsigned> Inc = firstInside(F.Includes, G))
     S.Reason =
-        "gates the #include at line " + std::to_string(lineOf(Buf, *Inc));
+        "gates the #include at line " + std::to_string(Lines.lineOf(*Inc));
   else if (std::optional<unsigned> Def = firstInside(F.Defines, G))
     S.Reason = "defines macros per architecture (line " +
-               std::to_string(lineOf(Buf, *Def)) + ")";
+               std::to_string(Lines.lineOf(*Def)) + ")";
   else
     return;
   S.Category = SiteCategory::NotConvertible;
@@ -224,16 +251,17 @@ void keepPreprocessorLines(Site &S, const Group &G, const Facts &F,
 
 /// The site of \p G before classification: its directives as written and
 /// the passes that take each branch.
-Site conditionalSite(const Group &G, llvm::StringRef Buf) {
+Site conditionalSite(const Group &G, llvm::StringRef Buf,
+                     const LineTable &Lines) {
   Site S;
   S.Kind = SiteKind::Conditional;
   S.Via.assign(G.Via.begin(), G.Via.end());
   for (size_t I = 0; I < G.Dirs.size(); ++I) {
-    DirectiveLine DL = directiveLine(Buf, G.Dirs[I]);
+    DirectiveLine DL = directiveLine(Buf, Lines, G.Dirs[I]);
     SiteDirective D;
     D.Begin = DL.Begin;
     D.End = DL.End;
-    D.Line = lineOf(Buf, G.Dirs[I]);
+    D.Line = Lines.lineOf(G.Dirs[I]);
     D.Text = DL.Text;
     D.Comment = DL.Comment;
     D.IsElse = G.DirIsElse[I];
@@ -256,19 +284,20 @@ Site conditionalSite(const Group &G, llvm::StringRef Buf) {
 Site classifyConditional(const Group &G, const Facts &F, bool InTree,
                          const Site *Parent) {
   llvm::StringRef Buf = bufferOf(F, G.File);
-  Site S = conditionalSite(G, Buf);
+  LineTable Lines(Buf);
+  Site S = conditionalSite(G, Buf, Lines);
   Branches B(G);
   if (std::optional<Verdict> V = judgeTest(S, G, B)) {
     S.Category = V->Category;
     S.Reason = std::move(V->Reason);
   } else if (std::optional<std::string> Why =
-                 whyNotConvertible(G, InTree, Parent)) {
+                 whyNotConvertible(G, F, Lines, InTree, Parent)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
   } else {
     convert(S, G, B);
   }
-  keepPreprocessorLines(S, G, F, Buf);
+  keepPreprocessorLines(S, G, F, Lines);
   return S;
 }
 
@@ -279,11 +308,10 @@ Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
   Site S;
   S.Kind = O.Kind;
   S.Offset = Offset;
-  S.Line = S.EndLine = lineOf(Buf, Offset);
-  size_t NL = Buf.rfind('\n', Offset);
-  size_t LineBegin = NL == llvm::StringRef::npos ? 0 : NL + 1;
-  S.Column = Offset - LineBegin + 1;
-  S.Text = Buf.slice(LineBegin, Buf.find('\n', Offset)).trim().str();
+  LineTable Lines(Buf);
+  S.Line = S.EndLine = Lines.lineOf(Offset);
+  S.Column = Offset - Lines.begin(S.Line) + 1;
+  S.Text = Lines.text(S.Line).trim().str();
   if (!O.Via.empty())
     S.Via.push_back(O.Via);
   switch (O.Kind) {

@@ -1,5 +1,6 @@
 //===- Diff.cpp -----------------------------------------------------------===//
 #include "migrate/Diff.h"
+#include "migrate/LineTable.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -10,32 +11,22 @@ namespace metacu {
 
 namespace {
 
-/// The lines of a text, numbered from 0.
+/// The lines of a text as Clang splits them (LineTable.h), numbered from 0.
 class Lines {
 public:
-  explicit Lines(llvm::StringRef Text) : Text(Text) {
-    for (unsigned I = 0; I < Text.size(); ++I)
-      if (Text[I] == '\n' && I + 1 < Text.size())
-        Starts.push_back(I + 1);
-  }
-  unsigned size() const { return Text.empty() ? 0 : Starts.size(); }
+  explicit Lines(llvm::StringRef Text) : Table(Text), Empty(Text.empty()) {}
+  unsigned size() const { return Empty ? 0 : Table.size(); }
   /// The line holding byte \p Offset.
-  unsigned lineOf(unsigned Offset) const {
-    return std::upper_bound(Starts.begin(), Starts.end(), Offset) -
-           Starts.begin() - 1;
-  }
+  unsigned lineOf(unsigned Offset) const { return Table.lineOf(Offset) - 1; }
   /// The line an edit ending at byte \p End stops before.
   unsigned lineAt(unsigned End) const {
-    return End >= Text.size() ? size() : lineOf(End);
+    return End >= Table.end(Table.size()) ? size() : lineOf(End);
   }
-  llvm::StringRef operator[](unsigned L) const {
-    unsigned E = L + 1 < Starts.size() ? Starts[L + 1] : Text.size();
-    return Text.slice(Starts[L], E).rtrim('\n');
-  }
+  llvm::StringRef operator[](unsigned L) const { return Table.text(L + 1); }
 
 private:
-  llvm::StringRef Text;
-  std::vector<unsigned> Starts{0};
+  LineTable Table;
+  bool Empty;
 };
 
 /// An edit in lines: old lines [Begin, End) become New.
@@ -48,11 +39,9 @@ std::vector<Change> changesOf(const Lines &Old, llvm::ArrayRef<Edit> Edits) {
   std::vector<Change> Changes;
   for (const Edit &E : Edits) {
     Change C{Old.lineOf(E.Begin), Old.lineAt(E.End), {}};
-    for (llvm::StringRef R = E.Replacement; !R.empty();) {
-      auto [L, Rest] = R.split('\n');
-      C.New.push_back(L);
-      R = Rest;
-    }
+    Lines New(E.Replacement);
+    for (unsigned L = 0; L < New.size(); ++L)
+      C.New.push_back(New[L]);
     Changes.push_back(std::move(C));
   }
   return Changes;

@@ -37,6 +37,7 @@ enum ExecSpace : unsigned { HostSpace = 1, DeviceSpace = 2, GlobalSpace = 4 };
 enum class Placement {
   Unknown,
   Statement,
+  AfterMacroStatement,
   DeclaresNames,
   SplitsStatement,
   ClassScope,
@@ -88,6 +89,10 @@ struct Facts {
   llvm::StringMap<unsigned> Spaces{{"__host__", HostSpace},
                                    {"__device__", DeviceSpace},
                                    {"__global__", GlobalSpace}};
+  /// The invocations of function-like macros whose arguments hold a
+  /// conditional directive (Clang reads one there; 'if codegen' cannot
+  /// stand there): where each begins, where it ends and the macro's name.
+  std::map<FileKey, std::pair<unsigned, std::string>> ArgumentLists;
   std::vector<std::string> FileOrder;
   llvm::StringMap<std::string> Buffers;
 };

@@ -1,6 +1,7 @@
 //===- Migrate.cpp --------------------------------------------------------===//
 #include "migrate/Migrate.h"
 #include "migrate/Classify.h"
+#include "migrate/LineTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,44 +15,46 @@ static llvm::StringRef leadingSpace(llvm::StringRef Line) {
 /// The indentation for the 'if codegen' lines: the directive's own when it
 /// is indented with the code, else that of the first branch's first line
 /// of code (many projects keep every '#' in column 1).
-static std::string indentFor(llvm::StringRef Text, const Site &S) {
+static std::string indentFor(const LineTable &Lines, const Site &S) {
   const SiteDirective &First = S.Directives.front();
-  llvm::StringRef Own = leadingSpace(Text.slice(First.Begin, First.End));
+  llvm::StringRef Own = leadingSpace(Lines.text(Lines.lineOf(First.Begin)));
   if (!Own.empty())
     return Own.str();
   for (const SiteDirective &D : S.Directives) {
     if (!D.TakenBy)
       continue;
-    llvm::StringRef Rest = Text.slice(D.End, Text.size());
-    while (!Rest.empty()) {
-      auto [Line, Tail] = Rest.split('\n');
+    // D.End starts the line after the directive, if there is one.
+    unsigned From = D.End < Lines.end(Lines.size()) ? Lines.lineOf(D.End)
+                                                    : Lines.size() + 1;
+    for (unsigned L = From; L <= Lines.size(); ++L) {
+      llvm::StringRef Line = Lines.text(L);
       llvm::StringRef Code = Line.ltrim(" \t");
       if (Code.starts_with("#"))
         break;
       if (!Code.empty())
         return leadingSpace(Line).str();
-      Rest = Tail;
     }
     break;
   }
   return "";
 }
 
+/// The line that replaces directive \p D: \p Code, the directive's
+/// comments, and the line break the directive's own line ends with.
 static std::string lineWith(llvm::StringRef Indent, llvm::StringRef Code,
-                            const SiteDirective &D, llvm::StringRef Text) {
+                            const SiteDirective &D, const LineTable &Lines) {
   std::string L = (Indent + Code).str();
   if (!D.Comment.empty())
     L += " " + D.Comment;
-  if (Text.slice(D.Begin, D.End).ends_with("\n"))
-    L += "\n";
+  L += Lines.lineBreak(Lines.lineOf(D.End - 1));
   return L;
 }
 
 /// The edits that turn conditional \p S into an 'if codegen' chain, and
 /// the chain in words.
-static std::string convertSite(const Site &S, llvm::StringRef Text,
+static std::string convertSite(const Site &S, const LineTable &Lines,
                                std::vector<Edit> &Edits) {
-  std::string Indent = indentFor(Text, S);
+  std::string Indent = indentFor(Lines, S);
   std::vector<std::string> Chain;
   bool Opened = false;
   for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
@@ -72,24 +75,22 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
       Chain.push_back("if codegen (" + D.Codegen + ")");
     }
     Opened = true;
-    Edits.push_back({D.Begin, D.End, lineWith(Indent, Code, D, Text)});
+    Edits.push_back({D.Begin, D.End, lineWith(Indent, Code, D, Lines)});
   }
   const SiteDirective &End = S.Directives.back();
-  Edits.push_back({End.Begin, End.End, lineWith(Indent, "}", End, Text)});
+  Edits.push_back({End.Begin, End.End, lineWith(Indent, "}", End, Lines)});
   return llvm::join(Chain, " / ");
 }
 
 /// One edit per line that holds converted value uses: each __CUDA_ARCH__
 /// token at \p Offsets (ascending) becomes \p Value.
-static void convertValues(llvm::StringRef Text,
+static void convertValues(llvm::StringRef Text, const LineTable &Lines,
                           llvm::ArrayRef<unsigned> Offsets,
                           llvm::StringRef Value, std::vector<Edit> &Edits) {
   const llvm::StringRef Arch = "__CUDA_ARCH__";
   for (size_t I = 0; I < Offsets.size();) {
-    size_t NL = Text.rfind('\n', Offsets[I]);
-    unsigned Begin = NL == llvm::StringRef::npos ? 0 : NL + 1;
-    size_t EOL = Text.find('\n', Offsets[I]);
-    unsigned End = EOL == llvm::StringRef::npos ? Text.size() : EOL + 1;
+    unsigned Line = Lines.lineOf(Offsets[I]);
+    unsigned Begin = Lines.begin(Line), End = Lines.end(Line);
     Edit E{Begin, End, ""};
     unsigned Pos = Begin;
     for (; I < Offsets.size() && Offsets[I] < End; ++I) {
@@ -107,6 +108,7 @@ static void convertValues(llvm::StringRef Text,
 Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                   llvm::ArrayRef<Site> Sites) {
   const llvm::StringRef Value = ArchValue;
+  const LineTable Lines(Text);
   Migration M;
   std::vector<Edit> Edits;
   std::vector<unsigned> Values;
@@ -124,12 +126,12 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                          S.Reason);
       continue;
     }
-    std::string Chain = convertSite(S, Text, Edits);
+    std::string Chain = convertSite(S, Lines, Edits);
     M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
                        " -> " + Chain);
   }
   llvm::sort(Values);
-  convertValues(Text, Values, Value, Edits);
+  convertValues(Text, Lines, Values, Value, Edits);
   llvm::sort(Edits,
              [](const Edit &A, const Edit &B) { return A.Begin < B.Begin; });
   // A dropped branch takes the conditionals nested in it along.

@@ -205,8 +205,43 @@ private:
       }
       Block = cast<CompoundStmt>(S);
     }
-    if (!declaresNamesOutliving(G, FID, *Fn, *Block))
+    if (std::optional<std::string> Macro =
+            macroEndingStatementBefore(*Block, FID, First))
+      merge(G, Placement::AfterMacroStatement, First,
+            "follows a statement that ends in the expansion of macro '" +
+                *Macro +
+                "' without a ';' of its own: metacu reads the text before "
+                "macros expand, where 'if codegen' would not begin a "
+                "statement");
+    else if (!declaresNamesOutliving(G, FID, *Fn, *Block))
       merge(G, Placement::Statement, First, "");
+  }
+
+  /// The macro whose expansion ends the statement of \p Block before
+  /// offset \p Off, if no ';' follows it in the text ('WRAP(x += 2;)'):
+  /// metacu reads the text before macros expand and would not see that
+  /// statement end.
+  std::optional<std::string>
+  macroEndingStatementBefore(const CompoundStmt &Block, FileID FID,
+                             unsigned Off) const {
+    const Stmt *Prev = nullptr;
+    for (const Stmt *C : Block.body()) {
+      auto X = extent(C, FID);
+      if (!X)
+        continue;
+      if (X->second > Off)
+        break;
+      Prev = C;
+    }
+    if (!Prev || !Prev->getEndLoc().isMacroID())
+      return std::nullopt;
+    SourceLocation End = SM.getExpansionRange(Prev->getEndLoc()).getEnd();
+    std::optional<clang::Token> Next = Lexer::findNextToken(End, SM, LO);
+    if (Next && Next->is(tok::semi))
+      return std::nullopt;
+    SourceLocation Name = SM.getExpansionLoc(Prev->getEndLoc());
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(Name), SM, LO)
+        .str();
   }
 
   /// The innermost body holding \p Offset.

@@ -5,6 +5,7 @@
 #include "support/Tokens.h"
 #include "toolchain/Invocation.h"
 
+#include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -108,8 +109,19 @@ public:
   }
 
   void MacroExpands(const clang::Token &Name, const MacroDefinition &,
-                    SourceRange Range, const MacroArgs *) override {
+                    SourceRange Range, const MacroArgs *Args) override {
     noteUse(Name.getIdentifierInfo()->getName(), /*IsValue=*/true, Range);
+    // Clang reads a function-like macro's arguments before it calls this:
+    // a conditional directive among them is the last one it handled.
+    if (!Args || !LastConditional)
+      return;
+    std::optional<FileKey> Begin = key(Range.getBegin());
+    if (Begin && Begin->first == LastConditional->first &&
+        Begin->second < LastConditional->second &&
+        LastConditional->second < offset(Range.getEnd()))
+      F.ArgumentLists.insert({*Begin,
+                              {offset(Range.getEnd()),
+                               Name.getIdentifierInfo()->getName().str()}});
   }
 
   void Defined(const clang::Token &Name, const MacroDefinition &,
@@ -167,6 +179,7 @@ public:
   }
 
   void Endif(SourceLocation Loc, SourceLocation IfLoc) override {
+    LastConditional = key(Loc);
     if (Stack.empty() || Stack.back().IfLoc != IfLoc)
       return;
     Frame Fr = Stack.back();
@@ -232,7 +245,7 @@ private:
     if (!Arch || !IsValue)
       return;
     auto K = key(Range.getBegin());
-    if (!K)
+    if (!K || inCondition(*K))
       return;
     OtherSite Use{SiteKind::ValueUse, ""};
     // Spelled in the code, the token itself can be rewritten; through a
@@ -249,9 +262,23 @@ private:
     F.Others.insert({*K, std::move(Use)});
   }
 
+  /// Whether \p K is in the condition of an #if or #elif. Clang reports
+  /// the expansions in a condition inside a macro's arguments only after
+  /// the macro's own, when the directive is over: they are no value uses.
+  bool inCondition(const FileKey &K) const {
+    auto It = Conditions.upper_bound(K);
+    if (It == Conditions.begin())
+      return false;
+    --It;
+    return It->first.first == K.first && K.second <= It->second;
+  }
+
   /// The host pass never expands __CUDA_ARCH__, so the condition's own
   /// tokens tell whether it names it; they also show literal comparisons.
   void scanCondition(SourceRange Cond) {
+    if (Cond.isValid())
+      if (std::optional<FileKey> K = key(Cond.getBegin()))
+        Conditions[*K] = offset(Cond.getEnd());
     if (Stack.empty())
       return;
     Frame &Fr = Stack.back();
@@ -311,6 +338,7 @@ private:
   }
 
   void open(SourceLocation Loc, bool Taken) {
+    LastConditional = key(Loc);
     Group *G = nullptr;
     if (auto K = key(Loc)) {
       G = &F.Groups[*K];
@@ -333,6 +361,7 @@ private:
   }
 
   bool next(SourceLocation Loc, SourceLocation IfLoc, bool Taken, bool IsElse) {
+    LastConditional = key(Loc);
     if (Stack.empty() || Stack.back().IfLoc != IfLoc)
       return false;
     Frame &Fr = Stack.back();
@@ -363,6 +392,10 @@ private:
   unsigned Pass;
   std::vector<Frame> Stack;
   PendingUse Pending;
+  std::optional<FileKey> LastConditional;
+  /// Per user file: where each #if or #elif condition begins and where its
+  /// last token does.
+  std::map<FileKey, unsigned> Conditions;
 };
 
 /// Lexes a pass's translation unit to its end, expanding macros only where
@@ -495,29 +528,52 @@ private:
   bool Parse;
 };
 
-/// Remembers the first fatal error (a missing header): the analysis of a
-/// file that does not preprocess would be wrong, not just incomplete.
-class FatalRecorder : public DiagnosticConsumer {
+/// Remembers the first error that stops the file: a fatal one (a missing
+/// header) or one of the preprocessor's in the user's files (#error, an
+/// unterminated #if, an #else after #else, an #include nested too deep),
+/// which nvcc stops at too. The analysis of a file that does not
+/// preprocess would be wrong, not just incomplete, and migrate must not
+/// rewrite it. Errors of the parse, and the preprocessor's in the
+/// toolkit's headers, are left out: they are Clang's, standing in for
+/// nvcc's host compiler (host_config.h's #error for an unsupported Clang),
+/// no verdict on what nvcc accepts.
+class StopRecorder : public DiagnosticConsumer {
 public:
+  explicit StopRecorder(unsigned Pass) : Pass(Pass) {}
+
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
-    if (L != DiagnosticsEngine::Fatal || Fatal)
+    if (Stop || !(L == DiagnosticsEngine::Fatal ||
+                  (L == DiagnosticsEngine::Error && isPreprocessor(Info))))
       return;
     llvm::SmallString<128> Msg;
     Info.FormatDiagnostic(Msg);
+    std::string Text = Msg.str().str();
+    // An #error under '#if __CUDA_ARCH__ < 800' stops only some passes.
+    if (auditPasses()[Pass])
+      Text += " (compiling for " + passName(Pass) + ")";
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       PresumedLoc P =
           Info.getSourceManager().getPresumedLoc(Info.getLocation());
       if (P.isValid()) {
-        Fatal = llvm::make_error<SourceError>(
+        Stop = llvm::make_error<SourceError>(
             P.getFilename(), LineCol{P.getLine(), P.getColumn()}, std::nullopt,
-            Msg.str().str());
+            std::move(Text));
         return;
       }
     }
-    Fatal = llvm::createStringError(Msg.str().str());
+    Stop = llvm::createStringError(Text);
   }
-  llvm::Error Fatal = llvm::Error::success();
+  llvm::Error Stop = llvm::Error::success();
+
+private:
+  static bool isPreprocessor(const Diagnostic &Info) {
+    return Info.getID() >= diag::DIAG_START_LEX &&
+           Info.getID() < diag::DIAG_START_PARSE && Info.hasSourceManager() &&
+           Info.getLocation().isValid() &&
+           !Info.getSourceManager().isInSystemHeader(Info.getLocation());
+  }
+  unsigned Pass;
 };
 
 } // namespace
@@ -527,13 +583,13 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     Facts &F, FileManager &Files) {
   std::vector<std::string> Args = clangCommandLine(
       Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
-  FatalRecorder Fatal;
+  StopRecorder Stop(Pass);
   tooling::ToolInvocation Invocation(
       Args, std::make_unique<PassAction>(F, Pass, Parse), &Files);
-  Invocation.setDiagnosticConsumer(&Fatal);
+  Invocation.setDiagnosticConsumer(&Stop);
   Invocation.run();
-  if (Fatal.Fatal)
-    return std::move(Fatal.Fatal);
+  if (Stop.Stop)
+    return std::move(Stop.Stop);
   if (F.FileOrder.empty())
     return llvm::make_error<SourceError>(Path.str(), LineCol{}, std::nullopt,
                                          "cannot read the file");

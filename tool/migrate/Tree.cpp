@@ -38,19 +38,54 @@ static std::optional<std::string> realPath(llvm::StringRef Path) {
   return std::string(Real);
 }
 
+static bool isLink(llvm::StringRef Path) {
+  fs::file_status St;
+  return !fs::status(Path, St, /*follow=*/false) &&
+         St.type() == fs::file_type::symlink_file;
+}
+
+/// Whether real path \p Real is \p Dir or below it.
+static bool isWithin(llvm::StringRef Real, llvm::StringRef Dir) {
+  return Real == Dir || Real.starts_with((Dir + "/").str());
+}
+
 llvm::Expected<SourceTree>
 SourceTree::collect(llvm::ArrayRef<std::string> Args) {
   SourceTree T;
+  // The tree is what the user named: a link under a directory named that
+  // leads elsewhere is reported, not walked.
+  for (const std::string &Arg : Args)
+    if (fs::is_directory(Arg))
+      if (std::optional<std::string> Real = realPath(Arg))
+        T.Roots.push_back(*Real);
+  auto Inside = [&](llvm::StringRef Real) {
+    return llvm::any_of(
+        T.Roots, [&](const std::string &R) { return isWithin(Real, R); });
+  };
   llvm::StringSet<> Unresolved;
   auto Add = [&](llvm::StringRef File) {
     std::optional<std::string> Real = realPath(File);
-    if (Real ? T.ByRealPath.try_emplace(*Real, clean(File)).second
-             // A dangling link stays, for its audit to report it.
-             : Unresolved.insert(clean(File)).second)
+    if (!Real) {
+      // A dangling link stays, for its audit to report it.
+      if (Unresolved.insert(clean(File)).second)
+        T.Files.push_back(clean(File));
+      return;
+    }
+    auto [It, New] = T.ByRealPath.try_emplace(*Real, clean(File));
+    if (New) {
       T.Files.push_back(clean(File));
+      return;
+    }
+    // A file found under several names goes by the one that is no link to
+    // it: what a report names is the file itself.
+    if (!isLink(It->second) || isLink(File))
+      return;
+    *llvm::find(T.Files, It->second) = clean(File);
+    It->second = clean(File);
   };
   for (const std::string &Arg : Args) {
     if (!fs::is_directory(Arg)) {
+      T.Named.insert(realPath(Arg).value_or(clean(Arg)));
       // A file that cannot be read stays in the list: its audit reports it
       // at its path, and the others go on.
       if (!fs::exists(Arg))
@@ -74,8 +109,15 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
           Found.push_back(It->path());
         continue;
       }
+      std::optional<std::string> Real = realPath(It->path());
+      if (Real && !Inside(*Real)) {
+        if (fs::is_directory(St) || isSource(It->path()))
+          T.Outside.push_back({clean(It->path()), *Real});
+        if (fs::is_directory(St))
+          It.no_push();
+        continue;
+      }
       if (fs::is_directory(St)) {
-        std::optional<std::string> Real = realPath(It->path());
         if (!Real || !Entered.insert(*Real).second)
           It.no_push();
         continue;
@@ -92,6 +134,8 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
     for (const std::string &F : Found)
       Add(F);
   }
+  llvm::sort(T.Outside,
+             [](const Link &A, const Link &B) { return A.Path < B.Path; });
   // The common directory of the real paths: -o DIR mirrors the tree below.
   for (const auto &E : T.ByRealPath) {
     llvm::StringRef Dir = path::parent_path(E.getKey());
@@ -104,6 +148,35 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
       T.Root = path::parent_path(T.Root).str();
   }
   return T;
+}
+
+std::optional<std::string> SourceTree::rootHolding(llvm::StringRef Dir) const {
+  // Dir need not exist yet: its nearest existing ancestor says where it
+  // would be.
+  llvm::SmallString<256> Abs(Dir);
+  fs::make_absolute(Abs);
+  path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  llvm::SmallString<256> Rest;
+  llvm::StringRef Existing = Abs;
+  std::optional<std::string> Real;
+  while (!(Real = realPath(Existing)) && !Existing.empty()) {
+    llvm::SmallString<256> Joined(path::filename(Existing));
+    path::append(Joined, Rest);
+    Rest = Joined;
+    Existing = path::parent_path(Existing);
+  }
+  if (!Real)
+    return std::nullopt;
+  llvm::SmallString<256> Where(*Real);
+  path::append(Where, Rest);
+  for (const std::string &Root : Roots)
+    if (isWithin(Where, Root))
+      return Root;
+  return std::nullopt;
+}
+
+bool SourceTree::isNamed(llvm::StringRef File) const {
+  return Named.count(realPath(File).value_or(clean(File))) != 0;
 }
 
 std::vector<std::string> SourceTree::units() const {
@@ -134,35 +207,136 @@ std::string SourceTree::relative(llvm::StringRef Path) const {
   return path::filename(Path).str();
 }
 
-TreeAudit
-auditUnits(llvm::ArrayRef<std::string> Units, const AuditOneFn &AuditOne,
-           unsigned Jobs,
-           const std::function<std::string(llvm::StringRef)> &NameOf) {
+using AuditResults = std::vector<llvm::Expected<std::vector<FileAudit>>>;
+
+/// \p AuditOne of each of \p Files on \p Jobs threads, in the order given.
+static AuditResults auditEach(llvm::ArrayRef<std::string> Files,
+                              const AuditOneFn &AuditOne, unsigned Jobs) {
   // Clang's invocations are independent: one thread per job takes the next
-  // unit; results land by index, so the order is the order given.
+  // file; results land by index, so the order is the order given.
   std::vector<std::optional<llvm::Expected<std::vector<FileAudit>>>> Results(
-      Units.size());
+      Files.size());
   std::atomic<size_t> Next{0};
   auto Work = [&] {
-    for (size_t I; (I = Next++) < Units.size();)
-      Results[I].emplace(AuditOne(Units[I]));
+    for (size_t I; (I = Next++) < Files.size();)
+      Results[I].emplace(AuditOne(Files[I]));
   };
   std::vector<std::thread> Threads;
-  for (unsigned J = 1; J < std::max(1u, Jobs) && J < Units.size(); ++J)
+  for (unsigned J = 1; J < std::max(1u, Jobs) && J < Files.size(); ++J)
     Threads.emplace_back(Work);
   Work();
   for (std::thread &T : Threads)
     T.join();
-  TreeAudit Out;
+  AuditResults Out;
+  for (auto &R : Results)
+    Out.push_back(std::move(*R));
+  return Out;
+}
+
+/// Merges the audits of \p Files (\p Results, in the same order) into
+/// \p Out. The sites of a file where the preprocessor stopped are left out
+/// even where another file reached it: the error means its text is not
+/// what the compiler would read.
+static void
+mergeResults(llvm::ArrayRef<std::string> Files, AuditResults &Results,
+             const std::function<std::string(llvm::StringRef)> &NameOf,
+             TreeAudit &Out) {
+  std::set<std::string> Stopped;
   std::vector<std::pair<std::string, std::vector<FileAudit>>> Audits;
-  for (size_t I = 0; I < Units.size(); ++I) {
-    if (!*Results[I]) {
-      Out.Errors.push_back(Results[I]->takeError());
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Results[I]) {
+      Audits.emplace_back(Files[I], std::move(*Results[I]));
       continue;
     }
-    Audits.emplace_back(Units[I], std::move(**Results[I]));
+    Out.Failed.insert(NameOf(Files[I]));
+    Out.Errors.push_back(
+        llvm::handleErrors(Results[I].takeError(),
+                           [&](std::unique_ptr<SourceError> E) -> llvm::Error {
+                             Stopped.insert(NameOf(E->path()));
+                             return llvm::Error(std::move(E));
+                           }));
   }
   Out.Files = mergeAudits(Audits, NameOf, &Out.Reached);
+  llvm::erase_if(Out.Files, [&](const FileAudit &FA) {
+    return Stopped.count(FA.Path) != 0;
+  });
+}
+
+TreeAudit
+auditUnits(llvm::ArrayRef<std::string> Units, const AuditOneFn &AuditOne,
+           unsigned Jobs,
+           const std::function<std::string(llvm::StringRef)> &NameOf) {
+  AuditResults Results = auditEach(Units, AuditOne, Jobs);
+  TreeAudit Out;
+  mergeResults(Units, Results, NameOf, Out);
+  return Out;
+}
+
+/// The names of the files \p Audit reached besides its first, its own.
+static std::set<std::string>
+reachedBy(const std::vector<FileAudit> &Audit,
+          const std::function<std::string(llvm::StringRef)> &NameOf) {
+  std::set<std::string> Names;
+  for (size_t I = 1; I < Audit.size(); ++I)
+    Names.insert(NameOf(Audit[I].Path));
+  return Names;
+}
+
+TreeAudit auditTree(const SourceTree &Tree, const AuditOneFn &AuditOne,
+                    unsigned Jobs) {
+  auto NameOf = [&](llvm::StringRef P) { return Tree.nameOf(P); };
+  std::vector<std::string> Files = Tree.units();
+  const bool HeaderOnly = Files.empty();
+  AuditResults Results = auditEach(Files, AuditOne, Jobs);
+  std::set<std::string> Reached;
+  for (auto &R : Results)
+    if (R)
+      for (const FileAudit &FA : *R)
+        Reached.insert(NameOf(FA.Path));
+  // The headers read alone, as nvcc reads a header given with -x cu: in a
+  // tree without .cu files (a header-only library) every header, else the
+  // ones named that no .cu file reaches. Shallow ones first, one depth at a
+  // time: a library's top headers reach its details, which are then read
+  // through them, with the macros they see there.
+  std::map<size_t, std::vector<std::string>> ByDepth;
+  for (const std::string &F : Tree.files()) {
+    if (llvm::StringRef(F).ends_with(".cu") || Reached.count(F) ||
+        !(HeaderOnly || Tree.isNamed(F)))
+      continue;
+    std::string Rel = Tree.relative(F);
+    ByDepth[std::distance(path::begin(Rel), path::end(Rel))].push_back(F);
+  }
+  for (auto &[Depth, Candidates] : ByDepth) {
+    std::vector<std::string> Headers;
+    for (const std::string &H : Candidates)
+      if (!Reached.count(H))
+        Headers.push_back(H);
+    AuditResults HeaderResults = auditEach(Headers, AuditOne, Jobs);
+    std::vector<std::set<std::string>> Reaches;
+    for (auto &R : HeaderResults)
+      Reaches.push_back(R ? reachedBy(*R, NameOf) : std::set<std::string>());
+    // One that a header of the same depth includes is read through it;
+    // headers that include each other are each read alone.
+    auto ReadThroughAnother = [&](size_t I) {
+      for (size_t J = 0; J < Headers.size(); ++J)
+        if (J != I && Reaches[J].count(Headers[I]) &&
+            !Reaches[I].count(Headers[J]))
+          return true;
+      return false;
+    };
+    for (size_t I = 0; I < Headers.size(); ++I) {
+      if (ReadThroughAnother(I)) {
+        if (!HeaderResults[I])
+          llvm::consumeError(HeaderResults[I].takeError());
+        continue;
+      }
+      Reached.insert(Reaches[I].begin(), Reaches[I].end());
+      Files.push_back(Headers[I]);
+      Results.push_back(std::move(HeaderResults[I]));
+    }
+  }
+  TreeAudit Out;
+  mergeResults(Files, Results, NameOf, Out);
   return Out;
 }
 

@@ -252,6 +252,18 @@ TEST_F(ClassifyTest, ArchSpecificFeaturesStay) {
   EXPECT_TRUE(contains(S.Reason, "arch-specific feature macros")) << S.Reason;
 }
 
+TEST_F(ClassifyTest, ADirectiveInsideAMacroInvocationStays) {
+  Group &G = ifElse();
+  // A function-like macro's invocation from line 1 to line 5 holds the
+  // #if and the #else.
+  F.ArgumentLists[{"k.cu", 0}] = {G.Dirs[1] + 2, "CALL"};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "inside the arguments of macro 'CALL' (line "
+                                 "1)"))
+      << S.Reason;
+}
+
 TEST_F(ClassifyTest, OnlyStatementsInAFunctionBodyConvert) {
   std::pair<Placement, llvm::StringRef> Cases[] = {
       {Placement::Unknown, "not found in the parsed code"},

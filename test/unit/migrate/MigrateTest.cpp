@@ -1,5 +1,6 @@
 //===- MigrateTest.cpp ----------------------------------------------------===//
 #include "migrate/Migrate.h"
+#include "migrate/LineTable.h"
 
 #include "gtest/gtest.h"
 
@@ -14,15 +15,16 @@ Site conditional(llvm::StringRef Text, std::vector<llvm::StringRef> Markers,
   Site S;
   S.Kind = SiteKind::Conditional;
   S.Category = C;
+  LineTable Lines(Text);
   for (size_t I = 0; I < Markers.size(); ++I) {
     SiteDirective D;
     D.Begin = Text.find(Markers[I]);
-    D.End = Text.find('\n', D.Begin) + 1;
-    D.Line = Text.take_front(D.Begin).count('\n') + 1;
-    D.Text = Text.slice(D.Begin, D.End - 1).split("//").first.rtrim().str();
-    size_t Comment = Text.slice(D.Begin, D.End).find("//");
-    if (Comment != llvm::StringRef::npos)
-      D.Comment = Text.slice(D.Begin + Comment, D.End - 1).str();
+    D.Line = Lines.lineOf(D.Begin);
+    D.End = Lines.end(D.Line);
+    auto [Code, Comment] = Lines.text(D.Line).split("//");
+    D.Text = Code.rtrim().str();
+    if (!Comment.empty())
+      D.Comment = "//" + Comment.str();
     D.IsEndif = I + 1 == Markers.size();
     D.IsElse = Markers[I].contains("#else");
     if (!D.IsEndif) {
@@ -160,6 +162,38 @@ TEST(MigrateTest, ValueUsesBecomeNvvmArch) {
   EXPECT_NE(M.Text.find("((int)__nvvm_arch * 10)>() + __CUDA_ARCH__;"),
             std::string::npos)
       << M.Text;
+}
+
+TEST(MigrateTest, EachLineKeepsItsOwnLineBreak) {
+  // Clang and nvcc end a line at a lone CR too: a file of CR, CRLF and LF
+  // lines (and a byte order mark) keeps every one of them.
+  std::string Text = "\xEF\xBB\xBF#if __CUDA_ARCH__ >= 800\r"
+                     "  x = 1;\r\n"
+                     "#else\r\n"
+                     "  x = 2;\r"
+                     "#endif\n"
+                     "  g(x);\r";
+  Site S = conditional(Text, {"#if", "#else", "#endif"},
+                       {"(int)__nvvm_arch >= 80", ""}, SiteCategory::Statement);
+  Migration M = migrate("f.cu", Text, {S});
+  EXPECT_EQ(M.Text, "\xEF\xBB\xBF  if codegen ((int)__nvvm_arch >= 80) {\r"
+                    "  x = 1;\r\n"
+                    "  } else {\r\n"
+                    "  x = 2;\r"
+                    "  }\n"
+                    "  g(x);\r");
+}
+
+TEST(MigrateTest, ValueUsesOnCrLines) {
+  std::string Text = "int a = __CUDA_ARCH__;\rint b = __CUDA_ARCH__;\r";
+  Site A, B;
+  A.Kind = B.Kind = SiteKind::ValueUse;
+  A.Category = B.Category = SiteCategory::Value;
+  A.Offset = Text.find("__CUDA");
+  B.Offset = Text.rfind("__CUDA");
+  Migration M = migrate("f.cu", Text, {A, B});
+  EXPECT_EQ(M.Text, "int a = ((int)__nvvm_arch * 10);\r"
+                    "int b = ((int)__nvvm_arch * 10);\r");
 }
 
 } // namespace

@@ -41,6 +41,29 @@ TEST_F(PlacementTest, InsideAStatement) {
   EXPECT_EQ(groupAt(3).Place, Placement::SplitsStatement);
 }
 
+TEST_F(PlacementTest, AfterAStatementThatEndsInAMacroWithoutASemicolon) {
+  run(R"(#define WRAP(...) __VA_ARGS__
+#define TWICE(x) ((x) * 2)
+__device__ int f(int x) {
+  WRAP(x += 2;)
+#if __CUDA_ARCH__ >= 800
+  x += 1;
+#endif
+  x = TWICE(x);
+#if __CUDA_ARCH__ >= 900
+  x += 3;
+#endif
+  return x;
+}
+)",
+      {80, 90}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(5).Place, Placement::AfterMacroStatement);
+  EXPECT_NE(groupAt(5).PlaceDetail.find("macro 'WRAP'"), std::string::npos)
+      << groupAt(5).PlaceDetail;
+  // The ';' after TWICE(x) is in the text.
+  EXPECT_EQ(groupAt(9).Place, Placement::Statement);
+}
+
 TEST_F(PlacementTest, AtNamespaceAndClassScope) {
   run(R"(#ifndef __CUDA_ARCH__
 int host_only();

@@ -207,6 +207,55 @@ TEST_F(PreprocessorPassTest, AMissingHeaderIsFatalAtItsInclude) {
       << Msg;
 }
 
+TEST_F(PreprocessorPassTest, APreprocessorErrorStopsThePassAtItsPlace) {
+  for (llvm::StringRef Code :
+       {"int x;\n#error stop\n", "#if 1\n#else\n#else\n#endif\n",
+        "#if 1\nint x;\n", "#include \"k.cu\"\n"}) {
+    Facts Fresh;
+    std::string Path = Tmp.write("k.cu", Code);
+    llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {}, 0,
+                              false, Fresh, *Files);
+    std::string Msg = llvm::toString(std::move(Err));
+    EXPECT_NE(Msg.find("k.cu:"), std::string::npos) << Code.str();
+    EXPECT_NE(Msg.find(": error: "), std::string::npos) << Msg;
+  }
+}
+
+TEST_F(PreprocessorPassTest, AnErrorOfOneArchitectureNamesIt) {
+  std::string Path = Tmp.write(
+      "k.cu", "#if __CUDA_ARCH__ < 800\n#error needs sm_80\n#endif\n");
+  llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {},
+                            passIndex(75), false, F, *Files);
+  EXPECT_EQ(llvm::toString(std::move(Err)).substr(Path.size()),
+            ":2:2: error: needs sm_80 (compiling for sm_75)");
+}
+
+TEST_F(PreprocessorPassTest, ADirectiveInsideAMacrosArgumentsIsNoted) {
+  run(R"(#define CALL(f, x) f(x)
+__device__ int g(int x) { return x; }
+__device__ int f(int x) {
+  int y = CALL(g,
+#if __CUDA_ARCH__ >= 800
+    x * 2
+#else
+    x
+#endif
+  );
+  return CALL(g, __CUDA_ARCH__);
+}
+)",
+      {0, 80});
+  ASSERT_EQ(F.ArgumentLists.size(), 1u);
+  const auto &[Begin, Where] = *F.ArgumentLists.begin();
+  EXPECT_EQ(lineOf(Begin.second), 4u);
+  EXPECT_EQ(lineOf(Where.first), 10u);
+  EXPECT_EQ(Where.second, "CALL");
+  // The condition's __CUDA_ARCH__, which Clang reports after CALL's
+  // expansion, is no value use; the argument on line 11 is.
+  EXPECT_FALSE(otherAt(5));
+  EXPECT_EQ(otherAt(11), SiteKind::ValueUse);
+}
+
 // A system header's code is lexed without expanding its macros
 // (PreprocessorPass.cpp, TokenDrain); the facts must be those of a full
 // expansion all the same.

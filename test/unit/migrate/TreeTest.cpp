@@ -1,11 +1,14 @@
 //===- TreeTest.cpp - A whole source tree for audit and migrate -----------===//
 #include "migrate/Tree.h"
 #include "TempDir.h"
+#include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <sys/stat.h>
 
 using namespace metacu;
@@ -55,18 +58,65 @@ TEST(SourceTreeTest, LinksAreFollowedButEachDirectoryEnteredOnce) {
   // A link back to an ancestor, one to a sibling directory, and one to
   // nothing: the walk ends, b.cuh is found once (under its first name),
   // and the dangling link stays for its audit to report.
-  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"),
-                                          Tmp.path("src/up")));
-  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("lib"),
-                                          Tmp.path("src/lib")));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"), Tmp.path("src/up")));
+  ASSERT_FALSE(
+      llvm::sys::fs::create_link(Tmp.path("lib"), Tmp.path("src/lib")));
   ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src/none.cu"),
                                           Tmp.path("src/gone.cu")));
   auto T = SourceTree::collect({Tmp.path("src"), Tmp.path("lib")});
   ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(
+      std::vector<std::string>(T->files().begin(), T->files().end()),
+      (std::vector<std::string>{Tmp.path("src/a.cu"), Tmp.path("src/gone.cu"),
+                                Tmp.path("src/lib/b.cuh")}));
+}
+
+TEST(SourceTreeTest, ALinkOutOfTheTreeIsReportedNotFollowed) {
+  TempDir Tmp;
+  Tmp.write("proj/k.cu", "");
+  Tmp.write("lib/util.cuh", "");
+  Tmp.write("lib/other.cuh", "");
+  ASSERT_FALSE(
+      llvm::sys::fs::create_link(Tmp.path("lib"), Tmp.path("proj/ext")));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("lib/other.cuh"),
+                                          Tmp.path("proj/other.cuh")));
+  auto T = SourceTree::collect({Tmp.path("proj")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  // The library's headers are no files of the tree: migrate never writes
+  // them, however the #include reaches them.
   EXPECT_EQ(std::vector<std::string>(T->files().begin(), T->files().end()),
-            (std::vector<std::string>{Tmp.path("src/a.cu"),
-                                      Tmp.path("src/gone.cu"),
-                                      Tmp.path("src/lib/b.cuh")}));
+            std::vector<std::string>{Tmp.path("proj/k.cu")});
+  EXPECT_FALSE(T->contains(Tmp.path("proj/ext/util.cuh")));
+  ASSERT_EQ(T->outside().size(), 2u);
+  EXPECT_EQ(T->outside()[0].Path, Tmp.path("proj/ext"));
+  EXPECT_EQ(T->outside()[1].Path, Tmp.path("proj/other.cuh"));
+}
+
+TEST(SourceTreeTest, AFileUnderSeveralNamesGoesByTheOneThatIsNoLink) {
+  TempDir Tmp;
+  Tmp.write("src/real.cuh", "");
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src/real.cuh"),
+                                          Tmp.path("src/alias.cuh")));
+  auto T = SourceTree::collect({Tmp.path("src")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(std::vector<std::string>(T->files().begin(), T->files().end()),
+            std::vector<std::string>{Tmp.path("src/real.cuh")});
+  EXPECT_EQ(T->nameOf(Tmp.path("src/alias.cuh")), Tmp.path("src/real.cuh"));
+}
+
+TEST(SourceTreeTest, TheRootHoldingAnOutputFolder) {
+  TempDir Tmp;
+  Tmp.write("src/k.cu", "");
+  Tmp.write("out/x", "");
+  ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("src"), Tmp.path("alias")));
+  auto T = SourceTree::collect({Tmp.path("src")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_TRUE(T->rootHolding(Tmp.path("src")));
+  EXPECT_TRUE(T->rootHolding(Tmp.path("src/new/deeper"))); // not there yet
+  EXPECT_TRUE(T->rootHolding(Tmp.path("alias/new")));      // through a link
+  EXPECT_TRUE(T->rootHolding(Tmp.path("out/../src")));
+  EXPECT_FALSE(T->rootHolding(Tmp.path("out")));
+  EXPECT_FALSE(T->rootHolding(Tmp.path("srcx")));
 }
 
 TEST(SourceTreeTest, APipeNamedLikeASourceIsKeptForItsAuditToRefuse) {
@@ -159,6 +209,98 @@ TEST(AuditUnitsTest, TheResultDoesNotDependOnTheJobs) {
   for (size_t I = 0; I < Four.Files.size(); ++I)
     EXPECT_EQ(Four.Files[I].Path, One1.Files[I].Path);
   EXPECT_EQ(Four.Files.size(), 4u); // a.cu, h.cuh, c.cu, d.cu
+}
+
+/// An audit that records the files it is asked for: each gives the audits
+/// \p Reaches names for it (by default the file alone, with a site at 5).
+struct RecordingAudit {
+  std::map<std::string, std::vector<FileAudit>> Reaches;
+  std::vector<std::string> Calls;
+  std::mutex M;
+
+  AuditOneFn fn() {
+    return [this](llvm::StringRef F) -> llvm::Expected<std::vector<FileAudit>> {
+      std::lock_guard<std::mutex> Lock(M);
+      Calls.push_back(F.str());
+      if (auto It = Reaches.find(F.str()); It != Reaches.end())
+        return It->second;
+      return std::vector<FileAudit>{
+          {F.str(), {site(5, SiteCategory::Statement, "y")}}};
+    };
+  }
+  std::vector<std::string> sortedCalls() {
+    llvm::sort(Calls);
+    return Calls;
+  }
+};
+
+std::vector<std::string> pathsOf(const TreeAudit &A) {
+  std::vector<std::string> Paths;
+  for (const FileAudit &FA : A.Files)
+    Paths.push_back(FA.Path);
+  return Paths;
+}
+
+TEST(AuditTreeTest, AHeaderOnlyTreeIsReadHeaderByHeaderShallowFirst) {
+  TempDir Tmp;
+  std::string Top = Tmp.write("lib/top.cuh", ""),
+              A = Tmp.write("lib/detail/a.cuh", ""),
+              B = Tmp.write("lib/detail/b.cuh", ""),
+              C = Tmp.write("lib/detail/c.cuh", "");
+  auto T = SourceTree::collect({Tmp.path("lib")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  // top.cuh includes a.cuh; b.cuh includes c.cuh, whose site b.cuh's
+  // macros change.
+  RecordingAudit R;
+  R.Reaches[Top] = {{Top, {}}, {A, {}}};
+  R.Reaches[B] = {{B, {}}, {C, {site(7, SiteCategory::Statement, "x")}}};
+  TreeAudit Audit = auditTree(*T, R.fn(), 2);
+  // a.cuh is read through top.cuh only; c.cuh, as deep as b.cuh, is read
+  // alone too, and its own reading is dropped for b.cuh's.
+  EXPECT_EQ(R.sortedCalls(), (std::vector<std::string>{B, C, Top}));
+  EXPECT_TRUE(Audit.Errors.empty());
+  EXPECT_EQ(pathsOf(Audit), (std::vector<std::string>{Top, B, C}));
+  ASSERT_EQ(Audit.Files[2].Sites.size(), 1u);
+  EXPECT_EQ(Audit.Files[2].Sites[0].Offset, 7u);
+}
+
+TEST(AuditTreeTest, BesideCuFilesOnlyTheHeadersNamedAreReadAlone) {
+  TempDir Tmp;
+  std::string Unit = Tmp.write("src/k.cu", ""),
+              Used = Tmp.write("src/used.cuh", ""),
+              Unused = Tmp.write("src/unused.cuh", ""),
+              Named = Tmp.write("other/named.cuh", "");
+  auto T = SourceTree::collect({Tmp.path("src"), Named});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  RecordingAudit R;
+  R.Reaches[Unit] = {{Unit, {}}, {Used, {}}};
+  TreeAudit Audit = auditTree(*T, R.fn(), 1);
+  EXPECT_EQ(R.sortedCalls(), (std::vector<std::string>{Named, Unit}));
+  EXPECT_EQ(pathsOf(Audit), (std::vector<std::string>{Unit, Named}));
+  EXPECT_FALSE(Audit.Reached.count(Unused));
+}
+
+TEST(AuditTreeTest, TheSitesOfAFileWhereThePreprocessorStoppedAreLeftOut) {
+  TempDir Tmp;
+  std::string A = Tmp.write("a.cu", ""), B = Tmp.write("b.cu", ""),
+              H = Tmp.write("h.cuh", "");
+  auto T = SourceTree::collect({A, B, H});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  AuditOneFn One =
+      [&](llvm::StringRef F) -> llvm::Expected<std::vector<FileAudit>> {
+    if (F == A)
+      return llvm::make_error<SourceError>(H, LineCol{3, 2}, std::nullopt,
+                                           "#else after #else");
+    return std::vector<FileAudit>{{F.str(), {}},
+                                  {H, {site(5, SiteCategory::Statement, "x")}}};
+  };
+  TreeAudit Audit = auditTree(*T, One, 1);
+  ASSERT_EQ(Audit.Errors.size(), 1u);
+  EXPECT_NE(llvm::toString(std::move(Audit.Errors[0])).find("h.cuh:3:2"),
+            std::string::npos);
+  EXPECT_EQ(Audit.Failed, std::set<std::string>{A});
+  ASSERT_EQ(Audit.Files.size(), 1u);
+  EXPECT_EQ(Audit.Files[0].Path, B);
 }
 
 } // namespace

@@ -1,0 +1,1 @@
+__device__ int twice(int x) {#if __CUDA_ARCH__ >= 800  x *= 2;#else  x += 1;#endif  return x;}
