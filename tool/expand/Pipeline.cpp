@@ -94,10 +94,11 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
 
   std::vector<unsigned> HostDevice;
   if (Opts.UntaggedHelpers) {
-    auto Helpers = untaggedDeviceHelpers(*Scan, *Slice);
+    auto Helpers = untaggedDeviceHelpers(File, *Scan, *Slice, Archs, Reading);
     if (!Helpers)
       return Helpers.takeError();
     HostDevice = std::move(*Helpers);
+    Clock.lap("untagged helpers");
   }
   auto G = lower(File, *Scan, *Slice, Archs, HostDevice);
   if (!G)
