@@ -87,6 +87,9 @@ struct Directive {
 struct Entered {
   FileID ID;
   std::string Real;
+  /// The preprocessor's name for it: the directory it was found in as
+  /// spelled joined with the include name, as nvcc's preprocessor names it.
+  std::string Found;
   bool Dialect = false;
   /// It or a file it includes is a dialect header.
   bool Splice = false;
@@ -132,6 +135,7 @@ public:
     Entered E;
     E.ID = ID;
     E.Real = realPath(F->getName());
+    E.Found = F->getName().str();
     // The toolkit's headers, CCCL's, the C++ library's are never in the
     // dialect; the input is the splice's base, not a header.
     E.Dialect = !Main && Scope.covers(*F, HS) &&
@@ -244,9 +248,17 @@ private:
     return !RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/");
   }
 
-  Names namesOf(llvm::StringRef Real) const {
-    return {displayHeaderPath(File.path(), RuntimeInclude, Real),
-            lineHeaderPath(File.path(), RuntimeInclude, Real)};
+  /// A header's names. In #line, the name nvcc's preprocessor would give
+  /// it (so that __FILE__ and -lineinfo paths are the original build's),
+  /// where that name is relative (found through a relative -I) and opens
+  /// from the directory metacu runs in, as the dependency file needs.
+  Names namesOf(const Entered &E) const {
+    Names N{displayHeaderPath(File.path(), RuntimeInclude, E.Real),
+            lineHeaderPath(File.path(), RuntimeInclude, E.Real)};
+    if (!inRuntimeDir(E.Real) && llvm::sys::path::is_relative(E.Found) &&
+        llvm::sys::fs::equivalent(E.Found, E.Real))
+      N.Line = E.Found;
+    return N;
   }
 
   void mark(const Names &N, unsigned Line, bool Library) {
@@ -290,7 +302,7 @@ private:
         Pos = End;
       } else if (D->Child >= 0 && Files[D->Child].Splice) {
         Out += Text.slice(Pos, Begin);
-        write(D->Child, namesOf(Files[D->Child].Real));
+        write(D->Child, namesOf(Files[D->Child]));
         if (!Out.empty() && Out.back() != '\n')
           Out += '\n';
         Pos = std::min(End + 1, Text.size());
