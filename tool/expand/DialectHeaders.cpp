@@ -81,6 +81,9 @@ struct Directive {
   std::string Skipped;
   /// Where it was found (real path), and the file's real path.
   std::string FoundIn, Target;
+  /// The include search path finds the same file by the name as written,
+  /// from any includer: nvcc, reading it in the generated file, does too.
+  bool Searchable = false;
 };
 
 /// One entry into a file: a file included twice is two of them.
@@ -104,9 +107,9 @@ public:
       : SM(SM), HS(HS), Files(Files), Scope(Scope) {}
 
   void InclusionDirective(SourceLocation HashLoc, const clang::Token &,
-                          StringRef, bool IsAngled, CharSourceRange Name,
-                          OptionalFileEntryRef File, StringRef SearchPath,
-                          StringRef, const Module *, bool,
+                          StringRef FileName, bool IsAngled,
+                          CharSourceRange Name, OptionalFileEntryRef File,
+                          StringRef SearchPath, StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind) override {
     Pending.reset();
     int Includer = indexOf(SM.getFileID(HashLoc));
@@ -119,6 +122,7 @@ public:
     D.Angled = IsAngled;
     D.FoundIn = realPath(SearchPath);
     D.Target = realPath(File->getName());
+    D.Searchable = searchable(FileName, File->getName());
     Files[Includer].Directives.push_back(std::move(D));
     Pending = Includer;
   }
@@ -157,6 +161,22 @@ public:
   }
 
 private:
+  /// Whether the first search directory holding \p Name holds \p File.
+  bool searchable(StringRef Name, StringRef File) const {
+    if (llvm::sys::path::is_absolute(Name))
+      return false;
+    for (const DirectoryLookup &D : HS.search_dir_range()) {
+      OptionalDirectoryEntryRef Dir = D.getDirRef();
+      if (!Dir)
+        continue;
+      llvm::SmallString<256> P(Dir->getName());
+      llvm::sys::path::append(P, Name);
+      if (llvm::sys::fs::exists(P))
+        return llvm::sys::fs::equivalent(P, File);
+    }
+    return false;
+  }
+
   int indexOf(FileID ID) const {
     auto It = Index.find(ID);
     return It == Index.end() ? -1 : It->second;
@@ -308,9 +328,10 @@ private:
         Pos = std::min(End + 1, Text.size());
         mark(Name, Lines.line(Pos), Library);
       } else if (I != 0 && !D->Angled && D->FoundIn == ParentDir &&
-                 ParentDir != InputDir) {
-        // Found beside the header; the text now reads from the input's
-        // directory.
+                 ParentDir != InputDir && !D->Searchable) {
+        // Found beside the header, and not through the include path (which
+        // nvcc searches for it in the generated file as written): the text
+        // now reads from the input's directory.
         Out += Text.slice(Pos, D->NameBegin);
         Out += "\"" + relativePath(InputDir, D->Target) + "\"";
         Pos = D->NameEnd;
