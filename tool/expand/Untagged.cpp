@@ -71,6 +71,8 @@ bool namesCallee(llvm::ArrayRef<Token> Toks, unsigned I) {
 /// show it.
 struct Declared {
   std::string Name;
+  /// The names of the namespaces around it, outermost first.
+  std::vector<std::string> Namespaces;
   bool Tagged = false, Device = false;
   /// Token range of the body, inside the braces; empty for a declaration.
   unsigned BodyBegin = 0, BodyEnd = 0;
@@ -82,12 +84,35 @@ public:
   Declarations(const ScanResult &Scan, const HostSliceResult &Slice)
       : Toks(Scan.Tokens), Slice(Slice),
         // Meta code is not the program's: its tokens are skipped.
-        Meta(metaCode(Scan)) {}
+        Meta(metaCode(Scan)) {
+    // 'namespace A = x::B;': A names B.
+    for (unsigned I = 0; I + 2 < Toks.size(); ++I) {
+      if (!Toks[I].isIdent("namespace") || !Toks[I + 1].isIdent() ||
+          !Toks[I + 2].is(tok::equal))
+        continue;
+      unsigned K =
+          I + 3 + (I + 3 < Toks.size() && Toks[I + 3].is(tok::coloncolon));
+      while (K + 2 < Toks.size() && Toks[K + 1].is(tok::coloncolon))
+        K += 2;
+      if (K < Toks.size() && Toks[K].isIdent())
+        Aliases[Toks[I + 1].Text] = Toks[K].Text;
+    }
+  }
 
   std::vector<Declared> functions() const {
     std::vector<Declared> Fs;
+    // The namespaces open: the index of the '}' closing each, its name.
+    std::vector<std::pair<unsigned, std::string>> Open;
+    auto Declare = [&](Declared F) {
+      for (const auto &N : Open)
+        if (!N.second.empty())
+          F.Namespaces.push_back(N.second);
+      Fs.push_back(std::move(F));
+    };
     unsigned Start = 0;
     for (unsigned I = 0; I < Toks.size(); ++I) {
+      while (!Open.empty() && Open.back().first <= I)
+        Open.pop_back();
       if (skipped(I)) {
         Start = I + 1;
         continue;
@@ -96,7 +121,7 @@ public:
       if (T.is(tok::semi) || T.is(tok::r_brace)) {
         if (T.is(tok::semi))
           if (auto F = declaration(Start, I))
-            Fs.push_back(*F);
+            Declare(*F);
         Start = I + 1;
         continue;
       }
@@ -105,19 +130,30 @@ public:
       std::optional<unsigned> Close = partnerOf(Toks, I);
       if (!Close)
         break;
-      bool Opens = false;
+      // 'extern "C" {' opens a linkage block; 'extern "C" int f() {' a
+      // function's body.
+      bool Opens = I == Start + 2 && Toks[Start].isIdent("extern") &&
+                   Toks[Start + 1].is(tok::string_literal);
       for (unsigned K = Start; K < I; ++K)
-        Opens |= Toks[K].isIdent("namespace") || Toks[K].isIdent("extern");
+        Opens |= Toks[K].isIdent("namespace");
       if (Opens) {
         // A namespace or extern "C" body: its declarations are at
-        // namespace scope too.
+        // namespace scope too ('namespace a::b {' opens two).
+        bool Named = false;
+        for (unsigned K = Start; K < I; ++K)
+          if (Toks[K].isIdent() && K > Start &&
+              (Toks[K - 1].isIdent("namespace") ||
+               Toks[K - 1].is(tok::coloncolon)))
+            Open.push_back({*Close, Toks[K].Text.str()}), Named = true;
+        if (!Named)
+          Open.push_back({*Close, ""});
         Start = I + 1;
         continue;
       }
       if (auto F = declaration(Start, I)) {
         F->BodyBegin = I + 1;
         F->BodyEnd = *Close;
-        Fs.push_back(*F);
+        Declare(*F);
       }
       // A class, an initializer or a function body: nothing inside is at
       // namespace scope.
@@ -129,13 +165,30 @@ public:
     return Fs;
   }
 
-  /// Whether [Begin, End) names one of \p Names, in code or in a #define.
-  bool names(unsigned Begin, unsigned End,
-             const llvm::StringSet<> &Names) const {
-    for (unsigned I = Begin; I < End; ++I)
-      if (Toks[I].isIdent() && Names.contains(Toks[I].Text) &&
-          !anyContains(Meta, Toks[I].Offset))
+  /// Whether [Begin, End) names one of the functions \p Names lists by
+  /// name (with the namespaces around each): unqualified, or qualified by
+  /// one of those namespaces or an alias of it ('cg::reduce', with
+  /// 'namespace cg = cooperative_groups', names no 'reduce' of the file's
+  /// global namespace).
+  bool
+  names(unsigned Begin, unsigned End,
+        const llvm::StringMap<std::vector<const Declared *>> &Names) const {
+    for (unsigned I = Begin; I < End; ++I) {
+      auto It = Toks[I].isIdent() ? Names.find(Toks[I].Text) : Names.end();
+      if (It == Names.end() || anyContains(Meta, Toks[I].Offset))
+        continue;
+      if (I > 0 && (Toks[I - 1].is(tok::period) || Toks[I - 1].is(tok::arrow)))
+        continue;
+      if (I < 2 || !Toks[I - 1].is(tok::coloncolon) || !Toks[I - 2].isIdent())
         return true;
+      llvm::StringRef Q = Toks[I - 2].Text;
+      auto A = Aliases.find(Q);
+      if (A != Aliases.end())
+        Q = A->second;
+      for (const Declared *F : It->second)
+        if (llvm::is_contained(F->Namespaces, Q))
+          return true;
+    }
     return false;
   }
 
@@ -191,6 +244,7 @@ private:
 
   const HostSliceResult &Slice;
   const std::vector<Range> Meta;
+  llvm::StringMap<llvm::StringRef> Aliases;
 };
 
 //===----------------------------------------------------------------------===//
@@ -645,20 +699,24 @@ bool mayCallUntaggedHelper(const ScanResult &Scan,
   std::vector<Declared> Fs = D.functions();
   // A name some declaration tags is not only an untagged function's, but
   // may still be one overload's: any untagged declaration counts.
-  llvm::StringSet<> Untagged;
+  llvm::StringMap<std::vector<const Declared *>> Untagged;
   for (const Declared &F : Fs)
     if (!F.Tagged)
-      Untagged.insert(F.Name);
+      Untagged[F.Name].push_back(&F);
   if (Untagged.empty())
     return false;
   for (const Declared &F : Fs)
     if (F.Device && D.names(F.BodyBegin, F.BodyEnd, Untagged))
       return true;
-  // A macro device code uses may call one.
-  for (unsigned I = 0; I < D.Toks.size(); ++I)
-    if (D.Toks[I].InDirective && D.Toks[I].isIdent() &&
-        Untagged.contains(D.Toks[I].Text))
+  // A macro device code uses may call one: the names in #define lines.
+  bool Define = false;
+  for (unsigned I = 0; I < D.Toks.size(); ++I) {
+    const Token &T = D.Toks[I];
+    if (T.InDirective && T.StartOfLine)
+      Define = I + 1 < D.Toks.size() && D.Toks[I + 1].isIdent("define");
+    if (Define && T.InDirective && T.isIdent() && Untagged.contains(T.Text))
       return true;
+  }
   return false;
 }
 

@@ -22,8 +22,9 @@
 // as nvcc's --expt-relaxed-constexpr and Clang have it).
 //
 // The parse is dear (Clang's CUDA headers), so it only runs when some
-// untagged function of the input is named in a device function's body or a
-// #define line: without that, device code cannot reach one.
+// untagged function of the input is named in a device function's body
+// (unqualified, or qualified by a namespace around it or an alias of one)
+// or in a #define line: without that, device code cannot reach one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_EXPAND_UNTAGGED_H

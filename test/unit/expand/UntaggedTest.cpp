@@ -72,6 +72,14 @@ TEST(UntaggedTest, AHelperReachedThroughAMacroIsTagged) {
   EXPECT_EQ(offsets(TU), std::vector<unsigned>{TU.point("sq")});
 }
 
+TEST(UntaggedTest, AnExternCHelperAloneIsTaggedAfterItsLinkage) {
+  TestTU TU(
+      "extern \"C\" $f^bool isPow2(unsigned x) { return !(x & (x - 1)); }\n"
+      "extern \"C\" { $g^int twice(int x) { return 2 * x; } }\n"
+      "__global__ void k(int *o) { o[0] = isPow2(o[1]) + twice(1); }\n");
+  EXPECT_EQ(offsets(TU), (std::vector<unsigned>{TU.point("f"), TU.point("g")}));
+}
+
 TEST(UntaggedTest, HelperThatCannotRunOnTheDeviceIsAnErrorAtTheCall) {
   TestTU TU("__host__ int cfg() { return 4; }\n"
             "int mid(int x) { return x * cfg(); }\n"
@@ -108,11 +116,20 @@ TEST(UntaggedTest, OnlyADeviceBodyNamingAnUntaggedFunctionCostsAParse) {
   auto Slice = Plain.slice();
   ASSERT_TRUE(bool(Slice)) << llvm::toString(Slice.takeError());
   EXPECT_FALSE(mayCallUntaggedHelper(Plain.scanned(), *Slice));
-  TestTU Namesake("template <class T> void reduce(T *p) {}\n"
+  // Qualified by a namespace (or an alias of one) that holds no untagged
+  // function of that name: cooperative groups' reduce, not the file's.
+  TestTU Namesake("namespace cg = cooperative_groups;\n"
+                  "template <class T> void reduce(T *p) {}\n"
                   "__global__ void k(int *o) { o[0] = cg::reduce(o[1]); }\n");
   auto NSlice = Namesake.slice();
   ASSERT_TRUE(bool(NSlice)) << llvm::toString(NSlice.takeError());
-  EXPECT_TRUE(mayCallUntaggedHelper(Namesake.scanned(), *NSlice));
+  EXPECT_FALSE(mayCallUntaggedHelper(Namesake.scanned(), *NSlice));
+  TestTU Aliased("namespace lib { inline namespace v1 { int sq(int); } }\n"
+                 "namespace L = ::lib;\n"
+                 "__global__ void k(int *o) { o[0] = L::sq(o[1]); }\n");
+  auto ASlice = Aliased.slice();
+  ASSERT_TRUE(bool(ASlice)) << llvm::toString(ASlice.takeError());
+  EXPECT_TRUE(mayCallUntaggedHelper(Aliased.scanned(), *ASlice));
 }
 
 } // namespace
