@@ -23,6 +23,9 @@ inline float half(float v) { return v * 0.5f; }
 // CHECK: __host__ __device__ inline float half(float v)
 }
 
+extern "C" bool is_pow2(unsigned x) { return (x & (x - 1)) == 0; }
+// CHECK: extern "C" __host__ __device__ bool is_pow2(
+
 int host_total(const std::vector<int>& v) {
   int t = 0;
   for (int x : v) t += square(x);
@@ -33,6 +36,7 @@ int host_total(const std::vector<int>& v) {
 __global__ void k(int* out, float* f) {
   out[0] = cube(3);
   f[0] = util::half(f[1]);
+  out[1] = is_pow2(out[2]);
 }
 
 int main() {

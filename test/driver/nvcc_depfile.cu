@@ -6,8 +6,9 @@
 // nvcc's dependency file lists the files the generated file's #line
 // directives name; each must open from the directory nvcc ran in, or a
 // build tool finds a dependency missing and compiles the file again on
-// every build. The input and the user's header are named from the input's
-// name as given (relative here), metacu's dma.cuh by its real path.
+// every build. The input is named as given (relative here), the user's
+// header as nvcc's preprocessor names it (its -I directory as spelled
+// joined with the include name), metacu's dma.cuh by its real path.
 // RUN: cd %t && sed -e '1s/^[^:]*://' -e 's/\\$//' out/k.d | xargs ls > /dev/null
 #include <metacu/dma.cuh>
 #include <dialect/shared.cuh>
@@ -25,4 +26,4 @@ __global__ void staged(const float4* src, float4* dst) {
 // CHECK: out/k.o : out/k.gen.cu
 // CHECK-DAG: {{^ +}}src/k.cu
 // CHECK-DAG: {{^ +/.+}}/metacu/dma.cuh
-// CHECK-DAG: {{^ +}}src/../include/dialect/shared.cuh
+// CHECK-DAG: {{^ +}}include/dialect/shared.cuh

@@ -82,12 +82,18 @@ struct Directive {
   std::string Skipped;
   /// Where it was found (real path), and the file's real path.
   std::string FoundIn, Target;
+  /// The include search path finds the same file by the name as written,
+  /// from any includer: nvcc, reading it in the generated file, does too.
+  bool Searchable = false;
 };
 
 /// One entry into a file: a file included twice is two of them.
 struct Entered {
   FileID ID;
   std::string Real;
+  /// The preprocessor's name for it: the directory it was found in as
+  /// spelled joined with the include name, as nvcc's preprocessor names it.
+  std::string Found;
   bool Dialect = false;
   /// It or a file it includes is a dialect header.
   bool Splice = false;
@@ -102,9 +108,9 @@ public:
       : SM(SM), HS(HS), Files(Files), Scope(Scope) {}
 
   void InclusionDirective(SourceLocation HashLoc, const clang::Token &,
-                          StringRef, bool IsAngled, CharSourceRange Name,
-                          OptionalFileEntryRef File, StringRef SearchPath,
-                          StringRef, const Module *, bool,
+                          StringRef FileName, bool IsAngled,
+                          CharSourceRange Name, OptionalFileEntryRef File,
+                          StringRef SearchPath, StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind) override {
     Pending.reset();
     if (Cycle)
@@ -119,6 +125,7 @@ public:
     D.Angled = IsAngled;
     D.FoundIn = realPath(SearchPath);
     D.Target = realPath(File->getName());
+    D.Searchable = searchable(FileName, File->getName());
     Files[Includer].Directives.push_back(std::move(D));
     Pending = Includer;
   }
@@ -140,6 +147,7 @@ public:
     Entered E;
     E.ID = ID;
     E.Real = realPath(F->getName());
+    E.Found = F->getName().str();
     // The toolkit's headers, CCCL's, the C++ library's are never in the
     // dialect; the input is the splice's base, not a header.
     E.Dialect = !Main && Scope.covers(*F, HS) &&
@@ -193,6 +201,22 @@ private:
                           Reading.begin() + Same[1] + 1);
     if (llvm::any_of(Turn, [&](int I) { return I == 0 || Files[I].Dialect; }))
       Cycle = IncludeCycle{std::move(Turn), Reading[1]};
+  }
+
+  /// Whether the first search directory holding \p Name holds \p File.
+  bool searchable(StringRef Name, StringRef File) const {
+    if (llvm::sys::path::is_absolute(Name))
+      return false;
+    for (const DirectoryLookup &D : HS.search_dir_range()) {
+      OptionalDirectoryEntryRef Dir = D.getDirRef();
+      if (!Dir)
+        continue;
+      llvm::SmallString<256> P(Dir->getName());
+      llvm::sys::path::append(P, Name);
+      if (llvm::sys::fs::exists(P))
+        return llvm::sys::fs::equivalent(P, File);
+    }
+    return false;
   }
 
   int indexOf(FileID ID) const {
@@ -289,9 +313,17 @@ private:
     return !RuntimeDir.empty() && Real.starts_with(RuntimeDir + "/");
   }
 
-  Names namesOf(llvm::StringRef Real) const {
-    return {displayHeaderPath(File.path(), RuntimeInclude, Real),
-            lineHeaderPath(File.path(), RuntimeInclude, Real)};
+  /// A header's names. In #line, the name nvcc's preprocessor would give
+  /// it (so that __FILE__ and -lineinfo paths are the original build's),
+  /// where that name is relative (found through a relative -I) and opens
+  /// from the directory metacu runs in, as the dependency file needs.
+  Names namesOf(const Entered &E) const {
+    Names N{displayHeaderPath(File.path(), RuntimeInclude, E.Real),
+            lineHeaderPath(File.path(), RuntimeInclude, E.Real)};
+    if (!inRuntimeDir(E.Real) && llvm::sys::path::is_relative(E.Found) &&
+        llvm::sys::fs::equivalent(E.Found, E.Real))
+      N.Line = E.Found;
+    return N;
   }
 
   void mark(const Names &N, unsigned Line, bool Library) {
@@ -338,15 +370,16 @@ private:
         Pos = End;
       } else if (D->Child >= 0 && Files[D->Child].Splice) {
         Out += Text.slice(Pos, Begin);
-        write(D->Child, namesOf(Files[D->Child].Real));
+        write(D->Child, namesOf(Files[D->Child]));
         if (!Out.empty() && Out.back() != '\n')
           Out += '\n';
         Pos = std::min(End + 1, Text.size());
         mark(Name, Lines.line(Pos), Library);
       } else if (I != 0 && !D->Angled && D->FoundIn == ParentDir &&
-                 ParentDir != InputDir) {
-        // Found beside the header; the text now reads from the input's
-        // directory.
+                 ParentDir != InputDir && !D->Searchable) {
+        // Found beside the header, and not through the include path (which
+        // nvcc searches for it in the generated file as written): the text
+        // now reads from the input's directory.
         Out += Text.slice(Pos, Unified.offset(D->NameBegin));
         Out += "\"" + relativePath(InputDir, D->Target) + "\"";
         Pos = Unified.offset(D->NameEnd);

@@ -946,17 +946,48 @@ private:
 
 } // namespace
 
-llvm::IntrusiveRefCntPtr<FileManager> maskedFiles(const SourceFile &File,
-                                                  const ScanResult &Scan,
-                                                  llvm::StringRef Path) {
+/// \p Text at \p Path, over the real file system.
+static llvm::IntrusiveRefCntPtr<FileManager> filesWith(llvm::StringRef Text,
+                                                       llvm::StringRef Path) {
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::getRealFileSystem());
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   Overlay->pushOverlay(Memory);
-  Memory->addFile(Path, 0,
-                  llvm::MemoryBuffer::getMemBufferCopy(
-                      maskMetaConstructs(File, Scan), Path));
+  Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
   return llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+}
+
+llvm::IntrusiveRefCntPtr<FileManager> maskedFiles(const SourceFile &File,
+                                                  const ScanResult &Scan,
+                                                  llvm::StringRef Path) {
+  return filesWith(maskMetaConstructs(File, Scan), Path);
+}
+
+/// The branches of the input's conditional blocks (#if/#ifdef/#ifndef,
+/// #elif..., #else up to #endif), as the lines between their directives,
+/// by the tokens alone.
+static std::vector<Range>
+conditionalBranches(const std::vector<metacu::Token> &Toks) {
+  std::vector<Range> Out;
+  std::vector<unsigned> Open; // where the current branch of each starts
+  for (unsigned I = 0; I + 1 < Toks.size(); ++I) {
+    if (!Toks[I].is(tok::hash) || !Toks[I].StartOfLine ||
+        !Toks[I + 1].isIdent())
+      continue;
+    llvm::StringRef D = Toks[I + 1].Text;
+    unsigned Line = I + 1;
+    while (Line < Toks.size() && !Toks[Line].StartOfLine)
+      ++Line;
+    unsigned Next = Line < Toks.size() ? Toks[Line].Offset : Toks.back().end();
+    bool Ends = D.starts_with("el") || D == "endif";
+    if (Ends && !Open.empty()) {
+      Out.push_back({Open.back(), Toks[I].Offset});
+      Open.pop_back();
+    }
+    if (D.starts_with("if") || (Ends && D != "endif"))
+      Open.push_back(Next);
+  }
+  return Out;
 }
 
 /// Whether some meta construct sits in \p Ranges.
@@ -972,10 +1003,13 @@ static bool anyConstructIn(const std::vector<Node> &Nodes,
 /// Preprocesses the file as nvcc's host pass does: in CUDA mode, with
 /// __CUDACC__ defined. Dearer than the C++-mode parse (Clang's CUDA wrapper
 /// headers), so only run when meta constructs sit in regions whose fate
-/// depends on it. Returns false if the CUDA-mode run failed.
+/// depends on it, or brackets pair differently in the text it keeps.
+/// \p Whole: read the meta constructs' insides too (the preprocessor
+/// passes '@' by), not only the masked input. Returns false if the
+/// CUDA-mode run failed.
 static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
                              llvm::StringRef Path, const HostSliceOptions &Opts,
-                             HostSliceResult &R) {
+                             bool Whole, HostSliceResult &R) {
   std::vector<std::string> Args =
       clangCommandLine(Opts.Toolkit, Opts.Flags,
                        {ClangMode::HostSliceCuda, Opts.RuntimeInclude}, Path);
@@ -994,7 +1028,8 @@ static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
     DialectScope Scope;
   };
   FatalErrorRecorder Fatal;
-  auto Files = maskedFiles(File, Scan, Path);
+  auto Files =
+      Whole ? filesWith(File.text(), Path) : maskedFiles(File, Scan, Path);
   tooling::ToolInvocation Invocation(Args, std::make_unique<Action>(Nvcc, Opts),
                                      Files.get());
   Invocation.setDiagnosticConsumer(&Fatal);
@@ -1084,18 +1119,37 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
     return llvm::createStringError("cannot parse '%s' for its host "
                                    "declarations",
                                    File.path().str().c_str());
+  // Brackets that pair across a branch of a conditional inside a meta
+  // construct, which the masked input does not show the preprocessor:
+  // the whole file's reading decides how they pair (Scan.h).
+  std::vector<Range> Branches = conditionalBranches(Scan.Tokens);
+  bool Whole =
+      bracketsCross(Scan.Tokens, Branches) &&
+      llvm::any_of(Branches, [&](const Range &B) {
+        return !walkNodes(Scan.Nodes, [&](const Node &N) {
+          if (N.Kind == NodeKind::Text)
+            return WalkNext::Siblings;
+          return N.Whole.contains(B.Begin) ? WalkNext::Stop
+                                           : WalkNext::Siblings;
+        });
+      });
   // Read as nvcc's host pass, the regions are those nvcc compiles: it
   // defines __CUDACC__ and __NVCC__ in every pass.
   if (Opts.AsNvccHostPass) {
     R.CompilerConditional.clear();
+    if (Whole)
+      preprocessAsNvcc(File, Scan, Path, Opts, Whole, R);
     return R;
   }
   // Which regions nvcc compiles can differ from what C++ mode saw where a
   // condition tests __CUDACC__ or a macro CUDA headers define only for a
-  // CUDA compiler; ask a CUDA-mode preprocessor about constructs there.
+  // CUDA compiler; ask a CUDA-mode preprocessor about constructs there,
+  // and about brackets there that pair outside their block (which text is
+  // kept decides how they pair).
   if (anyConstructIn(Scan.Nodes, R.Inactive) ||
-      anyConstructIn(Scan.Nodes, R.CompilerConditional))
-    preprocessAsNvcc(File, Scan, Path, Opts, R);
+      anyConstructIn(Scan.Nodes, R.CompilerConditional) ||
+      bracketsCross(Scan.Tokens, R.CompilerConditional) || Whole)
+    preprocessAsNvcc(File, Scan, Path, Opts, Whole, R);
   return R;
 }
 

@@ -67,6 +67,21 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
   auto Slice = sliceHost(File, *Scan, metaIdentifiers(*Scan), Reading);
   if (!Slice)
     return Slice.takeError();
+  // Brackets pair as in the text the preprocessor keeps, for every stage
+  // after this reading: a block opened differently in each branch of a
+  // conditional is one block. Where that moves a meta construct, the
+  // masked input differs and is read again.
+  if (bracketsCross(Scan->Tokens, Slice->Inactive)) {
+    auto Kept = scan(File, Slice->Inactive);
+    if (!Kept)
+      return Kept.takeError();
+    if (maskMetaConstructs(File, *Kept) != maskMetaConstructs(File, *Scan)) {
+      Slice = sliceHost(File, *Kept, metaIdentifiers(*Kept), Reading);
+      if (!Slice)
+        return Slice.takeError();
+    }
+    Scan = std::move(Kept);
+  }
   // Only inputs that include a dialect header, or may through an #include
   // this reading skips and nvcc's host pass takes, pay for the splice.
   if (!Spliced && (!Slice->MetaHeaders.empty() || Slice->UnfollowedInclude)) {
@@ -95,10 +110,11 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
 
   std::vector<unsigned> HostDevice;
   if (Opts.UntaggedHelpers) {
-    auto Helpers = untaggedDeviceHelpers(*Scan, *Slice);
+    auto Helpers = untaggedDeviceHelpers(File, *Scan, *Slice, Archs, Reading);
     if (!Helpers)
       return Helpers.takeError();
     HostDevice = std::move(*Helpers);
+    Clock.lap("untagged helpers");
   }
   auto G = lower(File, *Scan, *Slice, Archs, HostDevice);
   if (!G)

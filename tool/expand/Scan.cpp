@@ -47,8 +47,8 @@ constexpr unsigned MaxNesting = 256;
 /// index of the construct's first token and returns one past its last.
 class Scanner {
 public:
-  Scanner(const SourceFile &File) : File(File) {
-    Result.Tokens = lexRaw(File.text());
+  Scanner(const SourceFile &File, llvm::ArrayRef<Range> Skipped) : File(File) {
+    Result.Tokens = lexRaw(File.text(), Skipped);
     // Where the next token that breaks a bracket group is, from each token:
     // matchClose() then checks a group in constant time.
     unsigned N = toks().size();
@@ -56,7 +56,9 @@ public:
     NextAt.assign(N + 1, N);
     for (unsigned I = N; I-- > 0;) {
       const Token &T = toks()[I];
-      bool Code = !T.InDirective;
+      // A skipped region's unpaired bracket breaks no group of the text
+      // the preprocessor keeps.
+      bool Code = !T.InDirective && !T.Skipped;
       NextStray[I] =
           Code && T.isCloseBracket() && !T.Partner ? I : NextStray[I + 1];
       NextAt[I] = Code && T.isAt() ? I : NextAt[I + 1];
@@ -718,8 +720,11 @@ private:
 
 } // namespace
 
-llvm::Expected<ScanResult> scan(const SourceFile &File) {
-  return Scanner(File).run();
+llvm::Expected<ScanResult> scan(const SourceFile &File,
+                                std::vector<Range> Skipped) {
+  std::sort(Skipped.begin(), Skipped.end(),
+            [](const Range &A, const Range &B) { return A.Begin < B.Begin; });
+  return Scanner(File, Skipped).run();
 }
 
 } // namespace metacu

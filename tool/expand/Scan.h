@@ -88,7 +88,12 @@ struct ScanResult {
 
 /// Scans \p File. A construct that does not parse becomes a Malformed node
 /// (see there); errors are LocatedErrors pointing at the offending token.
-llvm::Expected<ScanResult> scan(const SourceFile &File);
+/// \p Skipped: the regions the preprocessor skips with the user's flags,
+/// once known (the host slice's); brackets then pair as in the text it
+/// keeps, where a block opened differently in each branch of a conditional
+/// is one block.
+llvm::Expected<ScanResult> scan(const SourceFile &File,
+                                std::vector<Range> Skipped = {});
 
 } // namespace metacu
 

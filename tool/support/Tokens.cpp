@@ -5,6 +5,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
+#include <algorithm>
 
 namespace tok = clang::tok;
 
@@ -45,14 +46,19 @@ static llvm::StringRef spliceLines(llvm::StringRef Raw) {
 
 /// Pairs the brackets of \p Toks with a stack, in one pass. A closing
 /// bracket that does not match the innermost open one is left unpaired and
-/// closes nothing, so one stray bracket does not unpair the rest.
+/// closes nothing, so one stray bracket does not unpair the rest. A
+/// directive line, and a skipped region, pair on a stack of their own.
 static void pairBrackets(std::vector<Token> &Toks) {
-  std::vector<unsigned> Code, Directive;
+  std::vector<unsigned> Code, Directive, Region;
   for (unsigned I = 0; I < Toks.size(); ++I) {
     Token &T = Toks[I];
     if (T.InDirective && T.StartOfLine)
       Directive.clear();
-    std::vector<unsigned> &Open = T.InDirective ? Directive : Code;
+    if (T.Skipped && (I == 0 || !Toks[I - 1].Skipped))
+      Region.clear();
+    std::vector<unsigned> &Open = T.InDirective ? Directive
+                                  : T.Skipped   ? Region
+                                                : Code;
     if (T.isOpenBracket()) {
       Open.push_back(I);
       continue;
@@ -71,7 +77,7 @@ static void pairBrackets(std::vector<Token> &Toks) {
   }
 }
 
-std::vector<Token> lexRaw(llvm::StringRef Text) {
+std::vector<Token> lexRaw(llvm::StringRef Text, llvm::ArrayRef<Range> Skipped) {
   std::vector<Token> Toks;
   clang::LangOptions LO = cudaLangOptions();
   // Raw lexing needs no SourceManager; locations are offsets from a base.
@@ -95,12 +101,36 @@ std::vector<Token> lexRaw(llvm::StringRef Text) {
     if (R.StartOfLine)
       InDirective = R.is(tok::hash);
     R.InDirective = InDirective;
+    // A region starts at a directive line and ends before one, so
+    // consecutive skipped tokens are one region's.
+    while (!Skipped.empty() && Skipped.front().End <= R.Offset)
+      Skipped = Skipped.drop_front();
+    R.Skipped =
+        !InDirective && !Skipped.empty() && Skipped.front().contains(R.Offset);
     Toks.push_back(R);
     if (AtEOF)
       break;
   }
   pairBrackets(Toks);
   return Toks;
+}
+
+bool bracketsCross(llvm::ArrayRef<Token> Toks,
+                   const std::vector<Range> &Regions) {
+  for (const Range &R : Regions) {
+    // Each region's own tokens: nested branches cost their depth, no more.
+    const Token *I = std::lower_bound(
+        Toks.begin(), Toks.end(), R.Begin,
+        [](const Token &T, unsigned Offset) { return T.Offset < Offset; });
+    for (; I != Toks.end() && I->Offset < R.End; ++I) {
+      if (I->InDirective || !(I->isOpenBracket() || I->isCloseBracket()))
+        continue;
+      std::optional<unsigned> P = partnerOf(Toks, unsigned(I - Toks.begin()));
+      if (!P || !R.contains(Toks[*P].Offset))
+        return true;
+    }
+  }
+  return false;
 }
 
 std::optional<unsigned> partnerOf(llvm::ArrayRef<Token> Toks, unsigned I) {

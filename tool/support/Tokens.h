@@ -43,11 +43,15 @@ struct Token {
   bool StartOfLine = false;
   /// Part of a preprocessor directive line (the '#' included).
   bool InDirective = false;
+  /// In a region the preprocessor skips with the user's flags, when the
+  /// lexing was told of them.
+  bool Skipped = false;
   /// For a bracket ((), [], {}): the distance in tokens to the bracket it
   /// pairs with, positive from an opening bracket, negative from a closing
   /// one; 0 if it pairs with none. Relative, so that it holds in any slice
   /// of the token vector. Brackets on a preprocessor directive line pair
-  /// within that line; the others pair across directive lines, as the
+  /// within that line, and those of a skipped region within that region;
+  /// the others pair across directive lines and skipped regions, as the
   /// compiler sees them after preprocessing.
   int Partner = 0;
   llvm::StringRef Text;
@@ -69,8 +73,16 @@ struct Token {
 };
 
 /// Lexes \p Text (a complete buffer, NUL-terminated) in raw C++20 mode and
-/// pairs its brackets. Offsets are relative to \p Text.
-std::vector<Token> lexRaw(llvm::StringRef Text);
+/// pairs its brackets. Offsets are relative to \p Text. \p Skipped: the
+/// regions the preprocessor skips (ascending), if known.
+std::vector<Token> lexRaw(llvm::StringRef Text,
+                          llvm::ArrayRef<Range> Skipped = {});
+
+/// Whether a bracket in one of \p Regions pairs with none or with one
+/// outside that region: where the text the preprocessor keeps pairs them
+/// otherwise.
+bool bracketsCross(llvm::ArrayRef<Token> Toks,
+                   const std::vector<Range> &Regions);
 
 /// The index of the bracket \p Toks[I] pairs with, if it has one inside
 /// \p Toks.

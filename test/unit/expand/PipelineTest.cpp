@@ -40,8 +40,9 @@ TEST(PipelineTest, ReturnsTheExpansionItsDependenciesAndStageTimes) {
     Stages.push_back(T.Stage.str());
     EXPECT_GE(T.Milliseconds, 0);
   }
-  EXPECT_EQ(Stages, (std::vector<std::string>{"scan", "host slice", "lower",
-                                              "execute", "emit"}));
+  EXPECT_EQ(Stages,
+            (std::vector<std::string>{"scan", "host slice", "untagged helpers",
+                                      "lower", "execute", "emit"}));
   EXPECT_NE(Dump.find("//===--- program ---===//"), std::string::npos);
   EXPECT_NE(Dump.find("metacu::load_json"), std::string::npos);
 }

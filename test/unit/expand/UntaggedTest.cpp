@@ -1,87 +1,135 @@
 //===- UntaggedTest.cpp - Untagged helpers that device code calls ---------===//
 #include "expand/Untagged.h"
-#include "support/Diagnostic.h"
-
-#include <gtest/gtest.h>
+#include "Fixture.h"
 
 using namespace metacu;
 
 namespace {
 
-struct Result {
-  std::vector<unsigned> Offsets;
-  std::string Error;
-  unsigned ErrorOffset = 0;
-};
+llvm::Expected<std::vector<unsigned>> helpers(TestTU &TU) {
+  auto Slice = TU.slice();
+  if (!Slice)
+    return Slice.takeError();
+  PipelineOptions Opts = TestTU::pipelineOptions();
+  return untaggedDeviceHelpers(TU.file(), TU.scanned(), *Slice,
+                               *ArchList::parse("75,90"), Opts);
+}
 
-Result helpers(const std::string &Code) {
-  SourceFile File("u.cu", Code);
-  auto Scan = scan(File);
-  EXPECT_TRUE(bool(Scan));
-  HostSliceResult Slice;
-  Result R;
-  auto H = untaggedDeviceHelpers(*Scan, Slice);
-  if (H) {
-    R.Offsets = *H;
-    return R;
+std::vector<unsigned> offsets(TestTU &TU) {
+  auto H = helpers(TU);
+  if (!H) {
+    ADD_FAILURE() << llvm::toString(H.takeError());
+    return {};
   }
-  llvm::handleAllErrors(H.takeError(), [&](const LocatedError &E) {
-    if (R.Error.empty()) {
-      R.Error = E.text();
-      R.ErrorOffset = E.offset();
-    }
-  });
-  return R;
+  return *H;
 }
 
-unsigned at(const std::string &Code, const std::string &Needle) {
-  return unsigned(Code.find(Needle));
+TEST(UntaggedTest, HelpersDeviceCodeReachesAreTaggedOnEveryDeclaration) {
+  TestTU TU(
+      "$a^int sq(int x);\n"
+      "template <class T> $b^T cube(T x) { return x * sq(x); }\n"
+      "$c^int sq(int x) { return x * x; }\n"
+      "int unused(int x) { return x; }\n"
+      "namespace n { $d^float half(float v) { return v / 2; } }\n"
+      "extern \"C\" $e^bool isPow2(unsigned x) { return !(x & (x - 1)); }\n"
+      "__global__ void k(int *o, float *f) {\n"
+      "  o[0] = cube(2); f[0] = n::half(f[1]); o[1] = isPow2(4);\n"
+      "}\n");
+  EXPECT_EQ(offsets(TU),
+            (std::vector<unsigned>{TU.point("a"), TU.point("b"), TU.point("c"),
+                                   TU.point("d"), TU.point("e")}));
 }
 
-TEST(UntaggedTest, HelpersDeviceCodeReachesAreTaggedWithTheirDeclarations) {
-  std::string C = "int sq(int x);\n"
-                  "template <class T> T cube(T x) { return x * sq(x); }\n"
-                  "int sq(int x) { return x * x; }\n"
-                  "int unused(int x) { return x; }\n"
-                  "namespace n { float half(float v) { return v / 2; } }\n"
-                  "__global__ void k(int *o, float *f) {\n"
-                  "  o[0] = cube(2); f[0] = n::half(f[1]);\n"
-                  "}\n";
-  Result R = helpers(C);
-  EXPECT_TRUE(R.Error.empty()) << R.Error;
-  EXPECT_EQ(R.Offsets, (std::vector<unsigned>{
-                           at(C, "int sq(int x);"), at(C, "T cube"),
-                           at(C, "int sq(int x) {"), at(C, "float half")}));
+TEST(UntaggedTest, TheCalleeIsSemasNotANamesakes) {
+  // cooperative groups' reduce in device code is not the file's host
+  // template of that name; nor is an overload Sema does not pick.
+  TestTU TU("namespace lib { __device__ int reduce(int v) { return v; } }\n"
+            "bool isPow2(unsigned x) { return !(x & (x - 1)); }\n"
+            "template <class T> void reduce(T *p, int n) {\n"
+            "  if (isPow2(n)) p[0] = 0;\n"
+            "}\n"
+            "int scale(int x) { return 2 * x; }\n"
+            "__device__ float scale(float x) { return 2 * x; }\n"
+            "__global__ void k(float *o) {\n"
+            "  o[0] = lib::reduce(1) + scale(o[1]);\n"
+            "}\n"
+            "int main() { reduce<int>(nullptr, 4); }\n");
+  EXPECT_TRUE(offsets(TU).empty());
 }
 
-TEST(UntaggedTest, TaggedFunctionsMembersAndMacrosAreLeftAlone) {
-  std::string C =
-      "__host__ __device__ int a(int x) { return x; }\n"
-      "struct S { int m(int x) { return x; } };\n"
-      "MAKE_THING(m);\n"
-      "__device__ int d(S s) { return a(1) + s.m(2) + MAKE_THING(3); }\n";
-  Result R = helpers(C);
-  EXPECT_TRUE(R.Error.empty()) << R.Error;
-  EXPECT_TRUE(R.Offsets.empty());
+TEST(UntaggedTest, TaggedConstexprAndMemberFunctionsAreLeftAlone) {
+  TestTU TU("__host__ __device__ int a(int x) { return x; }\n"
+            "constexpr int twice(int x) { return 2 * x; }\n"
+            "struct S { int m(int x) { return x; } };\n"
+            "__device__ int d(S s) { return a(1) + twice(2) + s.m(2); }\n");
+  EXPECT_TRUE(offsets(TU).empty());
+}
+
+TEST(UntaggedTest, AHelperReachedThroughAMacroIsTagged) {
+  TestTU TU("#define SQUARE(x) sq(x)\n"
+            "$sq^int sq(int x) { return x * x; }\n"
+            "__global__ void k(int *o) { o[0] = SQUARE(o[1]); }\n");
+  EXPECT_EQ(offsets(TU), std::vector<unsigned>{TU.point("sq")});
+}
+
+TEST(UntaggedTest, AnExternCHelperAloneIsTaggedAfterItsLinkage) {
+  TestTU TU(
+      "extern \"C\" $f^bool isPow2(unsigned x) { return !(x & (x - 1)); }\n"
+      "extern \"C\" { $g^int twice(int x) { return 2 * x; } }\n"
+      "__global__ void k(int *o) { o[0] = isPow2(o[1]) + twice(1); }\n");
+  EXPECT_EQ(offsets(TU), (std::vector<unsigned>{TU.point("f"), TU.point("g")}));
 }
 
 TEST(UntaggedTest, HelperThatCannotRunOnTheDeviceIsAnErrorAtTheCall) {
-  std::string C = "__host__ int cfg() { return 4; }\n"
-                  "int mid(int x) { return x * cfg(); }\n"
-                  "int top(int x) { return mid(x) + 1; }\n"
-                  "__global__ void k(int *o) { o[0] = top(2); }\n";
-  Result R = helpers(C);
-  EXPECT_EQ(R.ErrorOffset, at(C, "top(2)"));
-  EXPECT_EQ(R.Error, "'top' has no execution-space attribute and device code "
-                     "calls it, but metacu cannot make it __host__ "
-                     "__device__: it calls 'mid', which calls 'cfg', which "
-                     "is declared __host__");
+  TestTU TU("__host__ int cfg() { return 4; }\n"
+            "int mid(int x) { return x * cfg(); }\n"
+            "int top(int x) { return mid(x) + 1; }\n"
+            "__global__ void k(int *o) { o[0] = $call^top(2); }\n");
+  ErrorAt E = errorOf(helpers(TU).takeError());
+  EXPECT_EQ(E.Offset, TU.point("call"));
+  EXPECT_EQ(E.Message, "'top' has no execution-space attribute and device code "
+                       "calls it, but metacu cannot make it __host__ "
+                       "__device__: it calls 'mid', which calls 'cfg', which "
+                       "is declared __host__");
+}
+
+TEST(UntaggedTest, AHelperThatLaunchesAKernelCannotRunOnTheDevice) {
+  TestTU TU("__global__ void other(int *o) { o[0] = 1; }\n"
+            "void launch(int *o) { other<<<1, 1>>>(o); }\n"
+            "__global__ void k(int *o) { $call^launch(o); }\n");
+  ErrorAt E = errorOf(helpers(TU).takeError());
+  EXPECT_EQ(E.Offset, TU.point("call"));
+  EXPECT_NE(E.Message.find("it launches a kernel"), std::string::npos)
+      << E.Message;
 }
 
 TEST(UntaggedTest, HostCodeCallingAHelperDoesNotTagIt) {
-  std::string C = "int sq(int x) { return x * x; }\n"
-                  "int main() { return sq(3); }\n";
-  EXPECT_TRUE(helpers(C).Offsets.empty());
+  TestTU TU("int sq(int x) { return x * x; }\n"
+            "int main() { return sq(3); }\n");
+  EXPECT_TRUE(offsets(TU).empty());
+}
+
+TEST(UntaggedTest, OnlyADeviceBodyNamingAnUntaggedFunctionCostsAParse) {
+  TestTU Plain("int sq(int x) { return x * x; }\n"
+               "__global__ void k(int *o) { o[0] = 2 * o[1]; }\n"
+               "int main() { return sq(3); }\n");
+  auto Slice = Plain.slice();
+  ASSERT_TRUE(bool(Slice)) << llvm::toString(Slice.takeError());
+  EXPECT_FALSE(mayCallUntaggedHelper(Plain.scanned(), *Slice));
+  // Qualified by a namespace (or an alias of one) that holds no untagged
+  // function of that name: cooperative groups' reduce, not the file's.
+  TestTU Namesake("namespace cg = cooperative_groups;\n"
+                  "template <class T> void reduce(T *p) {}\n"
+                  "__global__ void k(int *o) { o[0] = cg::reduce(o[1]); }\n");
+  auto NSlice = Namesake.slice();
+  ASSERT_TRUE(bool(NSlice)) << llvm::toString(NSlice.takeError());
+  EXPECT_FALSE(mayCallUntaggedHelper(Namesake.scanned(), *NSlice));
+  TestTU Aliased("namespace lib { inline namespace v1 { int sq(int); } }\n"
+                 "namespace L = ::lib;\n"
+                 "__global__ void k(int *o) { o[0] = L::sq(o[1]); }\n");
+  auto ASlice = Aliased.slice();
+  ASSERT_TRUE(bool(ASlice)) << llvm::toString(ASlice.takeError());
+  EXPECT_TRUE(mayCallUntaggedHelper(Aliased.scanned(), *ASlice));
 }
 
 } // namespace

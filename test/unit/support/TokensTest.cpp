@@ -73,6 +73,18 @@ TEST(TokensTest, DirectiveBracketsDoNotCloseCodeBrackets) {
   EXPECT_EQ(partnerOf(T, indexOf(T, ")")), std::nullopt);
 }
 
+TEST(TokensTest, ASkippedRegionPairsWithinItself) {
+  // The first branch is skipped: its '{' opens nothing the '}' closes.
+  std::string Text = "f() {\n#if A\n if (x) {\n#else\n {\n#endif\n }\n}\n";
+  unsigned Begin = Text.find(" if"), End = Text.find("#else");
+  std::vector<Token> T = lexRaw(Text, {Range{Begin, End}});
+  EXPECT_TRUE(T[indexOf(T, "{", 1)].Skipped);
+  EXPECT_EQ(partnerOf(T, indexOf(T, "{", 1)), std::nullopt);
+  EXPECT_EQ(partnerOf(T, indexOf(T, "{", 2)), indexOf(T, "}"));
+  EXPECT_EQ(partnerOf(T, indexOf(T, "{")), indexOf(T, "}", 1));
+  EXPECT_TRUE(bracketsCross(lexRaw(Text), {Range{Begin, End}}));
+}
+
 TEST(TokensTest, PartnersHoldInSlices) {
   std::vector<Token> T = lexRaw("x = g(h(1), 2);");
   llvm::ArrayRef<Token> Slice = llvm::ArrayRef<Token>(T).slice(4, 4);
