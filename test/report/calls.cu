@@ -1,0 +1,28 @@
+// RUN: %metacu report %s --arch 80 --block 128 | FileCheck %s
+// RUN: %metacu report %s --arch 80 --block 128 --format json | FileCheck %s --check-prefix=JSON
+// A device function nvcc does not inline is counted in the kernel that
+// calls it, once per call site (was: left out of the counts, unnamed); a
+// recursive one is named, its calls to itself said not to be counted.
+__device__ __noinline__ float twice(float x) { return x * 2.0f; }
+
+__device__ __noinline__ unsigned walk(const unsigned* next, unsigned i) {
+  return i == 0 ? 0 : 1 + walk(next, next[i]);
+}
+
+__global__ void calls(float* a, const unsigned* next, unsigned* out) {
+  a[threadIdx.x] = twice(a[threadIdx.x]) + twice(a[threadIdx.x + 128]);
+  out[threadIdx.x] = walk(next, threadIdx.x);
+}
+// CHECK-LABEL: calls (_Z5callsPfPKjPj)
+// CHECK: sm_80: calls twice(float), walk(unsigned int const*, unsigned int) (not inlined): counted in, once per call site
+// CHECK: sm_80: calls walk(unsigned int const*, unsigned int) recursively: its body is counted once, not its calls to itself; the predicted time a lower bound
+// twice's two loads and the kernel's, walk's one.
+// JSON: "global_load_instructions": 4,
+// JSON: "calls": [
+// JSON-NEXT: "_Z5twicef",
+// JSON-NEXT: "_Z4walkPKjj"
+// JSON-NEXT: ],
+// JSON-NEXT: "uncounted_calls": [
+// JSON-NEXT: {
+// JSON-NEXT: "callee": "_Z4walkPKjj",
+// JSON-NEXT: "why": "recursive"
