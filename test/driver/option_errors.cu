@@ -1,4 +1,4 @@
-// RUN: not %metacu %s -o %t.gen.cu --arch 80 --meta-memory -1 2>&1 | FileCheck %s --check-prefix=UINT --implicit-check-not=for
+// RUN: not %metacu %s -o %t.gen.cu --arch 80 --meta-memory -1 2>&1 | FileCheck %s --check-prefix=UINT --implicit-check-not=option:
 // RUN: not %metacu %s -o %t.gen.cu --arch 80 --no-such-option 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not %metacu report %s --arch 80 --block 128 --format yaml 2>&1 | FileCheck %s --check-prefix=ENUM
 // RUN: not %metacu audit --no-such-option %s 2>&1 | FileCheck %s --check-prefix=AUDIT
