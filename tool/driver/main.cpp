@@ -87,7 +87,9 @@ static bool parseOptions(int Argc, char **Argv, const char *Overview) {
     close(Saved);
   if (Captured)
     std::fclose(Captured);
-  Text += Own;
+  // The stream's messages (an unknown argument) come first: llvm::cl checks
+  // the required options after reading every argument.
+  Text.insert(0, Own);
   if (Valid) {
     llvm::errs() << Text;
     return true;
