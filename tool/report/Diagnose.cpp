@@ -147,6 +147,18 @@ std::vector<std::string> diagnose(const KernelReport &R) {
                                            }),
                            ", ") +
                 " (not inlined): counted in, once per call site");
+  for (const KernelResources &F : R.CalleeFrames) {
+    if (F.SpillStoreBytes || F.SpillLoadBytes)
+      D.push_back(llvm::formatv("calls {0}, which spills {1} bytes ({2} "
+                                "reloaded) {3}: lower its values per thread",
+                                llvm::demangle(F.Mangled), F.SpillStoreBytes,
+                                F.SpillLoadBytes, whereAt(R)));
+    else if (F.StackBytes)
+      D.push_back(llvm::formatv("calls {0}, which keeps a {1}-byte stack "
+                                "frame in local memory {2}",
+                                llvm::demangle(F.Mangled), F.StackBytes,
+                                whereAt(R)));
+  }
   for (const UncountedCall &U : R.Counts.Uncounted)
     D.push_back(
         U.Why == "recursive"
