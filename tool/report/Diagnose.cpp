@@ -1,6 +1,8 @@
 //===- Diagnose.cpp -------------------------------------------------------===//
 #include "report/Diagnose.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace metacu::report {
@@ -135,6 +137,40 @@ std::vector<std::string> diagnose(const KernelReport &R) {
   if (R.Counts.HasLoop)
     D.push_back("has a loop: counts are per iteration, the predicted time "
                 "a lower bound");
+  // Calls nvcc did not inline are counted in, or said not to be: a kernel's
+  // work is never left out silently.
+  if (!R.Counts.Called.empty())
+    D.push_back("calls " +
+                llvm::join(llvm::map_range(R.Counts.Called,
+                                           [](const std::string &M) {
+                                             return llvm::demangle(M);
+                                           }),
+                           ", ") +
+                " (not inlined): counted in, once per call site");
+  for (const KernelResources &F : R.CalleeFrames) {
+    if (F.SpillStoreBytes || F.SpillLoadBytes)
+      D.push_back(llvm::formatv("calls {0}, which spills {1} bytes ({2} "
+                                "reloaded) {3}: lower its values per thread",
+                                llvm::demangle(F.Mangled), F.SpillStoreBytes,
+                                F.SpillLoadBytes, whereAt(R)));
+    else if (F.StackBytes)
+      D.push_back(llvm::formatv("calls {0}, which keeps a {1}-byte stack "
+                                "frame in local memory {2}",
+                                llvm::demangle(F.Mangled), F.StackBytes,
+                                whereAt(R)));
+  }
+  for (const UncountedCall &U : R.Counts.Uncounted)
+    D.push_back(
+        U.Why == "recursive"
+            ? llvm::formatv("calls {0} recursively: its body is counted "
+                            "once, not its calls to itself; the predicted "
+                            "time a lower bound",
+                            llvm::demangle(U.Callee))
+                  .str()
+            : llvm::formatv("calls {0} ({1}): its work is not counted, the "
+                            "predicted time a lower bound",
+                            llvm::demangle(U.Callee), U.Why)
+                  .str());
   if (R.Occ && R.Occ->Failure != LaunchFailure::None)
     D.push_back(cannotLaunch(R));
   else if (R.Occ && R.Occ->Fraction < 1)

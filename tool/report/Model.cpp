@@ -164,7 +164,7 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   assert(Occ.BlocksPerSM > 0 && "a kernel that cannot launch has no time");
   const DeviceParams &D = L.Device;
   Prediction P;
-  P.LowerBound = C.HasLoop;
+  P.LowerBound = C.HasLoop || !C.Uncounted.empty();
   uint64_t PerWave = uint64_t(Occ.BlocksPerSM) * D.SMs;
   P.GridAssumed = !Launch.Grid;
   P.GridBlocks = Launch.Grid ? Launch.Grid->count() : PerWave;

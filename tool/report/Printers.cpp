@@ -98,6 +98,17 @@ static void perThread(llvm::json::OStream &J, const KernelCounts &C) {
     J.attribute("branches", C.Branches);
     J.attribute("has_loop", C.HasLoop);
   });
+  J.attributeArray("calls", [&] {
+    for (const std::string &F : C.Called)
+      J.value(F);
+  });
+  J.attributeArray("uncounted_calls", [&] {
+    for (const UncountedCall &U : C.Uncounted)
+      J.object([&] {
+        J.attribute("callee", U.Callee);
+        J.attribute("why", U.Why);
+      });
+  });
 }
 
 template <typename T>

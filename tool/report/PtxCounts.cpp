@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
+#include <map>
 
 namespace metacu::report {
 
@@ -537,6 +538,14 @@ void EntryReader::count(const Instruction &I, std::optional<GuardLiteral> Own,
   llvm::sort(Guard);
   Guard.erase(llvm::unique(Guard), Guard.end());
   record(I, Ops, Guard);
+  // "call.uni (retval0), _Z5twicef, (param0)": the callee is the operand
+  // that is not a parameter list.
+  if (I.Parts[0] == "call")
+    for (llvm::StringRef O : Ops)
+      if (!O.starts_with("(") && !O.ends_with(")")) {
+        K.Calls.push_back({O.str(), Guard});
+        break;
+      }
   if (Guard.empty())
     return;
   auto It = llvm::find_if(K.Guarded, [&](const GuardedCounts &G) {
@@ -649,17 +658,140 @@ std::optional<llvm::StringRef> sharedArray(llvm::StringRef Line) {
   return Name;
 }
 
+// What a function's body and the functions it calls execute.
+struct CalleeTotals {
+  OpCounts Counts;
+  bool HasLoop = false;
+  std::vector<std::string> Called;
+  std::vector<UncountedCall> Uncounted;
+};
+
+void addUnique(std::vector<std::string> &To, llvm::StringRef Name) {
+  if (!llvm::is_contained(To, Name))
+    To.push_back(Name.str());
+}
+
+void addUncounted(std::vector<UncountedCall> &To, const UncountedCall &U) {
+  if (llvm::none_of(To, [&](const UncountedCall &O) {
+        return O.Callee == U.Callee && O.Why == U.Why;
+      }))
+    To.push_back(U);
+}
+
+// Adds the .func bodies to the entries that call them, once per call site;
+// each function's totals are worked out once.
+class CallResolver {
+public:
+  explicit CallResolver(const llvm::StringMap<KernelCounts> &Functions)
+      : Functions(Functions) {}
+
+  // The totals of \p Site's callee, or null (with the reason in
+  // \p Uncounted) where they are not counted.
+  const CalleeTotals *callee(const CallSite &Site,
+                             std::vector<UncountedCall> &Uncounted) {
+    llvm::StringRef Name = Site.Callee;
+    if (Name.starts_with("%")) {
+      addUncounted(Uncounted, {Name.str(), "a call through a pointer"});
+      return nullptr;
+    }
+    auto F = Functions.find(Name);
+    if (F == Functions.end()) {
+      addUncounted(Uncounted, {Name.str(), "its body is not in this file"});
+      return nullptr;
+    }
+    auto [It, New] = Totals.try_emplace(Name.str());
+    if (!New) {
+      if (!Done.contains(Name)) {
+        addUncounted(Uncounted, {Name.str(), "recursive"});
+        return nullptr;
+      }
+      return &It->second;
+    }
+    CalleeTotals T;
+    T.Counts = F->second;
+    T.HasLoop = F->second.HasLoop;
+    for (const CallSite &S : F->second.Calls)
+      if (const CalleeTotals *C = callee(S, T.Uncounted))
+        add(T, S.Callee, *C);
+    // try_emplace's node is stable: std::map.
+    It->second = std::move(T);
+    Done.insert(Name);
+    return &It->second;
+  }
+
+  static void add(CalleeTotals &To, llvm::StringRef Name,
+                  const CalleeTotals &C) {
+    To.Counts += C.Counts;
+    To.HasLoop |= C.HasLoop;
+    addUnique(To.Called, Name);
+    for (const std::string &N : C.Called)
+      addUnique(To.Called, N);
+    for (const UncountedCall &U : C.Uncounted)
+      addUncounted(To.Uncounted, U);
+  }
+
+private:
+  const llvm::StringMap<KernelCounts> &Functions;
+  std::map<std::string, CalleeTotals> Totals;
+  llvm::StringSet<> Done;
+};
+
+void addCallees(KernelCounts &K, CallResolver &Resolver) {
+  CalleeTotals All;
+  for (const CallSite &Site : K.Calls) {
+    const CalleeTotals *C = Resolver.callee(Site, All.Uncounted);
+    if (!C)
+      continue;
+    CallResolver::add(All, Site.Callee, *C);
+    if (Site.Guard.empty())
+      continue;
+    auto It = llvm::find_if(K.Guarded, [&](const GuardedCounts &G) {
+      return G.Guard == Site.Guard;
+    });
+    if (It == K.Guarded.end()) {
+      K.Guarded.push_back({Site.Guard, {}});
+      It = std::prev(K.Guarded.end());
+    }
+    It->Counts += C->Counts;
+  }
+  K += All.Counts;
+  K.HasLoop |= All.HasLoop;
+  K.Called = std::move(All.Called);
+  K.Uncounted = std::move(All.Uncounted);
+}
+
+// The name a ".visible .entry _Z1kPf(" or ".func (.param .b32
+// func_retval0) _Z5twicef(" line declares, after the keyword.
+llvm::StringRef declaredName(llvm::StringRef Rest) {
+  Rest = Rest.ltrim();
+  if (Rest.starts_with("("))
+    Rest =
+        Rest.drop_until([](char C) { return C == ')'; }).drop_front().ltrim();
+  return Rest.take_until(
+      [](char C) { return C == '(' || C == ';' || llvm::isSpace(C); });
+}
+
 } // namespace
 
 llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
   std::vector<KernelCounts> Kernels;
-  // The current entry's; made when its body starts (Kernels no longer
-  // grows until it ends).
+  // The .func bodies, by name.
+  llvm::StringMap<KernelCounts> Functions;
+  // The .func being read; it joins Functions where its body ends (a
+  // prototype has none).
+  std::optional<KernelCounts> Function;
+  // The body being read: the last of Kernels or Function (neither moves
+  // while it is read).
+  KernelCounts *Current = nullptr;
+  bool CurrentIsEntry = false;
   std::optional<EntryReader> Reader;
   llvm::StringSet<> SharedArrays;
-  // Inside an entry: before its body (Depth 0) or in it.
+  // Inside an entry or function: before its body (Depth 0) or in it.
   bool InEntry = false, InBody = false;
   int Depth = 0;
+  // The lines so far of an instruction written over several ("call.uni
+  // (retval0),", "_Z5twicef,", "(", "param0", ");").
+  std::string Pending;
   llvm::SmallVector<llvm::StringRef, 256> Lines;
   Ptx.split(Lines, '\n');
   for (llvm::StringRef Raw : Lines) {
@@ -668,18 +800,30 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
       SharedArrays.insert(*Name);
     if (!InEntry) {
       size_t At = Line.find(".entry ");
+      CurrentIsEntry = At != llvm::StringRef::npos;
+      if (!CurrentIsEntry)
+        At = Line.find(".func ");
       if (At == llvm::StringRef::npos)
         continue;
-      llvm::StringRef Name = Line.drop_front(At + 7).ltrim().take_until(
-          [](char C) { return C == '(' || llvm::isSpace(C); });
-      Kernels.push_back({});
-      Kernels.back().Mangled = Name.str();
+      std::string Name =
+          declaredName(Line.drop_front(At + (CurrentIsEntry ? 7 : 6))).str();
+      if (CurrentIsEntry) {
+        Kernels.push_back({});
+        Current = &Kernels.back();
+      } else {
+        Function.emplace();
+        Current = &*Function;
+      }
+      Current->Mangled = Name;
       InEntry = true;
       InBody = false;
       Depth = 0;
+      // A one-line prototype: ".extern .func f(...);".
+      if (!CurrentIsEntry && Line.ends_with(";"))
+        InEntry = false;
       continue;
     }
-    KernelCounts &K = Kernels.back();
+    KernelCounts &K = *Current;
     if (!InBody) {
       if (Line.consume_front(".maxntid") || Line.consume_front(".reqntid")) {
         K.MaxThreadsPerBlock = threadCount(Line);
@@ -687,27 +831,49 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
           return llvm::createStringError("cannot read the launch bounds of " +
                                          K.Mangled + " in the PTX");
       }
+      // A prototype ends where a definition's body would start.
+      if (!CurrentIsEntry && Line.ends_with(";")) {
+        InEntry = false;
+        continue;
+      }
       if (!Line.starts_with("{"))
         continue;
       InBody = true;
+      Pending.clear();
       Reader.emplace(K, SharedArrays);
     }
     Depth += Line.count('{') - Line.count('}');
     if (Depth == 0) {
       InEntry = false;
+      if (!CurrentIsEntry)
+        Functions[Function->Mangled] = std::move(*Function);
       continue;
     }
     llvm::StringRef Text = Line.trim("{} \t");
-    if (Text.empty() || Text.starts_with("."))
+    if (Pending.empty() && (Text.empty() || Text.starts_with(".")))
       continue;
-    if (Text.ends_with(":"))
+    if (Pending.empty() && Text.ends_with(":")) {
       Reader->label(Text.drop_back());
-    else
+      continue;
+    }
+    if (!Text.ends_with(";")) {
+      Pending += Text.str() + " ";
+      continue;
+    }
+    if (Pending.empty()) {
       Reader->instruction(Text);
+      continue;
+    }
+    Pending += Text.str();
+    Reader->instruction(Pending);
+    Pending.clear();
   }
   if (InEntry)
-    return llvm::createStringError("the PTX ends inside the entry " +
-                                   Kernels.back().Mangled);
+    return llvm::createStringError("the PTX ends inside the function " +
+                                   Current->Mangled);
+  CallResolver Resolver(Functions);
+  for (KernelCounts &K : Kernels)
+    addCallees(K, Resolver);
   return Kernels;
 }
 

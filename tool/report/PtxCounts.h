@@ -98,7 +98,23 @@ struct KnownAccess {
   llvm::SmallVector<GuardLiteral, 2> Guard;
 };
 
-/// The counts (OpCounts) are of every instruction, whatever guards it.
+/// A `call` in a body: the function's name (a register for a call through
+/// a pointer) and where it runs (empty: for every thread).
+struct CallSite {
+  std::string Callee;
+  llvm::SmallVector<GuardLiteral, 2> Guard;
+};
+
+/// A call whose work is not in the counts, and why.
+struct UncountedCall {
+  std::string Callee;
+  std::string Why;
+};
+
+/// The counts (OpCounts) are of every instruction, whatever guards it, and
+/// of the device functions it calls that nvcc did not inline (__noinline__,
+/// recursive), once per call site: a callee's instructions are taken to run
+/// wherever its call does.
 struct KernelCounts : OpCounts {
   std::string Mangled;
   bool HasLoop = false;
@@ -112,9 +128,19 @@ struct KernelCounts : OpCounts {
   /// The shared loads and stores, and the global loads, whose addresses
   /// are known that way.
   std::vector<KnownAccess> SharedAccesses, GlobalLoadAccesses;
+  /// The calls in the body itself, in order.
+  std::vector<CallSite> Calls;
+  /// The functions called, directly or not, whose counts are included.
+  std::vector<std::string> Called;
+  /// The calls whose work is not: a recursive call (the function's body is
+  /// counted once for the call that enters it), a call through a pointer,
+  /// a function defined in another translation unit. With any, the counts
+  /// are a lower bound, as with a loop.
+  std::vector<UncountedCall> Uncounted;
 };
 
-/// One KernelCounts per .entry of \p Ptx, in order.
+/// One KernelCounts per .entry of \p Ptx, in order, with the .func bodies
+/// they call counted in.
 llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx);
 
 } // namespace metacu::report

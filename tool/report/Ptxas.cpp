@@ -73,10 +73,11 @@ static llvm::Error parseUsedLine(llvm::StringRef Line, KernelResources &K) {
 }
 
 llvm::Expected<std::vector<KernelResources>>
-parsePtxasLog(llvm::StringRef Log) {
+parsePtxasLog(llvm::StringRef Log, std::vector<KernelResources> *Functions) {
   std::vector<KernelResources> Kernels;
   // Non-entry functions have properties lines too; they belong to no kernel.
   bool FrameLineIsCurrent = false, FrameLineIsOther = false;
+  std::string Other;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   Log.split(Lines, '\n');
   for (llvm::StringRef Raw : Lines) {
@@ -84,9 +85,15 @@ parsePtxasLog(llvm::StringRef Log) {
     if (FrameLineIsCurrent || FrameLineIsOther) {
       bool Current = FrameLineIsCurrent;
       FrameLineIsCurrent = FrameLineIsOther = false;
-      if (Current)
+      if (Current) {
         if (auto Err = parseFrameLine(Line, Kernels.back()))
           return std::move(Err);
+      } else if (Functions) {
+        Functions->push_back({});
+        Functions->back().Mangled = Other;
+        if (auto Err = parseFrameLine(Line, Functions->back()))
+          return std::move(Err);
+      }
       continue;
     }
     if (!Line.consume_front("ptxas info"))
@@ -99,6 +106,7 @@ parsePtxasLog(llvm::StringRef Log) {
     } else if (Line.consume_front("Function properties for ")) {
       FrameLineIsCurrent = !Kernels.empty() && Line == Kernels.back().Mangled;
       FrameLineIsOther = !FrameLineIsCurrent;
+      Other = Line.str();
     } else if (Line.starts_with("Used ")) {
       if (Kernels.empty())
         return malformed(Line);

@@ -38,8 +38,12 @@ struct KernelResources {
 };
 
 /// The entry functions in ptxas -v output for one architecture, in the
-/// order ptxas compiled them.
-llvm::Expected<std::vector<KernelResources>> parsePtxasLog(llvm::StringRef Log);
+/// order ptxas compiled them; with \p Functions, also the other functions'
+/// stack frames and spills (device functions nvcc did not inline), which
+/// ptxas lists apart from the kernels that call them.
+llvm::Expected<std::vector<KernelResources>>
+parsePtxasLog(llvm::StringRef Log,
+              std::vector<KernelResources> *Functions = nullptr);
 
 /// A kernel's name as written, unqualified and without template arguments:
 /// "big" for _ZN2ns3bigILi200EEEvPKfPf; an extern "C" name is itself.

@@ -16,7 +16,8 @@ buildReports(llvm::ArrayRef<ArchBuild> Builds, LaunchLookup LaunchFor) {
     auto Counts = countPtx(B.Ptx);
     if (!Counts)
       return Counts.takeError();
-    auto Resources = parsePtxasLog(B.PtxasLog);
+    std::vector<KernelResources> Functions;
+    auto Resources = parsePtxasLog(B.PtxasLog, &Functions);
     if (!Resources)
       return Resources.takeError();
     for (KernelCounts &C : *Counts) {
@@ -31,6 +32,10 @@ buildReports(llvm::ArrayRef<ArchBuild> Builds, LaunchLookup LaunchFor) {
       R.Target = B.Target;
       R.Resources = *Res;
       R.Counts = std::move(C);
+      for (const std::string &Callee : R.Counts.Called)
+        for (const KernelResources &F : Functions)
+          if (F.Mangled == Callee)
+            R.CalleeFrames.push_back(F);
       R.Limits = archLimits(B.Target.CC);
       R.Launch = LaunchFor(R.Name, B.Target);
       if (!R.Launch && R.Counts.MaxThreadsPerBlock) {

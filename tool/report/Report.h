@@ -31,6 +31,9 @@ struct KernelReport {
   Arch Target;
   KernelResources Resources;
   KernelCounts Counts;
+  /// ptxas's stack frames and spills of the functions Counts.Called names,
+  /// which are not in Resources.
+  std::vector<KernelResources> CalleeFrames;
   /// Null where the table lacks the architecture.
   const ArchLimits *Limits = nullptr;
   std::optional<LaunchConfig> Launch;

@@ -57,6 +57,35 @@ TEST(DiagnoseTest, StackWithoutSpills) {
   EXPECT_EQ(all(R).find("spills"), std::string::npos);
 }
 
+// A called function's spills are ptxas's line for it, not the kernel's.
+TEST(DiagnoseTest, CalledFunctionsAndTheirSpillsAreNamed) {
+  KernelReport R = row(80, 128, 32);
+  R.Counts.Called = {"_Z5depthPKjj"};
+  R.Counts.Uncounted = {{"_Z5depthPKjj", "recursive"},
+                        {"%rd5", "a call through a pointer"}};
+  KernelResources F;
+  F.Mangled = "_Z5depthPKjj";
+  F.StackBytes = F.SpillStoreBytes = F.SpillLoadBytes = 32;
+  R.CalleeFrames = {F};
+  std::string S = all(R);
+  EXPECT_NE(S.find("calls depth(unsigned int const*, unsigned int) (not "
+                   "inlined): counted in, once per call site"),
+            std::string::npos)
+      << S;
+  EXPECT_NE(S.find("calls depth(unsigned int const*, unsigned int), which "
+                   "spills 32 bytes (32 reloaded) on sm_80 at 128 threads"),
+            std::string::npos)
+      << S;
+  EXPECT_NE(S.find("calls depth(unsigned int const*, unsigned int) "
+                   "recursively: its body is counted once"),
+            std::string::npos)
+      << S;
+  EXPECT_NE(S.find("calls %rd5 (a call through a pointer): its work is not "
+                   "counted"),
+            std::string::npos)
+      << S;
+}
+
 TEST(DiagnoseTest, CannotLaunchForRegisters) {
   std::string D = all(row(90, 1024, 65));
   EXPECT_NE(D.find("cannot launch: 1024 threads x 65 registers exceeds the "

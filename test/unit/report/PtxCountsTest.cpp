@@ -105,9 +105,9 @@ TEST(PtxCountsTest, CountsEachEntryAndSkipsFunctions) {
 
 TEST(PtxCountsTest, MemoryBytesFromTypeAndVectorWidth) {
   KernelCounts K = (*countPtx(Ptx))[0];
-  // v4.f32 16 + nc.f32 4 + f64 8; the helper's load is not the kernel's.
-  EXPECT_EQ(K.GlobalLoads.Instructions, 3u);
-  EXPECT_EQ(K.GlobalLoads.Bytes, 28u);
+  // v4.f32 16 + nc.f32 4 + f64 8, and the f32 of the helper it calls.
+  EXPECT_EQ(K.GlobalLoads.Instructions, 4u);
+  EXPECT_EQ(K.GlobalLoads.Bytes, 32u);
   // st.global.f32 and red.global.add.f32.
   EXPECT_EQ(K.GlobalStores.Instructions, 2u);
   EXPECT_EQ(K.GlobalStores.Bytes, 8u);
@@ -132,8 +132,9 @@ TEST(PtxCountsTest, FlopsByTypeWithFmaAsTwo) {
 TEST(PtxCountsTest, InstructionsLeaveOutOperandsAndAddressConversions) {
   KernelCounts K = (*countPtx(Ptx))[0];
   // 3 global loads, 3 FP, setp, st.shared, bar, ld.shared, bra, st.global,
-  // red, call; not ld.param, cvta, ld.const, st.param, ret.
-  EXPECT_EQ(K.Instructions, 14u);
+  // red, call, the helper's load; not ld.param, cvta, ld.const, st.param,
+  // ret.
+  EXPECT_EQ(K.Instructions, 15u);
   EXPECT_EQ(K.Branches, 1u);
   EXPECT_FALSE(K.HasLoop);
   EXPECT_EQ(K.MaxThreadsPerBlock, 256u);
@@ -389,6 +390,95 @@ TEST(PtxCountsTest, TheLaunchGuardsNothing) {
 	@%p3 st.global.u32 	[%rd1], %r2;
 )");
   EXPECT_TRUE(K.Guarded.empty());
+}
+
+// nvcc writes a call over several lines; a __noinline__ function is counted
+// at each call site (under the call's guard), a recursive one once, with its
+// calls to itself named as not counted.
+constexpr const char *CallsPtx = R"(
+.func  (.param .b32 func_retval0) _Z4factj(
+	.param .b32 _Z4factj_param_0
+)
+;
+.func  (.param .b32 func_retval0) _Z5twicef(
+	.param .b32 _Z5twicef_param_0
+)
+{
+	ld.param.f32 	%f1, [_Z5twicef_param_0];
+	add.f32 	%f2, %f1, %f1;
+	ld.global.f32 	%f3, [%rd1];
+	st.param.f32 	[func_retval0+0], %f2;
+	ret;
+}
+.func  (.param .b32 func_retval0) _Z4factj(
+	.param .b32 _Z4factj_param_0
+)
+{
+	ld.global.u32 	%r1, [%rd1];
+	{ // callseq 2, 0
+	.param .b32 param0;
+	call.uni (retval0), 
+	_Z4factj, 
+	(
+	param0
+	);
+	} // callseq 2
+	ret;
+}
+.visible .entry _Z1kPf(
+	.param .u64 _Z1kPf_param_0
+)
+{
+	mov.u32 	%r1, %tid.x;
+	{ // callseq 0, 0
+	.param .b32 param0;
+	call.uni (retval0), 
+	_Z5twicef, 
+	(
+	param0
+	);
+	} // callseq 0
+	setp.ne.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__BB1_2;
+	{ // callseq 1, 0
+	call.uni (retval0), 
+	_Z5twicef, 
+	(
+	param0
+	);
+	} // callseq 1
+$L__BB1_2:
+	call.uni (retval0), _Z4factj, (param0);
+	call (retval0), %rd5, (param0), prototype_0;
+	ret;
+}
+)";
+
+TEST(PtxCountsTest, CalledFunctionsAreCountedPerCallSite) {
+  auto Kernels = countPtx(CallsPtx);
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
+  ASSERT_EQ(Kernels->size(), 1u);
+  const KernelCounts &K = (*Kernels)[0];
+  // twice twice (one under threadIdx.x == 0), fact once.
+  EXPECT_EQ(K.GlobalLoads.Instructions, 3u);
+  EXPECT_EQ(K.flops(FpType::F32), 2u);
+  // mov, 4 calls, setp, bra; twice's add and load twice, fact's load and
+  // its own call.
+  EXPECT_EQ(K.Instructions, 13u);
+  EXPECT_EQ(K.Calls.size(), 4u);
+  EXPECT_EQ(K.Called, (std::vector<std::string>{"_Z5twicef", "_Z4factj"}));
+  ASSERT_EQ(K.Guarded.size(), 1u);
+  EXPECT_EQ(K.Guarded[0].Counts.GlobalLoads.Instructions, 1u);
+  EXPECT_EQ(K.Guarded[0].Counts.flops(FpType::F32), 1u);
+}
+
+TEST(PtxCountsTest, RecursionAndPointersAreNamedNotCounted) {
+  const KernelCounts K = (*countPtx(CallsPtx))[0];
+  ASSERT_EQ(K.Uncounted.size(), 2u);
+  EXPECT_EQ(K.Uncounted[0].Callee, "_Z4factj");
+  EXPECT_EQ(K.Uncounted[0].Why, "recursive");
+  EXPECT_EQ(K.Uncounted[1].Callee, "%rd5");
+  EXPECT_EQ(K.Uncounted[1].Why, "a call through a pointer");
 }
 
 TEST(PtxCountsTest, TruncatedPtxIsAnError) {

@@ -90,6 +90,29 @@ TEST(PtxasTest, WarningsAndOtherLinesAreIgnored) {
   EXPECT_EQ(Kernels->size(), 1u);
 }
 
+// ptxas lists a called function's frame apart from the kernel's, after it.
+TEST(PtxasTest, OtherFunctionsFramesAreKeptApart) {
+  std::vector<KernelResources> Functions;
+  auto Kernels = parsePtxasLog(
+      "ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
+      "ptxas info    : Function properties for k\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 26 registers, used 0 barriers, 368 bytes "
+      "cmem[0]\n"
+      "ptxas info    : Function properties for _Z5depthPKjj\n"
+      "    32 bytes stack frame, 24 bytes spill stores, 16 bytes spill "
+      "loads\n",
+      &Functions);
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
+  ASSERT_EQ(Kernels->size(), 1u);
+  EXPECT_EQ((*Kernels)[0].StackBytes, 0u);
+  ASSERT_EQ(Functions.size(), 1u);
+  EXPECT_EQ(Functions[0].Mangled, "_Z5depthPKjj");
+  EXPECT_EQ(Functions[0].StackBytes, 32u);
+  EXPECT_EQ(Functions[0].SpillStoreBytes, 24u);
+  EXPECT_EQ(Functions[0].SpillLoadBytes, 16u);
+}
+
 TEST(PtxasTest, KernelNamesAreUnqualifiedAsWritten) {
   EXPECT_EQ(kernelName("_ZN2ns3bigILi200EEEvPKfPf"), "big");
   EXPECT_EQ(kernelName("_Z4axpyfPKfPf"), "axpy");
