@@ -197,13 +197,9 @@ public:
     const std::optional<Place> &Where = Pending->Where;
     if (Pending->Mapped)
       S.Errors.push_back({Pending->Offset, Pending->Message});
-    else if (Where && Where->File == "<built-in>")
-      // Where Clang writes the #include lines of -include.
-      Unmapped.push_back(
-          llvm::createStringError(Pending->Message + " (-include)"));
-    else if (Where && Where->File == "<command line>")
-      Unmapped.push_back(
-          llvm::createStringError(Pending->Message + " (-D or -U)"));
+    else if (Where && !optionBehindBuffer(Where->File).empty())
+      Unmapped.push_back(llvm::createStringError(
+          Pending->Message + " (" + optionBehindBuffer(Where->File) + ")"));
     else if (Where && !isMetacusOwn(Where->File))
       Unmapped.push_back(llvm::make_error<SourceError>(
           Where->File, Where->At, std::nullopt, Pending->Message));

@@ -555,6 +555,12 @@ public:
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       PresumedLoc P =
           Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      llvm::StringRef Option =
+          P.isValid() ? optionBehindBuffer(P.getFilename()) : "";
+      if (!Option.empty()) {
+        Stop = llvm::createStringError(Text + " (" + Option.str() + ")");
+        return;
+      }
       if (P.isValid()) {
         Stop = llvm::make_error<SourceError>(
             P.getFilename(), LineCol{P.getLine(), P.getColumn()}, std::nullopt,

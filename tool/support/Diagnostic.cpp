@@ -35,6 +35,14 @@ llvm::Error locate(const SourceFile &File, llvm::Error Err) {
       });
 }
 
+llvm::StringRef optionBehindBuffer(llvm::StringRef File) {
+  if (File == "<built-in>")
+    return "-include";
+  if (File == "<command line>")
+    return "-D or -U";
+  return {};
+}
+
 bool printErrors(llvm::raw_ostream &OS, llvm::Error Err) {
   bool Printed = false;
   llvm::handleAllErrors(

@@ -85,6 +85,12 @@ private:
 /// errors are kept as they are.
 llvm::Error locate(const SourceFile &File, llvm::Error Err);
 
+/// The option behind a place in one of Clang's own buffers ("-include" for
+/// <built-in>, where Clang writes the #include lines of -include; "-D or
+/// -U" for <command line>), or empty for a file of the user's: an error
+/// there means nothing as a place, the option it came from does.
+llvm::StringRef optionBehindBuffer(llvm::StringRef File);
+
 /// Prints every error of \p Err: SourceErrors Clang-style, others as
 /// "metacu: error: ...". Returns true if anything was printed.
 bool printErrors(llvm::raw_ostream &OS, llvm::Error Err);

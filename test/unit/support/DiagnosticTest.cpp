@@ -88,6 +88,13 @@ TEST(DiagnosticTest, PrintErrorsPrintsEveryErrorOfAList) {
   EXPECT_EQ(S, "k.cu:1:1: error: first\na\n^\nmetacu: error: second\n");
 }
 
+TEST(DiagnosticTest, ClangsCommandLineBuffersNameTheirOption) {
+  EXPECT_EQ(optionBehindBuffer("<built-in>"), "-include");
+  EXPECT_EQ(optionBehindBuffer("<command line>"), "-D or -U");
+  EXPECT_EQ(optionBehindBuffer("k.cu"), "");
+  EXPECT_EQ(optionBehindBuffer("built-in"), "");
+}
+
 TEST(DiagnosticTest, LocatedErrorKeepsOffsetAndMessage) {
   llvm::Error E = errorAt(42, "msg " + llvm::Twine(7));
   unsigned Offset = 0;
