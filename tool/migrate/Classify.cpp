@@ -183,6 +183,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
            "codegen' selects whole statements";
   case Placement::AfterMacroStatement:
   case Placement::DeclaresNames:
+  case Placement::DoesNotParse:
     return G.PlaceDetail;
   case Placement::Statement:
     break;

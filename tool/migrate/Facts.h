@@ -42,6 +42,9 @@ enum class Placement {
   SplitsStatement,
   ClassScope,
   NamespaceScope,
+  /// A branch the pass compiles does not parse: metacu parses the body of
+  /// an 'if codegen', so no form of it would expand.
+  DoesNotParse,
 };
 
 /// A place in a user file: its name and a byte offset.
@@ -93,6 +96,9 @@ struct Facts {
   /// conditional directive (Clang reads one there; 'if codegen' cannot
   /// stand there): where each begins, where it ends and the macro's name.
   std::map<FileKey, std::pair<unsigned, std::string>> ArgumentLists;
+  /// The parser's errors in user files, by the pass that made them and
+  /// where (the expansion of a macro counts at its name): "line:col: what".
+  std::map<std::pair<unsigned, FileKey>, std::string> ParseErrors;
   std::vector<std::string> FileOrder;
   llvm::StringMap<std::string> Buffers;
 };

@@ -185,6 +185,10 @@ private:
 
   void place(Group &G, FileID FID, const std::vector<Body> &Bodies,
              const Records &Classes) {
+    if (std::optional<std::string> Error = parseErrorInBranch(G, FID)) {
+      merge(G, Placement::DoesNotParse, G.Dirs.front(), *Error);
+      return;
+    }
     unsigned First = G.Dirs.front();
     const Body *Fn = innermostBody(Bodies, First);
     if (!Fn) {
@@ -215,6 +219,26 @@ private:
                 "statement");
     else if (!declaresNamesOutliving(G, FID, *Fn, *Block))
       merge(G, Placement::Statement, First, "");
+  }
+
+  /// Why the branch of \p G this pass compiles does not parse, if the
+  /// parser made an error in it.
+  std::optional<std::string> parseErrorInBranch(const Group &G,
+                                                FileID FID) const {
+    int T = G.Taken[Pass];
+    if (T < 0)
+      return std::nullopt;
+    unsigned Begin = G.Dirs[T], End = G.Dirs[T + 1];
+    auto It = F.ParseErrors.upper_bound({Pass, FileKey{G.File, Begin}});
+    if (It == F.ParseErrors.end() || It->first.first != Pass ||
+        It->first.second.first != G.File ||
+        It->first.second.second >= End)
+      return std::nullopt;
+    return "the branch at line " +
+           std::to_string(SM.getLineNumber(FID, Begin)) +
+           " does not parse when compiled for " + passName(Pass) +
+           " (metacu parses the body of an 'if codegen'); line " +
+           It->second;
   }
 
   /// The macro whose expansion ends the statement of \p Block before

@@ -537,12 +537,18 @@ private:
 /// toolkit's headers, are left out: they are Clang's, standing in for
 /// nvcc's host compiler (host_config.h's #error for an unsupported Clang),
 /// no verdict on what nvcc accepts.
+///
+/// The parser's errors in user files are kept in the facts
+/// (Facts::ParseErrors), for placement: a branch that does not parse
+/// stays as it is.
 class StopRecorder : public DiagnosticConsumer {
 public:
-  explicit StopRecorder(unsigned Pass) : Pass(Pass) {}
+  StopRecorder(Facts &F, unsigned Pass) : F(F), Pass(Pass) {}
 
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
+    if (L == DiagnosticsEngine::Error && isParser(Info))
+      noteParseError(Info);
     if (Stop || !(L == DiagnosticsEngine::Fatal ||
                   (L == DiagnosticsEngine::Error && isPreprocessor(Info))))
       return;
@@ -573,12 +579,36 @@ public:
   llvm::Error Stop = llvm::Error::success();
 
 private:
+  static bool isParser(const Diagnostic &Info) {
+    return Info.getID() >= diag::DIAG_START_PARSE &&
+           Info.getID() < diag::DIAG_START_AST && Info.hasSourceManager() &&
+           Info.getLocation().isValid();
+  }
+
+  void noteParseError(const Diagnostic &Info) {
+    SourceManager &SM = Info.getSourceManager();
+    SourceLocation Loc = SM.getExpansionLoc(Info.getLocation());
+    if (SM.getFileCharacteristic(Loc) != SrcMgr::C_User)
+      return;
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(Loc));
+    if (!FE)
+      return;
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    F.ParseErrors.try_emplace(
+        {Pass, FileKey{FE->getName().str(), SM.getFileOffset(Loc)}},
+        std::to_string(SM.getExpansionLineNumber(Loc)) + ":" +
+            std::to_string(SM.getExpansionColumnNumber(Loc)) + ": " +
+            Msg.str().str());
+  }
+
   static bool isPreprocessor(const Diagnostic &Info) {
     return Info.getID() >= diag::DIAG_START_LEX &&
            Info.getID() < diag::DIAG_START_PARSE && Info.hasSourceManager() &&
            Info.getLocation().isValid() &&
            !Info.getSourceManager().isInSystemHeader(Info.getLocation());
   }
+  Facts &F;
   unsigned Pass;
 };
 
@@ -589,7 +619,7 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     Facts &F, FileManager &Files) {
   std::vector<std::string> Args = clangCommandLine(
       Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
-  StopRecorder Stop(Pass);
+  StopRecorder Stop(F, Pass);
   tooling::ToolInvocation Invocation(
       Args, std::make_unique<PassAction>(F, Pass, Parse), &Files);
   Invocation.setDiagnosticConsumer(&Stop);

@@ -173,4 +173,27 @@ TEST_F(PlacementTest, OnlyParsedPassesThatReachItPlaceIt) {
   EXPECT_EQ(groupAt(3).Place, Placement::Statement);
 }
 
+TEST_F(PlacementTest, ABranchThatDoesNotParseForThePassThatCompilesIt) {
+  const char *Code = R"(__device__ int f(int x) {
+#if __CUDA_ARCH__ >= 800
+  x += ) 1;
+#else
+  x += 2;
+#endif
+  return x;
+}
+)";
+  // The host skips the broken branch: it places the conditional.
+  run(Code, {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(2).Place, Placement::Statement);
+  run(Code, {80}, /*Parse=*/true);
+  const Group &G = groupAt(2);
+  EXPECT_EQ(G.Place, Placement::DoesNotParse);
+  EXPECT_NE(G.PlaceDetail.find("compiled for sm_80"), std::string::npos)
+      << G.PlaceDetail;
+  EXPECT_NE(G.PlaceDetail.find("line 3:8: expected expression"),
+            std::string::npos)
+      << G.PlaceDetail;
+}
+
 } // namespace
