@@ -9,9 +9,9 @@
 # problem once and takes the shards' cubins as they are built, loading each
 # through the CUDA driver API and timing its candidates (metacu/tune.h,
 # --serve), so the GPU works while the cores compile. A shard nvcc refuses
-# is split: the candidates its errors name are compile failures and the rest
-# compile again; an error that names none halves the shard until the
-# failing candidate is alone. A candidate that kills the harness (illegal
+# is split: the candidates its errors name (ptxas), or whose kernel bodies
+# hold them (locate()), are compile failures and the rest compile again;
+# failing both, the shard is halved until the failing candidate is alone. A candidate that kills the harness (illegal
 # address, a hang past --timeout) is recorded with the reason and the
 # harness is started again for the rest. Every result is appended to
 # results.jsonl as it comes, and a rerun skips the candidates already there,
@@ -146,12 +146,19 @@ def nvcc_command(m, job, nvcc, split):
     else:
         out = os.path.join("bin", job["name"] + ".cubin")
         cmd += ["-cubin"] + ["-D" + b["candidates"][i]["shard_macro"] for i in job["candidates"]]
-    return cmd + ["-o", os.path.join(HERE, out), os.path.join(HERE, "src", b["source"])], out
+    source = os.path.join(HERE, "src", b["source"])
+    if job["kind"] == "locate":
+        # The shard again, from its batch without #line (locate()).
+        out = os.path.join("bin", job["name"] + ".cubin")
+        source = os.path.join(os.path.dirname(source), job["name"] + ".cu")
+    return cmd + ["-o", os.path.join(HERE, out), source], out
 
 
 def compile_job(m, job, nvcc, split):
     cmd, out = nvcc_command(m, job, nvcc, split)
     os.makedirs(os.path.join(HERE, "bin"), exist_ok=True)
+    if job["kind"] == "locate":
+        return locate(job, cmd)
     t = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True)
     ms = (time.time() - t) * 1000
@@ -185,6 +192,45 @@ def blamed(errors, batch, members):
                 if i not in out and names_candidate(word, batch["candidates"][i]["name"]):
                     out[i] = line
     return out
+
+
+def locate(job, cmd):
+    """The members of a failed shard whose kernel bodies hold its errors,
+    for an error that names no kernel (the front end's, at the user's line):
+    the shard compiled again from a copy of its batch whose #line
+    directives are blank lines, so that nvcc reports the copy's own lines,
+    each looked up in the candidates' guards (metacu's Shards.h). Returns
+    (None, ms, members) like compile_job; no members when the errors fall
+    outside every guard or the copy compiles."""
+    b = job["batch"]
+    source = os.path.join(HERE, "src", b["source"])
+    with open(source) as f:
+        lines = f.read().split("\n")
+    with open(cmd[-1], "w") as f:
+        f.write("\n".join("" if re.match(r"\s*#\s*(line\b|[0-9])", l) else l for l in lines))
+    t = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    ms = (time.time() - t) * 1000
+    os.remove(cmd[-1])
+    errors = set(int(n) for n in re.findall(
+        re.escape(os.path.basename(cmd[-1])) + r"\(([0-9]+)\): error", p.stderr))
+    # Each guard's lines: from its #if to the #endif that closes it.
+    owner = {}
+    guard = re.compile(r"#if !defined\(METACU_TUNE_SHARD\) \|\| defined\(METACU_TUNE_IN_SHARD_(\w+)\)")
+    by_name = {b["candidates"][i]["name"]: i for i in job["candidates"]}
+    for k, line in enumerate(lines):
+        g = guard.match(line.strip())
+        if not g or g.group(1) not in by_name:
+            continue
+        depth = 0
+        for j in range(k, len(lines)):
+            d = lines[j].strip()
+            depth += d.startswith("#if") - d.startswith("#endif")
+            if depth == 0:
+                break
+            owner[j + 1] = by_name[g.group(1)]
+    found = sorted(set(owner[n] for n in errors if n in owner))
+    return None, ms, found if errors and all(n in owner for n in errors) else []
 
 
 class Stats:
@@ -314,14 +360,21 @@ class GpuWorker:
     def run_shard(self, item):
         b = item["batch"]
         todo = [i for i in item["candidates"] if b["candidates"][i]["config"] not in self.done]
+        fresh = False
         while todo:
             if self.harness and self.harness.batch is not b:
                 self.harness.close()
                 self.harness = None
             if not self.harness:
                 self.harness = Harness(self.m, b, item["exe"], self.gpu, self.stats)
+                fresh = True
             h = self.harness
             sent = h.send(item["cubin"], todo)
+            if not sent and not fresh:
+                # It ended after its last shard: a new one for this.
+                h.kill()
+                self.harness = None
+                continue
             running, why, started, setup = None, "exit", time.time(), False
             while sent:
                 try:
@@ -482,21 +535,34 @@ def main():
                         ready.put(item)
                     state["waiting"] = []
                     continue
-                if errors is None:
+                members = job["candidates"]
+                if job["kind"] == "locate":
+                    named = {i: job["reason"] for i in errors}
+                    job = job["shard"]
+                elif errors is None:
                     shard_built(job, out, ms)
                     continue
-                # Which candidates nvcc refuses, without compiling the others
-                # one by one: those its errors name fail, the rest compile
-                # again; when it names none, each half compiles alone.
-                members = job["candidates"]
-                named = blamed(errors, job["batch"], members) if len(members) > 1 else \
-                    {members[0]: errors[0]}
+                else:
+                    # Which candidates nvcc refuses, without compiling the
+                    # others one by one: those its errors name fail, the
+                    # rest compile again; when it names none, the shard is
+                    # compiled once more to find whose kernel the errors are
+                    # in, and failing that each half compiles alone.
+                    named = blamed(errors, job["batch"], members) if len(members) > 1 else \
+                        {members[0]: errors[0]}
+                    if not named and not job.get("located"):
+                        where = dict(job, kind="locate", name=job["name"] + "_lines",
+                                     reason=errors[0], shard=dict(job, located=True))
+                        building[compilers.submit(compile_job, m, where, a.nvcc, split)] = where
+                        continue
                 for i, line in named.items():
                     fail(job, i, line, ms / len(members))
                 rest = [i for i in members if i not in named]
                 parts = [rest] if named else [rest[:len(rest) // 2], rest[len(rest) // 2:]]
                 for k, part in enumerate(p for p in parts if p):
-                    again = dict(job, candidates=part, name="%s_%s" % (job["name"], "r" if named else k))
+                    # After a look that found nothing, halving alone.
+                    again = dict(job, candidates=part, located=bool(job.get("located")) and not named,
+                                 name="%s_%s" % (job["name"], "r" if named else k))
                     building[compilers.submit(compile_job, m, again, a.nvcc, split)] = again
         ready.close()
         for fut in timed:

@@ -5,7 +5,8 @@
 # A shard's compile (-cubin) writes the candidate names its
 # -DMETACU_TUNE_IN_SHARD_<name> macros select; it fails as nvcc would when
 # it holds a candidate named in FAKE_NVCC_PTXAS (ptxas's error names the
-# kernel) or FAKE_NVCC_FRONT (a front-end error that names no candidate).
+# kernel) or FAKE_NVCC_FRONT (a front-end error that names no candidate, at
+# a line of the user's, or of run.py's copy of the batch without #line).
 # Every compile is logged to FAKE_NVCC_LOG, one line of its candidates
 # ("harness" for the executable).
 #
@@ -31,8 +32,17 @@ if "-cubin" in args:
             print("ptxas error   : Entry function '_Z%d%sPfi' uses too much shared data "
                   "(0x10100 bytes, 0xc000 max)" % (len(n), n), file=sys.stderr)
         sys.exit(255)
-    if any(n in names for n in os.environ.get("FAKE_NVCC_FRONT", "").split(",")):
-        print("src/batch_0.cu(16): error: identifier \"undeclared_factor\" is undefined",
+    front = [n for n in os.environ.get("FAKE_NVCC_FRONT", "").split(",") if n in names]
+    if front:
+        # At the user's line, or, in run.py's copy without #line, at the
+        # copy's line inside the candidate's guarded body.
+        source = args[-1]
+        where = "Inputs/scale.cu(30)"
+        if source.endswith("_lines.cu"):
+            lines = open(source).read().split("\n")
+            k = next(k for k, l in enumerate(lines) if l.endswith(prefix[2:] + front[0] + ")"))
+            where = "%s(%d)" % (os.path.basename(source), k + 2)
+        print("%s: error: identifier \"undeclared_factor\" is undefined" % where,
               file=sys.stderr)
         sys.exit(1)
     with open(out, "w") as f:
