@@ -94,10 +94,9 @@ llvm::Expected<DeclaredSpace> DeclaredSpace::parse(llvm::StringRef Text,
   D.Tolerance = *Tolerance;
   // Left out by generators older than the limit.
   D.MaxThreadsPerBlock = O->getInteger("max_threads_per_block").value_or(0);
-  D.OverMaxThreads =
-      O->getInteger("over_max_threads").value_or(0) > 0
-          ? uint64_t(*O->getInteger("over_max_threads"))
-          : 0;
+  D.OverMaxThreads = O->getInteger("over_max_threads").value_or(0) > 0
+                         ? uint64_t(*O->getInteger("over_max_threads"))
+                         : 0;
   if (const json::Array *Launches = O->getArray("launches")) {
     if (Launches->size() != D.Valid.size())
       return bad(Origin, "one launch per valid configuration");

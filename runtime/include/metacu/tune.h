@@ -237,8 +237,7 @@ struct module_redirect {
   /// that is no candidate's (it runs from the executable's image).
   std::unordered_map<const void *, CUfunction> functions;
   /// cudaFuncSetAttribute calls, per stub, to apply to its shard function.
-  std::unordered_map<const void *, std::vector<std::pair<int, int>>>
-      attributes;
+  std::unordered_map<const void *, std::vector<std::pair<int, int>>> attributes;
   /// Copy the problem's variables into the shard before the next launch.
   bool copy_in = false;
   /// The first failed driver launch since the last check.
@@ -551,9 +550,10 @@ extern "C" cudaError_t __real_cudaLaunchKernel(const void *, dim3, dim3,
 extern "C" cudaError_t __real_cudaFuncSetAttribute(const void *,
                                                    cudaFuncAttribute, int);
 
-extern "C" cudaError_t
-__wrap_cudaLaunchKernel(const void *stub, dim3 grid, dim3 block, void **args,
-                        size_t shared, cudaStream_t stream) {
+extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *stub, dim3 grid,
+                                               dim3 block, void **args,
+                                               size_t shared,
+                                               cudaStream_t stream) {
   namespace t = metacu::tune;
   CUfunction f = t::redirected(stub);
   if (!f)
@@ -569,9 +569,9 @@ __wrap_cudaLaunchKernel(const void *stub, dim3 grid, dim3 block, void **args,
   return e == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
 }
 
-extern "C" cudaError_t
-__wrap_cudaFuncSetAttribute(const void *stub, cudaFuncAttribute attr,
-                            int value) {
+extern "C" cudaError_t __wrap_cudaFuncSetAttribute(const void *stub,
+                                                   cudaFuncAttribute attr,
+                                                   int value) {
   // cudaFuncAttribute's values are CUfunction_attribute's.
   metacu::tune::redirect().attributes[stub].emplace_back(int(attr), value);
   return __real_cudaFuncSetAttribute(stub, attr, value);
