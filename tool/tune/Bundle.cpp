@@ -92,6 +92,11 @@ llvm::Expected<DeclaredSpace> DeclaredSpace::parse(llvm::StringRef Text,
                            "' needs the work of one run (tune_space::metric)");
   D.Work = *Work;
   D.Tolerance = *Tolerance;
+  // Left out by generators older than the limit.
+  D.MaxThreadsPerBlock = O->getInteger("max_threads_per_block").value_or(0);
+  D.OverMaxThreads = O->getInteger("over_max_threads").value_or(0) > 0
+                         ? uint64_t(*O->getInteger("over_max_threads"))
+                         : 0;
   if (const json::Array *Launches = O->getArray("launches")) {
     if (Launches->size() != D.Valid.size())
       return bad(Origin, "one launch per valid configuration");
@@ -133,7 +138,9 @@ json::Value DeclaredSpace::toJSON() const {
                  {"metric", Objective.Name},
                  {"work", Work},
                  {"direction", Objective.direction()},
-                 {"tolerance", Tolerance}};
+                 {"tolerance", Tolerance},
+                 {"max_threads_per_block", MaxThreadsPerBlock},
+                 {"over_max_threads", int64_t(OverMaxThreads)}};
   if (!Launches.empty()) {
     json::Array L;
     for (const auto &A : Launches) {

@@ -46,6 +46,11 @@ struct DeclaredSpace {
   /// order of Valid: block x, y, z, then grid x, y, z; empty when the space
   /// does not say.
   std::vector<std::array<uint64_t, 6>> Launches;
+  /// The most threads a block may have (tune_space::max_threads_per_block;
+  /// 0: no limit), and how many configurations the restrictions accept
+  /// that have more: they are not in Valid.
+  int64_t MaxThreadsPerBlock = 0;
+  uint64_t OverMaxThreads = 0;
 
   /// Parses one line of the generator's description; \p Origin names it in
   /// errors.

@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 # run.py - builds and times a `metacu tune` bundle with nvcc alone.
 #
-# Written by metacu into every bundle (docs/tune.md). Compiles the batches
-# listed in manifest.json in parallel over the cores, a batch split into
-# shards that each compile only their candidates' kernels (plan()), and as
-# each is built runs it on a GPU: the harness (metacu/tune.h) prints one JSON
-# line per candidate. A compile that fails is retried per candidate, so that
-# only the candidates nvcc refuses are recorded as compile failures. A
-# candidate that kills the harness (illegal address, a hang past --timeout)
-# is recorded with the reason and the harness is restarted after it. Every
-# result is appended to results.jsonl as it comes, and a rerun skips the
-# candidates already there, so a stopped run resumes.
+# Written by metacu into every bundle (docs/tune.md). For each batch (one
+# expansion of the kernel's file) it compiles, in parallel over the cores,
+# one harness executable (the batch's host code and the problem, every
+# candidate's kernel left empty) and the candidates' device code as cubins,
+# a batch split into shards (plan()). One harness process per GPU makes the
+# problem once and takes the shards' cubins as they are built, loading each
+# through the CUDA driver API and timing its candidates (metacu/tune.h,
+# --serve), so the GPU works while the cores compile. A shard nvcc refuses
+# is split: the candidates its errors name (ptxas), or whose kernel bodies
+# hold them (locate()), are compile failures and the rest compile again;
+# failing both, the shard is halved until the failing candidate is alone. A candidate that kills the harness (illegal
+# address, a hang past --timeout) is recorded with the reason and the
+# harness is started again for the rest. Every result is appended to
+# results.jsonl as it comes, and a rerun skips the candidates already there,
+# so a stopped run resumes.
 #
 #   python3 run.py [--gpus all | --gpus 0,1] [--jobs N] [--shards N]
 #                  [--nvcc PATH] [--timeout SECONDS] [--compile-only]
@@ -21,6 +26,7 @@ import datetime
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -75,27 +81,26 @@ def compute_capability(gpu):
     return out.replace(".", "") if out else None
 
 
-# Candidates per shard by default. Each shard costs a fixed share whatever it
-# holds (its nvcc still compiles the host code and parses the rest: a shard
-# of 2 convolution candidates took 5.5 to 7.2 s on the H100 machine; its
-# harness process sets the problem up, 0.5 s, one after another on a GPU),
-# so a shard is worth it only for enough candidates: 30 candidates in one
-# batch took 11.3 s as one nvcc, 9.4 s in 4 shards, 10.7 s in 8 and 16.4 s
-# in 16 (docs/tune.md).
+# Candidates per shard by default. A shard's compile costs a fixed share
+# whatever it holds (its nvcc still parses the whole translation unit), so a
+# shard is worth it only for enough candidates: 30 convolution candidates in
+# one batch took 11.3 s as one nvcc, 9.4 s in 4 shards, 10.7 s in 8 and
+# 16.4 s in 16 on the H100 machine when each shard was an executable with its
+# own harness (docs/tune.md).
 SHARD_CANDIDATES = 8
 
 
 def plan(m, done, jobs, shards=0):
     """The compiles that build the candidates not yet done.
 
-    Each batch is one expansion; its pending candidates are split into
-    shards (``shards`` per batch, or by default one per SHARD_CANDIDATES
-    candidates, as far as ``jobs`` cores go round the batches), each shard
-    compiling only its candidates' kernels (metacu's guards:
-    -DMETACU_TUNE_SHARD and the candidates' shard_macro). Candidates go
-    heaviest first (the tokens of their guarded bodies, the manifest's weight) to the
-    lightest shard, so the shards take about as long. A batch compiled whole
-    needs no shard symbols.
+    Per batch with candidates left: its harness (``kind`` "harness": the
+    executable, every candidate's kernel empty) and its shards (``kind``
+    "shard": a cubin of the candidates' kernels, ``shards`` per batch, or
+    by default one per SHARD_CANDIDATES candidates, as far as ``jobs`` cores
+    go round the batches; metacu's guards: -DMETACU_TUNE_SHARD and the
+    candidates' shard_macro). Candidates go heaviest first (the tokens of
+    their guarded bodies, the manifest's weight) to the lightest shard, so
+    the shards take about as long.
     """
     pending = []
     for b in m["batches"]:
@@ -105,43 +110,127 @@ def plan(m, done, jobs, shards=0):
     cores = max(1, -(-jobs // max(1, len(pending))))
     out = []
     for b, todo in pending:
+        out.append(dict(kind="harness", batch=b, name=stem(b), candidates=todo))
         n = min(shards or min(cores, -(-len(todo) // SHARD_CANDIDATES)), len(todo))
         load = [[0, []] for _ in range(n)]
         for i in sorted(todo, key=lambda i: -b["candidates"][i].get("weight", 0)):
             lightest = min(load, key=lambda s: s[0])
             lightest[0] += b["candidates"][i].get("weight", 0)
             lightest[1].append(i)
-        whole = n == 1 and len(todo) == len(b["candidates"])
         for k, (_, members) in enumerate(load):
-            out.append(dict(batch=b, shard=None if whole else k, candidates=sorted(members)))
+            out.append(dict(kind="shard", batch=b, name="%s_shard_%d" % (stem(b), k),
+                            candidates=sorted(members)))
     return out
 
 
+def stem(batch):
+    return os.path.splitext(os.path.basename(batch["source"]))[0]
+
+
 def nvcc_command(m, job, nvcc, split):
+    """The compile of ``job`` and what it writes (relative to the bundle)."""
     b = job["batch"]
-    stem = os.path.splitext(os.path.basename(b["source"]))[0]
-    exe = os.path.join(HERE, "bin", stem)
     cmd = [nvcc, "-O3", "-std=c++17", "-DMETACU_TUNE", "-I", os.path.join(HERE, "include"),
-           "--split-compile", str(split), "-gencode", m["gencode"], *m["nvcc_flags"]]
-    if job["shard"] is not None:
-        exe += "_shard_%d" % job["shard"]
-        if job.get("alone"):
-            exe += "_c%d" % job["candidates"][0]
-        cmd.append("-DMETACU_TUNE_SHARD=%d" % job["shard"])
-        cmd += ["-D" + b["candidates"][i]["shard_macro"] for i in job["candidates"]]
-    return cmd + ["-o", exe, os.path.join(HERE, "src", b["source"])], exe
+           "--split-compile", str(split), "-gencode", m["gencode"], *m["nvcc_flags"],
+           "-DMETACU_TUNE_SHARD"]
+    if job["kind"] == "harness":
+        out = os.path.join("bin", job["name"])
+        # metacu/tune.h: shards loaded through the driver API, the problem's
+        # launches of their kernels sent there. __NV_LEGACY_LAUNCH makes
+        # nvcc's <<<...>>> call cudaLaunchKernel, which the link wraps; the
+        # host compiler takes it too, since nvcc compiles its stubs with
+        # its own flags.
+        cmd += ["-DMETACU_TUNE_MODULES", "-D__NV_LEGACY_LAUNCH",
+                "-Xcompiler=-D__NV_LEGACY_LAUNCH", "-Xlinker", "--wrap=cudaLaunchKernel",
+                "-Xlinker", "--wrap=cudaFuncSetAttribute", "-lcuda"]
+    else:
+        out = os.path.join("bin", job["name"] + ".cubin")
+        cmd += ["-cubin"] + ["-D" + b["candidates"][i]["shard_macro"] for i in job["candidates"]]
+    source = os.path.join(HERE, "src", b["source"])
+    if job["kind"] == "locate":
+        # The shard again, from its batch without #line (locate()).
+        out = os.path.join("bin", job["name"] + ".cubin")
+        source = os.path.join(os.path.dirname(source), job["name"] + ".cu")
+    return cmd + ["-o", os.path.join(HERE, out), source], out
 
 
 def compile_job(m, job, nvcc, split):
-    cmd, exe = nvcc_command(m, job, nvcc, split)
-    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    cmd, out = nvcc_command(m, job, nvcc, split)
+    os.makedirs(os.path.join(HERE, "bin"), exist_ok=True)
+    if job["kind"] == "locate":
+        return locate(job, cmd)
     t = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True)
     ms = (time.time() - t) * 1000
     if p.returncode != 0:
-        lines = [l for l in p.stderr.splitlines() if "error" in l] or p.stderr.splitlines() or ["nvcc failed"]
-        return None, ms, lines[0].strip()
-    return exe, ms, None
+        lines = [l.strip() for l in p.stderr.splitlines() if "error" in l]
+        return None, ms, lines or [l.strip() for l in p.stderr.splitlines()][:1] or ["nvcc failed"]
+    return out, ms, None
+
+
+def names_candidate(kernel, name):
+    """Whether ``kernel`` (a name as the compiler spells it, plain or
+    Itanium-mangled) is one of candidate ``name``'s kernels: ``name`` or
+    ``name_...``, as metacu/tune.h and metacu's Shards.h say."""
+    fits = lambda ident: ident == name or ident.startswith(name + "_")
+    if fits(kernel):
+        return True
+    for d in re.finditer(r"(?<![0-9])[0-9]+", kernel):
+        if fits(kernel[d.end():d.end() + int(d.group())]):
+            return True
+    return False
+
+
+def blamed(errors, batch, members):
+    """The members of a failed shard that its error lines name (ptxas names
+    the kernel: "Entry function '_Z...' uses too much shared data"), each
+    with the first line that names it."""
+    out = {}
+    for line in errors:
+        for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line):
+            for i in members:
+                if i not in out and names_candidate(word, batch["candidates"][i]["name"]):
+                    out[i] = line
+    return out
+
+
+def locate(job, cmd):
+    """The members of a failed shard whose kernel bodies hold its errors,
+    for an error that names no kernel (the front end's, at the user's line):
+    the shard compiled again from a copy of its batch whose #line
+    directives are blank lines, so that nvcc reports the copy's own lines,
+    each looked up in the candidates' guards (metacu's Shards.h). Returns
+    (None, ms, members) like compile_job; no members when the errors fall
+    outside every guard or the copy compiles."""
+    b = job["batch"]
+    source = os.path.join(HERE, "src", b["source"])
+    with open(source) as f:
+        lines = f.read().split("\n")
+    with open(cmd[-1], "w") as f:
+        f.write("\n".join("" if re.match(r"\s*#\s*(line\b|[0-9])", l) else l for l in lines))
+    t = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    ms = (time.time() - t) * 1000
+    os.remove(cmd[-1])
+    errors = set(int(n) for n in re.findall(
+        re.escape(os.path.basename(cmd[-1])) + r"\(([0-9]+)\): error", p.stderr))
+    # Each guard's lines: from its #if to the #endif that closes it.
+    owner = {}
+    guard = re.compile(r"#if !defined\(METACU_TUNE_SHARD\) \|\| defined\(METACU_TUNE_IN_SHARD_(\w+)\)")
+    by_name = {b["candidates"][i]["name"]: i for i in job["candidates"]}
+    for k, line in enumerate(lines):
+        g = guard.match(line.strip())
+        if not g or g.group(1) not in by_name:
+            continue
+        depth = 0
+        for j in range(k, len(lines)):
+            d = lines[j].strip()
+            depth += d.startswith("#if") - d.startswith("#endif")
+            if depth == 0:
+                break
+            owner[j + 1] = by_name[g.group(1)]
+    found = sorted(set(owner[n] for n in errors if n in owner))
+    return None, ms, found if errors and all(n in owner for n in errors) else []
 
 
 class Stats:
@@ -158,85 +247,202 @@ class Stats:
                 setattr(self, k, getattr(self, k) + v)
 
 
-def run_job(m, job, exe, compile_ms, gpu, timeout, results, done, stats):
-    cands = job["batch"]["candidates"]
-    per_compile = compile_ms / len(job["candidates"])
-    todo = [i for i in job["candidates"] if cands[i]["config"] not in done]
-    info = {}
-    env = dict(os.environ, CUDA_VISIBLE_DEVICES=gpu)
-    while todo:
-        cmd = [exe, "--candidates", ",".join(str(i) for i in todo), "--tolerance",
-               repr(m["tolerance"]), "--warmup", str(m["warmup"]), "--repeat", str(m["repeat"])]
+class Ready:
+    """Compiled shards waiting for a GPU, each with its batch's harness."""
+
+    def __init__(self):
+        self.cv = threading.Condition()
+        self.items = []
+        self.closed = False
+
+    def put(self, item):
+        with self.cv:
+            self.items.append(item)
+            self.cv.notify_all()
+
+    def close(self):
+        with self.cv:
+            self.closed = True
+            self.cv.notify_all()
+
+    def take(self, batch):
+        """The next shard, one of ``batch`` first (its harness is up);
+        None when no more will come."""
+        with self.cv:
+            while not self.items and not self.closed:
+                self.cv.wait()
+            if not self.items:
+                return None
+            k = next((k for k, it in enumerate(self.items) if it["batch"] is batch), 0)
+            return self.items.pop(k)
+
+
+class Harness:
+    """One harness process on one GPU, serving the shards of one batch."""
+
+    def __init__(self, m, batch, exe, gpu, stats):
+        self.batch, self.gpu = batch, gpu
+        cmd = [os.path.join(HERE, exe), "--serve", "--tolerance", repr(m["tolerance"]),
+               "--warmup", str(m["warmup"]), "--repeat", str(m["repeat"])]
         if m["size"]:
             cmd += ["--size", ",".join(str(n) for n in m["size"])]
         stats.add(harnesses=1)
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        lines = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(l) for l in p.stdout] + [lines.put(None)],
-                         daemon=True).start()
-        running, started = None, time.time()
-        while True:
-            try:
-                line = lines.get(timeout=max(0.1, timeout - (time.time() - started)))
-            except queue.Empty:
-                p.kill()
-                line, why = None, "timeout"
-                break
-            if line is None:
-                why = "exit"
-                break
-            rec = json.loads(line)
-            if "device" in rec:
-                info = {"device": rec["device"], "driver": rec["driver"]}
-            elif "setup_ms" in rec:
-                stats.add(setup_ms=rec["setup_ms"])
-            elif "start" in rec:
-                running, started = rec["start"], time.time()
-            else:
-                i = rec.pop("candidate")
-                running = None
-                c = cands[i]
-                if c["config"] not in done:
-                    rec.update(config=c["config"], compile_ms=per_compile, gpu=gpu, **info)
-                    results.add(rec)
-                    done.add(c["config"])
-        p.wait()
-        if running is not None and cands[running]["config"] not in done:
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, cwd=HERE,
+                                  env=dict(os.environ, CUDA_VISIBLE_DEVICES=gpu))
+        self.lines = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(l) for l in self.p.stdout]
+                         + [self.lines.put(None)], daemon=True).start()
+        self.stderr = []
+        threading.Thread(target=lambda: self.stderr.extend(self.p.stderr), daemon=True).start()
+        self.info = {}
+        self.ready = False  # the problem is set up
+
+    def send(self, cubin, members):
+        try:
+            self.p.stdin.write("\t".join([cubin] + ["%d:%s" % (i, self.batch["candidates"][i]["name"])
+                                                    for i in members]) + "\n")
+            self.p.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError):
+            return False
+
+    def close(self):
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def kill(self):
+        self.p.kill()
+        self.p.wait()
+
+    def why_it_died(self):
+        self.p.wait()
+        time.sleep(0.05)  # the stderr reader's last lines
+        err = "".join(self.stderr).strip().splitlines()
+        return "the harness died (exit status %d)%s" % (self.p.returncode,
+                                                         ": " + err[-1] if err else "")
+
+
+class GpuWorker:
+    """Times the shards on one GPU, one harness at a time."""
+
+    def __init__(self, m, gpu, timeout, results, done, stats, fatal):
+        self.m, self.gpu, self.timeout = m, gpu, timeout
+        self.results, self.done, self.stats, self.fatal = results, done, stats, fatal
+        self.harness = None
+
+    def loop(self, ready):
+        try:
+            while not self.fatal:
+                item = ready.take(self.harness.batch if self.harness else None)
+                if item is None:
+                    break
+                self.run_shard(item)
+        finally:
+            if self.harness:
+                self.harness.close()
+
+    def record(self, batch, i, item, **rec):
+        c = batch["candidates"][i]
+        if c["config"] in self.done:
+            return
+        rec.update(config=c["config"], compile_ms=item["compile_ms"], gpu=self.gpu,
+                   **(self.harness.info if self.harness else {}))
+        self.results.add(rec)
+        self.done.add(c["config"])
+
+    def run_shard(self, item):
+        b = item["batch"]
+        todo = [i for i in item["candidates"] if b["candidates"][i]["config"] not in self.done]
+        fresh = False
+        while todo:
+            if self.harness and self.harness.batch is not b:
+                self.harness.close()
+                self.harness = None
+            if not self.harness:
+                self.harness = Harness(self.m, b, item["exe"], self.gpu, self.stats)
+                fresh = True
+            h = self.harness
+            sent = h.send(item["cubin"], todo)
+            if not sent and not fresh:
+                # It ended after its last shard: a new one for this.
+                h.kill()
+                self.harness = None
+                continue
+            running, why, started, setup = None, "exit", time.time(), False
+            while sent:
+                try:
+                    line = h.lines.get(timeout=max(0.1, self.timeout - (time.time() - started)))
+                except queue.Empty:
+                    h.kill()
+                    why = "timeout"
+                    break
+                if line is None:
+                    break
+                started = time.time()
+                rec = json.loads(line)
+                if "device" in rec:
+                    h.info = {"device": rec["device"], "driver": rec["driver"]}
+                elif "setup_ms" in rec:
+                    h.ready = True
+                    self.stats.add(setup_ms=rec["setup_ms"])
+                elif "start" in rec:
+                    running = rec["start"]
+                elif "done" in rec:
+                    why = "done"
+                    break
+                else:
+                    i = rec.pop("candidate")
+                    running = None
+                    self.record(b, i, item, **rec)
+            left = [i for i in todo if b["candidates"][i]["config"] not in self.done]
+            if why == "done":
+                for i in left:  # the harness skipped none so far; never loop on it
+                    self.record(b, i, item, status="runtime",
+                                reason="the harness gave no result")
+                return
             if why == "timeout":
-                status, reason = "timeout", "no result within %g s" % timeout
+                reason = "no result within %g s" % self.timeout
             else:
-                status = "runtime"
-                err = p.stderr.read().strip().splitlines()
-                reason = "the harness died (exit status %d)%s" % (
-                    p.returncode, ": " + err[-1] if err else "")
-            results.add(dict(config=cands[running]["config"], status=status, reason=reason,
-                             compile_ms=per_compile, gpu=gpu, **info))
-            done.add(cands[running]["config"])
-        elif p.returncode not in (0, 3):
-            err = p.stderr.read().strip()
-            sys.exit("run.py: %s failed (exit status %d) outside any candidate:\n%s"
-                     % (exe, p.returncode, err))
-        left = [i for i in todo if cands[i]["config"] not in done]
-        if left == todo:
-            # The harness exited without any of them: not worth a restart.
-            for i in left:
-                results.add(dict(config=cands[i]["config"], status="runtime",
-                                 reason="the harness exited without a result",
-                                 compile_ms=per_compile, gpu=gpu, **info))
-                done.add(cands[i]["config"])
-        todo = [i for i in left if cands[i]["config"] not in done]
+                reason = h.why_it_died()
+            self.harness = None
+            if running is not None and running in left:
+                self.record(b, running, item, status="timeout" if why == "timeout" else "runtime",
+                            reason=reason)
+            elif not h.ready:
+                # It died setting the problem up: another start would fail
+                # alike.
+                self.fatal.append("run.py: %s failed outside any candidate: %s"
+                                  % (item["exe"], reason))
+                return
+            now_left = [i for i in left if b["candidates"][i]["config"] not in self.done]
+            if now_left == todo:
+                for i in now_left:
+                    self.record(b, i, item, status="runtime",
+                                reason="the harness exited without a result")
+            todo = [i for i in now_left if b["candidates"][i]["config"] not in self.done]
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--gpus", default="0")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--gpus", default="0",
+                    help="the GPUs to time on: 0 (the default), 0,1 or all")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="nvcc processes at once (default: every core)")
     ap.add_argument("--nvcc", default=os.environ.get("NVCC", "nvcc"))
-    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--timeout", type=float, default=60,
+                    help="seconds a candidate may run before it counts as hung")
     ap.add_argument("--shards", type=int, default=0,
                     help="compiles per batch (default: one per %d candidates, "
                     "as far as the cores go)" % SHARD_CANDIDATES)
-    ap.add_argument("--compile-only", action="store_true")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="compile, record what does not build, time nothing")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
     a = ap.parse_args()
@@ -249,11 +455,11 @@ def main():
     jobs = plan(m, done, a.jobs, a.shards)
     if a.dry_run:
         for job in jobs:
-            cmd, exe = nvcc_command(m, job, a.nvcc, 1)
-            print(json.dumps(dict(exe=os.path.relpath(exe, HERE),
-                                  configs=[job["batch"]["candidates"][i]["config"]
-                                           for i in job["candidates"]],
-                                  defines=[c for c in cmd if c.startswith("-DMETACU_TUNE_")])))
+            cmd, out = nvcc_command(m, job, a.nvcc, 1)
+            print(json.dumps({job["kind"]: out,
+                              "configs": [job["batch"]["candidates"][i]["config"]
+                                          for i in job["candidates"]],
+                              "defines": [c for c in cmd if c.startswith("-DMETACU_TUNE_")]}))
         return
     results = Results(path)
     for f in failed:
@@ -266,51 +472,106 @@ def main():
         m["gencode"] = m["gencode"].replace("{gpu}", cc)
     # nvcc's own threads for what the cores have left over.
     split = max(1, a.jobs // max(1, len(jobs)))
-    gpus = queue.Queue()
-    for g in gpu_ids:
-        gpus.put(g)
     stats = Stats()
+    ready = Ready()
+    fatal = []
+    # Per batch (by source): its harness once built (or its error), the
+    # shards built before it, and the harness's compile time shared out.
+    batches = {}
+    for job in jobs:
+        if job["kind"] == "harness":
+            batches[job["batch"]["source"]] = dict(exe=None, error=None, waiting=[],
+                                                   share=0.0, size=len(job["candidates"]))
+
+    def fail(job, i, reason, ms):
+        c = job["batch"]["candidates"][i]
+        if c["config"] not in done:
+            results.add(dict(config=c["config"], status="compile", reason=reason, compile_ms=ms))
+            done.add(c["config"])
+
+    def shard_built(job, cubin, ms):
+        state = batches[job["batch"]["source"]]
+        if state["error"] is not None:
+            for i in job["candidates"]:
+                fail(job, i, state["error"], ms)
+            return
+        item = dict(batch=job["batch"], cubin=cubin, candidates=job["candidates"],
+                    compile_ms=ms / len(job["candidates"]))
+        if a.compile_only:
+            return
+        if state["exe"] is None:
+            state["waiting"].append(item)
+        else:
+            item.update(exe=state["exe"], compile_ms=item["compile_ms"] + state["share"])
+            ready.put(item)
+
+    workers = [GpuWorker(m, g, a.timeout, results, done, stats, fatal) for g in gpu_ids]
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as compilers, \
-         concurrent.futures.ThreadPoolExecutor(gpus.qsize()) as runners:
-        building = {compilers.submit(compile_job, m, job, a.nvcc, split): job for job in jobs}
-        timed = []
+         concurrent.futures.ThreadPoolExecutor(len(workers)) as runners:
+        timed = [runners.submit(w.loop, ready) for w in ([] if a.compile_only else workers)]
+        # Harnesses first: a batch's shards wait for it.
+        building = {compilers.submit(compile_job, m, job, a.nvcc, split): job
+                    for job in sorted(jobs, key=lambda j: j["kind"] != "harness")}
         while building:
             finished, _ = concurrent.futures.wait(
                 building, return_when=concurrent.futures.FIRST_COMPLETED)
             for fut in finished:
                 job = building.pop(fut)
-                exe, ms, error = fut.result()
+                out, ms, errors = fut.result()
                 stats.add(compiles=1)
-                cands = job["batch"]["candidates"]
-                if error is not None and len(job["candidates"]) > 1:
-                    # Which candidates nvcc refuses: each compiled alone.
-                    shard = job["shard"] if job["shard"] is not None else 0
-                    for i in job["candidates"]:
-                        one = dict(job, shard=shard, candidates=[i], alone=True)
-                        building[compilers.submit(compile_job, m, one, a.nvcc, split)] = one
+                state = batches[job["batch"]["source"]]
+                if job["kind"] == "harness":
+                    if errors is not None:
+                        # The batch's host code does not build: no candidate
+                        # of it can run.
+                        state["error"] = errors[0]
+                        for i in job["candidates"]:
+                            fail(job, i, errors[0], ms)
+                        continue
+                    state.update(exe=out, share=ms / state["size"])
+                    for item in state["waiting"]:
+                        item.update(exe=out, compile_ms=item["compile_ms"] + state["share"])
+                        ready.put(item)
+                    state["waiting"] = []
                     continue
-                if error is not None:
-                    for i in job["candidates"]:
-                        results.add(dict(config=cands[i]["config"], status="compile",
-                                         reason=error, compile_ms=ms))
-                        done.add(cands[i]["config"])
+                members = job["candidates"]
+                if job["kind"] == "locate":
+                    named = {i: job["reason"] for i in errors}
+                    job = job["shard"]
+                elif errors is None:
+                    shard_built(job, out, ms)
                     continue
-                if a.compile_only:
-                    continue
-
-                def work(job=job, exe=exe, ms=ms):
-                    g = gpus.get()
-                    try:
-                        run_job(m, job, exe, ms, g, a.timeout, results, done, stats)
-                    finally:
-                        gpus.put(g)
-                timed.append(runners.submit(work))
+                else:
+                    # Which candidates nvcc refuses, without compiling the
+                    # others one by one: those its errors name fail, the
+                    # rest compile again; when it names none, the shard is
+                    # compiled once more to find whose kernel the errors are
+                    # in, and failing that each half compiles alone.
+                    named = blamed(errors, job["batch"], members) if len(members) > 1 else \
+                        {members[0]: errors[0]}
+                    if not named and not job.get("located"):
+                        where = dict(job, kind="locate", name=job["name"] + "_lines",
+                                     reason=errors[0], shard=dict(job, located=True))
+                        building[compilers.submit(compile_job, m, where, a.nvcc, split)] = where
+                        continue
+                for i, line in named.items():
+                    fail(job, i, line, ms / len(members))
+                rest = [i for i in members if i not in named]
+                parts = [rest] if named else [rest[:len(rest) // 2], rest[len(rest) // 2:]]
+                for k, part in enumerate(p for p in parts if p):
+                    # After a look that found nothing, halving alone.
+                    again = dict(job, candidates=part, located=bool(job.get("located")) and not named,
+                                 name="%s_%s" % (job["name"], "r" if named else k))
+                    building[compilers.submit(compile_job, m, again, a.nvcc, split)] = again
+        ready.close()
         for fut in timed:
             fut.result()
+    if fatal:
+        sys.exit(fatal[0])
     print("run.py: %d candidates in %.1f s (%d nvcc, %d harness processes, %.1f s of harness setup)"
-          % (sum(len(j["candidates"]) for j in jobs), time.time() - t0, stats.compiles,
-             stats.harnesses, stats.setup_ms / 1000), file=sys.stderr)
+          % (sum(len(j["candidates"]) for j in jobs if j["kind"] == "harness"), time.time() - t0,
+             stats.compiles, stats.harnesses, stats.setup_ms / 1000), file=sys.stderr)
 
 
 if __name__ == "__main__":

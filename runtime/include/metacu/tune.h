@@ -6,24 +6,41 @@
 //
 //   #ifdef METACU_TUNE
 //   struct conv_problem {
-//     explicit conv_problem(const std::vector<long long> &size); // inputs,
-//     once size_t candidates() const;  // how many candidate kernels this file
-//     has void clear();               // poison the output before a checked run
-//     void launch(size_t i);      // run candidate i on the default stream
-//     double error();             // largest error of the output vs reference
+//     explicit conv_problem(const std::vector<long long> &size); // once
+//     size_t candidates() const; // the candidate kernels in this file
+//     void clear();              // poison the output before a checked run
+//     void launch(size_t i);     // run candidate i on the default stream
+//     double error();            // largest error of the output vs reference
 //   };
 //   METACU_TUNE_MAIN(conv_problem)
 //   #endif
 //
-// The harness allocates the problem once and, for each candidate in turn,
-// runs it once and checks the result, warms up, then times repeated runs
-// with CUDA events. It writes one JSON line per event on stdout, flushed, so
+// The harness makes the problem once and, for each candidate in turn, runs
+// it once and checks the result, warms up, then times repeated runs with
+// CUDA events. It writes one JSON line per event on stdout, flushed, so
 // that the runner that started it (metacu's run.py) keeps every result even
 // when a candidate kills the process: a candidate that corrupts the context
 // (illegal address) is reported and the harness exits with status 3; the
-// runner restarts it with the candidates after that one (--candidates).
-// --candidates also names the candidates a shard's compile built (the others'
-// kernels are empty there; metacu's Shards.h).
+// runner starts it again for the candidates after that one.
+//
+// Two ways to name the candidates:
+//  - `--candidates I,J,...`: the kernels compiled into this executable.
+//  - `--serve`: run.py's way. The executable is built with every candidate's
+//    kernel empty (METACU_TUNE_SHARD, metacu's Shards.h) and
+//    METACU_TUNE_MODULES; each line on stdin names a cubin that holds some
+//    candidates' kernels (a shard, compiled with nvcc -cubin) and those
+//    candidates (`PATH<TAB>I:NAME<TAB>J:NAME...`). The harness loads the
+//    cubin through the driver API, runs the candidates, unloads it and says
+//    `{"done": true}`. So one process per GPU makes the problem once for all
+//    the shards of its translation unit, and a shard's compile is device
+//    code only. The problem's own launches (`kernel<<<...>>>`, which nvcc
+//    turns into cudaLaunchKernel, linked with --wrap) of a kernel named by
+//    the candidate (NAME or NAME_...) go to the cubin's function of the same
+//    name; every other launch goes to the executable's own image. The
+//    problem's device variables (`__constant__`, `__device__`) live in the
+//    executable's image: they are copied into the cubin's before each
+//    checked run and back after it, and cudaFuncSetAttribute calls on a
+//    candidate's kernel are applied to the cubin's function too.
 #ifndef METACU_TUNE_H
 #define METACU_TUNE_H
 
@@ -37,6 +54,16 @@
 #include <vector>
 
 #include <cuda_runtime.h>
+
+#ifdef METACU_TUNE_MODULES
+#include <cuda.h>
+#include <elf.h>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <unordered_map>
+#include <utility>
+#endif
 
 namespace metacu::tune {
 
@@ -64,11 +91,17 @@ struct harness_options {
   std::vector<size_t> candidates;
   int warmup = 3;
   int repeat = 11;
+  /// Take shards from stdin (the header's comment).
+  bool serve = false;
 };
 
 inline bool parse_options(int argc, char **argv, harness_options &o) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
+    if (!std::strcmp(a, "--serve")) {
+      o.serve = true;
+      continue;
+    }
     const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
     if (!v)
       return false;
@@ -116,15 +149,209 @@ inline void report_failure(size_t i, const char *status, const std::string &why,
   std::fflush(stdout);
 }
 
+/// Whether the kernel named \p kernel (as the compiler names it: plain, or
+/// Itanium-mangled with its source names length-prefixed) is one of
+/// candidate \p name's: named \p name or `<name>_...`, as metacu's Shards.h
+/// guards them.
+inline bool names_candidate(const std::string &kernel,
+                            const std::string &name) {
+  auto fits = [&](const std::string &id) {
+    return id.compare(0, name.size(), name) == 0 &&
+           (id.size() == name.size() || id[name.size()] == '_');
+  };
+  if (fits(kernel))
+    return true;
+  for (size_t i = 0; i < kernel.size();) {
+    if (kernel[i] < '0' || kernel[i] > '9') {
+      ++i;
+      continue;
+    }
+    size_t j = i, n = 0;
+    for (; j < kernel.size() && kernel[j] >= '0' && kernel[j] <= '9'; ++j)
+      n = std::min(n * 10 + size_t(kernel[j] - '0'), kernel.size());
+    if (n <= kernel.size() - j && fits(kernel.substr(j, n)))
+      return true;
+    i = j;
+  }
+  return false;
+}
+
+#ifdef METACU_TUNE_MODULES
+/// The names of the variables (`__constant__`, `__device__`) defined in
+/// the cubin \p image: the STT_OBJECT symbols of its ELF symbol table.
+/// Anything that does not read as ELF64 has none.
+inline std::vector<std::string> device_variables(const std::string &image) {
+  std::vector<std::string> out;
+  Elf64_Ehdr eh;
+  if (image.size() < sizeof eh)
+    return out;
+  std::memcpy(&eh, image.data(), sizeof eh);
+  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > image.size() ||
+      eh.e_shnum > (image.size() - eh.e_shoff) / sizeof(Elf64_Shdr))
+    return out;
+  auto section = [&](size_t i) {
+    Elf64_Shdr sh;
+    std::memcpy(&sh, image.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
+    return sh;
+  };
+  auto inside = [&](const Elf64_Shdr &sh) {
+    return sh.sh_offset <= image.size() &&
+           sh.sh_size <= image.size() - sh.sh_offset;
+  };
+  for (size_t i = 0; i < eh.e_shnum; ++i) {
+    Elf64_Shdr syms = section(i);
+    if (syms.sh_type != SHT_SYMTAB || syms.sh_link >= eh.e_shnum ||
+        !inside(syms))
+      continue;
+    Elf64_Shdr names = section(syms.sh_link);
+    if (!inside(names))
+      continue;
+    for (size_t k = 0; k + sizeof(Elf64_Sym) <= syms.sh_size;
+         k += sizeof(Elf64_Sym)) {
+      Elf64_Sym sym;
+      std::memcpy(&sym, image.data() + syms.sh_offset + k, sizeof sym);
+      if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT ||
+          sym.st_shndx == SHN_UNDEF || sym.st_name >= names.sh_size)
+        continue;
+      const char *n = image.data() + names.sh_offset + sym.st_name;
+      size_t len = strnlen(n, names.sh_size - sym.st_name);
+      if (len > 0 && len < names.sh_size - sym.st_name)
+        out.emplace_back(n, len);
+    }
+  }
+  return out;
+}
+
+/// Where the problem's launches of candidate kernels go while a shard's
+/// cubin is loaded.
+struct module_redirect {
+  /// The loaded shard: its module, the candidates it builds, its variables.
+  CUmodule module = nullptr;
+  std::vector<std::string> names;
+  std::vector<std::string> variables;
+  /// The executable's own image, which holds the problem's variables.
+  CUmodule image = nullptr;
+  /// Per host stub launched: the shard's function, or null for a kernel
+  /// that is no candidate's (it runs from the executable's image).
+  std::unordered_map<const void *, CUfunction> functions;
+  /// cudaFuncSetAttribute calls, per stub, to apply to its shard function.
+  std::unordered_map<const void *, std::vector<std::pair<int, int>>> attributes;
+  /// Copy the problem's variables into the shard before the next launch.
+  bool copy_in = false;
+  /// The first failed driver launch since the last check.
+  CUresult launch_error = CUDA_SUCCESS;
+};
+
+inline module_redirect &redirect() {
+  static module_redirect r;
+  return r;
+}
+
+inline std::string driver_error(CUresult r) {
+  const char *s = nullptr;
+  cuGetErrorString(r, &s);
+  return s ? s : "CUDA driver error " + std::to_string(int(r));
+}
+
+/// Copies every variable of \p names from \p from to \p to where both have
+/// it with one size.
+inline void copy_variables(CUmodule from, CUmodule to,
+                           const std::vector<std::string> &names) {
+  for (const std::string &n : names) {
+    CUdeviceptr a, b;
+    size_t na = 0, nb = 0;
+    if (cuModuleGetGlobal(&a, &na, from, n.c_str()) == CUDA_SUCCESS &&
+        cuModuleGetGlobal(&b, &nb, to, n.c_str()) == CUDA_SUCCESS && na == nb)
+      cuMemcpyDtoD(b, a, na);
+  }
+}
+
+/// The shard's function for the kernel whose host stub is \p stub, or null.
+inline CUfunction redirected(const void *stub) {
+  module_redirect &r = redirect();
+  if (!r.module)
+    return nullptr;
+  auto [it, fresh] = r.functions.try_emplace(stub, nullptr);
+  if (!fresh)
+    return it->second;
+  const char *name = nullptr;
+  if (cudaFuncGetName(&name, stub) != cudaSuccess || !name)
+    return nullptr;
+  for (const std::string &c : r.names) {
+    if (!names_candidate(name, c))
+      continue;
+    CUfunction f;
+    if (cuModuleGetFunction(&f, r.module, name) != CUDA_SUCCESS)
+      break;
+    for (auto [attr, value] : r.attributes[stub])
+      cuFuncSetAttribute(f, CUfunction_attribute(attr), value);
+    cudaFunction_t own;
+    if (!r.image && cudaGetFuncBySymbol(&own, stub) == cudaSuccess)
+      cuFuncGetModule(&r.image, reinterpret_cast<CUfunction>(own));
+    it->second = f;
+    break;
+  }
+  return it->second;
+}
+
+/// Loads the cubin at \p path for the candidates \p names; an error says
+/// why it cannot be.
+inline std::string load_shard(const std::string &path,
+                              std::vector<std::string> names) {
+  std::ifstream in(path, std::ios::binary);
+  std::string image((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof())
+    return "cannot read " + path;
+  module_redirect &r = redirect();
+  if (CUresult e = cuModuleLoadData(&r.module, image.data());
+      e != CUDA_SUCCESS) {
+    r.module = nullptr;
+    return "cannot load " + path + ": " + driver_error(e);
+  }
+  r.names = std::move(names);
+  r.variables = device_variables(image);
+  r.functions.clear();
+  return "";
+}
+
+inline void unload_shard() {
+  module_redirect &r = redirect();
+  if (r.module)
+    cuModuleUnload(r.module);
+  r.module = nullptr;
+  r.functions.clear();
+}
+#endif
+
+/// Takes the error of the last launch, the driver's (a shard's function)
+/// or the runtime's.
+inline std::string take_launch_error() {
+#ifdef METACU_TUNE_MODULES
+  module_redirect &r = redirect();
+  if (CUresult e = r.launch_error; e != CUDA_SUCCESS) {
+    r.launch_error = CUDA_SUCCESS;
+    cudaGetLastError();
+    return driver_error(e);
+  }
+#endif
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    return cudaGetErrorString(e);
+  return "";
+}
+
 /// A launch error (bad configuration, too many resources) leaves the
 /// context usable; an error while the kernel ran (illegal address) does not.
 template <class Problem>
 bool run_checked(Problem &p, size_t i, const char *what, bool &fatal) {
+#ifdef METACU_TUNE_MODULES
+  redirect().copy_in = true;
+#endif
   p.launch(i);
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
-    report_failure(i, "runtime",
-                   std::string("cannot launch: ") + cudaGetErrorString(e),
-                   false);
+  if (std::string e = take_launch_error(); !e.empty()) {
+    report_failure(i, "runtime", "cannot launch: " + e, false);
     return false;
   }
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
@@ -135,7 +362,90 @@ bool run_checked(Problem &p, size_t i, const char *what, bool &fatal) {
                    true);
     return false;
   }
+#ifdef METACU_TUNE_MODULES
+  // What the candidate wrote to device variables, where the problem's
+  // error() reads it.
+  module_redirect &r = redirect();
+  if (r.module && r.image && !r.copy_in)
+    copy_variables(r.module, r.image, r.variables);
+  r.copy_in = false;
+#endif
   return true;
+}
+
+/// Checks and times candidate \p i; false when the context is lost.
+template <class Problem>
+bool measure(Problem &problem, size_t i, const harness_options &o,
+             cudaEvent_t start, cudaEvent_t stop) {
+  std::printf("{\"start\": %zu}\n", i);
+  std::fflush(stdout);
+  bool fatal = false;
+  auto t0 = std::chrono::steady_clock::now();
+  problem.clear();
+  if (!run_checked(problem, i, "while checking", fatal))
+    return !fatal;
+  double err = problem.error();
+  double verification_ms = ms_since(t0);
+  if (!(err <= o.tolerance)) {
+    char why[128];
+    std::snprintf(why, sizeof why,
+                  "largest error %.3g above the tolerance %.3g", err,
+                  o.tolerance);
+    report_failure(i, "correctness", why, false);
+    return true;
+  }
+  t0 = std::chrono::steady_clock::now();
+  for (int w = 0; w < o.warmup; ++w)
+    problem.launch(i);
+  std::vector<double> times;
+  for (int r = 0; r < o.repeat; ++r) {
+    cudaEventRecord(start);
+    problem.launch(i);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    times.push_back(ms);
+  }
+  if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+    report_failure(i, "runtime",
+                   std::string("while timing: ") + cudaGetErrorString(e) +
+                       " (context lost)",
+                   true);
+    return false;
+  }
+  double benchmark_ms = ms_since(t0);
+  std::string list;
+  for (double t : times) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.6g", list.empty() ? "" : ", ", t);
+    list += buf;
+  }
+  std::printf("{\"candidate\": %zu, \"status\": \"correct\", \"times\": "
+              "[%s], \"error\": %.3g, \"verification_ms\": %.3f, "
+              "\"benchmark_ms\": %.3f}\n",
+              i, list.c_str(), err, verification_ms, benchmark_ms);
+  std::fflush(stdout);
+  return true;
+}
+
+/// One line of --serve: the cubin's path and its candidates (index and
+/// name), tab-separated; false when it does not read so.
+inline bool parse_shard(const std::string &line, std::string &path,
+                        std::vector<std::pair<size_t, std::string>> &members) {
+  size_t tab = line.find('\t');
+  path = line.substr(0, tab);
+  while (tab != std::string::npos) {
+    size_t next = line.find('\t', tab + 1);
+    std::string field = line.substr(tab + 1, next - tab - 1);
+    char *end;
+    size_t i = std::strtoull(field.c_str(), &end, 10);
+    if (end == field.c_str() || *end != ':')
+      return false;
+    members.emplace_back(i, end + 1);
+    tab = next;
+  }
+  return !path.empty() && !members.empty();
 }
 
 template <class Problem> int run(int argc, char **argv) {
@@ -144,7 +454,8 @@ template <class Problem> int run(int argc, char **argv) {
   if (!parse_options(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: %s [--size N,M,...] [--tolerance T] "
-                 "[--candidates I,J,...] [--warmup N] [--repeat N]\n",
+                 "[--candidates I,J,... | --serve] [--warmup N] "
+                 "[--repeat N]\n",
                  argv[0]);
     return 2;
   }
@@ -174,74 +485,98 @@ template <class Problem> int run(int argc, char **argv) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
+  auto exists = [&](size_t i) {
+    if (i < problem.candidates())
+      return true;
+    std::fprintf(stderr,
+                 "metacu tune harness: no candidate %zu (the problem has "
+                 "%zu)\n",
+                 i, problem.candidates());
+    return false;
+  };
+  if (o.serve) {
+#ifdef METACU_TUNE_MODULES
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      std::string path;
+      std::vector<std::pair<size_t, std::string>> members;
+      if (!parse_shard(line, path, members)) {
+        std::fprintf(stderr, "metacu tune harness: not a shard: %s\n",
+                     line.c_str());
+        return 2;
+      }
+      std::vector<std::string> names;
+      for (const auto &m : members) {
+        if (!exists(m.first))
+          return 2;
+        names.push_back(m.second);
+      }
+      if (std::string e = load_shard(path, names); !e.empty()) {
+        for (const auto &m : members)
+          report_failure(m.first, "runtime", e, false);
+      } else {
+        for (const auto &m : members)
+          if (!measure(problem, m.first, o, start, stop))
+            return 3;
+        unload_shard();
+      }
+      std::printf("{\"done\": true}\n");
+      std::fflush(stdout);
+    }
+    return 0;
+#else
+    std::fprintf(stderr, "metacu tune harness: --serve needs the harness "
+                         "built with METACU_TUNE_MODULES (run.py does)\n");
+    return 2;
+#endif
+  }
   if (o.candidates.empty())
     for (size_t i = 0; i < problem.candidates(); ++i)
       o.candidates.push_back(i);
-  for (size_t i : o.candidates) {
-    if (i >= problem.candidates()) {
-      std::fprintf(stderr,
-                   "metacu tune harness: no candidate %zu (the problem has "
-                   "%zu)\n",
-                   i, problem.candidates());
-      return 2;
-    }
-    std::printf("{\"start\": %zu}\n", i);
-    std::fflush(stdout);
-    bool fatal = false;
-    auto t0 = std::chrono::steady_clock::now();
-    problem.clear();
-    if (!run_checked(problem, i, "while checking", fatal)) {
-      if (fatal)
-        return 3;
-      continue;
-    }
-    double err = problem.error();
-    double verification_ms = ms_since(t0);
-    if (!(err <= o.tolerance)) {
-      char why[128];
-      std::snprintf(why, sizeof why,
-                    "largest error %.3g above the tolerance %.3g", err,
-                    o.tolerance);
-      report_failure(i, "correctness", why, false);
-      continue;
-    }
-    t0 = std::chrono::steady_clock::now();
-    for (int w = 0; w < o.warmup; ++w)
-      problem.launch(i);
-    std::vector<double> times;
-    for (int r = 0; r < o.repeat; ++r) {
-      cudaEventRecord(start);
-      problem.launch(i);
-      cudaEventRecord(stop);
-      cudaEventSynchronize(stop);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start, stop);
-      times.push_back(ms);
-    }
-    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
-      report_failure(i, "runtime",
-                     std::string("while timing: ") + cudaGetErrorString(e) +
-                         " (context lost)",
-                     true);
-      return 3;
-    }
-    double benchmark_ms = ms_since(t0);
-    std::string list;
-    for (double t : times) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%s%.6g", list.empty() ? "" : ", ", t);
-      list += buf;
-    }
-    std::printf("{\"candidate\": %zu, \"status\": \"correct\", \"times\": "
-                "[%s], \"error\": %.3g, \"verification_ms\": %.3f, "
-                "\"benchmark_ms\": %.3f}\n",
-                i, list.c_str(), err, verification_ms, benchmark_ms);
-    std::fflush(stdout);
-  }
+  for (size_t i : o.candidates)
+    if (!exists(i) || !measure(problem, i, o, start, stop))
+      return exists(i) ? 3 : 2;
   return 0;
 }
 
 } // namespace metacu::tune
+
+#ifdef METACU_TUNE_MODULES
+// The harness is linked with --wrap=cudaLaunchKernel and
+// --wrap=cudaFuncSetAttribute (run.py), and built with __NV_LEGACY_LAUNCH so
+// that nvcc's `<<<...>>>` calls cudaLaunchKernel with the kernel's stub.
+extern "C" cudaError_t __real_cudaLaunchKernel(const void *, dim3, dim3,
+                                               void **, size_t, cudaStream_t);
+extern "C" cudaError_t __real_cudaFuncSetAttribute(const void *,
+                                                   cudaFuncAttribute, int);
+
+extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *stub, dim3 grid,
+                                               dim3 block, void **args,
+                                               size_t shared,
+                                               cudaStream_t stream) {
+  namespace t = metacu::tune;
+  CUfunction f = t::redirected(stub);
+  if (!f)
+    return __real_cudaLaunchKernel(stub, grid, block, args, shared, stream);
+  t::module_redirect &r = t::redirect();
+  if (r.copy_in && r.image)
+    t::copy_variables(r.image, r.module, r.variables);
+  r.copy_in = false;
+  CUresult e = cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y,
+                              block.z, unsigned(shared), stream, args, nullptr);
+  if (e != CUDA_SUCCESS && r.launch_error == CUDA_SUCCESS)
+    r.launch_error = e;
+  return e == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+}
+
+extern "C" cudaError_t __wrap_cudaFuncSetAttribute(const void *stub,
+                                                   cudaFuncAttribute attr,
+                                                   int value) {
+  // cudaFuncAttribute's values are CUfunction_attribute's.
+  metacu::tune::redirect().attributes[stub].emplace_back(int(attr), value);
+  return __real_cudaFuncSetAttribute(stub, attr, value);
+}
+#endif
 
 /// Defines main() as the tuning harness over \p Problem.
 #define METACU_TUNE_MAIN(Problem)                                              \

@@ -1,25 +1,79 @@
 #!/usr/bin/env python3
-# A stand-in for nvcc, for run.py's tests without a GPU: the "executable"
-# it writes is a script that speaks the harness's protocol (metacu/tune.h)
-# for the candidates it is given: candidate 1 corrupts the context (the
-# harness reports it and exits 3), candidate 4 kills the process, the others
-# are correct.
-import sys, os
-out = sys.argv[sys.argv.index("-o") + 1]
+# A stand-in for nvcc and a GPU, for run.py's tests: what it builds speaks
+# the harness's protocol (metacu/tune.h) without CUDA.
+#
+# A shard's compile (-cubin) writes the candidate names its
+# -DMETACU_TUNE_IN_SHARD_<name> macros select; it fails as nvcc would when
+# it holds a candidate named in FAKE_NVCC_PTXAS (ptxas's error names the
+# kernel) or FAKE_NVCC_FRONT (a front-end error that names no candidate, at
+# a line of the user's, or of run.py's copy of the batch without #line).
+# Every compile is logged to FAKE_NVCC_LOG, one line of its candidates
+# ("harness" for the executable).
+#
+# The harness executable (--serve) is a script: it sets up once (logged to
+# FAKE_HARNESS_LOG, one line per start), then for each shard line on stdin
+# times its candidates: candidate 1 corrupts the context (the harness reports
+# it and exits 3), candidate 4 kills the process, candidate 6 hangs, the
+# others are correct.
+import os
+import sys
+
+args = sys.argv[1:]
+out = args[args.index("-o") + 1]
+prefix = "-DMETACU_TUNE_IN_SHARD_"
+names = [a[len(prefix):] for a in args if a.startswith(prefix)]
+with open(os.environ.get("FAKE_NVCC_LOG", os.devnull), "a") as log:
+    log.write((" ".join(names) if "-cubin" in args else "harness") + "\n")
+
+if "-cubin" in args:
+    ptxas = [n for n in os.environ.get("FAKE_NVCC_PTXAS", "").split(",") if n in names]
+    if ptxas:
+        for n in ptxas:
+            print("ptxas error   : Entry function '_Z%d%sPfi' uses too much shared data "
+                  "(0x10100 bytes, 0xc000 max)" % (len(n), n), file=sys.stderr)
+        sys.exit(255)
+    front = [n for n in os.environ.get("FAKE_NVCC_FRONT", "").split(",") if n in names]
+    if front:
+        # At the user's line, or, in run.py's copy without #line, at the
+        # copy's line inside the candidate's guarded body.
+        source = args[-1]
+        where = "Inputs/scale.cu(30)"
+        if source.endswith("_lines.cu"):
+            lines = open(source).read().split("\n")
+            k = next(k for k, l in enumerate(lines) if l.endswith(prefix[2:] + front[0] + ")"))
+            where = "%s(%d)" % (os.path.basename(source), k + 2)
+        print("%s: error: identifier \"undeclared_factor\" is undefined" % where,
+              file=sys.stderr)
+        sys.exit(1)
+    with open(out, "w") as f:
+        f.write("\n".join(names))
+    sys.exit(0)
+
 with open(out, "w") as f:
     f.write('''#!/usr/bin/env python3
-import sys, json
-a = sys.argv
-c = [int(x) for x in a[a.index("--candidates") + 1].split(",")]
+import json, os, sys, time
+with open(os.environ.get("FAKE_HARNESS_LOG", os.devnull), "a") as log:
+    log.write("start\\n")
 print(json.dumps({"device": "Fake GPU", "driver": "13.0", "cc": 90}), flush=True)
 print(json.dumps({"setup_ms": 100}), flush=True)
-for i in c:
-    print(json.dumps({"start": i}), flush=True)
-    if i == 1:
-        print(json.dumps({"candidate": i, "status": "runtime", "reason": "illegal", "fatal": True}), flush=True)
-        sys.exit(3)
-    if i == 4:
-        sys.exit(1)
-    print(json.dumps({"candidate": i, "status": "correct", "times": [1.0]}), flush=True)
+assert sys.argv[1] == "--serve"
+for line in sys.stdin:
+    path, *members = line.rstrip("\\n").split("\\t")
+    built = open(path).read().split("\\n")
+    for m in members:
+        i, name = m.split(":")
+        i = int(i)
+        assert name in built, (name, built)
+        print(json.dumps({"start": i}), flush=True)
+        if i == 1:
+            print(json.dumps({"candidate": i, "status": "runtime", "reason": "illegal",
+                              "fatal": True}), flush=True)
+            sys.exit(3)
+        if i == 4:
+            sys.exit(1)
+        if i == 6:
+            time.sleep(60)
+        print(json.dumps({"candidate": i, "status": "correct", "times": [1.0]}), flush=True)
+    print(json.dumps({"done": True}), flush=True)
 ''')
 os.chmod(out, 0o755)

@@ -39,6 +39,29 @@ TEST(LocalSearchTest, BestImprovementTakesTheSteepestHammingStep) {
   EXPECT_EQ(distance(B.Space, E.trace()[16].Config, Second), 1u);
 }
 
+TEST(LocalSearchTest, AStartAndItsNeighbourhoodAreOneBatch) {
+  // A runner that takes 64 at once gets the start with its whole first
+  // neighbourhood, not the start alone and then the neighbours; the climb
+  // ends where it does one at a time.
+  uint32_t Ends[2];
+  for (unsigned Batch : {1u, 64u}) {
+    test::Bowl B = test::bowl();
+    test::FakeRunner Runner = test::replayingRunner(B);
+    Runner.Batch = Batch;
+    Evaluator E(B.Space, Runner, {});
+    Random R(1);
+    uint32_t Start = B.index(1, 1, 1);
+    Ends[Batch > 1] =
+        climb(E, R, Start, {{Neighbourhood::Hamming}, Pivot::First});
+    llvm::SmallVector<uint32_t, 64> Near;
+    B.Space.neighbours(Start, Neighbourhood::Hamming, Near);
+    ASSERT_FALSE(Runner.Batches.empty());
+    EXPECT_EQ(Runner.Batches.front().size(), Batch > 1 ? Near.size() + 1 : 1u);
+    EXPECT_EQ(Runner.Batches.front().front(), Start);
+  }
+  EXPECT_EQ(Ends[0], Ends[1]);
+}
+
 TEST(LocalSearchTest, InvalidStartClimbsToAValidNeighbour) {
   test::Bowl B = test::bowl();
   Evaluator E(B.Space, *B.Runner, {});

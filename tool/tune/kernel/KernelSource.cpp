@@ -115,6 +115,14 @@ KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
     K.Declared = std::move(*It);
   }
 
+  // Kernel Tuner leaves these out without a word; say so.
+  if (uint64_t N = K.Declared.OverMaxThreads)
+    llvm::errs() << llvm::formatv(
+        "metacu tune: {0}: {1} configuration{2} of more than {3} threads a "
+        "block {4} (tune_space::max_threads_per_block)\n",
+        K.Declared.Kernel, N, N == 1 ? "" : "s", K.Declared.MaxThreadsPerBlock,
+        N == 1 ? "is not a candidate" : "are not candidates");
+
   // What a build elsewhere needs besides the expansion: the headers the
   // file includes from its own tree (not the toolkit's, the system's or
   // metacu's, which the bundle has).

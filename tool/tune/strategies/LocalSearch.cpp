@@ -48,8 +48,21 @@ uint32_t metacu::tune::climb(Evaluator &E, Random &R, uint32_t Start,
                              const ClimbOptions &Options) {
   std::vector<uint32_t> Path{Start};
   uint32_t Current = Start;
-  double CurrentCost = E.evaluate(Current).Value;
   llvm::SmallVector<uint32_t, 64> Near;
+  // The start and its first neighbourhood in one batch where the runner
+  // takes that many: the climb scans that neighbourhood whatever the start
+  // costs, and a GPU runner pays a round's fixed cost (an expansion, the
+  // compiles' shared part) once instead of twice. A runner of one at a time
+  // (replay) sees the order it always did.
+  if (!Options.Neighbourhoods.empty() && E.batchSize() > 1) {
+    E.space().neighbours(Start, Options.Neighbourhoods.front(), Near);
+    if (Near.size() < E.batchSize()) {
+      std::vector<uint32_t> First{Start};
+      First.insert(First.end(), Near.begin(), Near.end());
+      E.evaluate(First);
+    }
+  }
+  double CurrentCost = E.evaluate(Current).Value;
   size_t K = 0;
   while (K < Options.Neighbourhoods.size() && !E.done()) {
     if (Options.Memory && Path.size() > 1)

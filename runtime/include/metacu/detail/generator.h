@@ -24,6 +24,7 @@
 
 #include <array>
 #include <charconv>
+#include <climits>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -33,6 +34,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <source_location>
 #include <stdexcept>
 #include <string>
@@ -1056,6 +1058,15 @@ public:
     launch_ = std::move(f);
     return *this;
   }
+  /// Configurations of more threads a block than \p n are not candidates
+  /// (by default 1024, what every CUDA GPU allows; 0: no limit). A block is
+  /// what launch() says, or else the product of the parameters
+  /// block_size_x, block_size_y and block_size_z, Kernel Tuner's names, as
+  /// Kernel Tuner restricts them without being asked.
+  tune_space &max_threads_per_block(long long n) {
+    max_threads_ = n;
+    return *this;
+  }
   /// The largest error against the reference a correct result may have.
   tune_space &tolerance(double t) {
     tolerance_ = t;
@@ -1122,13 +1133,21 @@ public:
     s += "], \"valid\": [";
     bool first = true;
     std::string launches;
+    unsigned long long too_large = 0;
     for (unsigned long long i = 0, n = product_size(); i < n; ++i) {
       json config = json::parse(config_text(i), kernel_);
       if (!allows(config))
         continue;
-      s += (first ? "" : ",") + std::to_string(i);
+      std::optional<tune_launch> how;
       if (launch_)
-        launches += (first ? "[" : ",[") + launch_text(launch_(config)) + "]";
+        how = launch_(config);
+      if (max_threads_ > 0 && threads_per_block(config, how) > max_threads_) {
+        ++too_large;
+        continue;
+      }
+      s += (first ? "" : ",") + std::to_string(i);
+      if (how)
+        launches += (first ? "[" : ",[") + launch_text(*how) + "]";
       first = false;
     }
     if (launch_)
@@ -1143,7 +1162,9 @@ public:
     s += "], \"metric\": \"" + metric_ + "\", \"work\": " + work +
          ", \"direction\": \"" +
          (direction_ == tune_direction::maximize ? "max" : "min") +
-         "\", \"tolerance\": " + tol + "}";
+         "\", \"tolerance\": " + tol +
+         ", \"max_threads_per_block\": " + std::to_string(max_threads_) +
+         ", \"over_max_threads\": " + std::to_string(too_large) + "}";
     return s;
   }
 
@@ -1153,6 +1174,22 @@ private:
     std::vector<long long> values;
     bool flag;
   };
+  /// The threads of a block of \p config: \p how's, or the product of
+  /// Kernel Tuner's block_size_x/y/z parameters (1 without them).
+  long long threads_per_block(const json &config,
+                              const std::optional<tune_launch> &how) const {
+    long long n = 1;
+    if (how) {
+      for (long long d : how->block)
+        n = d > 0 && n > LLONG_MAX / d ? LLONG_MAX : n * d;
+      return n;
+    }
+    for (const char *name : {"block_size_x", "block_size_y", "block_size_z"})
+      for (const parameter &p : params_)
+        if (p.name == name && !p.flag)
+          n *= config[name].as_int();
+    return n;
+  }
   /// "bx,by,bz,gx,gy,gz", every dimension at least 1.
   std::string launch_text(const tune_launch &l) const {
     if (l.block.empty() || l.block.size() > 3 || l.grid.size() > 3)
@@ -1182,6 +1219,7 @@ private:
   double work_ = 0;
   tune_direction direction_ = tune_direction::minimize;
   double tolerance_ = 1e-6;
+  long long max_threads_ = 1024;
 };
 
 /// One kernel specialization `metacu tune` asks for: emit a kernel named
