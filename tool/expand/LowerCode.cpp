@@ -110,13 +110,16 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
       Scopes.pop_back();
       if (S.Kind == ScopeKind::Namespace && !S.InBlock)
         closeRun();
-      // A specialization's body is the loop's; each ends its line.
+      // A specialization's body is the loop's; each ends its line. Of a
+      // chain of branches, the last is followed by the function's '}'.
       if (S.Specializations)
-        emitCode(T.end(), "\n");
+        emitCode(T.end(), S.Branches ? " else" : "\n");
       if (S.GuardedEnd)
         closeGuardedBlock();
       else
         write("}\n");
+      if (S.Branches)
+        emitCode(T.end(), " {\n}\n}\n");
       // Back at namespace level, a long run ends here: the JIT's code
       // generation takes more than linear time in a function's size, and
       // thousands of function bodies in one run made it quadratic.

@@ -50,6 +50,8 @@ struct Scope {
   /// The body of a template over an enumeration, expanded once per
   /// enumerator inside a loop of the program (LowerSpecialize.cpp).
   bool Specializations = false;
+  /// ... as a chain of 'if constexpr' branches, one per enumerator.
+  bool Branches = false;
   /// Offset of the '{' that opened it, for unbalanced-brace errors.
   unsigned OpenOffset = 0;
   /// Its '}' is written by a guard of the program (openGuardedBlock).
@@ -162,11 +164,17 @@ private:
     /// function's name.
     unsigned Template, Close, Name;
     std::string Var, Type;
+    /// The template's other parameters: the body becomes an 'if constexpr'
+    /// chain over the enumerators, since a function template cannot be
+    /// specialized partially.
+    std::vector<std::string> Others;
   };
   /// The function template whose body opens at \p Open, if its one
   /// template parameter is an enumeration that its meta code reads.
   std::optional<Specialization> enumSpecialization(unsigned Open,
                                                    unsigned StmtStart) const;
+  void openBranches(const Specialization &S, unsigned Open,
+                    unsigned &Pending);
   void openSpecializations(const Specialization &S, unsigned Open,
                            unsigned &Pending);
 

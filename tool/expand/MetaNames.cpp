@@ -262,8 +262,25 @@ std::vector<std::string> loopVariables(llvm::ArrayRef<Token> Head) {
   return declaredNames(Head.take_front(End)).Values;
 }
 
+llvm::StringSet<> declaredMetaNames(const ScanResult &Scan) {
+  llvm::StringSet<> Declared;
+  walkNodes(Scan.Nodes, [&](const Node &N) {
+    if (N.Kind == NodeKind::Stmt) {
+      DeclaredNames D = declaredNames(Scan.tokensIn(N.Head).drop_back());
+      for (auto *Names : {&D.Values, &D.Types, &D.Enumerators})
+        for (auto &V : *Names)
+          Declared.insert(V);
+    } else if (N.Kind == NodeKind::For || N.Kind == NodeKind::ForEnum) {
+      for (auto &V : loopVariables(Scan.tokensIn(N.Head)))
+        Declared.insert(V);
+    }
+    return WalkNext::Children;
+  });
+  return Declared;
+}
+
 llvm::StringSet<> metaIdentifiers(const ScanResult &Scan) {
-  llvm::StringSet<> Used, Declared;
+  llvm::StringSet<> Used;
   const std::vector<Token> &T = Scan.Tokens;
   auto AddRange = [&](Range R) {
     unsigned B = Scan.tokenAt(R.Begin);
@@ -279,34 +296,13 @@ llvm::StringSet<> metaIdentifiers(const ScanResult &Scan) {
     }
   };
   walkNodes(Scan.Nodes, [&](const Node &N) {
-    switch (N.Kind) {
-    case NodeKind::Text:
-      break;
-    case NodeKind::Stmt: {
+    if (N.Kind != NodeKind::Text)
       AddRange(N.Head);
-      DeclaredNames D = declaredNames(Scan.tokensIn(N.Head).drop_back());
-      for (auto &V : D.Values)
-        Declared.insert(V);
-      for (auto &T : D.Types)
-        Declared.insert(T);
-      for (auto &E : D.Enumerators)
-        Declared.insert(E);
-      break;
-    }
-    case NodeKind::For:
-    case NodeKind::ForEnum:
-      for (auto &V : loopVariables(Scan.tokensIn(N.Head)))
-        Declared.insert(V);
-      AddRange(N.Head);
-      break;
-    default:
-      AddRange(N.Head);
-      break;
-    }
     for (const Branch &B : N.Branches)
       AddRange(B.Cond);
     return WalkNext::Children;
   });
+  llvm::StringSet<> Declared = declaredMetaNames(Scan);
   llvm::StringSet<> Result;
   for (auto &U : Used)
     if (!Declared.contains(U.getKey()))

@@ -43,6 +43,10 @@ std::vector<std::string> loopVariables(llvm::ArrayRef<Token> Head);
 /// Whether \p Name is a C++ keyword (or a CUDA one such as __global__).
 bool isKeyword(llvm::StringRef Name);
 
+/// The names meta code in \p Scan declares, anywhere: meta statements'
+/// declarations and meta loops' variables.
+llvm::StringSet<> declaredMetaNames(const ScanResult &Scan);
+
 /// The names meta code in \p Scan refers to, less those that meta code
 /// declares itself: what the host slice must resolve. An unqualified use is
 /// recorded as "name", a qualified one as "qualifier::name" (the qualifier

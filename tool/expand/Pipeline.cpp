@@ -7,6 +7,7 @@
 #include "expand/HostCopy.h"
 #include "expand/HostSlice.h"
 #include "expand/Lower.h"
+#include "expand/MetaMacros.h"
 #include "expand/MetaNames.h"
 #include "expand/NvccPasses.h"
 #include "expand/Scan.h"
@@ -51,16 +52,101 @@ llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced,
                                            const ArchList &Archs,
                                            const PipelineOptions &Opts);
 
+/// Rounds of meta macro expansion before macros that expand to one
+/// another without end are refused.
+constexpr unsigned MaxMacroRounds = 32;
+
+/// \p Err with each LocatedError in an expansion of \p Rounds placed at
+/// the macro's use in \p Before, the text before the first round, with a
+/// note at the definition of each macro it is in (the outermost last).
+llvm::Error placeInMacroUses(const SourceFile &Before,
+                             llvm::ArrayRef<ExpandedMacros> Rounds,
+                             llvm::Error Err) {
+  if (Rounds.empty())
+    return Err;
+  auto Back = [&](unsigned Offset, size_t From) {
+    for (size_t R = From; R-- > 0;)
+      Offset = Rounds[R].offsetBefore(Offset);
+    return Offset;
+  };
+  return llvm::handleErrors(
+      std::move(Err), [&](std::unique_ptr<LocatedError> E) -> llvm::Error {
+        unsigned Offset = E->offset();
+        llvm::Error Notes = llvm::Error::success();
+        for (size_t R = Rounds.size(); R-- > 0;) {
+          if (const MacroUse *U = Rounds[R].useAt(Offset); U && U->Definition)
+            Notes = llvm::joinErrors(
+                std::move(Notes),
+                llvm::make_error<SourceError>(Before, Back(*U->Definition, R),
+                                              "in the expansion of macro '" +
+                                                  U->Name + "', defined here",
+                                              "note"));
+          Offset = Rounds[R].offsetBefore(Offset);
+        }
+        return llvm::joinErrors(errorAt(Offset, E->text()), std::move(Notes));
+      });
+}
+
+/// The stages after the scan; \p Before: the times of what came first.
+llvm::Expected<ExpandedFile>
+runExpanded(const SourceFile &File, ScanResult Scanned,
+            std::vector<StageTime> Before, const ArchList &Archs,
+            const PipelineOptions &Opts, bool Spliced);
+
 /// \p Spliced: \p File already has its dialect headers in place.
 llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
                                  const PipelineOptions &Opts, bool Spliced) {
-  ExpandedFile Result;
-  StageClock Clock(Result.Timings);
-
+  auto Start = std::chrono::steady_clock::now();
   auto Scan = scan(File);
   if (!Scan)
     return Scan.takeError();
-  Clock.lap("scan");
+  HostSliceOptions Reading = Opts;
+  Reading.AsNvccHostPass = Spliced;
+  // Meta macros are expanded before anything reads the file as code.
+  std::vector<ExpandedMacros> Rounds;
+  auto Current = [&]() -> const SourceFile & {
+    return Rounds.empty() ? File : Rounds.back().Text;
+  };
+  for (bool More = mayDefineMetaMacros(*Scan, declaredMetaNames(*Scan));
+       More;) {
+    if (Rounds.size() == MaxMacroRounds)
+      return placeInMacroUses(
+          File, Rounds,
+          errorAt(Rounds.back().Uses.front().Expanded.Begin,
+                  "meta macros expand to one another without end (" +
+                      llvm::Twine(MaxMacroRounds) + " levels)"));
+    auto Expanded =
+        expandMetaMacros(Current(), *Scan, declaredMetaNames(*Scan), Reading);
+    if (!Expanded)
+      return placeInMacroUses(File, Rounds, Expanded.takeError());
+    if (!*Expanded)
+      break;
+    More = (*Expanded)->MoreRounds;
+    Rounds.push_back(std::move(**Expanded));
+    Scan = scan(Current());
+    if (!Scan)
+      return placeInMacroUses(File, Rounds, Scan.takeError());
+  }
+  std::vector<StageTime> Before{
+      {Rounds.empty() ? "scan" : "scan and meta macros",
+       std::chrono::duration<double, std::milli>(
+           std::chrono::steady_clock::now() - Start)
+           .count()}};
+  auto Result = runExpanded(Current(), std::move(*Scan), std::move(Before),
+                            Archs, Opts, Spliced);
+  if (!Result)
+    return placeInMacroUses(File, Rounds, Result.takeError());
+  return Result;
+}
+
+llvm::Expected<ExpandedFile>
+runExpanded(const SourceFile &File, ScanResult Scanned,
+            std::vector<StageTime> Before, const ArchList &Archs,
+            const PipelineOptions &Opts, bool Spliced) {
+  ExpandedFile Result;
+  Result.Timings = std::move(Before);
+  StageClock Clock(Result.Timings);
+  std::optional<ScanResult> Scan(std::move(Scanned));
 
   HostSliceOptions Reading = Opts;
   Reading.AsNvccHostPass = Spliced;
@@ -80,7 +166,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
       if (!Slice)
         return Slice.takeError();
     }
-    Scan = std::move(Kept);
+    Scan = std::move(*Kept);
   }
   // Only inputs that include a dialect header, or may through an #include
   // this reading skips and nvcc's host pass takes, pay for the splice.

@@ -43,7 +43,8 @@ struct PipelineOptions : ExecuteOptions {
 };
 
 struct StageTime {
-  /// "dialect headers" (only for an input that includes one), "scan",
+  /// "dialect headers" (only for an input that includes one), "scan" (or
+  /// "scan and meta macros" where expand/MetaMacros.h expanded some),
   /// "host slice", "lower", "execute" or "emit".
   llvm::StringRef Stage;
   double Milliseconds = 0;

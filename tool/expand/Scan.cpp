@@ -118,6 +118,13 @@ private:
            isSuffixedCodegenIf(I);
   }
 
+  /// Whether token \p I, on a directive line, is part of a #define.
+  bool inDefine(unsigned I) const {
+    while (I > 0 && !(toks()[I].StartOfLine && toks()[I].is(tok::hash)))
+      --I;
+    return I + 1 < toks().size() && toks()[I + 1].isIdent("define");
+  }
+
   /// The code token before \p I (directive lines are not code), if any.
   std::optional<unsigned> previousCode(unsigned I) const {
     while (I-- > 0)
@@ -641,16 +648,21 @@ private:
     };
     for (unsigned I = TokBegin; I < TokEnd;) {
       const Token &T = toks()[I];
+      // A #define's body is expanded where the macro is used
+      // (expand/MetaMacros.h); one the preprocessor skips is never read.
+      if (T.InDirective && inDefine(I)) {
+        ++I;
+        continue;
+      }
       if (T.InDirective && (T.isAt() || (T.isIdent("if") && I + 1 < TokEnd &&
                                          toks()[I + 1].InDirective &&
                                          toks()[I + 1].isIdent("codegen"))))
         return errorAtTok(
             I, "meta constructs cannot appear inside preprocessor "
-               "directives: metacu expands the file before the "
-               "preprocessor does, so it never sees a macro's expansion; "
-               "write the construct where the macro is used, or make the "
-               "repeated part a meta function or an '@meta for' over the "
-               "cases");
+               "directives other than #define: metacu expands the file "
+               "before the preprocessor does, so a condition or #include "
+               "never sees meta values; compute the value with meta code "
+               "and use it in ordinary code");
       if (!startsConstruct(I)) {
         ++I;
         continue;

@@ -164,11 +164,26 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   std::map<FileKey, Site> Sites;
   for (auto &[K, G] : F.Groups)
     classifyWithParents(K, F, Sites, Tree);
+  // Macros whose every definition of the tree, and none outside it,
+  // takes the value form: a use may reach any of them.
+  llvm::StringSet<> ValueMacros, Staying;
+  for (auto &[K, O] : F.Others)
+    if (O.Kind == SiteKind::MacroAlias)
+      (Tree(K.first) && takesValueForm(O, F) ? ValueMacros : Staying)
+          .insert(O.Name);
+  for (const auto &Name : Staying)
+    ValueMacros.erase(Name.getKey());
   for (auto &[K, O] : F.Others) {
     std::optional<std::string> Stays;
     if (O.Kind == SiteKind::ValueUse && O.Direct)
       Stays = whyValueStays(O, K.first, Tree, F, Sites);
-    Sites.emplace(K, classifyOther(K, O, F, std::move(Stays)));
+    Site S = classifyOther(K, O, F, std::move(Stays));
+    bool Through = O.Kind == SiteKind::ValueUse && !O.Direct &&
+                   ValueMacros.contains(O.Via);
+    if (Through ||
+        (O.Kind == SiteKind::MacroAlias && ValueMacros.contains(O.Name)))
+      convertThroughMacro(S, O);
+    Sites.emplace(K, std::move(S));
   }
   return byFile(F, std::move(Sites));
 }

@@ -343,4 +343,26 @@ Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
   return S;
 }
 
+bool takesValueForm(const OtherSite &O, const Facts &F) {
+  if (O.Kind != SiteKind::MacroAlias || O.ValueTokens.empty() ||
+      F.NamedInMacros.contains(O.Name))
+    return false;
+  return llvm::none_of(F.Groups, [&](const auto &G) {
+    return G.second.Via.count(O.Name) != 0;
+  });
+}
+
+void convertThroughMacro(Site &S, const OtherSite &O) {
+  S.Category = SiteCategory::Value;
+  if (S.Kind == SiteKind::MacroAlias) {
+    S.ValueOffsets = O.ValueTokens;
+    S.Reason = "__CUDA_ARCH__'s value in the body of a macro used in code "
+               "only becomes " +
+               std::string(ArchValue);
+  } else {
+    S.Reason = "uses __CUDA_ARCH__'s value through macro '" + O.Via +
+               "', whose definition takes the value form";
+  }
+}
+
 } // namespace metacu

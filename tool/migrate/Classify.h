@@ -38,6 +38,18 @@ Site classifyConditional(const Group &G, const Facts &F, bool InTree,
 Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
                    std::optional<std::string> Stays = std::nullopt);
 
+/// Whether the macro alias \p O can take the value form: its body spells
+/// __CUDA_ARCH__ itself as a value (no '#', '##'), and the macro is used
+/// in code only, never in a condition (\p F's conditionals reach
+/// __CUDA_ARCH__ through it) nor inside another macro's body or arguments
+/// (where it may be stringified or pasted).
+bool takesValueForm(const OtherSite &O, const Facts &F);
+
+/// \p S, a macro alias that takesValueForm(), or a value use through such
+/// a macro, made a Value site: the body's __CUDA_ARCH__ becomes ArchValue,
+/// which is right at each use since __nvvm_arch is a macro of each pass.
+void convertThroughMacro(Site &S, const OtherSite &O);
+
 } // namespace metacu
 
 #endif

@@ -80,6 +80,11 @@ struct OtherSite {
   bool Direct = false;
   /// The innermost conditional of a user file around it.
   std::optional<FileKey> Parent;
+  /// Macro aliases: the macro's name, and where its body spells
+  /// __CUDA_ARCH__ itself if nothing in the body could tell its value form
+  /// apart ('#', '##' would spell it); empty otherwise.
+  std::string Name;
+  std::vector<unsigned> ValueTokens;
 };
 
 /// The per-architecture facts of one file, accumulated over passes.
@@ -101,6 +106,10 @@ struct Facts {
   std::map<std::pair<unsigned, FileKey>, std::string> ParseErrors;
   std::vector<std::string> FileOrder;
   llvm::StringMap<std::string> Buffers;
+  /// The identifiers in macro bodies and in the arguments of macro
+  /// invocations: a macro named there may expand inside another's
+  /// expansion (stringified, pasted), where its value form would differ.
+  llvm::StringSet<> NamedInMacros;
 };
 
 } // namespace metacu

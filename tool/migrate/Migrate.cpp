@@ -115,8 +115,17 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
   for (const Site &S : Sites) {
     std::string Where = (Path + ":" + llvm::Twine(S.Line) + ": ").str();
     std::string Category = categoryName(S.Category).str();
+    if (S.Kind == SiteKind::MacroAlias && S.Category == SiteCategory::Value) {
+      Values.insert(Values.end(), S.ValueOffsets.begin(),
+                    S.ValueOffsets.end());
+      M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
+                         " -> __CUDA_ARCH__ is " + Value.str());
+      continue;
+    }
     if (S.Kind == SiteKind::ValueUse && S.Category == SiteCategory::Value) {
-      Values.push_back(S.Offset);
+      // Through a macro, the macro's definition changes.
+      if (S.Via.empty())
+        Values.push_back(S.Offset);
       M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
                          " -> __CUDA_ARCH__ is " + Value.str());
       continue;

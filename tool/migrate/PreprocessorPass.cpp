@@ -10,6 +10,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
@@ -64,13 +65,19 @@ public:
     llvm::StringRef N = Name.getIdentifierInfo()->getName();
     const MacroInfo *MI = MD->getMacroInfo();
     unsigned Space = 0;
-    bool BodyMentions = false, BodyAliases = false;
+    bool BodyMentions = false, BodyAliases = false, Operators = false;
     std::string Via;
+    std::vector<unsigned> ValueTokens;
     for (const clang::Token &T : MI->tokens()) {
+      Operators |= T.isOneOf(tok::hash, tok::hashhash, tok::hashat);
       const IdentifierInfo *II = T.getIdentifierInfo();
       if (!II)
         continue;
       llvm::StringRef TN = II->getName();
+      F.NamedInMacros.insert(TN);
+      if (TN == "__CUDA_ARCH__")
+        if (auto K = key(T.getLocation()))
+          ValueTokens.push_back(K->second);
       Space |= F.Spaces.lookup(TN);
       if (TN == "__CUDA_ARCH__" || F.Aliases.contains(TN))
         BodyAliases = true;
@@ -94,8 +101,13 @@ public:
     F.Defines.insert(*K);
     if (N == "__CUDA_ARCH__")
       F.Others.insert({*K, {SiteKind::Redefinition, ""}});
-    else if (BodyMentions)
-      F.Others.insert({*K, {SiteKind::MacroAlias, Via}});
+    else if (BodyMentions) {
+      OtherSite Alias{SiteKind::MacroAlias, Via};
+      Alias.Name = N.str();
+      if (Via.empty() && !Operators)
+        Alias.ValueTokens = std::move(ValueTokens);
+      F.Others.insert({*K, std::move(Alias)});
+    }
   }
 
   void MacroUndefined(const clang::Token &Name, const MacroDefinition &,
@@ -111,6 +123,11 @@ public:
   void MacroExpands(const clang::Token &Name, const MacroDefinition &,
                     SourceRange Range, const MacroArgs *Args) override {
     noteUse(Name.getIdentifierInfo()->getName(), /*IsValue=*/true, Range);
+    for (unsigned A = 0; Args && A < Args->getNumMacroArguments(); ++A)
+      for (const clang::Token *T = Args->getUnexpArgument(A);
+           T->isNot(tok::eof); ++T)
+        if (const IdentifierInfo *II = T->getIdentifierInfo())
+          F.NamedInMacros.insert(II->getName());
     // Clang reads a function-like macro's arguments before it calls this:
     // a conditional directive among them is the last one it handled.
     if (!Args || !LastConditional)

@@ -71,6 +71,9 @@ struct Site {
   std::string Reason;
   /// Conditionals only: the directives, #endif last.
   std::vector<SiteDirective> Directives;
+  /// Macro aliases converted to the value form: where the body spells
+  /// __CUDA_ARCH__.
+  std::vector<unsigned> ValueOffsets;
 };
 
 struct FileAudit {

@@ -118,6 +118,14 @@ void SourceFile::markOrigin(unsigned Offset, std::string P, unsigned Line,
   Marks.push_back({Offset, std::move(P), Line, Library, std::move(LinePath)});
 }
 
+SourceFile SourceFile::withText(std::string NewText) const {
+  SourceFile Out(Path, std::move(NewText));
+  for (const Mark &M : Marks)
+    Out.Marks.push_back({Out.offsetOfLine(line(M.Offset)), M.Path, M.Line,
+                         M.Library, M.LinePath});
+  return Out;
+}
+
 Origin SourceFile::origin(unsigned Offset) const {
   LineCol Here = lineCol(Offset);
   // The last mark at or before the offset; of equal offsets (an empty file

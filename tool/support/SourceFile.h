@@ -105,6 +105,10 @@ public:
   /// that file \p LinePath where one is given, else \p Path.
   void markOrigin(unsigned Offset, std::string Path, unsigned Line,
                   bool Library = false, std::string LinePath = {});
+  /// The same file with \p NewText, which has the same lines: its origin
+  /// marks stay at the starts of the same lines.
+  SourceFile withText(std::string NewText) const;
+
   /// The file and position \p Offset was written at: path() and lineCol()
   /// unless a mark says otherwise.
   Origin origin(unsigned Offset) const;

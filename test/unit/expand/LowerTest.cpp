@@ -285,6 +285,24 @@ TEST_F(LowerTest, TemplateOverAnEnumerationIsSpecializedPerEnumerator) {
       << P;
 }
 
+TEST_F(LowerTest, TemplateOverAnEnumerationAndATypeBranchesPerEnumerator) {
+  Generator G =
+      lowerOk("template <nvvm_arch_t sm, typename T = int> __device__ T f() {\n"
+              "  @meta int v = (int)sm;\n"
+              "  @meta int s = sizeof(T);\n"
+              "  return v + s;\n"
+              "}\n");
+  const std::string &P = G.Program;
+  // One template; its body once per enumerator, in an 'if constexpr'.
+  size_t Loop = P.find("for (auto sm : ::metacu::enum_values<nvvm_arch_t>())");
+  ASSERT_NE(Loop, std::string::npos) << P;
+  EXPECT_EQ(P.find("\"template <>\"", Loop), std::string::npos) << P;
+  EXPECT_NE(P.find("if constexpr (sm == ", Loop), std::string::npos) << P;
+  EXPECT_TRUE(spelledAt(G, offsetOf("v + s")));
+  // Meta code reading T is a constant expression of the template.
+  EXPECT_NE(P.find("\"constexpr \""), std::string::npos) << P;
+}
+
 TEST_F(LowerTest, CodegenChainEvaluatesEveryCondition) {
   Generator G = lowerOk("__global__ void k(int *p) {\n"
                         "  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) "

@@ -70,6 +70,33 @@ __device__ int g();
   EXPECT_EQ(Site1->getString("kind"), "macro-alias");
 }
 
+TEST_F(AuditFileTest, AValueMacroUsedInCodeConvertsWithItsUses) {
+  std::string Path = Tmp.write("k.cu", R"(__device__ void report(int);
+#define CODE report(__CUDA_ARCH__)
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define SPELLED __CUDA_ARCH__
+__global__ void k(const char **s) {
+  CODE;
+  *s = STR(SPELLED);
+}
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_EQ(S.size(), 4u);
+  EXPECT_EQ(S[0].Kind, SiteKind::MacroAlias);
+  EXPECT_EQ(S[0].Category, SiteCategory::Value);
+  EXPECT_EQ(S[0].ValueOffsets,
+            std::vector<unsigned>{unsigned(
+                llvm::StringRef(R"(__device__ void report(int);
+#define CODE report()")
+                    .size())});
+  EXPECT_EQ(S[1].Category, SiteCategory::NotConvertible); // SPELLED
+  EXPECT_EQ(S[2].Category, SiteCategory::Value);          // CODE;
+  EXPECT_EQ(S[3].Category, SiteCategory::NotConvertible); // STR(SPELLED)
+}
+
 TEST_F(AuditFileTest, MissingHeaderIsAnErrorAtTheInclude) {
   std::string Path = Tmp.write("bad.cu", "\n#include \"nope.h\"\n");
   auto Audit = auditFile(Path, options());
@@ -226,8 +253,8 @@ __global__ void k(int *x) { x[0] = f(); }
   for (const Site &S : Audit->front().Sites)
     if (S.Kind == SiteKind::ValueUse && S.Line == 6) {
       ++OnLine6;
-      EXPECT_EQ(S.Category, S.Column == 20 ? SiteCategory::Value
-                                           : SiteCategory::NotConvertible)
+      // CC_OF_HERE through its definition, used in code only.
+      EXPECT_EQ(S.Category, SiteCategory::Value)
           << S.Column << ": " << S.Reason;
     }
   EXPECT_EQ(OnLine6, 2u); // pick<__CUDA_ARCH__> and CC_OF_HERE

@@ -386,3 +386,41 @@ TEST_F(ClassifyOtherTest, ARedefinitionIsAHazard) {
 }
 
 } // namespace
+
+TEST(ClassifyValueMacroTest, AMacroUsedInCodeOnlyTakesTheValueForm) {
+  Facts F;
+  OtherSite Alias{SiteKind::MacroAlias, ""};
+  Alias.Name = "NO_DEVICE_CODE";
+  Alias.ValueTokens = {40};
+  EXPECT_TRUE(takesValueForm(Alias, F));
+  // Named in another macro's body or arguments: it may be stringified.
+  F.NamedInMacros.insert("NO_DEVICE_CODE");
+  EXPECT_FALSE(takesValueForm(Alias, F));
+  F.NamedInMacros.clear();
+  // Tested by a conditional: the preprocessor needs the number.
+  F.Groups[{"k.cu", 0}].Via.insert("NO_DEVICE_CODE");
+  EXPECT_FALSE(takesValueForm(Alias, F));
+  F.Groups.clear();
+  // A body with '#' or '##', or through another macro: no value tokens.
+  Alias.ValueTokens.clear();
+  EXPECT_FALSE(takesValueForm(Alias, F));
+}
+
+TEST(ClassifyValueMacroTest, TheDefinitionAndItsUsesBecomeValueSites) {
+  OtherSite Alias{SiteKind::MacroAlias, ""};
+  Alias.ValueTokens = {7, 30};
+  Site D;
+  D.Kind = SiteKind::MacroAlias;
+  convertThroughMacro(D, Alias);
+  EXPECT_EQ(D.Category, SiteCategory::Value);
+  EXPECT_EQ(D.ValueOffsets, (std::vector<unsigned>{7, 30}));
+  Site U;
+  U.Kind = SiteKind::ValueUse;
+  convertThroughMacro(U, OtherSite{SiteKind::ValueUse, "NO_DEVICE_CODE"});
+  EXPECT_EQ(U.Category, SiteCategory::Value);
+  EXPECT_NE(U.Reason.find("'NO_DEVICE_CODE', whose definition takes the "
+                          "value form"),
+            std::string::npos)
+      << U.Reason;
+  EXPECT_TRUE(U.ValueOffsets.empty());
+}

@@ -244,3 +244,16 @@ TEST(SourceFileTest, OfMarksAtOneOffsetTheLastCounts) {
 }
 
 } // namespace
+
+TEST(SourceFileTest, WithTextKeepsTheMarksOnTheirLines) {
+  SourceFile F("k.cu", "in\nh1\nh2 x\nrest\n");
+  F.markOrigin(3, "inc/h.cuh", 1);
+  // Line 2 grew: the mark stays at its start, the lines below follow.
+  SourceFile G = F.withText("in\nh1 longer\nh2 x\nrest\n");
+  EXPECT_EQ(G.path(), "k.cu");
+  EXPECT_EQ(G.origin(3).Path, "inc/h.cuh");
+  Origin H2 = G.origin(G.text().find("x"));
+  EXPECT_EQ(H2.Path, "inc/h.cuh");
+  EXPECT_EQ(H2.Where.Line, 2u);
+  EXPECT_EQ(G.origin(0).Path, "k.cu");
+}
