@@ -164,13 +164,15 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   assert(Occ.BlocksPerSM > 0 && "a kernel that cannot launch has no time");
   const DeviceParams &D = L.Device;
   Prediction P;
-  P.LowerBound = C.HasLoop || !C.Uncounted.empty();
   uint64_t PerWave = uint64_t(Occ.BlocksPerSM) * D.SMs;
   P.GridAssumed = !Launch.Grid;
   P.GridBlocks = Launch.Grid ? Launch.Grid->count() : PerWave;
   P.Waves = llvm::divideCeil(P.GridBlocks, PerWave);
 
   BlockCounts Block = blockCounts(C, Launch.Block, Launch.Grid, D.L2Bytes);
+  P.LoopTrips = Block.LoopTrips;
+  P.LowerBound = C.CalleeHasLoop || !C.Uncounted.empty() ||
+                 llvm::is_contained(Block.LoopTrips, std::nullopt);
   P.BlockLoadBytes = Block.GlobalLoads.Bytes;
   BlockCost B = blockCost(Block, R, D);
   P.SharedPasses = B.SharedPasses;

@@ -123,6 +123,7 @@ public:
 
   /// The nodes evaluate() computes for each thread.
   size_t size() const { return Nodes.size(); }
+  const ValueNode &node(unsigned I) const { return Nodes[I]; }
 
   /// Whether every literal of Guard holds, given evaluate()'s values.
   static bool holds(llvm::ArrayRef<GuardLiteral> Guard,
