@@ -85,11 +85,12 @@ struct Sector {
 
 // The 32-byte sectors that the known global loads of the block at Place
 // touch, sorted and distinct, and the bytes they load. A load in a loop
-// counts its first pass's sectors once per pass (each pass loads new ones
-// in the loops the model knows: a k-step's panel, a grid stride).
+// loads its bytes once per pass (Passes) and its first pass's sectors
+// once per pass that finds them new (LoadPasses, newShares).
 static std::vector<Sector> loadSectors(const KernelCounts &C, Dim3 Block,
                                        const BlockPlace &Place,
                                        llvm::ArrayRef<double> Passes,
+                                       llvm::ArrayRef<double> LoadPasses,
                                        double &Bytes) {
   const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
   std::vector<Sector> Sectors;
@@ -99,12 +100,11 @@ static std::vector<Sector> loadSectors(const KernelCounts &C, Dim3 Block,
     C.Values.evaluate(threadAt(Linear, Block).data(), Size, Values, Place);
     for (const KnownAccess &A : C.GlobalLoadAccesses)
       if (ThreadValues::holds(A.Guard, Values)) {
-        double Times = A.Loop ? Passes[*A.Loop] : 1;
         Touched.clear();
         touched(Values[A.Address] + A.Offset, A.Bytes, 32, Touched);
         for (uint64_t T : Touched)
-          Sectors.push_back({T, Times});
-        Bytes += A.Bytes * Times;
+          Sectors.push_back({T, A.Loop ? LoadPasses[*A.Loop] : 1});
+        Bytes += A.Bytes * (A.Loop ? Passes[*A.Loop] : 1);
       }
   }
   llvm::sort(Sectors, [](const Sector &X, const Sector &Y) {
@@ -125,7 +125,7 @@ static std::vector<Sector> loadSectors(const KernelCounts &C, Dim3 Block,
 // since by the blocks between them).
 static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
                        uint64_t L2Bytes, llvm::ArrayRef<double> Passes,
-                       BlockCounts &B) {
+                       llvm::ArrayRef<double> LoadPasses, BlockCounts &B) {
   // Up to 14 blocks are evaluated thread by thread: a kernel so large that
   // this would take seconds is taken to reuse nothing.
   if (double(Block.count()) * (C.Values.size() + C.GlobalLoadAccesses.size()) >
@@ -142,7 +142,7 @@ static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
            uint64_t(Index[2]) * Grid.X * Grid.Y;
   };
   std::vector<Sector> Own =
-      loadSectors(C, Block, Middle, Passes, B.KnownLoadBytes);
+      loadSectors(C, Block, Middle, Passes, LoadPasses, B.KnownLoadBytes);
   for (const Sector &S : Own)
     B.LoadSectors += S.Times;
   if (Own.empty())
@@ -167,7 +167,7 @@ static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
           continue;
         double Unused;
         std::vector<Sector> Theirs =
-            loadSectors(C, Block, Near, Passes, Unused);
+            loadSectors(C, Block, Near, Passes, LoadPasses, Unused);
         for (size_t I = 0; I < Own.size(); ++I)
           Reused[I] |= std::binary_search(
               Theirs.begin(), Theirs.end(), Own[I],
@@ -178,6 +178,57 @@ static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
   for (size_t I = 0; I < Own.size(); ++I)
     if (Reused[I])
       B.ReusedSectors += Own[I].Times;
+}
+
+// Per loop, the share of the sectors that its known global loads touch in
+// a pass which the pass before did not touch, in the block at Place: the
+// second pass's addresses are the first's with each induction one step on.
+// A sliding window (a stencil marching in z keeps two of its three planes)
+// finds most of them loaded; a k-step or a grid stride finds none. 1 where
+// the loop has no such loads or steps nothing.
+static std::vector<double> newShares(const KernelCounts &C, Dim3 Block,
+                                     const BlockPlace &Place) {
+  std::vector<double> Share(C.Loops.size(), 1);
+  // As countReuse: too large a kernel to evaluate is taken to reuse nothing.
+  if (double(Block.count()) * (C.Values.size() + C.GlobalLoadAccesses.size()) >
+      double(1 << 26))
+    return Share;
+  const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
+  llvm::SmallVector<uint64_t, 64> Values, Next;
+  for (size_t L = 0; L < C.Loops.size(); ++L) {
+    if (C.Loops[L].Inductions.empty() ||
+        llvm::none_of(C.GlobalLoadAccesses,
+                      [&](const KnownAccess &A) { return A.Loop == L; }))
+      continue;
+    llvm::SmallVector<uint64_t, 0> Before, After;
+    llvm::SmallVector<std::pair<unsigned, uint64_t>, 4> Shift;
+    for (unsigned Linear = 0; Linear < Block.count(); ++Linear) {
+      std::array<unsigned, 3> T = threadAt(Linear, Block);
+      C.Values.evaluate(T.data(), Size, Values, Place);
+      Shift.clear();
+      for (auto [Init, Step] : C.Loops[L].Inductions)
+        Shift.push_back({Init, Values[Step]});
+      C.Values.evaluate(T.data(), Size, Next, Place, Shift);
+      for (const KnownAccess &A : C.GlobalLoadAccesses) {
+        if (A.Loop != L)
+          continue;
+        if (ThreadValues::holds(A.Guard, Values))
+          touched(Values[A.Address] + A.Offset, A.Bytes, 32, Before);
+        if (ThreadValues::holds(A.Guard, Next))
+          touched(Next[A.Address] + A.Offset, A.Bytes, 32, After);
+      }
+    }
+    llvm::sort(Before);
+    llvm::sort(After);
+    After.erase(llvm::unique(After), After.end());
+    if (After.empty())
+      continue;
+    double New = llvm::count_if(After, [&](uint64_t S) {
+      return !std::binary_search(Before.begin(), Before.end(), S);
+    });
+    Share[L] = New / After.size();
+  }
+  return Share;
 }
 
 // Each loop's passes in a block at Place (BlockCounts::LoopTrips).
@@ -241,8 +292,16 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   for (size_t L = C.Loops.size(); L-- > 0;)
     Passes[L] = B.LoopTrips[L].value_or(1) *
                 (C.Loops[L].Parent ? Passes[*C.Loops[L].Parent] : 1);
-  if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty())
-    countReuse(C, Block, *Grid, L2Bytes, Passes, B);
+  if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty()) {
+    // A pass's loads that the pass before loaded come from L1 or L2.
+    std::vector<double> LoadPasses = newShares(C, Block, Middle);
+    for (size_t L = 0; L < C.Loops.size(); ++L)
+      LoadPasses[L] = 1 + (Passes[L] - 1) * LoadPasses[L];
+    countReuse(C, Block, *Grid, L2Bytes, Passes, LoadPasses, B);
+  }
+  for (size_t L = 0; L < C.Loops.size(); ++L)
+    if (C.Loops[L].Body.GlobalLoads.Instructions)
+      B.LoadRounds = std::max(B.LoadRounds, Passes[L]);
   // A body counted once already runs Passes times: the rest, less what
   // the loop it is in adds for it.
   double Extra = 0;

@@ -57,6 +57,11 @@ struct BlockCounts {
   /// threads makes, averaged over the block's warps. None where the PTX or
   /// the values do not give it: that loop's body counts once.
   std::vector<std::optional<double>> LoopTrips;
+  /// How many times in a row a thread waits for its global loads: the
+  /// passes of the loop that loads (nested loops' passes multiplied), 1
+  /// without one. A pass's loads are issued together, but the next pass's
+  /// wait for the body that uses them.
+  double LoadRounds = 1;
 
   double fpWarpInstructions(FpType T) const {
     return FpWarpInstructions[unsigned(T)];

@@ -567,7 +567,18 @@ void EntryReader::branch(llvm::StringRef Target,
     K.Loops.push_back({Target.str(), since(K, At.Counts),
                        Predicate.empty() ? std::nullopt
                                          : trip(At, Predicate, Negated),
-                       std::nullopt});
+                       std::nullopt,
+                       {}});
+    for (const auto &R : At.Known) {
+      auto Now = Known.find(R.first());
+      if (Now == Known.end() || Now->second == R.second)
+        continue;
+      const ValueNode &N = K.Values.node(Now->second);
+      if (N.Op == ValueOp::Add && (N.A == R.second || N.B == R.second))
+        K.Loops.back().Inductions.push_back(
+            {R.second, N.A == R.second ? N.B : N.A});
+    }
+    llvm::sort(K.Loops.back().Inductions);
     for (size_t I = At.Loops; I < Index; ++I)
       if (!K.Loops[I].Parent)
         K.Loops[I].Parent = Index;

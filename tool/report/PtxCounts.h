@@ -128,6 +128,10 @@ struct Loop {
   std::optional<TripCount> Trip;
   /// The loop this one is nested in.
   std::optional<unsigned> Parent;
+  /// Every register the body steps: its value at the label (a node) and
+  /// the step added once a pass (a node), so that a pass's addresses can
+  /// be worked out from the first's.
+  std::vector<std::pair<unsigned, unsigned>> Inductions;
 };
 
 /// The passes a loop's body makes for the values \p Values (a thread's,

@@ -331,5 +331,34 @@ $L__BB0_1:
   EXPECT_DOUBLE_EQ(Eight.GlobalLoads.Bytes, 64 * 4 * 8);
 }
 
+TEST(BlockCountsTest, APassFindsWhatThePassBeforeLoaded) {
+  // A column marching down rows of 4096 bytes, 16 passes: each pass loads
+  // its row and the next, so after the first pass one row of the two is
+  // new. The block's 32 threads load 128 bytes a row: 4 sectors. The loop
+  // loads, so a thread waits 16 times in a row.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	mov.u32 	%r2, 0;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd4];
+	ld.global.f32 	%f2, [%rd4+4096];
+	add.s64 	%rd4, %rd4, 4096;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, 16;
+	@%p1 bra 	$L__BB0_1;
+)");
+  ASSERT_EQ(K.Loops.size(), 1u);
+  EXPECT_EQ(K.Loops[0].Inductions.size(), 2u);
+  BlockCounts B = blockCounts(K, {32, 1, 1}, Dim3{1, 1, 1}, 50 << 20);
+  EXPECT_DOUBLE_EQ(B.KnownLoadBytes, 32 * 8 * 16);
+  // 8 sectors in the first pass, 4 new in each of the 15 others.
+  EXPECT_DOUBLE_EQ(B.LoadSectors, 8 + 4 * 15);
+  EXPECT_DOUBLE_EQ(B.LoadRounds, 16);
+}
+
 } // namespace
 

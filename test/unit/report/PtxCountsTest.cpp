@@ -598,6 +598,11 @@ $L__BB0_2:
   EXPECT_EQ(passes(K, 1, 0, 32), 4u);
   ASSERT_EQ(K.SharedAccesses.size(), 1u);
   EXPECT_EQ(K.SharedAccesses[0].Loop, 0u);
+  // Each loop steps its own counter.
+  ASSERT_EQ(K.Loops[0].Inductions.size(), 1u);
+  ASSERT_EQ(K.Loops[1].Inductions.size(), 1u);
+  EXPECT_EQ(K.Values.node(K.Loops[0].Inductions[0].second).Constant, 2u);
+  EXPECT_EQ(K.Values.node(K.Loops[1].Inductions[0].second).Constant, 1u);
 }
 
 TEST(PtxCountsTest, UnknownTripCounts) {
