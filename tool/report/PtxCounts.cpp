@@ -186,8 +186,8 @@ private:
   void forget(llvm::StringRef Destination);
   void branch(llvm::StringRef Target, std::optional<GuardLiteral> Taken,
               llvm::StringRef Predicate, bool Negated);
-  std::optional<TripCount> trip(const LabelState &At,
-                                llvm::StringRef Predicate, bool Negated);
+  std::optional<TripCount> trip(const Loop &L, llvm::StringRef Predicate,
+                                bool Negated);
   void count(const Instruction &I, std::optional<GuardLiteral> Own,
              llvm::ArrayRef<llvm::StringRef> Ops);
   std::optional<std::pair<unsigned, int64_t>>
@@ -376,13 +376,14 @@ void EntryReader::track(const Instruction &I,
       A = operand(Ops[1], Type->first);
       B = operand(Ops[2], Type->first);
     }
-    if (!Cmp || !A || !B || origin(*A) || origin(*B))
+    bool Guards = Cmp && A && B && !origin(*A) && !origin(*B);
+    if (!Guards)
       forget(Dest);
     // A plain comparison's operands, for the trip count of a loop that it
-    // ends.
+    // ends, whatever they read.
     if (Cmp && A && B && I.Parts.size() == 3 && !Dest.contains('|'))
       Comparisons[Dest] = {*Cmp, Type->first, Type->second, *A, *B};
-    if (!Cmp || !A || !B || origin(*A) || origin(*B))
+    if (!Guards)
       return;
     unsigned Compared = K.Values.add({*Cmp, 1, Type->second, false, *A, *B});
     // setp.CMP.BOOL p|q, a, b, c: p = (a CMP b) BOOL c, q = !(a CMP b) BOOL
@@ -504,32 +505,29 @@ void EntryReader::track(const Instruction &I,
   Define(Dest, made(K.Values.add(N), From));
 }
 
-// The trip count of the loop whose branch back is taken where Predicate
-// holds (Negated: where it does not): Predicate compares a register's new
-// value, the value it held at the label plus a step, with a limit.
-std::optional<TripCount> EntryReader::trip(const LabelState &At,
+// The trip count of loop L, whose branch back is taken where Predicate
+// holds (Negated: where it does not): Predicate compares one of L's
+// inductions one step on with a limit.
+std::optional<TripCount> EntryReader::trip(const Loop &L,
                                            llvm::StringRef Predicate,
                                            bool Negated) {
   auto C = Comparisons.find(Predicate);
   if (C == Comparisons.end())
     return std::nullopt;
   for (bool First : {true, false}) {
-    unsigned New = First ? C->second.A : C->second.B;
-    const ValueNode &N = K.Values.node(New);
+    const ValueNode &N = K.Values.node(First ? C->second.A : C->second.B);
     if (N.Op != ValueOp::Add)
       continue;
-    for (auto [Init, Step] : {std::pair{N.A, N.B}, std::pair{N.B, N.A}})
-      for (const auto &R : At.Known)
-        if (R.second == Init && Known.lookup(R.first()) == New &&
-            Known.contains(R.first()))
-          return TripCount{Init,
-                           Step,
-                           First ? C->second.B : C->second.A,
-                           C->second.Compare,
-                           C->second.Bits,
-                           C->second.Signed,
-                           First,
-                           Negated};
+    for (auto [Init, Step] : L.Inductions)
+      if ((N.A == Init && N.B == Step) || (N.A == Step && N.B == Init))
+        return TripCount{Init,
+                         Step,
+                         First ? C->second.B : C->second.A,
+                         C->second.Compare,
+                         C->second.Bits,
+                         C->second.Signed,
+                         First,
+                         Negated};
   }
   return std::nullopt;
 }
@@ -564,21 +562,22 @@ void EntryReader::branch(llvm::StringRef Target,
     K.HasLoop = true;
     const LabelState &At = L->second;
     unsigned Index = K.Loops.size();
-    K.Loops.push_back({Target.str(), since(K, At.Counts),
-                       Predicate.empty() ? std::nullopt
-                                         : trip(At, Predicate, Negated),
-                       std::nullopt,
-                       {}});
+    Loop New{Target.str(), since(K, At.Counts), std::nullopt, std::nullopt,
+             {}};
+    // The registers that held a value at the label and hold it plus a step
+    // here.
     for (const auto &R : At.Known) {
       auto Now = Known.find(R.first());
       if (Now == Known.end() || Now->second == R.second)
         continue;
       const ValueNode &N = K.Values.node(Now->second);
       if (N.Op == ValueOp::Add && (N.A == R.second || N.B == R.second))
-        K.Loops.back().Inductions.push_back(
-            {R.second, N.A == R.second ? N.B : N.A});
+        New.Inductions.push_back({R.second, N.A == R.second ? N.B : N.A});
     }
-    llvm::sort(K.Loops.back().Inductions);
+    llvm::sort(New.Inductions);
+    if (!Predicate.empty())
+      New.Trip = trip(New, Predicate, Negated);
+    K.Loops.push_back(std::move(New));
     for (size_t I = At.Loops; I < Index; ++I)
       if (!K.Loops[I].Parent)
         K.Loops[I].Parent = Index;
