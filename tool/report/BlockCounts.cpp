@@ -110,11 +110,10 @@ static std::vector<Sector> loadSectors(const KernelCounts &C, Dim3 Block,
   llvm::sort(Sectors, [](const Sector &X, const Sector &Y) {
     return X.Index != Y.Index ? X.Index < Y.Index : X.Times > Y.Times;
   });
-  Sectors.erase(llvm::unique(Sectors,
-                             [](const Sector &X, const Sector &Y) {
-                               return X.Index == Y.Index;
-                             }),
-                Sectors.end());
+  Sectors.erase(
+      llvm::unique(Sectors, [](const Sector &X,
+                               const Sector &Y) { return X.Index == Y.Index; }),
+      Sectors.end());
   return Sectors;
 }
 
@@ -169,11 +168,10 @@ static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
         std::vector<Sector> Theirs =
             loadSectors(C, Block, Near, Passes, LoadPasses, Unused);
         for (size_t I = 0; I < Own.size(); ++I)
-          Reused[I] |= std::binary_search(
-              Theirs.begin(), Theirs.end(), Own[I],
-              [](const Sector &X, const Sector &Y) {
-                return X.Index < Y.Index;
-              });
+          Reused[I] |= std::binary_search(Theirs.begin(), Theirs.end(), Own[I],
+                                          [](const Sector &X, const Sector &Y) {
+                                            return X.Index < Y.Index;
+                                          });
       }
   for (size_t I = 0; I < Own.size(); ++I)
     if (Reused[I])
@@ -352,8 +350,7 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   }
 
   // Take back what the threads and warps that skip each part do not run.
-  llvm::SmallVector<double> WarpInstructions(B.Warps,
-                                             C.Instructions + Extra);
+  llvm::SmallVector<double> WarpInstructions(B.Warps, C.Instructions + Extra);
   for (size_t G = 0; G < C.Guarded.size(); ++G) {
     const OpCounts &Part = C.Guarded[G].Counts;
     unsigned WarpsRunning = 0;

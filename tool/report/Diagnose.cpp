@@ -178,8 +178,8 @@ std::vector<std::string> diagnose(const KernelReport &R) {
   llvm::SmallVector<std::string, 2> Uncounted, MadeUp;
   for (size_t L = 0; L < R.Counts.Loops.size(); ++L) {
     const Loop &Lp = R.Counts.Loops[L];
-    bool Known = R.Model ? R.Model->LoopTrips[L].has_value()
-                         : Lp.Trip.has_value();
+    bool Known =
+        R.Model ? R.Model->LoopTrips[L].has_value() : Lp.Trip.has_value();
     if (!Known)
       Uncounted.push_back(Lp.Label);
     else if (readsParameter(R.Counts.Values, *Lp.Trip))

@@ -151,9 +151,9 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   // A loop that loads waits once a pass: however few bytes a pass has in
   // flight, a round takes at least the idle latency.
   double Rounds = B.LoadRounds * B.MemoryLatency;
-  double Memory = Steady ? std::max({W.Dram, B.LoadedLatency + StoresAfterLoads,
-                                     Rounds})
-                         : std::max(B.MemoryLatency + W.Dram, Rounds);
+  double Memory =
+      Steady ? std::max({W.Dram, B.LoadedLatency + StoresAfterLoads, Rounds})
+             : std::max(B.MemoryLatency + W.Dram, Rounds);
   double Longer = std::max(Memory, Compute);
   double Shorter = std::min(Memory, Compute);
   // The dispatch of a steady wave's blocks overlaps the blocks running.

@@ -508,9 +508,8 @@ void EntryReader::track(const Instruction &I,
 // The trip count of loop L, whose branch back is taken where Predicate
 // holds (Negated: where it does not): Predicate compares one of L's
 // inductions one step on with a limit.
-std::optional<TripCount> EntryReader::trip(const Loop &L,
-                                           llvm::StringRef Predicate,
-                                           bool Negated) {
+std::optional<TripCount>
+EntryReader::trip(const Loop &L, llvm::StringRef Predicate, bool Negated) {
   auto C = Comparisons.find(Predicate);
   if (C == Comparisons.end())
     return std::nullopt;
@@ -562,8 +561,7 @@ void EntryReader::branch(llvm::StringRef Target,
     K.HasLoop = true;
     const LabelState &At = L->second;
     unsigned Index = K.Loops.size();
-    Loop New{Target.str(), since(K, At.Counts), std::nullopt, std::nullopt,
-             {}};
+    Loop New{Target.str(), since(K, At.Counts), std::nullopt, std::nullopt, {}};
     // The registers that held a value at the label and hold it plus a step
     // here.
     for (const auto &R : At.Known) {
@@ -712,8 +710,7 @@ void EntryReader::instruction(llvm::StringRef Text) {
   count(I, Jump ? std::nullopt : Own, Ops);
   // brx.idx jumps through a table of labels: it opens no region.
   if (Op == "bra")
-    branch(I.Operands, Guard.empty() ? std::nullopt : Own, Guard,
-           GuardNegated);
+    branch(I.Operands, Guard.empty() ? std::nullopt : Own, Guard, GuardNegated);
   JumpedTo = Jumped;
 }
 

@@ -156,11 +156,10 @@ static uint64_t value(const ValueNode &N, const unsigned Thread[3],
   return 0;
 }
 
-void ThreadValues::evaluate(const unsigned Thread[3], const unsigned Block[3],
-                            llvm::SmallVectorImpl<uint64_t> &Out,
-                            const BlockPlace &Place,
-                            llvm::ArrayRef<std::pair<unsigned, uint64_t>>
-                                Shift) const {
+void ThreadValues::evaluate(
+    const unsigned Thread[3], const unsigned Block[3],
+    llvm::SmallVectorImpl<uint64_t> &Out, const BlockPlace &Place,
+    llvm::ArrayRef<std::pair<unsigned, uint64_t>> Shift) const {
   Out.clear();
   Out.reserve(Nodes.size());
   // A shifted node's value moves before its users read it.

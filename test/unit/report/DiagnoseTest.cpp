@@ -185,9 +185,10 @@ TEST(DiagnoseTest, LoopsWithoutATripCountAreNamed) {
   KernelReport R = row(80, 128, 32);
   R.Counts.HasLoop = true;
   R.Counts.Loops.push_back({"$L__BB0_2", {}, std::nullopt, std::nullopt});
-  EXPECT_NE(all(repredicted(R)).find("has a loop whose trip count the PTX does not give "
-                        "($L__BB0_2): counted once, the predicted time a "
-                        "lower bound"),
+  EXPECT_NE(all(repredicted(R))
+                .find("has a loop whose trip count the PTX does not give "
+                      "($L__BB0_2): counted once, the predicted time a "
+                      "lower bound"),
             std::string::npos);
 }
 
@@ -202,7 +203,8 @@ TEST(DiagnoseTest, ATripCountFromMadeUpParametersIsNamed) {
   unsigned N = V.add({ValueOp::Param, 32, true, false, 1});
   unsigned Limit = V.add({ValueOp::Convert, 32, true, true, N});
   R.Counts.Loops.push_back(
-      {"$L__BB0_3", {},
+      {"$L__BB0_3",
+       {},
        TripCount{Zero, Step, Limit, ValueOp::Less, 32, true, true, false},
        std::nullopt});
   std::string D = all(repredicted(R));

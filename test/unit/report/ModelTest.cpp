@@ -266,8 +266,13 @@ TEST(ModelTest, ALoopWithATripCountIsCountedPerPass) {
       Hundred{ValueOp::Constant, 32};
   One.Constant = 1;
   Hundred.Constant = 100;
-  TripCount T{Looped.Values.add(Zero), Looped.Values.add(One),
-              Looped.Values.add(Hundred), ValueOp::Less, 32, true, true,
+  TripCount T{Looped.Values.add(Zero),
+              Looped.Values.add(One),
+              Looped.Values.add(Hundred),
+              ValueOp::Less,
+              32,
+              true,
+              true,
               false};
   OpCounts Body;
   Body.GlobalLoads.add(4);
