@@ -77,26 +77,43 @@ conflictPasses(llvm::ArrayRef<std::optional<uint64_t>> Addresses,
   return Extra;
 }
 
+// A sector and how many times a block loads it (its loop's passes).
+struct Sector {
+  uint64_t Index;
+  double Times;
+};
+
 // The 32-byte sectors that the known global loads of the block at Place
-// touch, sorted and distinct, and the bytes they load.
-static llvm::SmallVector<uint64_t, 0> loadSectors(const KernelCounts &C,
-                                                  Dim3 Block,
-                                                  const BlockPlace &Place,
-                                                  double &Bytes) {
+// touch, sorted and distinct, and the bytes they load. A load in a loop
+// loads its bytes once per pass (Passes) and its first pass's sectors
+// once per pass that finds them new (LoadPasses, newShares).
+static std::vector<Sector> loadSectors(const KernelCounts &C, Dim3 Block,
+                                       const BlockPlace &Place,
+                                       llvm::ArrayRef<double> Passes,
+                                       llvm::ArrayRef<double> LoadPasses,
+                                       double &Bytes) {
   const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
-  llvm::SmallVector<uint64_t, 0> Sectors;
-  llvm::SmallVector<uint64_t, 64> Values;
+  std::vector<Sector> Sectors;
+  llvm::SmallVector<uint64_t, 64> Values, Touched;
   Bytes = 0;
   for (unsigned Linear = 0; Linear < Block.count(); ++Linear) {
     C.Values.evaluate(threadAt(Linear, Block).data(), Size, Values, Place);
     for (const KnownAccess &A : C.GlobalLoadAccesses)
       if (ThreadValues::holds(A.Guard, Values)) {
-        touched(Values[A.Address] + A.Offset, A.Bytes, 32, Sectors);
-        Bytes += A.Bytes;
+        Touched.clear();
+        touched(Values[A.Address] + A.Offset, A.Bytes, 32, Touched);
+        for (uint64_t T : Touched)
+          Sectors.push_back({T, A.Loop ? LoadPasses[*A.Loop] : 1});
+        Bytes += A.Bytes * (A.Loop ? Passes[*A.Loop] : 1);
       }
   }
-  llvm::sort(Sectors);
-  Sectors.erase(llvm::unique(Sectors), Sectors.end());
+  llvm::sort(Sectors, [](const Sector &X, const Sector &Y) {
+    return X.Index != Y.Index ? X.Index < Y.Index : X.Times > Y.Times;
+  });
+  Sectors.erase(
+      llvm::unique(Sectors, [](const Sector &X,
+                               const Sector &Y) { return X.Index == Y.Index; }),
+      Sectors.end());
   return Sectors;
 }
 
@@ -106,7 +123,8 @@ static llvm::SmallVector<uint64_t, 0> loadSectors(const KernelCounts &C,
 // too, while their data can still be in L2 (no more than half of it loaded
 // since by the blocks between them).
 static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
-                       uint64_t L2Bytes, BlockCounts &B) {
+                       uint64_t L2Bytes, llvm::ArrayRef<double> Passes,
+                       llvm::ArrayRef<double> LoadPasses, BlockCounts &B) {
   // Up to 14 blocks are evaluated thread by thread: a kernel so large that
   // this would take seconds is taken to reuse nothing.
   if (double(Block.count()) * (C.Values.size() + C.GlobalLoadAccesses.size()) >
@@ -122,9 +140,10 @@ static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
     return Index[0] + uint64_t(Index[1]) * Grid.X +
            uint64_t(Index[2]) * Grid.X * Grid.Y;
   };
-  llvm::SmallVector<uint64_t, 0> Own =
-      loadSectors(C, Block, Middle, B.KnownLoadBytes);
-  B.LoadSectors = Own.size();
+  std::vector<Sector> Own =
+      loadSectors(C, Block, Middle, Passes, LoadPasses, B.KnownLoadBytes);
+  for (const Sector &S : Own)
+    B.LoadSectors += S.Times;
   if (Own.empty())
     return;
   std::vector<char> Reused(Own.size(), 0);
@@ -142,16 +161,108 @@ static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
         if (!Inside || Linear(Near.Index) >= Linear(Middle.Index))
           continue;
         double Between = double(Linear(Middle.Index) - Linear(Near.Index)) *
-                         32.0 * Own.size();
+                         32.0 * B.LoadSectors;
         if (Between > L2Bytes / 2.0)
           continue;
         double Unused;
-        llvm::SmallVector<uint64_t, 0> Theirs =
-            loadSectors(C, Block, Near, Unused);
+        std::vector<Sector> Theirs =
+            loadSectors(C, Block, Near, Passes, LoadPasses, Unused);
         for (size_t I = 0; I < Own.size(); ++I)
-          Reused[I] |= llvm::binary_search(Theirs, Own[I]);
+          Reused[I] |= std::binary_search(Theirs.begin(), Theirs.end(), Own[I],
+                                          [](const Sector &X, const Sector &Y) {
+                                            return X.Index < Y.Index;
+                                          });
       }
-  B.ReusedSectors = llvm::count(Reused, 1);
+  for (size_t I = 0; I < Own.size(); ++I)
+    if (Reused[I])
+      B.ReusedSectors += Own[I].Times;
+}
+
+// Per loop, the share of the sectors that its known global loads touch in
+// a pass which the pass before did not touch, in the block at Place: the
+// second pass's addresses are the first's with each induction one step on.
+// A sliding window (a stencil marching in z keeps two of its three planes)
+// finds most of them loaded; a k-step or a grid stride finds none. 1 where
+// the loop has no such loads or steps nothing.
+static std::vector<double> newShares(const KernelCounts &C, Dim3 Block,
+                                     const BlockPlace &Place) {
+  std::vector<double> Share(C.Loops.size(), 1);
+  // As countReuse: too large a kernel to evaluate is taken to reuse nothing.
+  if (double(Block.count()) * (C.Values.size() + C.GlobalLoadAccesses.size()) >
+      double(1 << 26))
+    return Share;
+  const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
+  llvm::SmallVector<uint64_t, 64> Values, Next;
+  for (size_t L = 0; L < C.Loops.size(); ++L) {
+    if (C.Loops[L].Inductions.empty() ||
+        llvm::none_of(C.GlobalLoadAccesses,
+                      [&](const KnownAccess &A) { return A.Loop == L; }))
+      continue;
+    llvm::SmallVector<uint64_t, 0> Before, After;
+    llvm::SmallVector<std::pair<unsigned, uint64_t>, 4> Shift;
+    for (unsigned Linear = 0; Linear < Block.count(); ++Linear) {
+      std::array<unsigned, 3> T = threadAt(Linear, Block);
+      C.Values.evaluate(T.data(), Size, Values, Place);
+      Shift.clear();
+      for (auto [Init, Step] : C.Loops[L].Inductions)
+        Shift.push_back({Init, Values[Step]});
+      C.Values.evaluate(T.data(), Size, Next, Place, Shift);
+      for (const KnownAccess &A : C.GlobalLoadAccesses) {
+        if (A.Loop != L)
+          continue;
+        if (ThreadValues::holds(A.Guard, Values))
+          touched(Values[A.Address] + A.Offset, A.Bytes, 32, Before);
+        if (ThreadValues::holds(A.Guard, Next))
+          touched(Next[A.Address] + A.Offset, A.Bytes, 32, After);
+      }
+    }
+    llvm::sort(Before);
+    llvm::sort(After);
+    After.erase(llvm::unique(After), After.end());
+    if (After.empty())
+      continue;
+    double New = llvm::count_if(After, [&](uint64_t S) {
+      return !std::binary_search(Before.begin(), Before.end(), S);
+    });
+    Share[L] = New / After.size();
+  }
+  return Share;
+}
+
+// Each loop's passes in a block at Place (BlockCounts::LoopTrips).
+static std::vector<std::optional<double>>
+loopTrips(const KernelCounts &C, Dim3 Block, const BlockPlace &Place) {
+  std::vector<std::optional<double>> Trips(C.Loops.size());
+  if (llvm::none_of(C.Loops, [](const Loop &L) { return L.Trip; }))
+    return Trips;
+  const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
+  unsigned Warps = (Block.count() + WarpSize - 1) / WarpSize;
+  std::vector<double> Sum(C.Loops.size(), 0);
+  std::vector<char> Known(C.Loops.size(), 1);
+  llvm::SmallVector<uint64_t, 64> Values;
+  for (unsigned W = 0; W < Warps; ++W) {
+    std::vector<uint64_t> Most(C.Loops.size(), 0);
+    for (unsigned Linear = W * WarpSize;
+         Linear < std::min<uint64_t>(Block.count(), (W + 1) * WarpSize);
+         ++Linear) {
+      C.Values.evaluate(threadAt(Linear, Block).data(), Size, Values, Place);
+      for (size_t L = 0; L < C.Loops.size(); ++L) {
+        std::optional<uint64_t> N;
+        if (C.Loops[L].Trip)
+          N = tripCount(*C.Loops[L].Trip, Values);
+        if (!N)
+          Known[L] = 0;
+        else
+          Most[L] = std::max(Most[L], *N);
+      }
+    }
+    for (size_t L = 0; L < C.Loops.size(); ++L)
+      Sum[L] += Most[L];
+  }
+  for (size_t L = 0; L < C.Loops.size(); ++L)
+    if (Known[L])
+      Trips[L] = Sum[L] / Warps;
+  return Trips;
 }
 
 BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
@@ -163,8 +274,42 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   B.LongestWarp = C.Instructions;
   if (B.Threads == 0)
     return B;
-  if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty())
-    countReuse(C, Block, *Grid, L2Bytes, B);
+  // A block in the grid's middle, as for the reuse between blocks (a trip
+  // count may read the launch).
+  BlockPlace Middle;
+  if (Grid)
+    for (unsigned D = 0; D < 3; ++D) {
+      const unsigned Extent[3] = {Grid->X, Grid->Y, Grid->Z};
+      Middle.Grid[D] = std::max(Extent[D], 1u);
+      Middle.Index[D] = Extent[D] / 2;
+    }
+  B.LoopTrips = loopTrips(C, Block, Middle);
+  // Each loop's passes, times those of the loops it is in (inner loops come
+  // first, so outer ones are worked out first from the end).
+  std::vector<double> Passes(C.Loops.size(), 1);
+  for (size_t L = C.Loops.size(); L-- > 0;)
+    Passes[L] = B.LoopTrips[L].value_or(1) *
+                (C.Loops[L].Parent ? Passes[*C.Loops[L].Parent] : 1);
+  if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty()) {
+    // A pass's loads that the pass before loaded come from L1 or L2.
+    std::vector<double> LoadPasses = newShares(C, Block, Middle);
+    for (size_t L = 0; L < C.Loops.size(); ++L)
+      LoadPasses[L] = 1 + (Passes[L] - 1) * LoadPasses[L];
+    countReuse(C, Block, *Grid, L2Bytes, Passes, LoadPasses, B);
+  }
+  for (size_t L = 0; L < C.Loops.size(); ++L)
+    if (C.Loops[L].Body.GlobalLoads.Instructions)
+      B.LoadRounds = std::max(B.LoadRounds, Passes[L]);
+  // A body counted once already runs Passes times: the rest, less what
+  // the loop it is in adds for it.
+  double Extra = 0;
+  for (size_t L = 0; L < C.Loops.size(); ++L) {
+    double More =
+        Passes[L] - (C.Loops[L].Parent ? Passes[*C.Loops[L].Parent] : 1);
+    add(B, C.Loops[L].Body, B.Threads * More, B.Warps * More);
+    Extra += C.Loops[L].Body.Instructions * More;
+  }
+  B.LongestWarp += Extra;
   if (C.Guarded.empty() && C.SharedAccesses.empty())
     return B;
 
@@ -197,13 +342,15 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
                 : std::nullopt);
       }
     }
-    for (size_t A = 0; A < C.SharedAccesses.size(); ++A)
+    for (size_t A = 0; A < C.SharedAccesses.size(); ++A) {
+      const KnownAccess &S = C.SharedAccesses[A];
       B.SharedConflictPasses +=
-          conflictPasses(Lanes[A], C.SharedAccesses[A].Bytes);
+          conflictPasses(Lanes[A], S.Bytes) * (S.Loop ? Passes[*S.Loop] : 1);
+    }
   }
 
   // Take back what the threads and warps that skip each part do not run.
-  llvm::SmallVector<double> WarpInstructions(B.Warps, C.Instructions);
+  llvm::SmallVector<double> WarpInstructions(B.Warps, C.Instructions + Extra);
   for (size_t G = 0; G < C.Guarded.size(); ++G) {
     const OpCounts &Part = C.Guarded[G].Counts;
     unsigned WarpsRunning = 0;

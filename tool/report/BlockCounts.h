@@ -11,7 +11,10 @@
 // PtxCounts knows are evaluated lane by lane for their bank conflicts, and
 // with the launch's grid the global loads whose addresses it knows are
 // compared, sector by sector, with those of the neighbouring blocks that
-// started before (what L2 then serves).
+// started before (what L2 then serves). A loop's body counts once per
+// pass: its trip count (PtxCounts' TripCount) is evaluated for every thread
+// of a block in the grid's middle; a loop whose count the PTX does not give
+// counts once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_BLOCKCOUNTS_H
@@ -49,6 +52,16 @@ struct BlockCounts {
   /// grid).
   double KnownLoadBytes = 0;
   double LoadSectors = 0, ReusedSectors = 0;
+  /// The passes of each loop's body (KernelCounts::Loops, nested loops'
+  /// passes per pass of the enclosing one): per warp the most any of its
+  /// threads makes, averaged over the block's warps. None where the PTX or
+  /// the values do not give it: that loop's body counts once.
+  std::vector<std::optional<double>> LoopTrips;
+  /// How many times in a row a thread waits for its global loads: the
+  /// passes of the loop that loads (nested loops' passes multiplied), 1
+  /// without one. A pass's loads are issued together, but the next pass's
+  /// wait for the body that uses them.
+  double LoadRounds = 1;
 
   double fpWarpInstructions(FpType T) const {
     return FpWarpInstructions[unsigned(T)];

@@ -1,6 +1,8 @@
 //===- Diagnose.cpp -------------------------------------------------------===//
 #include "report/Diagnose.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -12,6 +14,43 @@ static std::string bytes(uint64_t N) {
   if (N >= 1024 && N % 1024 == 0)
     return std::to_string(N / 1024) + " KiB";
   return std::to_string(N) + " bytes";
+}
+
+// Whether a trip count's values read one of the kernel's parameters.
+static bool readsParameter(const ThreadValues &V, const TripCount &T) {
+  llvm::SmallVector<unsigned, 16> Work = {T.Init, T.Step, T.Limit};
+  llvm::DenseSet<unsigned> Seen;
+  while (!Work.empty()) {
+    unsigned N = Work.pop_back_val();
+    if (!Seen.insert(N).second)
+      continue;
+    const ValueNode &Node = V.node(N);
+    switch (Node.Op) {
+    case ValueOp::Param:
+      return true;
+    case ValueOp::Constant:
+    case ValueOp::ThreadIndex:
+    case ValueOp::BlockSize:
+    case ValueOp::Lane:
+    case ValueOp::WarpIndex:
+    case ValueOp::BlockIndex:
+    case ValueOp::GridSize:
+      continue;
+    case ValueOp::Convert:
+    case ValueOp::Not:
+    case ValueOp::PredNot:
+      Work.push_back(Node.A);
+      continue;
+    case ValueOp::MulAdd:
+    case ValueOp::Select:
+      Work.push_back(Node.C);
+      [[fallthrough]];
+    default:
+      Work.push_back(Node.A);
+      Work.push_back(Node.B);
+    }
+  }
+  return false;
 }
 
 static std::string whereAt(const KernelReport &R) {
@@ -134,9 +173,33 @@ std::vector<std::string> diagnose(const KernelReport &R) {
         "keeps a {0}-byte stack frame in local memory {1}: an array indexed "
         "by values not known at compile time, or a call",
         Res.StackBytes, whereAt(R)));
-  if (R.Counts.HasLoop)
-    D.push_back("has a loop: counts are per iteration, the predicted time "
-                "a lower bound");
+  // A loop is counted once per pass where its trip count is known, once
+  // where it is not, and says so.
+  llvm::SmallVector<std::string, 2> Uncounted, MadeUp;
+  for (size_t L = 0; L < R.Counts.Loops.size(); ++L) {
+    const Loop &Lp = R.Counts.Loops[L];
+    bool Known =
+        R.Model ? R.Model->LoopTrips[L].has_value() : Lp.Trip.has_value();
+    if (!Known)
+      Uncounted.push_back(Lp.Label);
+    else if (readsParameter(R.Counts.Values, *Lp.Trip))
+      MadeUp.push_back(Lp.Label);
+  }
+  if (!Uncounted.empty())
+    D.push_back(llvm::formatv(
+        "has {0} whose trip count the PTX does not give ({1}): counted "
+        "once, the predicted time a lower bound",
+        Uncounted.size() == 1 ? "a loop" : "loops",
+        llvm::join(Uncounted, ", ")));
+  if (!MadeUp.empty())
+    D.push_back(llvm::formatv(
+        "the trip count of {0} ({1}) reads the kernel's parameters, whose "
+        "values the model makes up (about 2^20 for a size): the predicted "
+        "time follows that size",
+        MadeUp.size() == 1 ? "a loop" : "loops", llvm::join(MadeUp, ", ")));
+  if (R.Counts.CalleeHasLoop)
+    D.push_back("calls a function with a loop: its body is counted once a "
+                "call, the predicted time a lower bound");
   // Calls nvcc did not inline are counted in, or said not to be: a kernel's
   // work is never left out silently.
   if (!R.Counts.Called.empty())

@@ -66,6 +66,8 @@ struct BlockCost {
   // stream of loads (DeviceParams::loadedLatencyCycles), and one warp's
   // path through the kernel when nothing else competes.
   double MemoryLatency, LoadedLatency, WarpPath;
+  // The latencies a thread waits for in a row (BlockCounts::LoadRounds).
+  double LoadRounds;
   // What waits for its own loads: the block when the kernel has a barrier
   // (its warps leave it together), otherwise each warp on its own.
   double WaitingUnits;
@@ -101,6 +103,7 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
   B.MemoryLatency = Loads ? D.DramLatencyCycles : 0;
   B.LoadedLatency = Loads ? D.loadedLatencyCycles() : 0;
   B.WarpPath = K.LongestWarp * WarpCyclesPerInstruction;
+  B.LoadRounds = K.LoadRounds;
   B.WaitingUnits = R.Barriers ? 1 : K.Warps;
   return B;
 }
@@ -139,14 +142,18 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   W.Fp = N * B.Fp;
   W.L1Shared = N * B.L1Shared;
   W.Dram = N * (B.Bytes / BytesPerClock + B.L2Bytes / D.L2BytesPerClock);
-  W.Latency = B.MemoryLatency + B.WarpPath;
+  // A warp alone waits for each round of its loads in turn.
+  W.Latency = B.LoadRounds * B.MemoryLatency + B.WarpPath;
   double Compute = std::max({W.Issue, W.Fp, W.L1Shared});
   double StoresAfterLoads = B.WaitingUnits == 1 && B.LoadedLatency > 0
                                 ? N * B.StoreBytes / BytesPerClock
                                 : 0;
-  double Memory = Steady
-                      ? std::max(W.Dram, B.LoadedLatency + StoresAfterLoads)
-                      : B.MemoryLatency + W.Dram;
+  // A loop that loads waits once a pass: however few bytes a pass has in
+  // flight, a round takes at least the idle latency.
+  double Rounds = B.LoadRounds * B.MemoryLatency;
+  double Memory =
+      Steady ? std::max({W.Dram, B.LoadedLatency + StoresAfterLoads, Rounds})
+             : std::max(B.MemoryLatency + W.Dram, Rounds);
   double Longer = std::max(Memory, Compute);
   double Shorter = std::min(Memory, Compute);
   // The dispatch of a steady wave's blocks overlaps the blocks running.
@@ -164,13 +171,15 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   assert(Occ.BlocksPerSM > 0 && "a kernel that cannot launch has no time");
   const DeviceParams &D = L.Device;
   Prediction P;
-  P.LowerBound = C.HasLoop || !C.Uncounted.empty();
   uint64_t PerWave = uint64_t(Occ.BlocksPerSM) * D.SMs;
   P.GridAssumed = !Launch.Grid;
   P.GridBlocks = Launch.Grid ? Launch.Grid->count() : PerWave;
   P.Waves = llvm::divideCeil(P.GridBlocks, PerWave);
 
   BlockCounts Block = blockCounts(C, Launch.Block, Launch.Grid, D.L2Bytes);
+  P.LoopTrips = Block.LoopTrips;
+  P.LowerBound = C.CalleeHasLoop || !C.Uncounted.empty() ||
+                 llvm::is_contained(Block.LoopTrips, std::nullopt);
   P.BlockLoadBytes = Block.GlobalLoads.Bytes;
   BlockCost B = blockCost(Block, R, D);
   P.SharedPasses = B.SharedPasses;

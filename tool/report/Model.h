@@ -26,6 +26,8 @@
 
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace metacu::report {
 
@@ -45,8 +47,12 @@ struct Prediction {
          LatencyCycles = 0;
   /// The largest of them.
   Phase Bound = Phase::Issue;
-  /// The kernel has a loop; counts and time cover one iteration.
+  /// A loop whose trip count the model does not know (its body counted
+  /// once), a called function's loop or an uncounted call: the time is a
+  /// lower bound.
   bool LowerBound = false;
+  /// Each loop's passes in a block (BlockCounts::LoopTrips).
+  std::vector<std::optional<double>> LoopTrips;
   /// Global bytes a block loads, all in flight before their first use.
   double BlockLoadBytes = 0;
   /// Passes over shared memory's banks a block's accesses take, and how

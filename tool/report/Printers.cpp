@@ -159,6 +159,14 @@ static void kernel(llvm::json::OStream &J, const KernelReport &R) {
       J.attribute("waves", P->Waves);
       J.attribute("bound", phaseName(P->Bound));
       J.attribute("lower_bound", P->LowerBound);
+      J.attributeArray("loops", [&] {
+        for (size_t L = 0; L < P->LoopTrips.size(); ++L)
+          J.object([&] {
+            J.attribute("label", R.Counts.Loops[L].Label);
+            const std::optional<double> &T = P->LoopTrips[L];
+            J.attribute("trips", T ? llvm::json::Value(*T) : nullptr);
+          });
+      });
       J.attributeObject("wave_cycles", [&] {
         J.attribute("issue", P->IssueCycles);
         J.attribute("fp", P->FpCycles);

@@ -157,6 +157,22 @@ public:
   void instruction(llvm::StringRef Text);
 
 private:
+  // What was known where a label was read: a branch back to it closes a
+  // loop whose body is what was counted since.
+  struct LabelState {
+    llvm::StringMap<unsigned> Known;
+    OpCounts Counts;
+    size_t SharedAccesses, GlobalLoadAccesses, Loops;
+  };
+  // A setp's comparison, kept whatever its operands read (a guard may not
+  // read the launch, a loop's limit may).
+  struct Comparison {
+    ValueOp Compare;
+    uint8_t Bits;
+    bool Signed;
+    unsigned A, B;
+  };
+
   // A forward branch skipped the instructions up to EndLabel where its
   // predicate held: they run where Literal holds.
   struct Region {
@@ -168,7 +184,10 @@ private:
   std::optional<unsigned> predicate(llvm::StringRef Name) const;
   void track(const Instruction &I, llvm::ArrayRef<llvm::StringRef> Ops);
   void forget(llvm::StringRef Destination);
-  void branch(llvm::StringRef Target, std::optional<GuardLiteral> Taken);
+  void branch(llvm::StringRef Target, std::optional<GuardLiteral> Taken,
+              llvm::StringRef Predicate, bool Negated);
+  std::optional<TripCount> trip(const Loop &L, llvm::StringRef Predicate,
+                                bool Negated);
   void count(const Instruction &I, std::optional<GuardLiteral> Own,
              llvm::ArrayRef<llvm::StringRef> Ops);
   std::optional<std::pair<unsigned, int64_t>>
@@ -195,7 +214,8 @@ private:
   }
   // The parameters loaded, numbered as first seen.
   llvm::StringMap<unsigned> Params;
-  llvm::StringSet<> Labels;
+  llvm::StringMap<LabelState> Labels;
+  llvm::StringMap<Comparison> Comparisons;
   // Registers holding a ThreadValues node.
   llvm::StringMap<unsigned> Known;
   std::vector<Region> Open;
@@ -205,7 +225,8 @@ private:
 };
 
 void EntryReader::label(llvm::StringRef Name) {
-  Labels.insert(Name);
+  Labels[Name] = {Known, K, K.SharedAccesses.size(),
+                  K.GlobalLoadAccesses.size(), K.Loops.size()};
   // An if-then ends here; with an else-part, the then-part ended with a
   // jump over it, which runs where the if's condition did not hold.
   std::optional<GuardLiteral> Closed;
@@ -280,8 +301,10 @@ void EntryReader::forget(llvm::StringRef Destination) {
   Destination.trim("{} \t").split(Names, llvm::StringRef(","));
   for (llvm::StringRef Name : Names) {
     auto [First, Second] = Name.split('|');
-    Known.erase(First.trim());
-    Known.erase(Second.trim());
+    for (llvm::StringRef R : {First.trim(), Second.trim()}) {
+      Known.erase(R);
+      Comparisons.erase(R);
+    }
   }
 }
 
@@ -293,6 +316,7 @@ void EntryReader::track(const Instruction &I,
   if (Ops.empty())
     return;
   llvm::StringRef Op = I.Parts[0], Dest = firstOperand(I.Operands);
+  Comparisons.erase(Dest);
   auto Define = [&](llvm::StringRef Name, std::optional<unsigned> Node) {
     if (Node)
       Known[Name] = *Node;
@@ -352,8 +376,15 @@ void EntryReader::track(const Instruction &I,
       A = operand(Ops[1], Type->first);
       B = operand(Ops[2], Type->first);
     }
-    if (!Cmp || !A || !B || origin(*A) || origin(*B))
-      return forget(Dest);
+    bool Guards = Cmp && A && B && !origin(*A) && !origin(*B);
+    if (!Guards)
+      forget(Dest);
+    // A plain comparison's operands, for the trip count of a loop that it
+    // ends, whatever they read.
+    if (Cmp && A && B && I.Parts.size() == 3 && !Dest.contains('|'))
+      Comparisons[Dest] = {*Cmp, Type->first, Type->second, *A, *B};
+    if (!Guards)
+      return;
     unsigned Compared = K.Values.add({*Cmp, 1, Type->second, false, *A, *B});
     // setp.CMP.BOOL p|q, a, b, c: p = (a CMP b) BOOL c, q = !(a CMP b) BOOL
     // c; without BOOL, p = a CMP b and q its negation.
@@ -474,11 +505,86 @@ void EntryReader::track(const Instruction &I,
   Define(Dest, made(K.Values.add(N), From));
 }
 
+// The trip count of loop L, whose branch back is taken where Predicate
+// holds (Negated: where it does not): Predicate compares one of L's
+// inductions one step on with a limit.
+std::optional<TripCount>
+EntryReader::trip(const Loop &L, llvm::StringRef Predicate, bool Negated) {
+  auto C = Comparisons.find(Predicate);
+  if (C == Comparisons.end())
+    return std::nullopt;
+  for (bool First : {true, false}) {
+    const ValueNode &N = K.Values.node(First ? C->second.A : C->second.B);
+    if (N.Op != ValueOp::Add)
+      continue;
+    for (auto [Init, Step] : L.Inductions)
+      if ((N.A == Init && N.B == Step) || (N.A == Step && N.B == Init))
+        return TripCount{Init,
+                         Step,
+                         First ? C->second.B : C->second.A,
+                         C->second.Compare,
+                         C->second.Bits,
+                         C->second.Signed,
+                         First,
+                         Negated};
+  }
+  return std::nullopt;
+}
+
+// The instructions counted since a label, as counts.
+static OpCounts since(const OpCounts &Now, const OpCounts &Then) {
+  OpCounts D;
+  auto Minus = [](const AccessCount &A, const AccessCount &B) {
+    return AccessCount{A.Instructions - B.Instructions, A.Bytes - B.Bytes};
+  };
+  D.GlobalLoads = Minus(Now.GlobalLoads, Then.GlobalLoads);
+  D.GlobalStores = Minus(Now.GlobalStores, Then.GlobalStores);
+  D.SharedLoads = Minus(Now.SharedLoads, Then.SharedLoads);
+  D.SharedStores = Minus(Now.SharedStores, Then.SharedStores);
+  D.LocalAccesses = Minus(Now.LocalAccesses, Then.LocalAccesses);
+  for (unsigned T = 0; T < 3; ++T) {
+    D.Flops[T] = Now.Flops[T] - Then.Flops[T];
+    D.FpInstructions[T] = Now.FpInstructions[T] - Then.FpInstructions[T];
+  }
+  D.Branches = Now.Branches - Then.Branches;
+  D.Instructions = Now.Instructions - Then.Instructions;
+  return D;
+}
+
 void EntryReader::branch(llvm::StringRef Target,
-                         std::optional<GuardLiteral> Taken) {
-  // Back to a label already read: a loop, no region.
-  if (Labels.contains(Target)) {
+                         std::optional<GuardLiteral> Taken,
+                         llvm::StringRef Predicate, bool Negated) {
+  // Back to a label already read: a loop, no region. Its body is what was
+  // counted since the label; the loops and accesses found since without an
+  // enclosing loop are in this one.
+  if (auto L = Labels.find(Target); L != Labels.end()) {
     K.HasLoop = true;
+    const LabelState &At = L->second;
+    unsigned Index = K.Loops.size();
+    Loop New{Target.str(), since(K, At.Counts), std::nullopt, std::nullopt, {}};
+    // The registers that held a value at the label and hold it plus a step
+    // here.
+    for (const auto &R : At.Known) {
+      auto Now = Known.find(R.first());
+      if (Now == Known.end() || Now->second == R.second)
+        continue;
+      const ValueNode &N = K.Values.node(Now->second);
+      if (N.Op == ValueOp::Add && (N.A == R.second || N.B == R.second))
+        New.Inductions.push_back({R.second, N.A == R.second ? N.B : N.A});
+    }
+    llvm::sort(New.Inductions);
+    if (!Predicate.empty())
+      New.Trip = trip(New, Predicate, Negated);
+    K.Loops.push_back(std::move(New));
+    for (size_t I = At.Loops; I < Index; ++I)
+      if (!K.Loops[I].Parent)
+        K.Loops[I].Parent = Index;
+    for (auto [Accesses, First] :
+         {std::pair{&K.SharedAccesses, At.SharedAccesses},
+          std::pair{&K.GlobalLoadAccesses, At.GlobalLoadAccesses}})
+      for (size_t I = First; I < Accesses->size(); ++I)
+        if (!(*Accesses)[I].Loop)
+          (*Accesses)[I].Loop = Index;
     return;
   }
   if (Taken)
@@ -574,11 +680,10 @@ void EntryReader::instruction(llvm::StringRef Text) {
                    .trim();
   llvm::StringRef Op = I.Parts[0];
   std::optional<GuardLiteral> Own;
-  if (!Guard.empty()) {
-    bool Negated = Guard.consume_front("!");
+  bool GuardNegated = Guard.consume_front("!");
+  if (!Guard.empty())
     if (auto Node = predicate(Guard))
-      Own = GuardLiteral{*Node, Negated};
-  }
+      Own = GuardLiteral{*Node, GuardNegated};
   bool Jump = Op == "bra" || Op == "brx";
   std::optional<std::string> Jumped =
       Op == "bra" && Guard.empty() ? std::optional<std::string>(I.Operands.str())
@@ -605,11 +710,107 @@ void EntryReader::instruction(llvm::StringRef Text) {
   count(I, Jump ? std::nullopt : Own, Ops);
   // brx.idx jumps through a table of labels: it opens no region.
   if (Op == "bra")
-    branch(I.Operands, Guard.empty() ? std::nullopt : Own);
+    branch(I.Operands, Guard.empty() ? std::nullopt : Own, Guard, GuardNegated);
   JumpedTo = Jumped;
 }
 
 } // namespace
+
+std::optional<uint64_t> tripCount(const TripCount &T,
+                                  llvm::ArrayRef<uint64_t> Values) {
+  using Wide = __int128;
+  auto Read = [&](unsigned Node, bool Signed) -> Wide {
+    uint64_t V = Values[Node];
+    if (T.Bits < 64)
+      V &= (uint64_t(1) << T.Bits) - 1;
+    if (Signed && T.Bits < 64 && (V >> (T.Bits - 1)) & 1)
+      return Wide(V) - (Wide(1) << T.Bits);
+    return Signed ? Wide(int64_t(V)) : Wide(V);
+  };
+  // A step is added, whatever the comparison's signedness: 0xffffffff
+  // steps down.
+  Wide Init = Read(T.Init, T.Signed), Step = Read(T.Step, true),
+       Limit = Read(T.Limit, T.Signed);
+  // The condition on the induction x that takes the branch back: x OP Limit.
+  ValueOp Op = T.Compare;
+  auto Mirror = [](ValueOp O) {
+    switch (O) {
+    case ValueOp::Less:
+      return ValueOp::Greater;
+    case ValueOp::LessEqual:
+      return ValueOp::GreaterEqual;
+    case ValueOp::Greater:
+      return ValueOp::Less;
+    case ValueOp::GreaterEqual:
+      return ValueOp::LessEqual;
+    default:
+      return O;
+    }
+  };
+  auto Negate = [](ValueOp O) {
+    switch (O) {
+    case ValueOp::Less:
+      return ValueOp::GreaterEqual;
+    case ValueOp::LessEqual:
+      return ValueOp::Greater;
+    case ValueOp::Greater:
+      return ValueOp::LessEqual;
+    case ValueOp::GreaterEqual:
+      return ValueOp::Less;
+    case ValueOp::Equal:
+      return ValueOp::NotEqual;
+    default:
+      return ValueOp::Equal;
+    }
+  };
+  if (!T.InductionFirst)
+    Op = Mirror(Op);
+  if (T.Negated)
+    Op = Negate(Op);
+  // Counting down is counting up the other way.
+  if (Step < 0) {
+    Init = -Init;
+    Limit = -Limit;
+    Step = -Step;
+    Op = Mirror(Op);
+  }
+  if (Step == 0)
+    return std::nullopt;
+  // The branches back: the k >= 1 with Init + k * Step OP Limit, counted
+  // from k = 1 until the first that fails.
+  auto Holds = [&](Wide X) {
+    switch (Op) {
+    case ValueOp::Less:
+      return X < Limit;
+    case ValueOp::LessEqual:
+      return X <= Limit;
+    case ValueOp::Greater:
+      return X > Limit;
+    case ValueOp::GreaterEqual:
+      return X >= Limit;
+    case ValueOp::Equal:
+      return X == Limit;
+    default:
+      return X != Limit;
+    }
+  };
+  Wide Back;
+  if (!Holds(Init + Step))
+    Back = 0;
+  else if (Op == ValueOp::Less)
+    Back = (Limit - Init + Step - 1) / Step - 1;
+  else if (Op == ValueOp::LessEqual)
+    Back = (Limit - Init) / Step;
+  else if (Op == ValueOp::NotEqual && Limit > Init &&
+           (Limit - Init) % Step == 0)
+    Back = (Limit - Init) / Step - 1;
+  else // rising past a limit it must stay above, or missing it: wraps
+    return std::nullopt;
+  // More passes than any kernel makes: values the model made up.
+  if (Back >= Wide(1) << 40)
+    return std::nullopt;
+  return uint64_t(Back) + 1;
+}
 
 OpCounts &OpCounts::operator+=(const OpCounts &O) {
   GlobalLoads += O.GlobalLoads;
@@ -756,6 +957,7 @@ void addCallees(KernelCounts &K, CallResolver &Resolver) {
   }
   K += All.Counts;
   K.HasLoop |= All.HasLoop;
+  K.CalleeHasLoop = All.HasLoop;
   K.Called = std::move(All.Called);
   K.Uncounted = std::move(All.Uncounted);
 }

@@ -4,9 +4,13 @@
 // their bytes by state space, floating-point operations by type, branches,
 // and whether a branch goes backwards (a loop). metacu unrolls meta loops,
 // so a kernel without a loop executes each counted instruction once per
-// thread (both sides of an if are counted); with a loop, a count covers one
-// iteration and is a lower bound. Also the launch bounds PTX records and
-// ptxas -v does not print.
+// thread (both sides of an if are counted). A loop's body (the instructions
+// from its label to the branch back) is counted once too, and apart
+// (Loop), with its trip count where the PTX gives it: an induction register
+// stepped once a pass and compared with a limit, each a constant or a
+// value of the thread's place, the launch and the parameters, which
+// BlockCounts evaluates for the launch. Also the launch bounds PTX records
+// and ptxas -v does not print.
 //
 // Instructions whose execution depends on the thread's place in its block
 // alone (`if (threadIdx.x == 0)`, `if (threadIdx.x < 32)`, the last step of
@@ -96,7 +100,45 @@ struct KnownAccess {
   unsigned Bytes;
   /// Where it runs (empty: for every thread).
   llvm::SmallVector<GuardLiteral, 2> Guard;
+  /// The innermost loop (KernelCounts::Loops) it is in, if any.
+  std::optional<unsigned> Loop;
 };
+
+/// How many times a loop's body runs, as its PTX says: the induction
+/// register holds Init at the loop's label and Step is added to it once a
+/// pass; the branch back is taken while the new value compares with Limit
+/// as Compare says (the induction on the left if InductionFirst, on the
+/// right otherwise), or, Negated, while it does not. Init, Step and Limit
+/// are ThreadValues nodes: constants, or values of the thread's place, the
+/// launch and the parameters.
+struct TripCount {
+  unsigned Init, Step, Limit;
+  ValueOp Compare;
+  uint8_t Bits;
+  bool Signed, InductionFirst, Negated;
+};
+
+/// A backward branch and the instructions from its label to it.
+struct Loop {
+  std::string Label;
+  /// The body's instructions, each once (a nested loop's too).
+  OpCounts Body;
+  /// None where the PTX does not give it (the branch back is not an
+  /// induction register compared with a limit).
+  std::optional<TripCount> Trip;
+  /// The loop this one is nested in.
+  std::optional<unsigned> Parent;
+  /// Every register the body steps: its value at the label (a node) and
+  /// the step added once a pass (a node), so that a pass's addresses can
+  /// be worked out from the first's.
+  std::vector<std::pair<unsigned, unsigned>> Inductions;
+};
+
+/// The passes a loop's body makes for the values \p Values (a thread's,
+/// ThreadValues::evaluate) give its nodes: none where they make it endless
+/// or wrap around (a step away from the limit, a step of 0).
+std::optional<uint64_t> tripCount(const TripCount &T,
+                                  llvm::ArrayRef<uint64_t> Values);
 
 /// A `call` in a body: the function's name (a register for a call through
 /// a pointer) and where it runs (empty: for every thread).
@@ -118,6 +160,10 @@ struct UncountedCall {
 struct KernelCounts : OpCounts {
   std::string Mangled;
   bool HasLoop = false;
+  /// The entry's own loops, inner before outer.
+  std::vector<Loop> Loops;
+  /// A function it calls has a loop (its body is counted once per call).
+  bool CalleeHasLoop = false;
   /// .maxntid or .reqntid, as a product of its dimensions.
   std::optional<unsigned> MaxThreadsPerBlock;
   /// The values of the thread's place that guards read.

@@ -156,13 +156,20 @@ static uint64_t value(const ValueNode &N, const unsigned Thread[3],
   return 0;
 }
 
-void ThreadValues::evaluate(const unsigned Thread[3], const unsigned Block[3],
-                            llvm::SmallVectorImpl<uint64_t> &Out,
-                            const BlockPlace &Place) const {
+void ThreadValues::evaluate(
+    const unsigned Thread[3], const unsigned Block[3],
+    llvm::SmallVectorImpl<uint64_t> &Out, const BlockPlace &Place,
+    llvm::ArrayRef<std::pair<unsigned, uint64_t>> Shift) const {
   Out.clear();
   Out.reserve(Nodes.size());
-  for (const ValueNode &N : Nodes)
-    Out.push_back(value(N, Thread, Block, Place, Out, Nodes));
+  // A shifted node's value moves before its users read it.
+  for (unsigned I = 0; I < Nodes.size(); ++I) {
+    uint64_t V = value(Nodes[I], Thread, Block, Place, Out, Nodes);
+    for (auto [Node, By] : Shift)
+      if (Node == I)
+        V = truncate(V + By, Nodes[I].Bits);
+    Out.push_back(V);
+  }
 }
 
 bool ThreadValues::holds(llvm::ArrayRef<GuardLiteral> Guard,

@@ -19,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace metacu::report {
@@ -117,12 +118,16 @@ public:
   /// Every node's value for the thread at Thread (x, y, z) of a block of
   /// Block threads, into Out (resized). Integers are held zero-extended
   /// from their width; predicates are 0 or 1.
+  /// Shift adds to some nodes' values as they are computed (what their
+  /// users then read): a loop's induction one pass on (PtxCounts' Loop).
   void evaluate(const unsigned Thread[3], const unsigned Block[3],
                 llvm::SmallVectorImpl<uint64_t> &Out,
-                const BlockPlace &Place = {}) const;
+                const BlockPlace &Place = {},
+                llvm::ArrayRef<std::pair<unsigned, uint64_t>> Shift = {}) const;
 
   /// The nodes evaluate() computes for each thread.
   size_t size() const { return Nodes.size(); }
+  const ValueNode &node(unsigned I) const { return Nodes[I]; }
 
   /// Whether every literal of Guard holds, given evaluate()'s values.
   static bool holds(llvm::ArrayRef<GuardLiteral> Guard,

@@ -259,5 +259,106 @@ TEST(BlockCountsTest, NeighboursTooFarBackHaveLeftL2) {
   EXPECT_EQ(column({8, 16, 1}, 32 << 10).ReusedSectors, 8);
 }
 
+TEST(BlockCountsTest, LoopBodiesCountOncePerPass) {
+  // for (i = 0; i < 4; ++i) { load; for (j = 0; j < 16; j += 2) s[2 tid] }:
+  // 5 instructions before, 2 + 3 in the outer body, 5 in the inner one.
+  // The shared load's lanes are 8 bytes apart: a 2-way conflict a pass.
+  const KernelCounts K = entryWith(R"(
+	.shared .align 4 .b8 s[1024];
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, 3;
+	mov.u32 	%r3, s;
+	add.s32 	%r4, %r3, %r2;
+	mov.u32 	%r10, 0;
+$L__BB0_1:
+	mov.u32 	%r11, 0;
+	ld.global.f32 	%f9, [%rd1];
+$L__BB0_2:
+	ld.shared.f32 	%f1, [%r4];
+	add.f32 	%f2, %f2, %f1;
+	add.s32 	%r11, %r11, 2;
+	setp.lt.s32 	%p1, %r11, 16;
+	@%p1 bra 	$L__BB0_2;
+	add.s32 	%r10, %r10, 1;
+	setp.ne.s32 	%p2, %r10, 4;
+	@%p2 bra 	$L__BB0_1;
+)");
+  BlockCounts B = blockCounts(K, {64, 1, 1});
+  ASSERT_EQ(B.LoopTrips.size(), 2u);
+  EXPECT_EQ(B.LoopTrips[0], 8.0);
+  EXPECT_EQ(B.LoopTrips[1], 4.0);
+  EXPECT_DOUBLE_EQ(B.LongestWarp, 5 + 4 * (5 + 8 * 5));
+  EXPECT_DOUBLE_EQ(B.WarpInstructions, 2 * (5 + 4 * (5 + 8 * 5)));
+  EXPECT_DOUBLE_EQ(B.SharedLoads.WarpInstructions, 2 * 4 * 8);
+  EXPECT_DOUBLE_EQ(B.SharedLoads.Bytes, 64 * 4 * 4 * 8);
+  EXPECT_DOUBLE_EQ(B.GlobalLoads.Bytes, 64 * 4 * 4);
+  EXPECT_DOUBLE_EQ(B.fpWarpInstructions(FpType::F32), 2 * 4 * 8);
+  EXPECT_DOUBLE_EQ(B.SharedConflictPasses, 2 * 4 * 8);
+}
+
+TEST(BlockCountsTest, ALoopWithoutATripCountCountsOnce) {
+  const KernelCounts K = entryWith(R"(
+$L__BB0_1:
+	ld.global.u32 	%r2, [%rd1];
+	setp.ne.s32 	%p1, %r2, 0;
+	@%p1 bra 	$L__BB0_1;
+)");
+  BlockCounts B = blockCounts(K, {32, 1, 1});
+  ASSERT_EQ(B.LoopTrips.size(), 1u);
+  EXPECT_FALSE(B.LoopTrips[0]);
+  EXPECT_DOUBLE_EQ(B.WarpInstructions, 3);
+}
+
+TEST(BlockCountsTest, AGridStrideLoopReadsTheLaunch) {
+  // i = blockIdx.x * 64 + threadIdx.x; i < 4096; i += gridDim.x * 64: in a
+  // grid of 16 blocks every thread makes 4 passes, in one of 8, 8.
+  const KernelCounts K = entryWith(R"(
+	mov.u32 	%r1, %ctaid.x;
+	shl.b32 	%r2, %r1, 6;
+	mov.u32 	%r3, %tid.x;
+	add.s32 	%r4, %r2, %r3;
+	mov.u32 	%r5, %nctaid.x;
+	shl.b32 	%r6, %r5, 6;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd1];
+	add.s32 	%r4, %r4, %r6;
+	setp.lt.s32 	%p1, %r4, 4096;
+	@%p1 bra 	$L__BB0_1;
+)");
+  EXPECT_EQ(blockCounts(K, {64, 1, 1}, Dim3{16, 1, 1}).LoopTrips[0], 4.0);
+  BlockCounts Eight = blockCounts(K, {64, 1, 1}, Dim3{8, 1, 1});
+  EXPECT_EQ(Eight.LoopTrips[0], 8.0);
+  EXPECT_DOUBLE_EQ(Eight.GlobalLoads.Bytes, 64 * 4 * 8);
+}
+
+TEST(BlockCountsTest, APassFindsWhatThePassBeforeLoaded) {
+  // A column marching down rows of 4096 bytes, 16 passes: each pass loads
+  // its row and the next, so after the first pass one row of the two is
+  // new. The block's 32 threads load 128 bytes a row: 4 sectors. The loop
+  // loads, so a thread waits 16 times in a row.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	mov.u32 	%r2, 0;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd4];
+	ld.global.f32 	%f2, [%rd4+4096];
+	add.s64 	%rd4, %rd4, 4096;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, 16;
+	@%p1 bra 	$L__BB0_1;
+)");
+  ASSERT_EQ(K.Loops.size(), 1u);
+  EXPECT_EQ(K.Loops[0].Inductions.size(), 2u);
+  BlockCounts B = blockCounts(K, {32, 1, 1}, Dim3{1, 1, 1}, 50 << 20);
+  EXPECT_DOUBLE_EQ(B.KnownLoadBytes, 32 * 8 * 16);
+  // 8 sectors in the first pass, 4 new in each of the 15 others.
+  EXPECT_DOUBLE_EQ(B.LoadSectors, 8 + 4 * 15);
+  EXPECT_DOUBLE_EQ(B.LoadRounds, 16);
+}
+
 } // namespace
 

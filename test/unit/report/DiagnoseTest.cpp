@@ -32,6 +32,12 @@ KernelReport row(unsigned CC, unsigned Threads, unsigned Regs,
   return R;
 }
 
+// R with its model predicted again from its counts, as buildReports does.
+KernelReport repredicted(KernelReport R) {
+  R.Model = predict(R.Counts, R.Resources, *R.Occ, *R.Limits, *R.Launch);
+  return R;
+}
+
 std::string all(const KernelReport &R) {
   std::string S;
   for (const std::string &D : diagnose(R))
@@ -175,10 +181,47 @@ TEST(DiagnoseTest, BankConflicts) {
             std::string::npos);
 }
 
-TEST(DiagnoseTest, Loops) {
+TEST(DiagnoseTest, LoopsWithoutATripCountAreNamed) {
   KernelReport R = row(80, 128, 32);
   R.Counts.HasLoop = true;
-  EXPECT_NE(all(R).find("has a loop"), std::string::npos);
+  R.Counts.Loops.push_back({"$L__BB0_2", {}, std::nullopt, std::nullopt});
+  EXPECT_NE(all(repredicted(R))
+                .find("has a loop whose trip count the PTX does not give "
+                      "($L__BB0_2): counted once, the predicted time a "
+                      "lower bound"),
+            std::string::npos);
+}
+
+TEST(DiagnoseTest, ATripCountFromMadeUpParametersIsNamed) {
+  KernelReport R = row(80, 128, 32);
+  R.Counts.HasLoop = true;
+  ThreadValues &V = R.Counts.Values;
+  unsigned Zero = V.add({ValueOp::Constant, 32});
+  ValueNode One{ValueOp::Constant, 32};
+  One.Constant = 1;
+  unsigned Step = V.add(One);
+  unsigned N = V.add({ValueOp::Param, 32, true, false, 1});
+  unsigned Limit = V.add({ValueOp::Convert, 32, true, true, N});
+  R.Counts.Loops.push_back(
+      {"$L__BB0_3",
+       {},
+       TripCount{Zero, Step, Limit, ValueOp::Less, 32, true, true, false},
+       std::nullopt});
+  std::string D = all(repredicted(R));
+  EXPECT_NE(D.find("the trip count of a loop ($L__BB0_3) reads the kernel's "
+                   "parameters"),
+            std::string::npos)
+      << D;
+  EXPECT_EQ(D.find("does not give"), std::string::npos);
+  // A constant limit is no made-up value.
+  R.Counts.Loops.back().Trip->Limit = Step;
+  EXPECT_EQ(all(repredicted(R)).find("parameters"), std::string::npos);
+}
+
+TEST(DiagnoseTest, ALoopInACalledFunction) {
+  KernelReport R = row(80, 128, 32);
+  R.Counts.HasLoop = R.Counts.CalleeHasLoop = true;
+  EXPECT_NE(all(R).find("calls a function with a loop"), std::string::npos);
 }
 
 } // namespace

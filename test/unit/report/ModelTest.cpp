@@ -243,11 +243,61 @@ TEST(ModelTest, WavesAndTheAssumedGrid) {
   EXPECT_LT(Three.P.TimeUs - Two.P.TimeUs, One.P.TimeUs);
 }
 
-TEST(ModelTest, LoopsMakeALowerBound) {
+TEST(ModelTest, ALoopWithoutATripCountMakesALowerBound) {
   KernelCounts C = axpy(1);
   C.HasLoop = true;
-  EXPECT_TRUE(run(C, 80, 256, 16, 1000).P.LowerBound);
+  C.Loops.push_back({"$L__BB0_1", {}, std::nullopt, std::nullopt});
+  Modelled Unknown = run(C, 80, 256, 16, 1000);
+  EXPECT_TRUE(Unknown.P.LowerBound);
+  ASSERT_EQ(Unknown.P.LoopTrips.size(), 1u);
+  EXPECT_FALSE(Unknown.P.LoopTrips[0]);
   EXPECT_FALSE(run(axpy(1), 80, 256, 16, 1000).P.LowerBound);
+  KernelCounts Called = axpy(1);
+  Called.CalleeHasLoop = true;
+  EXPECT_TRUE(run(Called, 80, 256, 16, 1000).P.LowerBound);
+}
+
+TEST(ModelTest, ALoopWithATripCountIsCountedPerPass) {
+  // A body of one 4-byte load and one FMA, 100 passes: as a kernel that
+  // holds 100 of each, and no lower bound.
+  KernelCounts Looped = axpy(1);
+  Looped.HasLoop = true;
+  ValueNode Zero{ValueOp::Constant, 32}, One{ValueOp::Constant, 32},
+      Hundred{ValueOp::Constant, 32};
+  One.Constant = 1;
+  Hundred.Constant = 100;
+  TripCount T{Looped.Values.add(Zero),
+              Looped.Values.add(One),
+              Looped.Values.add(Hundred),
+              ValueOp::Less,
+              32,
+              true,
+              true,
+              false};
+  OpCounts Body;
+  Body.GlobalLoads.add(4);
+  Body.Flops[unsigned(FpType::F32)] = 2;
+  Body.FpInstructions[unsigned(FpType::F32)] = 1;
+  Body.Instructions = 2;
+  Looped += Body;
+  Looped.Loops.push_back({"$L__BB0_1", Body, T, std::nullopt});
+  Modelled L = run(Looped, 90, 256, 16, 132 * 8 * 4);
+  EXPECT_FALSE(L.P.LowerBound);
+  ASSERT_TRUE(L.P.LoopTrips[0]);
+  EXPECT_DOUBLE_EQ(*L.P.LoopTrips[0], 100);
+  // The same work as a kernel that holds 100 of each...
+  KernelCounts Flat = axpy(1);
+  for (int I = 0; I < 100; ++I)
+    Flat += Body;
+  Modelled F = run(Flat, 90, 256, 16, 132 * 8 * 4);
+  EXPECT_DOUBLE_EQ(L.P.IssueCycles, F.P.IssueCycles);
+  EXPECT_DOUBLE_EQ(L.P.FpCycles, F.P.FpCycles);
+  EXPECT_DOUBLE_EQ(L.P.L1SharedCycles, F.P.L1SharedCycles);
+  // ...but which waits for its loads once, where the loop waits once a
+  // pass: 99 more DRAM latencies in a row.
+  EXPECT_DOUBLE_EQ(L.P.LatencyCycles - F.P.LatencyCycles,
+                   99 * archLimits(90)->Device.DramLatencyCycles);
+  EXPECT_GE(L.P.TimeUs, F.P.TimeUs);
 }
 
 TEST(ModelTest, PhaseNamesAreTheJsonSpelling) {

@@ -481,6 +481,161 @@ TEST(PtxCountsTest, RecursionAndPointersAreNamedNotCounted) {
   EXPECT_EQ(K.Uncounted[1].Why, "a call through a pointer");
 }
 
+// The passes of K's loop L for thread (x, 0, 0) of a block of Block
+// threads at Place.
+std::optional<uint64_t> passes(const KernelCounts &K, size_t L, unsigned X,
+                               unsigned Block, const BlockPlace &Place = {}) {
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {X, 0, 0}, Size[3] = {Block, 1, 1};
+  K.Values.evaluate(Thread, Size, V, Place);
+  if (!K.Loops[L].Trip) {
+    ADD_FAILURE() << "no trip count for " << K.Loops[L].Label;
+    return std::nullopt;
+  }
+  return tripCount(*K.Loops[L].Trip, V);
+}
+
+TEST(PtxCountsTest, AConstantTripCount) {
+  // for (k = 0; k < 4096; k += 32), as nvcc writes Kernel Tuner's matmul's
+  // k loop: the body (2 loads, an FMA, the add, setp and branch) counted
+  // once, apart, with 128 passes.
+  const KernelCounts K = entryWith(R"(
+	mov.u32 	%r33, 0;
+$L__BB0_1:
+	bar.sync 	0;
+	ld.shared.f32 	%f1, [%r5];
+	ld.shared.f32 	%f2, [%r6];
+	fma.rn.f32 	%f3, %f1, %f2, %f3;
+	add.s32 	%r33, %r33, 32;
+	setp.lt.u32 	%p1, %r33, 4096;
+	@%p1 bra 	$L__BB0_1;
+	st.global.f32 	[%rd1], %f3;
+)");
+  ASSERT_EQ(K.Loops.size(), 1u);
+  EXPECT_EQ(K.Loops[0].Label, "$L__BB0_1");
+  EXPECT_EQ(K.Loops[0].Body.Instructions, 7u);
+  EXPECT_EQ(K.Loops[0].Body.SharedLoads.Instructions, 2u);
+  EXPECT_EQ(K.Loops[0].Body.flops(FpType::F32), 2u);
+  EXPECT_EQ(K.Loops[0].Body.GlobalStores.Instructions, 0u);
+  EXPECT_FALSE(K.Loops[0].Parent);
+  EXPECT_EQ(passes(K, 0, 0, 128), 128u);
+  // Counting down to zero, branching back on the negated test: 8 passes.
+  const KernelCounts Down = entryWith(R"(
+	mov.u32 	%r1, 8;
+$L__BB0_1:
+	add.f32 	%f1, %f1, %f2;
+	add.s32 	%r1, %r1, -1;
+	setp.eq.s32 	%p1, %r1, 0;
+	@!%p1 bra 	$L__BB0_1;
+)");
+  EXPECT_EQ(passes(Down, 0, 0, 32), 8u);
+}
+
+TEST(PtxCountsTest, ATripCountFromTheLaunchAndTheParameters) {
+  // A grid-stride loop over n / 4 float4s: i = blockIdx.x * 256 +
+  // threadIdx.x, stepping by gridDim.x * 256 while i < n / 4, n the made-up
+  // value of the kernel's first 32-bit parameter.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u32 	%r7, [k_param_1];
+	mov.u32 	%r8, %ctaid.x;
+	shl.b32 	%r9, %r8, 8;
+	mov.u32 	%r1, %tid.x;
+	add.s32 	%r56, %r9, %r1;
+	shr.s32 	%r3, %r7, 2;
+	mov.u32 	%r13, %nctaid.x;
+	shl.b32 	%r4, %r13, 8;
+$L__BB0_2:
+	mul.wide.s32 	%rd4, %r56, 16;
+	add.s64 	%rd5, %rd1, %rd4;
+	ld.global.nc.v4.f32 	{%f10, %f11, %f12, %f13}, [%rd5];
+	add.s32 	%r56, %r56, %r4;
+	setp.lt.s32 	%p2, %r56, %r3;
+	@%p2 bra 	$L__BB0_2;
+)");
+  ASSERT_EQ(K.Loops.size(), 1u);
+  uint64_t N4 = paramValue(0, 32) / 4;
+  BlockPlace Place;
+  Place.Grid[0] = 4;
+  Place.Index[0] = 1;
+  // The thread starts at 256 + 3 and steps by 1024.
+  EXPECT_EQ(passes(K, 0, 3, 256, Place), (N4 - 259 + 1023) / 1024);
+  Place.Grid[0] = 2;
+  EXPECT_EQ(passes(K, 0, 3, 256, Place), (N4 - 259 + 511) / 512);
+}
+
+TEST(PtxCountsTest, NestedLoopsAndTheAccessesInThem) {
+  // for (i = 0; i < 4; ++i) for (j = 0; j < 16; j += 2) s[tid + j]: the
+  // inner loop comes first, inside the outer one, with the shared load.
+  const KernelCounts K = entryWith(R"(
+	.shared .align 4 .b8 s[1024];
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, 2;
+	mov.u32 	%r3, s;
+	add.s32 	%r4, %r3, %r2;
+	mov.u32 	%r10, 0;
+$L__BB0_1:
+	mov.u32 	%r11, 0;
+	ld.global.f32 	%f9, [%rd1];
+$L__BB0_2:
+	ld.shared.f32 	%f1, [%r4];
+	add.f32 	%f2, %f2, %f1;
+	add.s32 	%r11, %r11, 2;
+	setp.lt.s32 	%p1, %r11, 16;
+	@%p1 bra 	$L__BB0_2;
+	add.s32 	%r10, %r10, 1;
+	setp.ne.s32 	%p2, %r10, 4;
+	@%p2 bra 	$L__BB0_1;
+)");
+  ASSERT_EQ(K.Loops.size(), 2u);
+  EXPECT_EQ(K.Loops[0].Label, "$L__BB0_2");
+  EXPECT_EQ(K.Loops[0].Parent, 1u);
+  EXPECT_FALSE(K.Loops[1].Parent);
+  EXPECT_EQ(K.Loops[0].Body.Instructions, 5u);
+  // The outer body holds the inner one once.
+  EXPECT_EQ(K.Loops[1].Body.Instructions, 10u);
+  EXPECT_EQ(K.Loops[1].Body.GlobalLoads.Instructions, 1u);
+  EXPECT_EQ(passes(K, 0, 0, 32), 8u);
+  EXPECT_EQ(passes(K, 1, 0, 32), 4u);
+  ASSERT_EQ(K.SharedAccesses.size(), 1u);
+  EXPECT_EQ(K.SharedAccesses[0].Loop, 0u);
+  // Each loop steps its own counter.
+  ASSERT_EQ(K.Loops[0].Inductions.size(), 1u);
+  ASSERT_EQ(K.Loops[1].Inductions.size(), 1u);
+  EXPECT_EQ(K.Values.node(K.Loops[0].Inductions[0].second).Constant, 2u);
+  EXPECT_EQ(K.Values.node(K.Loops[1].Inductions[0].second).Constant, 1u);
+}
+
+TEST(PtxCountsTest, UnknownTripCounts) {
+  // A loop that ends on a loaded value, and one whose induction moves away
+  // from its limit: counted once, with no trip count or none for the
+  // values.
+  const KernelCounts K = entryWith(R"(
+$L__BB0_1:
+	ld.global.u32 	%r2, [%rd1];
+	setp.ne.s32 	%p1, %r2, 0;
+	@%p1 bra 	$L__BB0_1;
+	mov.u32 	%r1, 0;
+$L__BB0_2:
+	add.f32 	%f1, %f1, %f2;
+	add.s32 	%r1, %r1, -1;
+	setp.lt.s32 	%p2, %r1, 10;
+	@%p2 bra 	$L__BB0_2;
+	mov.u32 	%r3, 0;
+$L__BB0_3:
+	add.s32 	%r3, %r3, 1;
+	bra.uni 	$L__BB0_3;
+)");
+  ASSERT_EQ(K.Loops.size(), 3u);
+  EXPECT_FALSE(K.Loops[0].Trip);
+  ASSERT_TRUE(K.Loops[1].Trip);
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {0, 0, 0}, Block[3] = {32, 1, 1};
+  K.Values.evaluate(Thread, Block, V);
+  EXPECT_FALSE(tripCount(*K.Loops[1].Trip, V));
+  // An unconditional branch back.
+  EXPECT_FALSE(K.Loops[2].Trip);
+}
+
 TEST(PtxCountsTest, TruncatedPtxIsAnError) {
   auto Kernels = countPtx(".visible .entry k(\n)\n{\n\tret;\n");
   ASSERT_FALSE(bool(Kernels));

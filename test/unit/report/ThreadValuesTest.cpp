@@ -149,4 +149,27 @@ TEST(ThreadValuesTest, GuardsHoldWhenEveryLiteralDoes) {
   EXPECT_TRUE(ThreadValues::holds({}, B.at(9, 0, 64, 1)));
 }
 
+TEST(ThreadValuesTest, AShiftedNodeMovesItsUsers) {
+  // An induction one pass on: p = base + 16 * tid, shifted by 4096; its
+  // user p + 4 moves with it, the nodes before it do not.
+  Built B;
+  unsigned Tid = B.add(ValueOp::ThreadIndex, 32, false, 0);
+  unsigned Sixteen = B.add(ValueOp::Constant, 32, false, 0, 0, 16);
+  unsigned P = B.add(ValueOp::Mul, 32, false, Tid, Sixteen);
+  unsigned Four = B.add(ValueOp::Constant, 32, false, 0, 0, 4);
+  unsigned Next = B.add(ValueOp::Add, 32, false, P, Four);
+  const unsigned Thread[3] = {3, 0, 0}, Block[3] = {32, 1, 1};
+  llvm::SmallVector<uint64_t> V;
+  std::pair<unsigned, uint64_t> Shift[] = {{P, 4096}};
+  B.V.evaluate(Thread, Block, V, {}, Shift);
+  EXPECT_EQ(V[Tid], 3u);
+  EXPECT_EQ(V[P], 48u + 4096);
+  EXPECT_EQ(V[Next], 52u + 4096);
+  // At the node's width: a 32-bit value wraps.
+  std::pair<unsigned, uint64_t> Back[] = {{P, uint64_t(-48)}};
+  B.V.evaluate(Thread, Block, V, {}, Back);
+  EXPECT_EQ(V[P], 0u);
+  EXPECT_EQ(V[Next], 4u);
+}
+
 } // namespace
