@@ -116,6 +116,47 @@ metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
   return V;
 }
 
+bool metacu::tune::isTornRecord(llvm::StringRef Text) {
+  if (llvm::Error E = checkJSONNesting(Text, "")) {
+    llvm::consumeError(std::move(E));
+    return false;
+  }
+  auto V = llvm::json::parse(Text);
+  if (V)
+    return false;
+  llvm::consumeError(V.takeError());
+  return true;
+}
+
+/// What JSONInput::fail reports to json::Path, replaced by its message.
+static constexpr llvm::StringLiteral DetailMarker = "\x01";
+
+bool JSONInput::fail(llvm::json::Path P, const llvm::Twine &Message) {
+  Detail = Message.str();
+  P.report(DetailMarker);
+  return false;
+}
+
+llvm::Error JSONInput::error() const {
+  // json::Path::Root says "MESSAGE at (root).field[3]" (or "MESSAGE" with no
+  // path), and keeps the path's segments private.
+  std::string Text = llvm::toString(Root.getError());
+  llvm::StringRef Message = Text, Path;
+  size_t At = Message.rfind(" at (root)");
+  if (At != llvm::StringRef::npos) {
+    Path = Message.drop_front(At + llvm::StringRef(" at (root)").size());
+    Path.consume_front(".");
+    Message = Message.take_front(At);
+  }
+  std::string Where = FileName;
+  if (Line)
+    Where += ":" + std::to_string(Line);
+  if (!Path.empty())
+    Where += ": " + Path.str();
+  return llvm::createStringError(
+      Where + ": " + (Message == DetailMarker ? Detail : Message.str()));
+}
+
 void JSONReader::fail(const llvm::Twine &Where, const llvm::Twine &Message) {
   if (!Err)
     Err = error(Where, Message);

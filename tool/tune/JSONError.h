@@ -39,10 +39,42 @@ llvm::Expected<llvm::json::Value> parseJSON(llvm::StringRef Text,
                                             llvm::StringRef FileName,
                                             unsigned FirstLine = 1);
 
+/// Whether \p Text, a JSON-lines file's text after its last newline, is a
+/// record torn by a writer killed mid-line: not JSON. A whole value that is
+/// wrong (too deep, a number out of range) is no torn record.
+bool isTornRecord(llvm::StringRef Text);
+
 /// Rewrites llvm::json's parse error as "FILE:LINE:COL: message"; the text
 /// parsed starts at line \p FirstLine of the file.
 llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E,
                               unsigned FirstLine = 1);
+
+/// Where a value read from a JSON file is wrong, in llvm::json's style:
+/// readers are fromJSON(const json::Value &, T &, json::Path) functions and
+/// json::ObjectMapper, reporting into Root through the json::Path they are
+/// given, and error() names the file, the line of a record (a JSON-lines
+/// file's; 0: none), the path to the value and what is wrong:
+/// "results.jsonl:4: times[1]: expected number".
+class JSONInput {
+public:
+  explicit JSONInput(llvm::StringRef FileName, unsigned Line = 0)
+      : FileName(FileName), Line(Line) {}
+
+  /// The root of the paths readers report at.
+  llvm::json::Path::Root Root;
+
+  /// Reports \p Message at \p P: json::Path::report takes string literals
+  /// only, and a message may need the value it is about. Returns false, as
+  /// a fromJSON that fails does.
+  bool fail(llvm::json::Path P, const llvm::Twine &Message);
+  /// The error last reported, "FILE[:LINE]: PATH: MESSAGE".
+  llvm::Error error() const;
+
+private:
+  std::string FileName;
+  unsigned Line;
+  std::string Detail;
+};
 
 /// Checks the shape of values read from one file, remembering the first
 /// mismatch as an error that names the file and the value's path.

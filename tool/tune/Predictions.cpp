@@ -66,8 +66,9 @@ llvm::Expected<Predictions> Predictions::fromJSON(const json::Value &V,
     if (!*Index)
       continue;
     Predicted P;
-    if (Rec->get("error")) {
+    if (const json::Value *Error = Rec->get("error")) {
       P.Builds = false;
+      P.Failure = Error->getAsString().value_or("").str();
       Out.set(**Index, P);
       continue;
     }
@@ -116,7 +117,7 @@ json::Value Predictions::toJSON(const SearchSpace &Space,
     const Predicted &P = *ByConfig[I];
     json::Object Rec{{"params", Space.toJSON(I)}};
     if (!P.Builds) {
-      Rec["error"] = "does not build";
+      Rec["error"] = P.Failure.empty() ? "does not build" : P.Failure;
     } else {
       Rec["blocks_per_sm"] = P.BlocksPerSM;
       Rec["spill_store_bytes"] = P.SpillStoreBytes;
@@ -125,8 +126,8 @@ json::Value Predictions::toJSON(const SearchSpace &Space,
       if (P.From) {
         Rec["mangled"] = P.From->Mangled;
         Rec["registers"] = P.From->Registers;
-        Rec["block"] = json::Array{P.From->Block[0], P.From->Block[1],
-                                   P.From->Block[2]};
+        Rec["block"] =
+            json::Array{P.From->Block[0], P.From->Block[1], P.From->Block[2]};
         Rec["dynamic_shared_bytes"] = P.From->DynamicSharedBytes;
       }
     }
