@@ -486,11 +486,6 @@ static int tuneKernel() {
   auto Space = Kernel->Declared.searchSpace();
   if (!Space)
     return fail(llvm::toString(Space.takeError()));
-  if (Space->size() == 0)
-    return fail(Kernel->Declared.Where +
-                ": every configuration of tuning "
-                "space '" +
-                Kernel->Declared.Kernel + "' breaks a restriction");
   std::vector<std::string> Read = Kernel->Dependencies;
   if (!PredictionsPath.empty())
     Read.push_back(PredictionsPath);

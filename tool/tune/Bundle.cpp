@@ -43,6 +43,8 @@ static bool readDeclared(const json::Value &V, DeclaredSpace &D, json::Path P,
       !O.map("work", D.Work) || !O.map("direction", Direction) ||
       !O.map("tolerance", D.Tolerance) || !O.map("launches", Launches))
     return false;
+  if (D.Valid.empty())
+    return In.fail(P.field("valid"), "no valid configuration");
   for (size_t I = 1; I < D.Valid.size(); ++I)
     if (D.Valid[I] <= D.Valid[I - 1])
       return In.fail(P.field("valid").index(I),

@@ -3,12 +3,14 @@
 
 #include "support/SourceFile.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace metacu::tune;
 
@@ -108,12 +110,49 @@ metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
   auto V = llvm::json::parse(Text);
   if (!V)
     return locatedParseError(FileName, V.takeError(), FirstLine);
-  if (auto Path = nonFinite(*V, ""))
-    return llvm::createStringError(FileName + ":" + llvm::Twine(FirstLine) +
-                                   ": " +
-                                   (Path->empty() ? "the value" : *Path) +
-                                   ": a number too large for a double");
+  if (llvm::Error E = checkNumbersFinite(*V, Text, FileName, FirstLine))
+    return std::move(E);
   return V;
+}
+
+/// The line of the first number literal in \p Text (outside strings) too
+/// large for a double.
+static unsigned lineOfNonFinite(llvm::StringRef Text, unsigned FirstLine) {
+  unsigned Line = FirstLine;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+    } else if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '-' || llvm::isDigit(C)) {
+      size_t End = Text.find_first_of(",]} \t\r\n", I);
+      llvm::StringRef Number = Text.slice(I, End);
+      // strtod, as llvm::json reads numbers.
+      if (!std::isfinite(std::strtod(Number.str().c_str(), nullptr)))
+        return Line;
+      I += Number.size() - 1;
+    }
+  }
+  return FirstLine;
+}
+
+llvm::Error metacu::tune::checkNumbersFinite(const llvm::json::Value &V,
+                                             llvm::StringRef Text,
+                                             llvm::StringRef FileName,
+                                             unsigned FirstLine) {
+  if (auto Path = nonFinite(V, ""))
+    return llvm::createStringError(
+        FileName + ":" + llvm::Twine(lineOfNonFinite(Text, FirstLine)) + ": " +
+        (Path->empty() ? "the value" : *Path) +
+        ": a number too large for a double");
+  return llvm::Error::success();
 }
 
 bool metacu::tune::isTornRecord(llvm::StringRef Text) {

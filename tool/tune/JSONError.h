@@ -32,6 +32,14 @@ llvm::Expected<std::string> readInputFile(llvm::StringRef Path);
 llvm::Error checkJSONNesting(llvm::StringRef Text, llvm::StringRef FileName,
                              unsigned FirstLine = 1);
 
+/// An error at the path of the first number in \p V, parsed from \p Text,
+/// too large for a double (1e999, which llvm::json reads as an infinity
+/// that no JSON writer can spell): "FILE:LINE: PATH: a number too large
+/// for a double", LINE that of the number in the text.
+llvm::Error checkNumbersFinite(const llvm::json::Value &V,
+                               llvm::StringRef Text, llvm::StringRef FileName,
+                               unsigned FirstLine = 1);
+
 /// checkJSONNesting(), then llvm::json::parse with its error located; a
 /// number too large for a double (1e999, read as an infinity that no JSON
 /// writer can spell) is an error at its path.

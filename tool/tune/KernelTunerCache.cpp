@@ -36,6 +36,9 @@ KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
     llvm::consumeError(Root.takeError());
     Root = std::move(Repaired);
   }
+  // A time, a rate or a parameter value of 1e999 anywhere.
+  if (llvm::Error E = checkNumbersFinite(*Root, Text, FileName))
+    return std::move(E);
   JSONReader R(FileName);
   const llvm::json::Object *O = R.object(*Root, "the file");
   if (!O)
@@ -83,12 +86,14 @@ KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
       C.OtherFields[Key] = V;
   }
 
-  for (const auto &[Key, V] : *Cache) {
-    const llvm::json::Object *Record =
-        R.object(V, "cache.\"" + Key.str() + "\"");
+  // Each record moved out of the parsed file, not copied: a cache of 10^6
+  // entries would hold two copies at once.
+  C.Entries.reserve(Cache->size());
+  for (auto &[Key, V] : *Root->getAsObject()->getObject("cache")) {
+    llvm::json::Object *Record = V.getAsObject();
     if (!Record)
-      return R.takeError();
-    C.Entries.push_back({Key.str(), *Record});
+      return R.error("cache.\"" + Key.str() + "\"", "expected an object");
+    C.Entries.push_back({Key.str(), std::move(*Record)});
   }
   // llvm::json::Object does not keep the file's order; key order at least
   // makes the entries, and a rewritten file, the same on every run.

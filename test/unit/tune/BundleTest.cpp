@@ -62,8 +62,12 @@ TEST(BundleTest, MalformedDescriptionsAreErrorsAtTheirPath) {
         R"("params": [], "valid": [3, 2], "problem_size": [], "work": 0,)"
         R"("tolerance": 0})",
         "k.cu: valid[1]: valid configurations must be ascending indices");
-  Check(R"({"kernel": "k", "where": "", "metric": "GB/s", "direction": "max",)"
+  Check(R"({"kernel": "k", "where": "", "metric": "time", "direction": "min",)"
         R"("params": [], "valid": [], "problem_size": [], "work": 0,)"
+        R"("tolerance": 0})",
+        "k.cu: valid: no valid configuration");
+  Check(R"({"kernel": "k", "where": "", "metric": "GB/s", "direction": "max",)"
+        R"("params": [], "valid": [0], "problem_size": [], "work": 0,)"
         R"("tolerance": 0})",
         "k.cu: work: metric 'GB/s' needs the work of one run "
         "(tune_space::metric)");
