@@ -195,37 +195,3 @@ llvm::Error JSONInput::error() const {
   return llvm::createStringError(
       Where + ": " + (Message == DetailMarker ? Detail : Message.str()));
 }
-
-void JSONReader::fail(const llvm::Twine &Where, const llvm::Twine &Message) {
-  if (!Err)
-    Err = error(Where, Message);
-}
-
-llvm::Error JSONReader::error(const llvm::Twine &Where,
-                              const llvm::Twine &Message) const {
-  return llvm::createStringError(FileName + ": " + Where + ": " + Message);
-}
-
-const llvm::json::Object *JSONReader::object(const llvm::json::Value *V,
-                                             const llvm::Twine &Where) {
-  if (!V) {
-    fail(Where, "missing");
-    return nullptr;
-  }
-  const llvm::json::Object *O = V->getAsObject();
-  if (!O)
-    fail(Where, "expected an object");
-  return O;
-}
-
-const llvm::json::Array *JSONReader::array(const llvm::json::Value *V,
-                                           const llvm::Twine &Where) {
-  if (!V) {
-    fail(Where, "missing");
-    return nullptr;
-  }
-  const llvm::json::Array *A = V->getAsArray();
-  if (!A)
-    fail(Where, "expected an array");
-  return A;
-}

@@ -1,8 +1,11 @@
 //===- JSONError.h - Errors in JSON files, with where they are ------------===//
 //
-// Every file the tuner reads is JSON; a mistake in one must name the file
-// and the place: line and column for a syntax error, the path to the
-// offending value (cache."16,1".time) for a value of the wrong shape.
+// Every file the tuner reads is JSON, and every one is read one way: the
+// text through readInputFile (bounded, regular files only) and parseJSON
+// (bounded nesting, finite numbers, syntax errors at FILE:LINE:COL), then
+// the value through llvm::json's fromJSON and ObjectMapper, reporting into
+// a JSONInput, whose error names the file, a record's line and the path to
+// the wrong value (results.jsonl:4: times[1]: expected number).
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TUNE_JSONERROR_H
@@ -36,8 +39,8 @@ llvm::Error checkJSONNesting(llvm::StringRef Text, llvm::StringRef FileName,
 /// too large for a double (1e999, which llvm::json reads as an infinity
 /// that no JSON writer can spell): "FILE:LINE: PATH: a number too large
 /// for a double", LINE that of the number in the text.
-llvm::Error checkNumbersFinite(const llvm::json::Value &V,
-                               llvm::StringRef Text, llvm::StringRef FileName,
+llvm::Error checkNumbersFinite(const llvm::json::Value &V, llvm::StringRef Text,
+                               llvm::StringRef FileName,
                                unsigned FirstLine = 1);
 
 /// checkJSONNesting(), then llvm::json::parse with its error located; a
@@ -82,35 +85,6 @@ private:
   std::string FileName;
   unsigned Line;
   std::string Detail;
-};
-
-/// Checks the shape of values read from one file, remembering the first
-/// mismatch as an error that names the file and the value's path.
-class JSONReader {
-public:
-  explicit JSONReader(llvm::StringRef FileName) : FileName(FileName) {}
-  ~JSONReader() { llvm::consumeError(std::move(Err)); }
-
-  /// \p V as an object, or null (and an error) when missing or not one.
-  const llvm::json::Object *object(const llvm::json::Value *V,
-                                   const llvm::Twine &Where);
-  const llvm::json::Object *object(const llvm::json::Value &V,
-                                   const llvm::Twine &Where) {
-    return object(&V, Where);
-  }
-  const llvm::json::Array *array(const llvm::json::Value *V,
-                                 const llvm::Twine &Where);
-
-  /// An error at \p Where in this file.
-  llvm::Error error(const llvm::Twine &Where, const llvm::Twine &Message) const;
-  /// The first mismatch seen.
-  llvm::Error takeError() { return std::move(Err); }
-
-private:
-  void fail(const llvm::Twine &Where, const llvm::Twine &Message);
-
-  std::string FileName;
-  llvm::Error Err = llvm::Error::success();
 };
 
 } // namespace metacu::tune

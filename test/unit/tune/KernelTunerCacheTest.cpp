@@ -122,7 +122,7 @@ TEST(KernelTunerCacheTest, ShapeErrorsNameFileAndPath) {
       R"({"tune_params_keys": ["a"], "tune_params": {}, "cache": {}})";
   auto C = KernelTunerCache::parse(NoParams, "p.json");
   ASSERT_FALSE(bool(C));
-  EXPECT_EQ(llvm::toString(C.takeError()), "p.json: tune_params.a: missing");
+  EXPECT_EQ(llvm::toString(C.takeError()), "p.json: tune_params.a: missing value");
 
   std::string BadTime = Small;
   BadTime.replace(BadTime.find("\"InvalidConfig\""), 15, "\"Exploded\"");
