@@ -346,8 +346,22 @@ struct Manifest {
   std::vector<uint64_t> Candidates;
 };
 
+/// A configuration's index, in the manifest and in results.
+struct ConfigIndex {
+  uint64_t Index = 0;
+};
+bool fromJSON(const json::Value &V, ConfigIndex &Out, json::Path P) {
+  auto N = V.getAsUINT64();
+  if (!N) {
+    P.report("expected the index of a configuration");
+    return false;
+  }
+  Out.Index = *N;
+  return true;
+}
+
 struct ManifestCandidate {
-  uint64_t Config = 0;
+  ConfigIndex Config;
 };
 bool fromJSON(const json::Value &V, ManifestCandidate &Out, json::Path P) {
   json::ObjectMapper O(V, P);
@@ -364,7 +378,7 @@ bool fromJSON(const json::Value &V, ManifestBatch &Out, json::Path P) {
 
 /// One line of results.jsonl as run.py writes it.
 struct ResultLine {
-  uint64_t Config = 0;
+  ConfigIndex Config;
   std::string Status;
   std::optional<std::string> Reason, Device, Driver, Timestamp;
   std::optional<std::vector<double>> Times;
@@ -409,7 +423,7 @@ static llvm::Error readManifest(const std::string &Path, BundleResults &R,
     return Space.takeError();
   for (size_t B = 0; B < Batches.size(); ++B)
     for (size_t C = 0; C < Batches[B].Candidates.size(); ++C) {
-      uint64_t Config = Batches[B].Candidates[C].Config;
+      uint64_t Config = Batches[B].Candidates[C].Config.Index;
       if (Config >= Space->size()) {
         In.fail(P.field("batches")
                     .index(B)
@@ -422,12 +436,12 @@ static llvm::Error readManifest(const std::string &Path, BundleResults &R,
       M.Candidates.push_back(Config);
     }
   for (size_t F = 0; F < Failed.size(); ++F) {
-    if (Failed[F].Config >= Space->size()) {
+    if (Failed[F].Config.Index >= Space->size()) {
       In.fail(P.field("failed").index(F).field("config"),
               "not a configuration of the declared space");
       return In.error();
     }
-    M.Candidates.push_back(Failed[F].Config);
+    M.Candidates.push_back(Failed[F].Config.Index);
   }
   return llvm::Error::success();
 }
@@ -524,13 +538,13 @@ llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
     if (!fromJSON(*Line, Result, In.Root))
       return In.error();
     json::Path P(In.Root);
-    if (Result.Config >= Space->size() || !InBundle[Result.Config]) {
-      In.fail(P.field("config"), "configuration " +
-                                     std::to_string(Result.Config) +
+    uint64_t Index = Result.Config.Index;
+    if (Index >= Space->size() || !InBundle[Index]) {
+      In.fail(P.field("config"), "configuration " + std::to_string(Index) +
                                      " is not one of the bundle's candidates");
       return In.error();
     }
-    uint32_t Config = uint32_t(Result.Config);
+    uint32_t Config = uint32_t(Index);
     if (LineOf[Config]) {
       R.Duplicates.push_back(llvm::formatv(
           "{0}: a second result for configuration {1} ({2}); the first, "

@@ -253,7 +253,8 @@ TEST(BundleTest, AWrongValueOfAResultIsAnErrorAtItsLineAndPath) {
   Check(R"({"config": 1, "status": "fine", "times": [1]})",
         "status: \"fine\" is no status (correct, compile, runtime, "
         "correctness or timeout)");
-  Check(R"({"config": -1, "status": "correct"})", "config: expected uint64_t");
+  Check(R"({"config": -1, "status": "correct"})",
+        "config: expected the index of a configuration");
   Check(R"({"status": "correct"})", "config: missing value");
   Check(R"({"config": 1, "status": "correct", "times": [1e999]})",
         "times[0]: a number too large for a double");
