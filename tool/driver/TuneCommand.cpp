@@ -326,7 +326,7 @@ static int writeRunOutputs(const tune::RunInfo &Info,
 /// import share.
 static int finish(const tune::RunInfo &Info, const tune::SearchSpace &Space,
                   const tune::TuneResult &Run, llvm::StringRef Heading,
-                  std::vector<std::string> Read) {
+                  std::vector<std::string> Read, tune::SummaryRows Extra = {}) {
   size_t Invalid = 0, Resumed = 0;
   for (const tune::Evaluation &E : Run.Trace) {
     Invalid += !E.M.valid();
@@ -342,11 +342,22 @@ static int finish(const tune::RunInfo &Info, const tune::SearchSpace &Space,
   if (Resumed)
     Evals += ", " + std::to_string(Resumed) + " from the journal";
   Rows.emplace_back("evaluations", Evals + ")");
+  Rows.insert(Rows.end(), Extra.begin(), Extra.end());
   if (!Info.Note.empty())
     Rows.emplace_back("note", Info.Note);
   tune::printSummary(llvm::outs(), Rows, Space, Run.Trace, Info.Objective,
                      TopConfigs);
   return writeRunOutputs(Info, Space, Run, std::move(Read));
+}
+
+/// "matmul on NVIDIA H100 80GB HBM3 (sm_90)", or "matmul for sm_90" when
+/// no result names the device (every candidate failed to build).
+static std::string heading(const tune::RunInfo &Info) {
+  if (Info.Where.Device.empty())
+    return Info.Kernel + " for " + Info.Where.Arch;
+  return llvm::formatv("{0} on {1} ({2})", Info.Kernel, Info.Where.Device,
+                       Info.Where.Arch)
+      .str();
 }
 
 /// "compute_80 image run on NVIDIA H100 80GB HBM3" when the image is not
@@ -410,12 +421,18 @@ static int importBundle() {
   auto Ranked = tune::rankValid(Run.Trace, Info.Objective);
   if (!Ranked.empty())
     Run.Best = Run.Trace[Ranked.front()].Config;
+  for (const std::string &D : Bundle->Duplicates)
+    llvm::errs() << "metacu: warning: " << D << '\n';
+  tune::SummaryRows Extra;
+  if (size_t Missing = Bundle->Candidates - Bundle->Results.size())
+    Extra.emplace_back(
+        "not run",
+        llvm::formatv("{0} of the bundle's {1} candidates have no result "
+                      "(run.py stopped early: run it again to measure them)",
+                      Missing, Bundle->Candidates));
   return finish(Info, *Space, Run,
-                llvm::formatv("{0} on {1} ({2}), imported from {3}",
-                              Info.Kernel, Info.Where.Device, Info.Where.Arch,
-                              ImportDir)
-                    .str(),
-                std::move(Read));
+                heading(Info) + ", imported from " + ImportDir, std::move(Read),
+                std::move(Extra));
 }
 
 /// The configurations a bundle holds: all of them, or a seeded random
@@ -469,11 +486,6 @@ static int tuneKernel() {
   auto Space = Kernel->Declared.searchSpace();
   if (!Space)
     return fail(llvm::toString(Space.takeError()));
-  if (Space->size() == 0)
-    return fail(Kernel->Declared.Where +
-                ": every configuration of tuning "
-                "space '" +
-                Kernel->Declared.Kernel + "' breaks a restriction");
   std::vector<std::string> Read = Kernel->Dependencies;
   if (!PredictionsPath.empty())
     Read.push_back(PredictionsPath);
@@ -627,11 +639,7 @@ static int tuneKernel() {
   if (!Run)
     return fail(llvm::toString(Run.takeError()));
   Info.Date = tune::currentDate();
-  return finish(Info, *Space, *Run,
-                llvm::formatv("{0} on {1} ({2})", Info.Kernel,
-                              Info.Where.Device, Info.Where.Arch)
-                    .str(),
-                std::move(Read));
+  return finish(Info, *Space, *Run, heading(Info), std::move(Read));
 }
 
 int metacu::runTuneCommand() {

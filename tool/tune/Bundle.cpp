@@ -24,96 +24,69 @@ static llvm::Error bad(llvm::StringRef Origin, const llvm::Twine &Msg) {
   return llvm::createStringError(Origin + ": " + Msg);
 }
 
+namespace metacu::tune {
+bool fromJSON(const json::Value &V, Parameter &Out, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("name", Out.Name) && O.map("values", Out.Values);
+}
+} // namespace metacu::tune
+
+/// A tuning space as its generator describes it, at \p P of \p In's file.
+static bool readDeclared(const json::Value &V, DeclaredSpace &D, json::Path P,
+                         JSONInput &In) {
+  json::ObjectMapper O(V, P);
+  std::string Metric, Direction;
+  std::optional<std::vector<std::vector<uint64_t>>> Launches;
+  if (!O || !O.map("kernel", D.Kernel) || !O.map("where", D.Where) ||
+      !O.map("params", D.Params) || !O.map("valid", D.Valid) ||
+      !O.map("problem_size", D.ProblemSize) || !O.map("metric", Metric) ||
+      !O.map("work", D.Work) || !O.map("direction", Direction) ||
+      !O.map("tolerance", D.Tolerance) || !O.map("launches", Launches) ||
+      // Left out by generators older than the limit.
+      !O.mapOptional("max_threads_per_block", D.MaxThreadsPerBlock) ||
+      !O.mapOptional("over_max_threads", D.OverMaxThreads))
+    return false;
+  if (D.Valid.empty())
+    return In.fail(P.field("valid"), "no valid configuration");
+  for (size_t I = 1; I < D.Valid.size(); ++I)
+    if (D.Valid[I] <= D.Valid[I - 1])
+      return In.fail(P.field("valid").index(I),
+                     "valid configurations must be ascending indices");
+  if (Direction != "min" && Direction != "max")
+    return In.fail(P.field("direction"),
+                   "\"min\" or \"max\", not \"" + Direction + "\"");
+  D.Objective = Metric::fromObjective(Metric);
+  D.Objective.Maximize = Direction == "max";
+  if (Metric != "time" && !(D.Work > 0))
+    return In.fail(P.field("work"), "metric '" + Metric +
+                                        "' needs the work of one run "
+                                        "(tune_space::metric)");
+  if (Launches) {
+    if (Launches->size() != D.Valid.size())
+      return In.fail(P.field("launches"), "one launch per valid configuration");
+    for (size_t I = 0; I < Launches->size(); ++I) {
+      const std::vector<uint64_t> &Dims = (*Launches)[I];
+      if (Dims.size() != 6 || llvm::is_contained(Dims, 0))
+        return In.fail(P.field("launches").index(I),
+                       "a launch is block x, y, z and grid x, y, z, each "
+                       "positive");
+      std::array<uint64_t, 6> A;
+      std::copy(Dims.begin(), Dims.end(), A.begin());
+      D.Launches.push_back(A);
+    }
+  }
+  return true;
+}
+
 llvm::Expected<DeclaredSpace> DeclaredSpace::parse(llvm::StringRef Text,
                                                    llvm::StringRef Origin) {
   auto V = parseJSON(Text, Origin);
   if (!V)
     return V.takeError();
-  const json::Object *O = V->getAsObject();
-  if (!O)
-    return bad(Origin, "a tuning space is a JSON object");
+  JSONInput In(Origin);
   DeclaredSpace D;
-  auto Str = [&](llvm::StringRef K, std::string &Out) -> llvm::Error {
-    auto S = O->getString(K);
-    if (!S)
-      return bad(Origin, "'" + K + "' must be a string");
-    Out = S->str();
-    return llvm::Error::success();
-  };
-  std::string Metric, Direction;
-  for (auto [K, Out] : {std::pair{"kernel", &D.Kernel},
-                        {"where", &D.Where},
-                        {"metric", &Metric},
-                        {"direction", &Direction}})
-    if (llvm::Error E = Str(K, *Out))
-      return std::move(E);
-  const json::Array *Params = O->getArray("params");
-  const json::Array *Valid = O->getArray("valid");
-  const json::Array *Size = O->getArray("problem_size");
-  auto Work = O->getNumber("work");
-  auto Tolerance = O->getNumber("tolerance");
-  if (!Params || !Valid || !Size || !Work || !Tolerance)
-    return bad(Origin, "a tuning space needs params, valid, problem_size, "
-                       "work and tolerance");
-  for (const json::Value &P : *Params) {
-    const json::Object *PO = P.getAsObject();
-    const json::Array *Values = PO ? PO->getArray("values") : nullptr;
-    auto Name = PO ? PO->getString("name") : std::nullopt;
-    if (!Values || !Name)
-      return bad(Origin, "a parameter needs a name and values");
-    Parameter Param{Name->str(), {}};
-    for (const json::Value &X : *Values) {
-      auto Val = Value::fromJSON(X);
-      if (!Val)
-        return bad(Origin, llvm::toString(Val.takeError()));
-      Param.Values.push_back(std::move(*Val));
-    }
-    D.Params.push_back(std::move(Param));
-  }
-  for (const json::Value &X : *Valid) {
-    auto I = X.getAsUINT64();
-    if (!I || (!D.Valid.empty() && *I <= D.Valid.back()))
-      return bad(Origin, "valid configurations must be ascending indices");
-    D.Valid.push_back(*I);
-  }
-  for (const json::Value &X : *Size) {
-    auto N = X.getAsInteger();
-    if (!N)
-      return bad(Origin, "problem_size must be integers");
-    D.ProblemSize.push_back(*N);
-  }
-  if (Direction != "min" && Direction != "max")
-    return bad(Origin,
-               "'direction' is \"min\" or \"max\", not \"" + Direction + "\"");
-  D.Objective = Metric::fromObjective(Metric);
-  D.Objective.Maximize = Direction == "max";
-  if (Metric != "time" && !(*Work > 0))
-    return bad(Origin, "metric '" + Metric +
-                           "' needs the work of one run (tune_space::metric)");
-  D.Work = *Work;
-  D.Tolerance = *Tolerance;
-  // Left out by generators older than the limit.
-  D.MaxThreadsPerBlock = O->getInteger("max_threads_per_block").value_or(0);
-  D.OverMaxThreads = O->getInteger("over_max_threads").value_or(0) > 0
-                         ? uint64_t(*O->getInteger("over_max_threads"))
-                         : 0;
-  if (const json::Array *Launches = O->getArray("launches")) {
-    if (Launches->size() != D.Valid.size())
-      return bad(Origin, "one launch per valid configuration");
-    for (const json::Value &L : *Launches) {
-      const json::Array *Dims = L.getAsArray();
-      if (!Dims || Dims->size() != 6)
-        return bad(Origin, "a launch is block x, y, z and grid x, y, z");
-      std::array<uint64_t, 6> A;
-      for (size_t I = 0; I < 6; ++I) {
-        auto N = (*Dims)[I].getAsUINT64();
-        if (!N || *N == 0)
-          return bad(Origin, "a launch's dimensions are positive integers");
-        A[I] = *N;
-      }
-      D.Launches.push_back(A);
-    }
-  }
+  if (!readDeclared(*V, D, In.Root, In))
+    return In.error();
   return D;
 }
 
@@ -369,25 +342,141 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
   return llvm::Error::success();
 }
 
-static llvm::Expected<Measurement> measurementOf(const json::Object &R,
-                                                 const DeclaredSpace &D,
-                                                 llvm::StringRef Origin) {
-  Measurement M;
-  auto Status = R.getString("status");
-  auto V = Status ? validityFromT4Name(*Status) : std::nullopt;
+namespace {
+/// A bundle's manifest, as far as --import reads it.
+struct Manifest {
+  std::string Arch, Image, Strategy;
+  /// The configurations of the candidates in batches, and of those whose
+  /// generation failed.
+  std::vector<uint64_t> Candidates;
+};
+
+/// A configuration's index, in the manifest and in results.
+struct ConfigIndex {
+  uint64_t Index = 0;
+};
+bool fromJSON(const json::Value &V, ConfigIndex &Out, json::Path P) {
+  auto N = V.getAsUINT64();
+  if (!N) {
+    P.report("expected the index of a configuration");
+    return false;
+  }
+  Out.Index = *N;
+  return true;
+}
+
+struct ManifestCandidate {
+  ConfigIndex Config;
+};
+bool fromJSON(const json::Value &V, ManifestCandidate &Out, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("config", Out.Config);
+}
+
+struct ManifestBatch {
+  std::vector<ManifestCandidate> Candidates;
+};
+bool fromJSON(const json::Value &V, ManifestBatch &Out, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("candidates", Out.Candidates);
+}
+
+/// One line of results.jsonl as run.py writes it.
+struct ResultLine {
+  ConfigIndex Config;
+  std::string Status;
+  std::optional<std::string> Reason, Device, Driver, Timestamp;
+  std::optional<std::vector<double>> Times;
+  std::optional<double> CompileMs, BenchmarkMs, VerificationMs;
+};
+bool fromJSON(const json::Value &V, ResultLine &Out, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("config", Out.Config) && O.map("status", Out.Status) &&
+         O.map("reason", Out.Reason) && O.map("device", Out.Device) &&
+         O.map("driver", Out.Driver) && O.map("timestamp", Out.Timestamp) &&
+         O.map("times", Out.Times) && O.map("compile_ms", Out.CompileMs) &&
+         O.map("benchmark_ms", Out.BenchmarkMs) &&
+         O.map("verification_ms", Out.VerificationMs);
+}
+} // namespace
+
+/// Reads \p Path into \p R.Declared and \p M.
+static llvm::Error readManifest(const std::string &Path, BundleResults &R,
+                                Manifest &M) {
+  auto Text = readInputFile(Path);
+  if (!Text)
+    return Text.takeError();
+  auto V = parseJSON(*Text, Path);
   if (!V)
-    return bad(Origin, "a result needs a status (correct, compile, runtime, "
-                       "correctness or timeout)");
+    return V.takeError();
+  const json::Object *Top = V->getAsObject();
+  if (!Top || !Top->get("declared"))
+    return bad(Path, "not a metacu tune bundle manifest");
+  JSONInput In(Path);
+  json::Path P(In.Root);
+  json::ObjectMapper O(*V, P);
+  std::vector<ManifestBatch> Batches;
+  std::vector<ManifestCandidate> Failed;
+  if (!readDeclared(*Top->get("declared"), R.Declared, P.field("declared"),
+                    In) ||
+      !O.map("arch", M.Arch) || !O.map("image", M.Image) ||
+      !O.map("strategy", M.Strategy) || !O.map("batches", Batches) ||
+      !O.map("failed", Failed))
+    return In.error();
+  auto Space = R.Declared.searchSpace();
+  if (!Space)
+    return Space.takeError();
+  for (size_t B = 0; B < Batches.size(); ++B)
+    for (size_t C = 0; C < Batches[B].Candidates.size(); ++C) {
+      uint64_t Config = Batches[B].Candidates[C].Config.Index;
+      if (Config >= Space->size()) {
+        In.fail(P.field("batches")
+                    .index(B)
+                    .field("candidates")
+                    .index(C)
+                    .field("config"),
+                "not a configuration of the declared space");
+        return In.error();
+      }
+      M.Candidates.push_back(Config);
+    }
+  for (size_t F = 0; F < Failed.size(); ++F) {
+    if (Failed[F].Config.Index >= Space->size()) {
+      In.fail(P.field("failed").index(F).field("config"),
+              "not a configuration of the declared space");
+      return In.error();
+    }
+    M.Candidates.push_back(Failed[F].Config.Index);
+  }
+  return llvm::Error::success();
+}
+
+/// A result line as a measurement: its status and times checked, a median
+/// time of 0 (a rate over it infinite) a failed measurement.
+static llvm::Expected<Measurement>
+measurementOf(const ResultLine &L, const DeclaredSpace &D, JSONInput &In) {
+  json::Path P(In.Root);
+  Measurement M;
+  auto V = validityFromT4Name(L.Status);
+  if (!V) {
+    In.fail(P.field("status"), "\"" + L.Status +
+                                   "\" is no status (correct, compile, "
+                                   "runtime, correctness or timeout)");
+    return In.error();
+  }
   M.Status = *V;
-  if (auto Why = R.getString("reason"))
-    M.Reason = Why->str();
-  if (const json::Array *Times = R.getArray("times"))
-    for (const json::Value &T : *Times)
-      if (auto X = T.getAsNumber())
-        M.Times.push_back(*X);
+  M.Reason = L.Reason.value_or("");
+  M.Times = L.Times.value_or(std::vector<double>());
+  for (size_t I = 0; I < M.Times.size(); ++I)
+    if (M.Times[I] < 0) {
+      In.fail(P.field("times").index(I), "a negative time");
+      return In.error();
+    }
   if (M.valid()) {
-    if (M.Times.empty())
-      return bad(Origin, "a correct result needs its times");
+    if (M.Times.empty()) {
+      In.fail(P.field("times"), "a correct result needs its times");
+      return In.error();
+    }
     std::vector<double> Sorted = M.Times;
     std::sort(Sorted.begin(), Sorted.end());
     size_t N = Sorted.size();
@@ -405,36 +494,24 @@ static llvm::Expected<Measurement> measurementOf(const json::Object &R,
       M.Reason = Why;
     }
   }
-  M.CompileMs = R.getNumber("compile_ms").value_or(0);
-  M.BenchmarkMs = R.getNumber("benchmark_ms").value_or(0);
-  M.VerificationMs = R.getNumber("verification_ms").value_or(0);
-  if (auto T = R.getString("timestamp"))
-    M.Timestamp = T->str();
+  M.CompileMs = L.CompileMs.value_or(0);
+  M.BenchmarkMs = L.BenchmarkMs.value_or(0);
+  M.VerificationMs = L.VerificationMs.value_or(0);
+  M.Timestamp = L.Timestamp.value_or("");
   return M;
 }
 
 llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
-  std::string ManifestPath = (Dir + "/manifest.json").str();
-  auto Text = readInputFile(ManifestPath);
-  if (!Text)
-    return Text.takeError();
-  auto V = parseJSON(*Text, ManifestPath);
-  if (!V)
-    return V.takeError();
-  const json::Object *M = V->getAsObject();
-  const json::Value *Declared = M ? M->get("declared") : nullptr;
-  if (!Declared)
-    return bad(ManifestPath, "not a metacu tune bundle manifest");
   BundleResults R;
-  std::string DeclaredText = llvm::formatv("{0}", *Declared);
-  auto D = DeclaredSpace::parse(DeclaredText, ManifestPath);
-  if (!D)
-    return D.takeError();
-  R.Declared = std::move(*D);
-  R.Options.Arch = M->getString("arch").value_or("").str();
-  R.Options.Image = M->getString("image").value_or("").str();
-  R.Options.Strategy = M->getString("strategy").value_or("").str();
+  Manifest Man;
+  std::string ManifestPath = (Dir + "/manifest.json").str();
+  if (llvm::Error E = readManifest(ManifestPath, R, Man))
+    return std::move(E);
+  R.Options.Arch = Man.Arch;
+  R.Options.Image = Man.Image;
+  R.Options.Strategy = Man.Strategy;
   R.Where.Arch = R.Options.Arch;
+  R.Candidates = Man.Candidates.size();
 
   std::string ResultsPath = (Dir + "/results.jsonl").str();
   auto Results = readInputFile(ResultsPath);
@@ -444,34 +521,51 @@ llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
   auto Space = R.Declared.searchSpace();
   if (!Space)
     return Space.takeError();
+  std::vector<bool> InBundle(Space->size());
+  for (uint64_t C : Man.Candidates)
+    InBundle[C] = true;
+  // The line of each configuration's result, 0 for none yet.
+  std::vector<size_t> LineOf(Space->size());
   llvm::SmallVector<llvm::StringRef> Lines;
   llvm::StringRef(*Results).split(Lines, '\n', -1, false);
-  std::vector<bool> Seen(Space->size());
   for (size_t L = 0; L < Lines.size(); ++L) {
     std::string Origin = llvm::formatv("{0}:{1}", ResultsPath, L + 1);
+    // Only the last line can be torn, by a run killed while writing it:
+    // text after the last newline that is not JSON.
+    if (L + 1 == Lines.size() && !llvm::StringRef(*Results).ends_with("\n") &&
+        isTornRecord(Lines[L]))
+      break;
     auto Line = parseJSON(Lines[L], ResultsPath, L + 1);
-    if (!Line) {
-      llvm::consumeError(Line.takeError());
-      // Only the last line can be torn, by a run killed while writing it.
-      if (L + 1 == Lines.size())
-        break;
-      return bad(Origin, "not a JSON line");
+    if (!Line)
+      return Line.takeError();
+    JSONInput In(ResultsPath, L + 1);
+    ResultLine Result;
+    if (!fromJSON(*Line, Result, In.Root))
+      return In.error();
+    json::Path P(In.Root);
+    uint64_t Index = Result.Config.Index;
+    if (Index >= Space->size() || !InBundle[Index]) {
+      In.fail(P.field("config"), "configuration " + std::to_string(Index) +
+                                     " is not one of the bundle's candidates");
+      return In.error();
     }
-    const json::Object *O = Line->getAsObject();
-    auto Config = O ? O->getInteger("config") : std::nullopt;
-    if (!Config || *Config < 0 || size_t(*Config) >= Space->size())
-      return bad(Origin, "a result needs the index of its configuration");
-    if (Seen[*Config])
+    uint32_t Config = uint32_t(Index);
+    if (LineOf[Config]) {
+      R.Duplicates.push_back(llvm::formatv(
+          "{0}: a second result for configuration {1} ({2}); the first, "
+          "at line {3}, is kept",
+          Origin, Config, Space->describe(Config), LineOf[Config]));
       continue;
-    Seen[*Config] = true;
-    auto Meas = measurementOf(*O, R.Declared, Origin);
+    }
+    LineOf[Config] = L + 1;
+    auto Meas = measurementOf(Result, R.Declared, In);
     if (!Meas)
       return Meas.takeError();
-    if (auto Dev = O->getString("device"); Dev && R.Where.Device.empty())
-      R.Where.Device = Dev->str();
-    if (auto Drv = O->getString("driver"); Drv && R.Driver.empty())
-      R.Driver = Drv->str();
-    R.Results.emplace_back(uint32_t(*Config), std::move(*Meas));
+    if (Result.Device && R.Where.Device.empty())
+      R.Where.Device = *Result.Device;
+    if (Result.Driver && R.Driver.empty())
+      R.Driver = *Result.Driver;
+    R.Results.emplace_back(Config, std::move(*Meas));
   }
   return R;
 }

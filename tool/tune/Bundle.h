@@ -131,10 +131,19 @@ struct BundleResults {
   std::string Driver;
   /// In the order they completed.
   std::vector<std::pair<uint32_t, Measurement>> Results;
+  /// How many candidates the bundle holds (Results has one result for
+  /// each that ran).
+  size_t Candidates = 0;
+  /// "FILE:LINE: ..." of each result for a configuration that already has
+  /// one: the first is kept.
+  std::vector<std::string> Duplicates;
 };
 
 /// Reads \p Dir's manifest and results.jsonl. Candidates without a result
-/// (the run was stopped) are left out.
+/// (the run was stopped) are left out; a result for a configuration that is
+/// not one of the bundle's candidates is an error, and a second result for
+/// one is left out and named in Duplicates. Errors name the file, the line
+/// of a result and the path to the wrong value.
 llvm::Expected<BundleResults> readBundle(llvm::StringRef Dir);
 
 /// The text of run.py.

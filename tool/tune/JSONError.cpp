@@ -3,12 +3,14 @@
 
 #include "support/SourceFile.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace metacu::tune;
 
@@ -108,44 +110,88 @@ metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
   auto V = llvm::json::parse(Text);
   if (!V)
     return locatedParseError(FileName, V.takeError(), FirstLine);
-  if (auto Path = nonFinite(*V, ""))
-    return llvm::createStringError(FileName + ":" + llvm::Twine(FirstLine) +
-                                   ": " +
-                                   (Path->empty() ? "the value" : *Path) +
-                                   ": a number too large for a double");
+  if (llvm::Error E = checkNumbersFinite(*V, Text, FileName, FirstLine))
+    return std::move(E);
   return V;
 }
 
-void JSONReader::fail(const llvm::Twine &Where, const llvm::Twine &Message) {
-  if (!Err)
-    Err = error(Where, Message);
-}
-
-llvm::Error JSONReader::error(const llvm::Twine &Where,
-                              const llvm::Twine &Message) const {
-  return llvm::createStringError(FileName + ": " + Where + ": " + Message);
-}
-
-const llvm::json::Object *JSONReader::object(const llvm::json::Value *V,
-                                             const llvm::Twine &Where) {
-  if (!V) {
-    fail(Where, "missing");
-    return nullptr;
+/// The line of the first number literal in \p Text (outside strings) too
+/// large for a double.
+static unsigned lineOfNonFinite(llvm::StringRef Text, unsigned FirstLine) {
+  unsigned Line = FirstLine;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+    } else if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '-' || llvm::isDigit(C)) {
+      size_t End = Text.find_first_of(",]} \t\r\n", I);
+      llvm::StringRef Number = Text.slice(I, End);
+      // strtod, as llvm::json reads numbers.
+      if (!std::isfinite(std::strtod(Number.str().c_str(), nullptr)))
+        return Line;
+      I += Number.size() - 1;
+    }
   }
-  const llvm::json::Object *O = V->getAsObject();
-  if (!O)
-    fail(Where, "expected an object");
-  return O;
+  return FirstLine;
 }
 
-const llvm::json::Array *JSONReader::array(const llvm::json::Value *V,
-                                           const llvm::Twine &Where) {
-  if (!V) {
-    fail(Where, "missing");
-    return nullptr;
+llvm::Error metacu::tune::checkNumbersFinite(const llvm::json::Value &V,
+                                             llvm::StringRef Text,
+                                             llvm::StringRef FileName,
+                                             unsigned FirstLine) {
+  if (auto Path = nonFinite(V, ""))
+    return llvm::createStringError(
+        FileName + ":" + llvm::Twine(lineOfNonFinite(Text, FirstLine)) + ": " +
+        (Path->empty() ? "the value" : *Path) +
+        ": a number too large for a double");
+  return llvm::Error::success();
+}
+
+bool metacu::tune::isTornRecord(llvm::StringRef Text) {
+  if (llvm::Error E = checkJSONNesting(Text, "")) {
+    llvm::consumeError(std::move(E));
+    return false;
   }
-  const llvm::json::Array *A = V->getAsArray();
-  if (!A)
-    fail(Where, "expected an array");
-  return A;
+  auto V = llvm::json::parse(Text);
+  if (V)
+    return false;
+  llvm::consumeError(V.takeError());
+  return true;
+}
+
+/// What JSONInput::fail reports to json::Path, replaced by its message.
+static constexpr llvm::StringLiteral DetailMarker = "\x01";
+
+bool JSONInput::fail(llvm::json::Path P, const llvm::Twine &Message) {
+  Detail = Message.str();
+  P.report(DetailMarker);
+  return false;
+}
+
+llvm::Error JSONInput::error() const {
+  // json::Path::Root says "MESSAGE at (root).field[3]" (or "MESSAGE" with no
+  // path), and keeps the path's segments private.
+  std::string Text = llvm::toString(Root.getError());
+  llvm::StringRef Message = Text, Path;
+  size_t At = Message.rfind(" at (root)");
+  if (At != llvm::StringRef::npos) {
+    Path = Message.drop_front(At + llvm::StringRef(" at (root)").size());
+    Path.consume_front(".");
+    Message = Message.take_front(At);
+  }
+  std::string Where = FileName;
+  if (Line)
+    Where += ":" + std::to_string(Line);
+  if (!Path.empty())
+    Where += ": " + Path.str();
+  return llvm::createStringError(
+      Where + ": " + (Message == DetailMarker ? Detail : Message.str()));
 }

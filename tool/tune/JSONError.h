@@ -1,8 +1,11 @@
 //===- JSONError.h - Errors in JSON files, with where they are ------------===//
 //
-// Every file the tuner reads is JSON; a mistake in one must name the file
-// and the place: line and column for a syntax error, the path to the
-// offending value (cache."16,1".time) for a value of the wrong shape.
+// Every file the tuner reads is JSON, and every one is read one way: the
+// text through readInputFile (bounded, regular files only) and parseJSON
+// (bounded nesting, finite numbers, syntax errors at FILE:LINE:COL), then
+// the value through llvm::json's fromJSON and ObjectMapper, reporting into
+// a JSONInput, whose error names the file, a record's line and the path to
+// the wrong value (results.jsonl:4: times[1]: expected number).
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TUNE_JSONERROR_H
@@ -32,6 +35,14 @@ llvm::Expected<std::string> readInputFile(llvm::StringRef Path);
 llvm::Error checkJSONNesting(llvm::StringRef Text, llvm::StringRef FileName,
                              unsigned FirstLine = 1);
 
+/// An error at the path of the first number in \p V, parsed from \p Text,
+/// too large for a double (1e999, which llvm::json reads as an infinity
+/// that no JSON writer can spell): "FILE:LINE: PATH: a number too large
+/// for a double", LINE that of the number in the text.
+llvm::Error checkNumbersFinite(const llvm::json::Value &V, llvm::StringRef Text,
+                               llvm::StringRef FileName,
+                               unsigned FirstLine = 1);
+
 /// checkJSONNesting(), then llvm::json::parse with its error located; a
 /// number too large for a double (1e999, read as an infinity that no JSON
 /// writer can spell) is an error at its path.
@@ -39,38 +50,41 @@ llvm::Expected<llvm::json::Value> parseJSON(llvm::StringRef Text,
                                             llvm::StringRef FileName,
                                             unsigned FirstLine = 1);
 
+/// Whether \p Text, a JSON-lines file's text after its last newline, is a
+/// record torn by a writer killed mid-line: not JSON. A whole value that is
+/// wrong (too deep, a number out of range) is no torn record.
+bool isTornRecord(llvm::StringRef Text);
+
 /// Rewrites llvm::json's parse error as "FILE:LINE:COL: message"; the text
 /// parsed starts at line \p FirstLine of the file.
 llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E,
                               unsigned FirstLine = 1);
 
-/// Checks the shape of values read from one file, remembering the first
-/// mismatch as an error that names the file and the value's path.
-class JSONReader {
+/// Where a value read from a JSON file is wrong, in llvm::json's style:
+/// readers are fromJSON(const json::Value &, T &, json::Path) functions and
+/// json::ObjectMapper, reporting into Root through the json::Path they are
+/// given, and error() names the file, the line of a record (a JSON-lines
+/// file's; 0: none), the path to the value and what is wrong:
+/// "results.jsonl:4: times[1]: expected number".
+class JSONInput {
 public:
-  explicit JSONReader(llvm::StringRef FileName) : FileName(FileName) {}
-  ~JSONReader() { llvm::consumeError(std::move(Err)); }
+  explicit JSONInput(llvm::StringRef FileName, unsigned Line = 0)
+      : FileName(FileName), Line(Line) {}
 
-  /// \p V as an object, or null (and an error) when missing or not one.
-  const llvm::json::Object *object(const llvm::json::Value *V,
-                                   const llvm::Twine &Where);
-  const llvm::json::Object *object(const llvm::json::Value &V,
-                                   const llvm::Twine &Where) {
-    return object(&V, Where);
-  }
-  const llvm::json::Array *array(const llvm::json::Value *V,
-                                 const llvm::Twine &Where);
+  /// The root of the paths readers report at.
+  llvm::json::Path::Root Root;
 
-  /// An error at \p Where in this file.
-  llvm::Error error(const llvm::Twine &Where, const llvm::Twine &Message) const;
-  /// The first mismatch seen.
-  llvm::Error takeError() { return std::move(Err); }
+  /// Reports \p Message at \p P: json::Path::report takes string literals
+  /// only, and a message may need the value it is about. Returns false, as
+  /// a fromJSON that fails does.
+  bool fail(llvm::json::Path P, const llvm::Twine &Message);
+  /// The error last reported, "FILE[:LINE]: PATH: MESSAGE".
+  llvm::Error error() const;
 
 private:
-  void fail(const llvm::Twine &Where, const llvm::Twine &Message);
-
   std::string FileName;
-  llvm::Error Err = llvm::Error::success();
+  unsigned Line;
+  std::string Detail;
 };
 
 } // namespace metacu::tune

@@ -36,43 +36,43 @@ KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
     llvm::consumeError(Root.takeError());
     Root = std::move(Repaired);
   }
-  JSONReader R(FileName);
-  const llvm::json::Object *O = R.object(*Root, "the file");
-  if (!O)
-    return R.takeError();
-
+  // A time, a rate or a parameter value of 1e999 anywhere.
+  if (llvm::Error E = checkNumbersFinite(*Root, Text, FileName))
+    return std::move(E);
+  JSONInput In(FileName);
+  llvm::json::Path P(In.Root);
+  llvm::json::ObjectMapper M(*Root, P);
   KernelTunerCache C;
   C.FileName = FileName.str();
-  if (auto S = O->getString("device_name"))
-    C.DeviceName = S->str();
-  if (auto S = O->getString("kernel_name"))
-    C.KernelName = S->str();
-  if (auto S = O->getString("objective"))
-    C.Objective = S->str();
-
-  const llvm::json::Array *Keys =
-      R.array(O->get("tune_params_keys"), "tune_params_keys");
-  const llvm::json::Object *Values =
-      R.object(O->get("tune_params"), "tune_params");
-  const llvm::json::Object *Cache = R.object(O->get("cache"), "cache");
-  if (!Keys || !Values || !Cache)
-    return R.takeError();
-  for (const llvm::json::Value &K : *Keys) {
-    auto Name = K.getAsString();
-    if (!Name)
-      return R.error("tune_params_keys", "a parameter name must be a string");
-    std::string Where = "tune_params." + Name->str();
-    const llvm::json::Array *List = R.array(Values->get(*Name), Where);
-    if (!List)
-      return R.takeError();
-    Parameter P{Name->str(), {}};
-    for (const llvm::json::Value &V : *List) {
-      auto PV = Value::fromJSON(V);
-      if (!PV)
-        return R.error(Where, llvm::toString(PV.takeError()));
-      P.Values.push_back(std::move(*PV));
+  std::optional<std::string> Device, Kernel, Objective;
+  std::vector<std::string> Keys;
+  if (!M || !M.map("device_name", Device) || !M.map("kernel_name", Kernel) ||
+      !M.map("objective", Objective) || !M.map("tune_params_keys", Keys))
+    return In.error();
+  C.DeviceName = Device.value_or("");
+  C.KernelName = Kernel.value_or("");
+  C.Objective = Objective.value_or("time");
+  const llvm::json::Object *O = Root->getAsObject();
+  const llvm::json::Object *Values = O->getObject("tune_params");
+  const llvm::json::Object *Cache = O->getObject("cache");
+  for (auto [Name, Field] :
+       {std::pair{"tune_params", Values}, {"cache", Cache}})
+    if (!Field) {
+      In.fail(P.field(Name),
+              O->get(Name) ? "expected an object" : "missing value");
+      return In.error();
     }
-    C.Params.push_back(std::move(P));
+  llvm::json::Path ParamsPath = P.field("tune_params");
+  for (const std::string &Name : Keys) {
+    Parameter Param{Name, {}};
+    const llvm::json::Value *List = Values->get(Name);
+    if (!List) {
+      In.fail(ParamsPath.field(Name), "missing value");
+      return In.error();
+    }
+    if (!fromJSON(*List, Param.Values, ParamsPath.field(Name)))
+      return In.error();
+    C.Params.push_back(std::move(Param));
   }
 
   for (const auto &[Key, V] : *O) {
@@ -83,12 +83,16 @@ KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
       C.OtherFields[Key] = V;
   }
 
-  for (const auto &[Key, V] : *Cache) {
-    const llvm::json::Object *Record =
-        R.object(V, "cache.\"" + Key.str() + "\"");
-    if (!Record)
-      return R.takeError();
-    C.Entries.push_back({Key.str(), *Record});
+  // Each record moved out of the parsed file, not copied: a cache of 10^6
+  // entries would hold two copies at once.
+  C.Entries.reserve(Cache->size());
+  for (auto &[Key, V] : *Root->getAsObject()->getObject("cache")) {
+    llvm::json::Object *Record = V.getAsObject();
+    if (!Record) {
+      In.fail(P.field("cache").field(Key), "expected an object");
+      return In.error();
+    }
+    C.Entries.push_back({Key.str(), std::move(*Record)});
   }
   // llvm::json::Object does not keep the file's order; key order at least
   // makes the entries, and a rewritten file, the same on every run.

@@ -23,22 +23,54 @@ llvm::Expected<Predictions> Predictions::read(llvm::StringRef Path,
   return fromJSON(*V, Space, Path);
 }
 
-// The configuration \p Params names, if the space has it.
-static llvm::Expected<std::optional<uint32_t>>
-configOf(const json::Object &Params, const SearchSpace &Space,
-         const JSONReader &R, const llvm::Twine &Where) {
+namespace {
+/// One record of a predictions file.
+struct Record {
+  const json::Object *Params = nullptr;
+  std::optional<std::string> Error;
+  uint64_t BlocksPerSM = 0, SpillStoreBytes = 0, SpillLoadBytes = 0;
+  std::optional<double> TimeUs;
+};
+bool fromJSON(const json::Value &V, Record &Out, json::Path P) {
+  json::ObjectMapper O(V, P);
+  if (!O || !O.map("error", Out.Error))
+    return false;
+  Out.Params = V.getAsObject()->getObject("params");
+  if (!Out.Params) {
+    P.field("params").report("expected an object of parameter values");
+    return false;
+  }
+  if (Out.Error)
+    return true;
+  if (!V.getAsObject()->get("predicted_time_us")) {
+    P.field("predicted_time_us").report("missing (null when it cannot launch)");
+    return false;
+  }
+  return O.map("blocks_per_sm", Out.BlocksPerSM) &&
+         O.map("spill_store_bytes", Out.SpillStoreBytes) &&
+         O.map("spill_load_bytes", Out.SpillLoadBytes) &&
+         O.map("predicted_time_us", Out.TimeUs);
+}
+} // namespace
+
+/// The configuration \p Params (at \p P) names, if the space has it.
+static std::optional<std::optional<uint32_t>>
+configOf(const json::Object &Params, const SearchSpace &Space, json::Path P,
+         JSONInput &In) {
   Config C;
-  for (const Parameter &P : Space.parameters()) {
-    const json::Value *V = Params.get(P.Name);
-    if (!V)
-      return R.error(Where, "no value of parameter '" + P.Name + "'");
-    auto Val = Value::fromJSON(*V);
-    if (!Val)
-      return R.error(Where + "." + P.Name, llvm::toString(Val.takeError()));
-    auto It = llvm::find(P.Values, *Val);
-    if (It == P.Values.end())
+  for (const Parameter &Param : Space.parameters()) {
+    const json::Value *V = Params.get(Param.Name);
+    if (!V) {
+      In.fail(P, "no value of parameter '" + Param.Name + "'");
       return std::nullopt;
-    C.push_back(uint32_t(It - P.Values.begin()));
+    }
+    Value Val;
+    if (!fromJSON(*V, Val, P.field(Param.Name)))
+      return std::nullopt;
+    auto It = llvm::find(Param.Values, Val);
+    if (It == Param.Values.end())
+      return std::optional<uint32_t>();
+    C.push_back(uint32_t(It - Param.Values.begin()));
   }
   return Space.indexOf(C);
 }
@@ -46,63 +78,38 @@ configOf(const json::Object &Params, const SearchSpace &Space,
 llvm::Expected<Predictions> Predictions::fromJSON(const json::Value &V,
                                                   const SearchSpace &Space,
                                                   llvm::StringRef Origin) {
-  JSONReader R(Origin);
-  const json::Object *Top = R.object(V, "the file");
-  const json::Array *Records =
-      Top ? R.array(Top->get("configurations"), "configurations") : nullptr;
-  if (!Records)
-    return R.takeError();
+  JSONInput In(Origin);
+  json::Path P(In.Root);
+  json::ObjectMapper O(V, P);
+  std::vector<Record> Records;
+  if (!O || !O.map("configurations", Records))
+    return In.error();
   Predictions Out(Space.size());
-  for (size_t I = 0; I < Records->size(); ++I) {
-    std::string Where = "configurations[" + std::to_string(I) + "]";
-    const json::Object *Rec = R.object((*Records)[I], Where);
-    const json::Object *Params =
-        Rec ? R.object(Rec->get("params"), Where + ".params") : nullptr;
-    if (!Params)
-      return R.takeError();
-    auto Index = configOf(*Params, Space, R, Where + ".params");
+  // A json::Path points at its parent: each level is kept while used.
+  json::Path Configurations = P.field("configurations");
+  for (size_t I = 0; I < Records.size(); ++I) {
+    const Record &R = Records[I];
+    json::Path At = Configurations.index(I);
+    auto Index = configOf(*R.Params, Space, At.field("params"), In);
     if (!Index)
-      return Index.takeError();
+      return In.error();
     if (!*Index)
       continue;
-    Predicted P;
-    if (Rec->get("error")) {
-      P.Builds = false;
-      Out.set(**Index, P);
-      continue;
+    Predicted Pred;
+    if (R.Error) {
+      Pred.Builds = false;
+      Pred.Failure = *R.Error;
+    } else {
+      if (R.TimeUs && !(*R.TimeUs > 0)) {
+        In.fail(At.field("predicted_time_us"), "expected a positive time");
+        return In.error();
+      }
+      Pred.BlocksPerSM = unsigned(std::min<uint64_t>(R.BlocksPerSM, ~0u));
+      Pred.SpillStoreBytes = R.SpillStoreBytes;
+      Pred.SpillLoadBytes = R.SpillLoadBytes;
+      Pred.TimeUs = R.TimeUs;
     }
-    auto Number = [&](llvm::StringRef Key) -> llvm::Expected<uint64_t> {
-      std::optional<int64_t> N = Rec->getInteger(Key);
-      if (!N || *N < 0)
-        return R.error(Where + "." + Key, "expected a count");
-      return uint64_t(*N);
-    };
-    auto Blocks = Number("blocks_per_sm");
-    if (!Blocks)
-      return Blocks.takeError();
-    auto Stores = Number("spill_store_bytes");
-    if (!Stores)
-      return Stores.takeError();
-    auto Loads = Number("spill_load_bytes");
-    if (!Loads)
-      return Loads.takeError();
-    P.BlocksPerSM = unsigned(*Blocks);
-    P.SpillStoreBytes = *Stores;
-    P.SpillLoadBytes = *Loads;
-    const json::Value *Time = Rec->get("predicted_time_us");
-    if (!Time)
-      return R.error(Where, "no predicted_time_us (null when it cannot "
-                            "launch)");
-    if (std::optional<double> T = Time->getAsNumber()) {
-      if (!(*T > 0))
-        return R.error(Where + ".predicted_time_us", "expected a positive "
-                                                     "time");
-      P.TimeUs = *T;
-    } else if (Time->kind() != json::Value::Null) {
-      return R.error(Where + ".predicted_time_us", "expected a number or "
-                                                   "null");
-    }
-    Out.set(**Index, P);
+    Out.set(**Index, Pred);
   }
   return Out;
 }
@@ -116,7 +123,7 @@ json::Value Predictions::toJSON(const SearchSpace &Space,
     const Predicted &P = *ByConfig[I];
     json::Object Rec{{"params", Space.toJSON(I)}};
     if (!P.Builds) {
-      Rec["error"] = "does not build";
+      Rec["error"] = P.Failure.empty() ? "does not build" : P.Failure;
     } else {
       Rec["blocks_per_sm"] = P.BlocksPerSM;
       Rec["spill_store_bytes"] = P.SpillStoreBytes;
@@ -125,8 +132,8 @@ json::Value Predictions::toJSON(const SearchSpace &Space,
       if (P.From) {
         Rec["mangled"] = P.From->Mangled;
         Rec["registers"] = P.From->Registers;
-        Rec["block"] = json::Array{P.From->Block[0], P.From->Block[1],
-                                   P.From->Block[2]};
+        Rec["block"] =
+            json::Array{P.From->Block[0], P.From->Block[1], P.From->Block[2]};
         Rec["dynamic_shared_bytes"] = P.From->DynamicSharedBytes;
       }
     }

@@ -29,6 +29,9 @@ namespace metacu::tune {
 struct Predicted {
   /// False when the candidate did not build (expansion or nvcc failed).
   bool Builds = true;
+  /// Why it did not build: the expansion's error or nvcc's first, at the
+  /// user's file and line.
+  std::string Failure;
   /// Resident blocks per SM at its launch; 0: it cannot launch.
   unsigned BlocksPerSM = 0;
   /// ptxas's spill stores and loads, bytes per thread.

@@ -36,6 +36,9 @@ metacu::tune::replay(const ReplayOptions &Options) {
   auto Runner = ReplayRunner::create(*Cache, *Space);
   if (!Runner)
     return Runner.takeError();
+  // The runner holds what each entry recorded; the records themselves
+  // (most of a large cache's memory) are not needed again.
+  std::vector<KernelTunerCache::Entry>().swap(Cache->Entries);
 
   ReplayResult Result;
   RunInfo &Info = Result.Info;

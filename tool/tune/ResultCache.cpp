@@ -4,7 +4,6 @@
 
 #include "support/SourceFile.h"
 #include "llvm/Support/FileSystem.h"
-#include <cmath>
 
 using namespace metacu::tune;
 
@@ -39,49 +38,70 @@ static llvm::json::Object toJSON(const Target &T,
   return O;
 }
 
+namespace {
+/// One journal entry as append() writes it.
+struct JournalLine {
+  std::string Arch, Device, Status;
+  llvm::json::Object Config;
+  std::optional<double> Objective, CompileMs, BenchmarkMs, VerificationMs,
+      FrameworkMs;
+  std::optional<std::string> Reason, Timestamp;
+  std::optional<std::vector<double>> Times;
+};
+bool fromJSON(const llvm::json::Value &V, JournalLine &Out,
+              llvm::json::Path P) {
+  llvm::json::ObjectMapper O(V, P);
+  if (!O || !O.map("arch", Out.Arch) || !O.map("device", Out.Device) ||
+      !O.map("status", Out.Status) || !O.map("objective", Out.Objective) ||
+      !O.map("reason", Out.Reason) || !O.map("times", Out.Times) ||
+      !O.map("compile_ms", Out.CompileMs) ||
+      !O.map("benchmark_ms", Out.BenchmarkMs) ||
+      !O.map("verification_ms", Out.VerificationMs) ||
+      !O.map("framework_ms", Out.FrameworkMs) ||
+      !O.map("timestamp", Out.Timestamp))
+    return false;
+  const llvm::json::Value *Config = V.getAsObject()->get("config");
+  if (!Config || !Config->getAsObject()) {
+    P.field("config").report("expected an object of parameter values");
+    return false;
+  }
+  Out.Config = *Config->getAsObject();
+  return true;
+}
+} // namespace
+
 llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
-  std::string Where = Path + ":" + std::to_string(LineNo);
   auto V = parseJSON(Line, Path, LineNo);
   if (!V)
     return V.takeError();
-  JSONReader R(Where);
-  const llvm::json::Object *O = R.object(*V, "entry");
-  const llvm::json::Object *Config =
-      O ? R.object(O->get("config"), "config") : nullptr;
-  if (!Config)
-    return R.takeError();
-  Target T;
-  auto Arch = O->getString("arch");
-  auto Device = O->getString("device");
-  auto Status = O->getString("status");
-  if (!Arch || !Device || !Status)
-    return R.error("entry", "needs 'arch', 'device' and 'status' strings");
-  T.Arch = Arch->str();
-  T.Device = Device->str();
+  JSONInput In(Path, LineNo);
+  llvm::json::Path P(In.Root);
+  JournalLine L;
+  if (!fromJSON(*V, L, P))
+    return In.error();
   Measurement M;
-  auto Outcome = validityFromT4Name(*Status);
-  if (!Outcome)
-    return R.error("status", "unknown status '" + *Status + "'");
+  auto Outcome = validityFromT4Name(L.Status);
+  if (!Outcome) {
+    In.fail(P.field("status"), "unknown status '" + L.Status + "'");
+    return In.error();
+  }
   M.Status = *Outcome;
   if (M.valid()) {
-    auto Objective = O->getNumber("objective");
-    if (!Objective || !std::isfinite(*Objective))
-      return R.error("objective", "a correct entry needs a finite number");
-    M.Objective = *Objective;
-  } else if (auto Reason = O->getString("reason")) {
-    M.Reason = Reason->str();
+    if (!L.Objective) {
+      In.fail(P.field("objective"), "a correct entry needs a finite number");
+      return In.error();
+    }
+    M.Objective = *L.Objective;
+  } else {
+    M.Reason = L.Reason.value_or("");
   }
-  if (const llvm::json::Array *Times = O->getArray("times"))
-    for (const llvm::json::Value &Time : *Times)
-      if (auto N = Time.getAsNumber())
-        M.Times.push_back(*N);
-  M.CompileMs = O->getNumber("compile_ms").value_or(0);
-  M.BenchmarkMs = O->getNumber("benchmark_ms").value_or(0);
-  M.VerificationMs = O->getNumber("verification_ms").value_or(0);
-  M.FrameworkMs = O->getNumber("framework_ms").value_or(0);
-  if (auto S = O->getString("timestamp"))
-    M.Timestamp = S->str();
-  Entries[key(T, *Config)] = std::move(M);
+  M.Times = L.Times.value_or(std::vector<double>());
+  M.CompileMs = L.CompileMs.value_or(0);
+  M.BenchmarkMs = L.BenchmarkMs.value_or(0);
+  M.VerificationMs = L.VerificationMs.value_or(0);
+  M.FrameworkMs = L.FrameworkMs.value_or(0);
+  M.Timestamp = L.Timestamp.value_or("");
+  Entries[key({L.Arch, L.Device}, L.Config)] = std::move(M);
   return llvm::Error::success();
 }
 

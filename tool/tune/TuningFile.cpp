@@ -29,110 +29,82 @@ bool ArchOrder::operator()(const std::string &A, const std::string &B) const {
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// Reads the fields of one object, remembering the first problem.
-class FieldReader {
-public:
-  FieldReader(const JSONReader &R, const json::Object &O, std::string Where)
-      : R(R), O(O), Where(std::move(Where)) {}
-
-  std::string string(llvm::StringRef Name, bool Required) {
-    const json::Value *V = O.get(Name);
-    if (!V) {
-      if (Required)
-        fail(Name, "missing");
-      return "";
-    }
-    if (auto S = V->getAsString())
-      return S->str();
-    fail(Name, "expected a string");
-    return "";
-  }
-  double number(llvm::StringRef Name) {
-    if (const json::Value *V = O.get(Name))
-      if (auto D = V->getAsNumber(); D && std::isfinite(*D))
-        return *D;
-    fail(Name, O.get(Name) ? "expected a finite number" : "missing");
-    return 0;
-  }
-  uint64_t count(llvm::StringRef Name) {
-    if (const json::Value *V = O.get(Name))
-      if (auto N = V->getAsUINT64())
-        return *N;
-    fail(Name, O.get(Name) ? "expected a count" : "missing");
-    return 0;
-  }
-  const json::Object *object(llvm::StringRef Name) {
-    const json::Value *V = O.get(Name);
-    if (V && V->getAsObject())
-      return V->getAsObject();
-    fail(Name, V ? "expected an object" : "missing");
-    return nullptr;
-  }
-  /// The fields of the object not among \p Known.
-  json::Object others(llvm::ArrayRef<llvm::StringRef> Known) const {
-    json::Object Rest;
-    for (const auto &KV : O)
-      if (!llvm::is_contained(Known, llvm::StringRef(KV.first)))
-        Rest[KV.first] = KV.second;
-    return Rest;
-  }
-  std::string path(llvm::StringRef Name) const {
-    return Where.empty() ? Name.str() : Where + "." + Name.str();
-  }
-  llvm::Error takeError() { return std::move(Err); }
-  ~FieldReader() { llvm::consumeError(std::move(Err)); }
-
-private:
-  void fail(llvm::StringRef Name, const llvm::Twine &Message) {
-    if (!Err)
-      Err = R.error(path(Name), Message);
-  }
-
-  const JSONReader &R;
-  const json::Object &O;
-  std::string Where;
-  llvm::Error Err = llvm::Error::success();
+/// An entry's "metric".
+struct MetricField {
+  std::string Name, Direction;
+  double Value = 0;
+  std::optional<std::string> Unit;
 };
-
+bool fromJSON(const json::Value &V, MetricField &Out, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("name", Out.Name) && O.map("value", Out.Value) &&
+         O.map("unit", Out.Unit) && O.map("direction", Out.Direction);
+}
 } // namespace
 
-static llvm::Expected<TuningEntry>
-readEntry(const JSONReader &R, const json::Object &O, std::string Where) {
-  FieldReader F(R, O, Where);
-  TuningEntry E;
-  if (const json::Object *P = F.object("params"))
-    E.Params = *P;
+/// The fields of \p O not among \p Known, kept as they were.
+static json::Object others(const json::Object &O,
+                           llvm::ArrayRef<llvm::StringRef> Known) {
+  json::Object Rest;
+  for (const auto &KV : O)
+    if (!llvm::is_contained(Known, llvm::StringRef(KV.first)))
+      Rest[KV.first] = KV.second;
+  return Rest;
+}
+
+/// One architecture's entry at \p P.
+static bool readEntry(const json::Value &V, TuningEntry &E, json::Path P,
+                      JSONInput &In) {
+  json::ObjectMapper O(V, P);
+  if (!O)
+    return false;
+  const json::Object &Obj = *V.getAsObject();
+  const json::Object *Params = Obj.getObject("params");
+  if (!Params)
+    return In.fail(P.field("params"), Obj.get("params")
+                                          ? "expected an object"
+                                          : "missing value");
+  E.Params = *Params;
   // An entry written by hand has parameters and no measurement.
-  E.Measured = O.get("device") || O.get("metric");
-  E.Device = F.string("device", E.Measured);
-  E.Driver = F.string("driver", false);
-  E.Date = F.string("date", false);
-  if (!E.Measured) {
-    // Nothing else to read.
-  } else if (const json::Object *M = F.object("metric")) {
-    FieldReader MF(R, *M, F.path("metric"));
-    E.Objective.Name = MF.string("name", true);
-    E.Value = MF.number("value");
-    E.Objective.Unit = MF.string("unit", false);
-    std::string Direction = MF.string("direction", true);
-    if (Direction != "min" && Direction != "max" && !Direction.empty())
-      return R.error(MF.path("direction"),
-                     "expected \"min\" or \"max\", not \"" + Direction + "\"");
-    E.Objective.Maximize = Direction == "max";
-    if (llvm::Error Err = MF.takeError())
-      return std::move(Err);
+  E.Measured = Obj.get("device") || Obj.get("metric");
+  std::optional<std::string> Device, Driver, Date, Metacu, Strategy, Note;
+  std::optional<MetricField> Metric;
+  if (!O.map("device", Device) || !O.map("driver", Driver) ||
+      !O.map("date", Date) || !O.map("metric", Metric) ||
+      !O.map("metacu", Metacu) || !O.map("strategy", Strategy) ||
+      !O.map("note", Note))
+    return false;
+  if (const json::Value *N = Obj.get("evaluations")) {
+    // 1e300 is no count (it made uint64_t 0).
+    auto Count = N->getAsUINT64();
+    if (!Count)
+      return In.fail(P.field("evaluations"), "expected a count");
+    E.Evaluations = *Count;
   }
-  E.Metacu = F.string("metacu", false);
-  E.Strategy = F.string("strategy", false);
-  if (O.get("evaluations"))
-    E.Evaluations = F.count("evaluations");
-  E.Note = F.string("note", false);
-  E.Other = F.others({"params", "device", "driver", "date", "metric", "metacu",
-                      "strategy", "evaluations", "note"});
-  if (llvm::Error Err = F.takeError())
-    return std::move(Err);
-  return E;
+  if (E.Measured) {
+    if (!Device)
+      return In.fail(P.field("device"), "missing value");
+    if (!Metric)
+      return In.fail(P.field("metric"), "missing value");
+    if (Metric->Direction != "min" && Metric->Direction != "max" &&
+        !Metric->Direction.empty())
+      return In.fail(P.field("metric").field("direction"),
+                     "expected \"min\" or \"max\", not \"" +
+                         Metric->Direction + "\"");
+    E.Objective.Name = Metric->Name;
+    E.Value = Metric->Value;
+    E.Objective.Unit = Metric->Unit.value_or("");
+    E.Objective.Maximize = Metric->Direction == "max";
+  }
+  E.Device = Device.value_or("");
+  E.Driver = Driver.value_or("");
+  E.Date = Date.value_or("");
+  E.Metacu = Metacu.value_or("");
+  E.Strategy = Strategy.value_or("");
+  E.Note = Note.value_or("");
+  E.Other = others(Obj, {"params", "device", "driver", "date", "metric",
+                         "metacu", "strategy", "evaluations", "note"});
+  return true;
 }
 
 llvm::Expected<TuningFile> TuningFile::parse(llvm::StringRef Text,
@@ -140,27 +112,29 @@ llvm::Expected<TuningFile> TuningFile::parse(llvm::StringRef Text,
   auto Doc = parseJSON(Text, FileName);
   if (!Doc)
     return Doc.takeError();
-  JSONReader R(FileName);
-  const json::Object *Top = Doc->getAsObject();
-  if (!Top)
-    return R.error("the file", "expected an object");
-  FieldReader F(R, *Top, "");
+  JSONInput In(FileName);
+  json::Path P(In.Root);
+  json::ObjectMapper O(*Doc, P);
   TuningFile File;
-  File.Kernel = F.string("kernel", false);
-  if (const json::Object *Entries = F.object("entries"))
-    for (const auto &KV : *Entries) {
-      std::string Where = F.path("entries") + ".\"" + KV.first.str() + "\"";
-      const json::Object *O = KV.second.getAsObject();
-      if (!O)
-        return R.error(Where, "expected an object");
-      auto E = readEntry(R, *O, Where);
-      if (!E)
-        return E.takeError();
-      File.Entries.emplace(KV.first.str(), std::move(*E));
-    }
-  File.Other = F.others({"kernel", "entries"});
-  if (llvm::Error Err = F.takeError())
-    return std::move(Err);
+  std::optional<std::string> Kernel;
+  if (!O || !O.map("kernel", Kernel))
+    return In.error();
+  File.Kernel = Kernel.value_or("");
+  const json::Object &Top = *Doc->getAsObject();
+  const json::Object *Entries = Top.getObject("entries");
+  if (!Entries) {
+    In.fail(P.field("entries"),
+            Top.get("entries") ? "expected an object" : "missing value");
+    return In.error();
+  }
+  json::Path EntriesPath = P.field("entries");
+  for (const auto &KV : *Entries) {
+    TuningEntry E;
+    if (!readEntry(KV.second, E, EntriesPath.field(KV.first), In))
+      return In.error();
+    File.Entries.emplace(KV.first.str(), std::move(E));
+  }
+  File.Other = others(Top, {"kernel", "entries"});
   return File;
 }
 

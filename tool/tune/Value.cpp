@@ -42,6 +42,10 @@ llvm::Expected<Value> Value::fromJSON(const llvm::json::Value &J) {
   if (J.kind() == llvm::json::Value::Number) {
     if (auto I = J.getAsInteger())
       return integer(*I);
+    // llvm::json holds an integer up to 2^64-1 exactly (beyond, a double).
+    if (J.getAsUINT64())
+      return llvm::createStringError(
+          "an integer above 2^63-1, the largest a parameter value holds");
     return real(*J.getAsNumber());
   }
   if (auto S = J.getAsString())
@@ -50,6 +54,21 @@ llvm::Expected<Value> Value::fromJSON(const llvm::json::Value &J) {
   llvm::raw_string_ostream(Text) << J;
   return llvm::createStringError(
       "a parameter value must be a number, a boolean or a string, not " + Text);
+}
+
+bool metacu::tune::fromJSON(const llvm::json::Value &V, Value &Out,
+                            llvm::json::Path P) {
+  auto Read = Value::fromJSON(V);
+  if (!Read) {
+    llvm::consumeError(Read.takeError());
+    if (V.getAsUINT64())
+      P.report("an integer above 2^63-1, the largest a parameter value holds");
+    else
+      P.report("expected a number, a boolean or a string");
+    return false;
+  }
+  Out = std::move(*Read);
+  return true;
 }
 
 double Value::asDouble() const { return K == Kind::Float ? D : double(I); }

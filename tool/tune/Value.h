@@ -25,7 +25,8 @@ public:
   static Value string(std::string S);
   /// Numbers, booleans and strings; anything else is an error. An integral
   /// number reads as an Int even when written 4.0: llvm::json does not keep
-  /// the spelling.
+  /// the spelling. An integer above 2^63-1 is an error, not the double
+  /// nearest to it: an Int is 64-bit signed, as the meta code's json is.
   static llvm::Expected<Value> fromJSON(const llvm::json::Value &V);
 
   Kind kind() const { return K; }
@@ -52,6 +53,10 @@ private:
   double D = 0;
   std::string S;
 };
+
+/// Value::fromJSON for json::ObjectMapper and the fromJSON of containers:
+/// an error is reported at \p P.
+bool fromJSON(const llvm::json::Value &V, Value &Out, llvm::json::Path P);
 
 } // namespace metacu::tune
 

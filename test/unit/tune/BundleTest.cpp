@@ -49,25 +49,46 @@ TEST(BundleTest, DeclaredSpaceRoundTripsThroughJSON) {
   EXPECT_EQ(E.Params[2].Values[1].str(), "True");
 }
 
-TEST(BundleTest, MalformedDescriptionsAreErrorsNamingTheirOrigin) {
+TEST(BundleTest, MalformedDescriptionsAreErrorsAtTheirPath) {
   auto Check = [](const char *Text, const char *Message) {
     auto D = DeclaredSpace::parse(Text, "k.cu");
     ASSERT_FALSE(bool(D)) << Text;
-    std::string Err = llvm::toString(D.takeError());
-    EXPECT_NE(Err.find("k.cu: "), std::string::npos) << Err;
-    EXPECT_NE(Err.find(Message), std::string::npos) << Err;
+    EXPECT_EQ(llvm::toString(D.takeError()), Message);
   };
-  Check("[]", "a tuning space is a JSON object");
+  Check("[]", "k.cu: expected object");
   Check(R"({"kernel": "k", "where": "", "metric": "time", "direction": "min"})",
-        "needs params");
+        "k.cu: params: missing value");
   Check(R"({"kernel": "k", "where": "", "metric": "time", "direction": "min",)"
         R"("params": [], "valid": [3, 2], "problem_size": [], "work": 0,)"
         R"("tolerance": 0})",
-        "ascending");
-  Check(R"({"kernel": "k", "where": "", "metric": "GB/s", "direction": "max",)"
+        "k.cu: valid[1]: valid configurations must be ascending indices");
+  Check(R"({"kernel": "k", "where": "", "metric": "time", "direction": "min",)"
         R"("params": [], "valid": [], "problem_size": [], "work": 0,)"
         R"("tolerance": 0})",
-        "needs the work of one run");
+        "k.cu: valid: no valid configuration");
+  Check(R"({"kernel": "k", "where": "", "metric": "GB/s", "direction": "max",)"
+        R"("params": [], "valid": [0], "problem_size": [], "work": 0,)"
+        R"("tolerance": 0})",
+        "k.cu: work: metric 'GB/s' needs the work of one run "
+        "(tune_space::metric)");
+  Check(R"({"kernel": "k", "where": "", "metric": "time", "direction": "min",)"
+        R"("params": [{"name": "x", "values": [1, [2]]}], "valid": [],)"
+        R"("problem_size": [], "work": 0, "tolerance": 0})",
+        "k.cu: params[0].values[1]: expected a number, a boolean or a string");
+}
+
+TEST(BundleTest, AnIntegerAbove2To63IsNoParameterValue) {
+  // llvm::json holds 2^63 exactly, as an unsigned integer; it is not read
+  // as the double 9.2e18.
+  auto D = DeclaredSpace::parse(
+      R"({"kernel": "k", "where": "", "metric": "time", "direction": "min",)"
+      R"("params": [{"name": "x", "values": [9223372036854775808]}],)"
+      R"("valid": [0], "problem_size": [], "work": 0, "tolerance": 0})",
+      "k.cu");
+  ASSERT_FALSE(bool(D));
+  EXPECT_EQ(llvm::toString(D.takeError()),
+            "k.cu: params[0].values[0]: an integer above 2^63-1, the largest "
+            "a parameter value holds");
 }
 
 static std::string read(const std::string &Path) {
@@ -136,11 +157,20 @@ TEST(BundleTest, ResultsReadBackWithMediansFailuresAndATornLastLine) {
        << "\n"
        << R"({"config": 0, "status": "runtime", "reason": "illegal address"})"
        << "\n"
-       << R"({"config": 2, "status": "correct", "times": [9]})" << "\n"
-       << R"({"config": 3, "status": "timeout", "reason": "no result"})" << "\n"
+       << R"({"config": 2, "status": "correct", "times": [9]})"
+       << "\n"
+       << R"({"config": 3, "status": "timeout", "reason": "no result"})"
+       << "\n"
        << R"({"config": 1, "status": "corr)";
   }
   BundleResults R = llvm::cantFail(readBundle(T.path("b")));
+  EXPECT_EQ(R.Candidates, 4u);
+  ASSERT_EQ(R.Duplicates.size(), 1u);
+  EXPECT_NE(R.Duplicates[0].find("results.jsonl:3: a second result for "
+                                 "configuration 2 (bx=32 tile=2 ldg=True); "
+                                 "the first, at line 1, is kept"),
+            std::string::npos)
+      << R.Duplicates[0];
   EXPECT_EQ(R.Where.Arch, "sm_80");
   EXPECT_EQ(R.Where.Device, "GPU X");
   EXPECT_EQ(R.Driver, "13.0");
@@ -156,7 +186,7 @@ TEST(BundleTest, ResultsReadBackWithMediansFailuresAndATornLastLine) {
   EXPECT_EQ(R.Results[2].second.Status, Validity::Timeout);
 }
 
-TEST(BundleTest, AResultForAConfigurationOutsideTheSpaceIsAnError) {
+TEST(BundleTest, AResultForAConfigurationOutsideTheBundleIsAnError) {
   TempDir T;
   DeclaredSpace D = declared();
   SearchSpace S = llvm::cantFail(D.searchSpace());
@@ -174,14 +204,60 @@ TEST(BundleTest, AResultForAConfigurationOutsideTheSpaceIsAnError) {
   {
     std::error_code EC;
     llvm::raw_fd_ostream OS(T.path("b/results.jsonl"), EC);
-    OS << R"({"config": 5, "status": "correct", "times": [1]})" << "\n"
-       << R"({"config": 0, "status": "correct", "times": [1]})" << "\n";
+    OS << R"({"config": 0, "status": "correct", "times": [1]})"
+       << "\n"
+       << R"({"config": 5, "status": "correct", "times": [1]})"
+       << "\n";
   }
   auto R = readBundle(T.path("b"));
   ASSERT_FALSE(bool(R));
-  EXPECT_NE(
-      llvm::toString(R.takeError()).find("results.jsonl:1: a result needs"),
-      std::string::npos);
+  EXPECT_EQ(llvm::toString(R.takeError()),
+            T.path("b/results.jsonl") +
+                ":2: config: configuration 5 is not one of the bundle's "
+                "candidates");
+  // Configuration 1 is in the space (of 5) but not in the bundle.
+  T.write("b/results.jsonl",
+          "{\"config\": 1, \"status\": \"correct\", \"times\": [1]}\n");
+  auto Outside = readBundle(T.path("b"));
+  ASSERT_FALSE(bool(Outside));
+  EXPECT_NE(llvm::toString(Outside.takeError())
+                .find(":1: config: configuration 1 is not one of the bundle's "
+                      "candidates"),
+            std::string::npos);
+}
+
+TEST(BundleTest, AWrongValueOfAResultIsAnErrorAtItsLineAndPath) {
+  TempDir T;
+  DeclaredSpace D = declared();
+  SearchSpace S = llvm::cantFail(D.searchSpace());
+  BundleOptions O;
+  O.Arch = O.Image = "sm_90";
+  O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  auto Generate = [](llvm::ArrayRef<Candidate>) -> llvm::Expected<std::string> {
+    return std::string("//\n");
+  };
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0, 1}, O, Generate)));
+  auto Check = [&](const std::string &Second, const std::string &Message) {
+    T.write("b/results.jsonl",
+            "{\"config\": 0, \"status\": \"correct\", \"times\": [1]}\n" +
+                Second + "\n");
+    auto R = readBundle(T.path("b"));
+    ASSERT_FALSE(bool(R)) << Second;
+    EXPECT_EQ(llvm::toString(R.takeError()),
+              T.path("b/results.jsonl") + ":2: " + Message);
+  };
+  Check(R"({"config": 1, "status": "correct", "times": [1, "2"]})",
+        "times[1]: expected number");
+  Check(R"({"config": 1, "status": "correct", "times": [1, -2]})",
+        "times[1]: a negative time");
+  Check(R"({"config": 1, "status": "fine", "times": [1]})",
+        "status: \"fine\" is no status (correct, compile, runtime, "
+        "correctness or timeout)");
+  Check(R"({"config": -1, "status": "correct"})",
+        "config: expected the index of a configuration");
+  Check(R"({"status": "correct"})", "config: missing value");
+  Check(R"({"config": 1, "status": "correct", "times": [1e999]})",
+        "times[0]: a number too large for a double");
 }
 
 TEST(BundleTest, EachCandidateCarriesItsShardMacroAndWeight) {
@@ -260,7 +336,7 @@ TEST(BundleTest, AResultOfNoTimeIsAFailedMeasurement) {
   ASSERT_FALSE(bool(writeBundle(T.path("b"), D, S, {0, 1}, O, Generate)));
   T.write("b/results.jsonl",
           "{\"config\": 0, \"status\": \"correct\", \"times\": [0, 0, 0]}\n"
-          "{\"config\": 1, \"status\": \"correct\", \"times\": [-1]}\n");
+          "{\"config\": 1, \"status\": \"correct\", \"times\": [0]}\n");
   BundleResults R = llvm::cantFail(readBundle(T.path("b")));
   ASSERT_EQ(R.Results.size(), 2u);
   for (const auto &[Config, M] : R.Results) {
@@ -276,6 +352,6 @@ TEST(BundleTest, ADirectionIsMinOrMax) {
   auto D = DeclaredSpace::parse(Sideways, "manifest.json");
   ASSERT_FALSE(bool(D));
   EXPECT_EQ(llvm::toString(D.takeError()),
-            "manifest.json: 'direction' is \"min\" or \"max\", not "
+            "manifest.json: direction: \"min\" or \"max\", not "
             "\"sideways\"");
 }

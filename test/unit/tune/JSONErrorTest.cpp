@@ -52,3 +52,35 @@ TEST(JSONErrorTest, ANumberNoDoubleHoldsIsAnError) {
   EXPECT_EQ(llvm::toString(V.takeError()),
             "big.json:1: a.b[1]: a number too large for a double");
 }
+
+TEST(JSONErrorTest, AnInputNamesTheFileTheLineAndThePathOfAWrongValue) {
+  JSONInput In("manifest.json");
+  llvm::json::Path P(In.Root);
+  int64_t Config;
+  ASSERT_FALSE(llvm::json::fromJSON(llvm::json::Value("one"), Config,
+                                    P.field("batches")
+                                        .index(0)
+                                        .field("candidates")
+                                        .index(0)
+                                        .field("config")));
+  EXPECT_EQ(llvm::toString(In.error()),
+            "manifest.json: batches[0].candidates[0].config: expected integer");
+
+  JSONInput Line("results.jsonl", 4);
+  Line.fail(llvm::json::Path(Line.Root).field("status"),
+            "\"fine\" is no status");
+  EXPECT_EQ(llvm::toString(Line.error()),
+            "results.jsonl:4: status: \"fine\" is no status");
+
+  JSONInput Top("x.json");
+  llvm::json::ObjectMapper O(llvm::json::Value(1), Top.Root);
+  EXPECT_FALSE(O);
+  EXPECT_EQ(llvm::toString(Top.error()), "x.json: expected object");
+}
+
+TEST(JSONErrorTest, OnlyTextThatIsNotJSONIsATornRecord) {
+  EXPECT_TRUE(isTornRecord(R"({"config": 9, "status": "corr)"));
+  EXPECT_TRUE(isTornRecord("{"));
+  EXPECT_FALSE(isTornRecord(R"({"config": 9})"));
+  EXPECT_FALSE(isTornRecord(std::string(1000, '[')));
+}

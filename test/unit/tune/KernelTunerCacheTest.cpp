@@ -122,7 +122,7 @@ TEST(KernelTunerCacheTest, ShapeErrorsNameFileAndPath) {
       R"({"tune_params_keys": ["a"], "tune_params": {}, "cache": {}})";
   auto C = KernelTunerCache::parse(NoParams, "p.json");
   ASSERT_FALSE(bool(C));
-  EXPECT_EQ(llvm::toString(C.takeError()), "p.json: tune_params.a: missing");
+  EXPECT_EQ(llvm::toString(C.takeError()), "p.json: tune_params.a: missing value");
 
   std::string BadTime = Small;
   BadTime.replace(BadTime.find("\"InvalidConfig\""), 15, "\"Exploded\"");
@@ -194,4 +194,25 @@ TEST(KernelTunerCacheTest, ATimeOfZeroIsAFailedMeasurement) {
   Measurement M = llvm::cantFail(K.measurement(entry(K, "16,0")));
   EXPECT_EQ(M.Status, Validity::Runtime);
   EXPECT_NE(M.Reason.find("time 0"), std::string::npos) << M.Reason;
+}
+
+TEST(KernelTunerCacheTest, ANumberNoDoubleHoldsIsAnErrorAnywhere) {
+  // 1e999 reads as an infinity: in "times" it was averaged into the
+  // Kernel Tuner cache metacu writes, in a parameter a value no file spells.
+  for (const char *Field : {R"("times": [1e999])", R"("extra": 1e999)"}) {
+    std::string Text = Small;
+    llvm::StringRef Times = R"("times": [2.4, 2.6])";
+    Text.replace(Text.find(Times), Times.size(), Field);
+    auto C = KernelTunerCache::parse(Text, "inf.json");
+    ASSERT_FALSE(bool(C)) << Field;
+    std::string Err = llvm::toString(C.takeError());
+    EXPECT_NE(Err.find("inf.json:10: cache.16,0."), std::string::npos) << Err;
+  }
+  std::string Param = Small;
+  llvm::StringRef Values = R"("bx": [16, 32])";
+  Param.replace(Param.find(Values), Values.size(), R"("bx": [16, 1e999])");
+  auto P = KernelTunerCache::parse(Param, "inf.json");
+  ASSERT_FALSE(bool(P));
+  EXPECT_EQ(llvm::toString(P.takeError()),
+            "inf.json:6: tune_params.bx[1]: a number too large for a double");
 }

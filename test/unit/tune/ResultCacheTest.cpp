@@ -138,3 +138,24 @@ TEST(ResultCacheTest, AppendsThroughALinkAndRefusesAReadOnlyJournal) {
                                                 "': the file is read-only");
   EXPECT_EQ(TempDir::read(Real), Before);
 }
+
+TEST(ResultCacheTest, AWrongValueIsAnErrorAtItsLineAndPath) {
+  TempDir T;
+  std::string Good = R"({"arch":"sm_90","config":{"x":1},"device":"D",)"
+                     R"("objective":1,"status":"correct"})";
+  auto Check = [&](const std::string &Second, const std::string &Message) {
+    std::string Path = T.write("j.jsonl", Good + "\n" + Second + "\n");
+    auto C = ResultCache::open(Path);
+    ASSERT_FALSE(bool(C)) << Second;
+    EXPECT_EQ(llvm::toString(C.takeError()), Path + ":2: " + Message);
+  };
+  Check(R"({"arch":"sm_90","config":{"x":1},"device":"D","objective":1,)"
+        R"("status":"correct","times":[1,"2"]})",
+        "times[1]: expected number");
+  Check(R"({"arch":"sm_90","config":{"x":1},"objective":1,"status":"correct"})",
+        "device: missing value");
+  Check(R"({"arch":"sm_90","config":1,"device":"D","status":"correct"})",
+        "config: expected an object of parameter values");
+  Check(R"({"arch":"sm_90","config":{"x":1},"device":"D","status":"fine"})",
+        "status: unknown status 'fine'");
+}

@@ -128,13 +128,13 @@ TEST(TuningFileTest, ErrorsNameTheFileAndTheValue) {
           "metric": {"name": "time", "value": 1, "direction": "min"}}}})",
       "t.json");
   EXPECT_EQ(llvm::toString(Missing.takeError()),
-            "t.json: entries.\"sm_90\".device: missing");
+            "t.json: entries.sm_90.device: missing value");
   auto Direction = TuningFile::parse(
       R"({"entries": {"sm_90": {"params": {}, "device": "d",
           "metric": {"name": "time", "value": 1, "direction": "up"}}}})",
       "t.json");
   EXPECT_EQ(llvm::toString(Direction.takeError()),
-            "t.json: entries.\"sm_90\".metric.direction: expected \"min\" or "
+            "t.json: entries.sm_90.metric.direction: expected \"min\" or "
             "\"max\", not \"up\"");
   auto Syntax = TuningFile::parse("{\n  \"entries\": [\n", "t.json");
   EXPECT_EQ(llvm::toString(Syntax.takeError()).rfind("t.json:3:", 0), 0u);
@@ -265,5 +265,5 @@ TEST(TuningFileTest, RewritingKeepsTheOtherEntriesValues) {
   auto Bad = TuningFile::parse(Huge, "t.json");
   ASSERT_FALSE(bool(Bad));
   EXPECT_EQ(llvm::toString(Bad.takeError()),
-            "t.json: entries.\"sm_90\".evaluations: expected a count");
+            "t.json: entries.sm_90.evaluations: expected a count");
 }

@@ -42,9 +42,13 @@ static llvm::Expected<ExpandedFile> expandWith(llvm::StringRef Path,
   // The tuning build's code (the problem, METACU_TUNE_MAIN and the tables
   // it launches from) is inside #ifdef METACU_TUNE, and its meta code must
   // run too.
+  return expandFile(Path, Archs, tuningBuild(Opts));
+}
+
+PipelineOptions metacu::tune::tuningBuild(const PipelineOptions &Opts) {
   PipelineOptions Tuning = Opts;
   Tuning.Flags.Args.push_back("-DMETACU_TUNE");
-  return expandFile(Path, Archs, Tuning);
+  return Tuning;
 }
 
 static bool under(llvm::StringRef File, llvm::StringRef Dir) {

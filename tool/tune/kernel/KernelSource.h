@@ -48,6 +48,13 @@ struct KernelSource {
                                        const PipelineOptions &Opts) const;
 };
 
+/// \p Opts as a tuning build has them: METACU_TUNE defined, as run.py's
+/// nvcc defines it. A kernel's file keeps its tuning problem inside
+/// #ifdef METACU_TUNE and may leave out of tuning builds what only its
+/// ordinary main uses, so the expansion and every compile of its candidates
+/// (the bundle's, --predict's) must agree on it.
+PipelineOptions tuningBuild(const PipelineOptions &Opts);
+
 } // namespace metacu::tune
 
 #endif

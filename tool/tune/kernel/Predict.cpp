@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include <thread>
 
@@ -23,7 +24,32 @@ struct Batch {
   std::optional<std::string> Generated;
   /// None when nvcc failed.
   std::optional<std::vector<report::ArchBuild>> Builds;
+  /// Why the expansion or nvcc failed.
+  std::string Failure;
 };
+
+/// The first error of nvcc's log \p Log as "FILE:LINE: error: ...", nvcc's
+/// "FILE(LINE): error: ..." written as every other error of metacu is (the
+/// generated file's #line directives make FILE the user's); the whole log
+/// when no line reads so.
+static std::string firstCompileError(llvm::StringRef Log) {
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Log.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    size_t Error = Line.find("): error");
+    if (Error == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef Place = Line.take_front(Error);
+    size_t Open = Place.rfind('(');
+    unsigned Number;
+    if (Open != llvm::StringRef::npos &&
+        !Place.drop_front(Open + 1).getAsInteger(10, Number))
+      return (Place.take_front(Open) + ":" + llvm::Twine(Number) +
+              Line.drop_front(Error + 1))
+          .str();
+  }
+  return Log.trim().str();
+}
 
 class Predictor {
 public:
@@ -35,7 +61,10 @@ public:
     llvm::SmallString<256> InputDir(llvm::sys::path::parent_path(K.Path));
     llvm::sys::fs::make_absolute(InputDir);
     Nvcc.Nvcc = P.Nvcc;
-    Nvcc.Args = report::nvccArgs(Opts.Flags, Opts.RuntimeInclude, InputDir);
+    // As the tuning build compiles: the expansion defined METACU_TUNE, and a
+    // file's ordinary main may name kernels its tuning builds leave out.
+    Nvcc.Args = report::nvccArgs(tuningBuild(Opts).Flags, Opts.RuntimeInclude,
+                                 InputDir);
     Nvcc.PtxArch = P.PtxArch;
     Nvcc.CacheDir = P.CacheDir;
   }
@@ -68,10 +97,20 @@ public:
           return std::move(Err);
       if (P.Progress)
         P.Progress(std::min(All.size(), Start + Size * Jobs), All.size());
-      if (P.AfterRound)
+      // Nothing is written while every candidate so far failed: a file of
+      // failures would read as predictions.
+      if (P.AfterRound && Builds)
         if (llvm::Error Err = P.AfterRound(Out))
           return std::move(Err);
     }
+    if (!Builds && !All.empty())
+      return llvm::createStringError(
+          llvm::formatv("none of the {0} configurations of tuning space '{1}' "
+                        "builds; the first to fail ({2}):\n{3}",
+                        All.size(), K.Declared.Kernel,
+                        Space.describe(FirstFailure->first),
+                        FirstFailure->second)
+              .str());
     return std::move(Out);
   }
 
@@ -85,7 +124,7 @@ private:
                            P.ExpandFor, Opts);
     if (!Text) {
       // Told by splitting the batch, below.
-      llvm::consumeError(Text.takeError());
+      B.Failure = llvm::toString(Text.takeError());
       return llvm::Error::success();
     }
     std::string Path = B.Dir + "/candidates.gen.cu";
@@ -102,7 +141,7 @@ private:
     if (Builds)
       B.Builds = std::move(*Builds);
     else // told by splitting the batch
-      llvm::consumeError(Builds.takeError());
+      B.Failure = firstCompileError(llvm::toString(Builds.takeError()));
   }
 
   /// The report's rows into predictions; a batch that did not expand or
@@ -113,7 +152,10 @@ private:
       if (B.Configs.size() == 1) {
         Predicted Fails;
         Fails.Builds = false;
+        Fails.Failure = B.Failure;
         Out.set(B.Configs.front(), Fails);
+        if (!FirstFailure)
+          FirstFailure.emplace(B.Configs.front(), B.Failure);
         return llvm::Error::success();
       }
       size_t Half = B.Configs.size() / 2;
@@ -168,6 +210,7 @@ private:
       }
       Pred.From = std::move(From);
       Out.set(It->second, Pred);
+      Builds = true;
     }
     return llvm::Error::success();
   }
@@ -179,6 +222,10 @@ private:
   llvm::StringRef WorkDir;
   report::NvccOptions Nvcc;
   Predictions Out;
+  /// Whether any candidate built so far.
+  bool Builds = false;
+  /// The first candidate found not to build, and why.
+  std::optional<std::pair<uint32_t, std::string>> FirstFailure;
 };
 
 } // namespace

@@ -1025,13 +1025,11 @@ public:
       throw error("tune_space '" + kernel_ + "': parameter '" + name +
                       "' has no values",
                   where_);
-    params_.push_back({std::move(name), std::move(values), false});
-    return *this;
+    return add({std::move(name), std::move(values), false});
   }
   /// A parameter that is false or true.
   tune_space &flag(std::string name) {
-    params_.push_back({std::move(name), {0, 1}, true});
-    return *this;
+    return add({std::move(name), {0, 1}, true});
   }
   /// Only configurations for which \p pred is true are candidates.
   tune_space &require(std::function<bool(const json &)> pred) {
@@ -1150,6 +1148,14 @@ public:
         launches += (first ? "[" : ",[") + launch_text(*how) + "]";
       first = false;
     }
+    if (first)
+      throw error("tune_space '" + kernel_ + "': every configuration " +
+                      (too_large ? "breaks a restriction or has more than " +
+                                       std::to_string(max_threads_) +
+                                       " threads a block "
+                                       "(tune_space::max_threads_per_block)"
+                                 : std::string("breaks a restriction")),
+                  where_);
     if (launch_)
       s += "], \"launches\": [" + launches;
     s += "], \"problem_size\": [";
@@ -1189,6 +1195,15 @@ private:
         if (p.name == name && !p.flag)
           n *= config[name].as_int();
     return n;
+  }
+  tune_space &add(parameter p) {
+    for (const parameter &q : params_)
+      if (q.name == p.name)
+        throw error("tune_space '" + kernel_ + "': parameter '" + p.name +
+                        "' is declared twice",
+                    where_);
+    params_.push_back(std::move(p));
+    return *this;
   }
   /// "bx,by,bz,gx,gy,gz", every dimension at least 1.
   std::string launch_text(const tune_launch &l) const {
