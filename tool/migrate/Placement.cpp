@@ -23,10 +23,23 @@ struct Body {
   std::string Name;
 };
 
-/// The bodies and class definitions of the files that hold conditionals.
+/// A declaration outside function bodies: its extent (a ';' right after it
+/// included) and, for a namespace, a braced linkage specification or a class
+/// definition, the extent of its braces' inside, where whole declarations
+/// of its own sit.
+struct DeclExtent {
+  unsigned Begin, End;
+  bool Container = false;
+  unsigned InnerBegin = 0, InnerEnd = 0;
+  bool IsClass = false;
+  std::string Name;
+  const Decl *D;
+};
+
+/// The bodies and declarations of the files that hold conditionals.
 struct FileShapes {
   std::vector<Body> Bodies;
-  std::vector<std::pair<unsigned, unsigned>> Records;
+  std::vector<DeclExtent> Decls;
 };
 
 /// Collects the shapes of every wanted file in one walk of the AST: a walk
@@ -34,8 +47,9 @@ struct FileShapes {
 /// includes PyTorch's headers, hundreds of which test __CUDA_ARCH__.
 class BodyCollector : public RecursiveASTVisitor<BodyCollector> {
 public:
-  BodyCollector(SourceManager &SM, llvm::DenseMap<FileID, FileShapes> &Files)
-      : SM(SM), Files(Files) {}
+  BodyCollector(SourceManager &SM, const LangOptions &LO,
+                llvm::DenseMap<FileID, FileShapes> &Files)
+      : SM(SM), LO(LO), Files(Files) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody())
@@ -46,19 +60,111 @@ public:
     add(LE->getBody(), LE->getBeginLoc(), "lambda");
     return true;
   }
-  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
-    if (RD->isThisDeclarationADefinition()) {
-      SourceRange R = RD->getSourceRange();
-      SourceLocation B = SM.getExpansionLoc(R.getBegin());
-      SourceLocation E = SM.getExpansionLoc(R.getEnd());
-      FileShapes *F = wanted(B);
-      if (F && SM.getFileID(E) == SM.getFileID(B))
-        F->Records.push_back({SM.getFileOffset(B), SM.getFileOffset(E)});
+  /// Declarations outside function bodies (those inside are statements).
+  bool VisitDecl(Decl *D) {
+    if (D->isImplicit() || isa<TranslationUnitDecl>(D) ||
+        D->getParentFunctionOrMethod())
+      return true;
+    SourceRange R = D->getSourceRange();
+    if (R.isInvalid())
+      return true;
+    SourceLocation B = SM.getExpansionRange(R.getBegin()).getBegin();
+    SourceLocation E = SM.getExpansionRange(R.getEnd()).getEnd();
+    FileShapes *F = wanted(B);
+    if (!F || SM.getFileID(E) != SM.getFileID(B))
+      return true;
+    DeclExtent X;
+    X.D = D;
+    X.Begin = SM.getFileOffset(B);
+    X.End = endAfter(E);
+    if (const auto *ND = dyn_cast<NamedDecl>(D))
+      X.Name = ND->getNameAsString();
+    SourceLocation Open, Close;
+    if (const auto *RD = dyn_cast<RecordDecl>(D);
+        RD && RD->isThisDeclarationADefinition()) {
+      Open = RD->getBraceRange().getBegin();
+      Close = RD->getBraceRange().getEnd();
+      X.IsClass = true;
+    } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      Open = openBraceAfter(NS->getLocation());
+      Close = NS->getRBraceLoc();
+    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D);
+               LS && LS->hasBraces()) {
+      Open = openBraceAfter(LS->getBeginLoc());
+      Close = LS->getRBraceLoc();
     }
+    if (Open.isValid() && Close.isValid()) {
+      Open = SM.getExpansionLoc(Open);
+      Close = SM.getExpansionLoc(Close);
+      if (SM.getFileID(Open) == SM.getFileID(B) &&
+          SM.getFileID(Close) == SM.getFileID(B)) {
+        X.Container = true;
+        X.InnerBegin = SM.getFileOffset(Open) + 1;
+        X.InnerEnd = SM.getFileOffset(Close);
+      }
+    }
+    F->Decls.push_back(std::move(X));
     return true;
   }
 
 private:
+  /// The offset past the token at \p E, and past a ';' right after it
+  /// (directive lines between them skipped): a conditional between a
+  /// declaration and its ';' splits it.
+  unsigned endAfter(SourceLocation E) const {
+    SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, LO);
+    unsigned End =
+        After.isValid() ? SM.getFileOffset(After) : SM.getFileOffset(E) + 1;
+    std::optional<clang::Token> Next = nextCode(E);
+    if (Next && Next->is(tok::semi) &&
+        SM.getFileID(Next->getLocation()) == SM.getFileID(E))
+      End = SM.getFileOffset(Next->getLocation()) + 1;
+    return End;
+  }
+
+  /// The token after the one at \p L that is not on a directive line.
+  std::optional<clang::Token> nextCode(SourceLocation L) const {
+    SourceLocation After = Lexer::getLocForEndOfToken(L, 0, SM, LO);
+    if (After.isInvalid())
+      return std::nullopt;
+    auto [FID, Offset] = SM.getDecomposedLoc(After);
+    bool Invalid = false;
+    llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
+    if (Invalid)
+      return std::nullopt;
+    // One lexer for the whole walk: a fresh one takes its first token for
+    // the start of a line.
+    Lexer Lx(SM.getLocForStartOfFile(FID), LO, Buf.begin(),
+             Buf.begin() + Offset, Buf.end());
+    clang::Token T;
+    bool InDirective = false;
+    for (unsigned I = 0; I < 4096; ++I) {
+      Lx.LexFromRawLexer(T);
+      if (T.is(tok::eof))
+        break;
+      if (T.isAtStartOfLine())
+        InDirective = T.is(tok::hash);
+      if (!InDirective)
+        return T;
+    }
+    return std::nullopt;
+  }
+
+  /// The first '{' from \p L on (a namespace's or linkage
+  /// specification's, which the AST does not record).
+  SourceLocation openBraceAfter(SourceLocation L) const {
+    L = SM.getExpansionLoc(L);
+    for (unsigned I = 0; I < 64 && L.isValid(); ++I) {
+      std::optional<clang::Token> T = Lexer::findNextToken(L, SM, LO);
+      if (!T)
+        break;
+      if (T->is(tok::l_brace))
+        return T->getLocation();
+      L = T->getLocation();
+    }
+    return SourceLocation();
+  }
+
   FileShapes *wanted(SourceLocation L) {
     auto It = Files.find(SM.getFileID(L));
     return It == Files.end() ? nullptr : &It->second;
@@ -80,6 +186,7 @@ private:
   }
 
   SourceManager &SM;
+  const LangOptions &LO;
   llvm::DenseMap<FileID, FileShapes> &Files;
 };
 
@@ -132,10 +239,10 @@ public:
     }
     if (Work.empty())
       return;
-    BodyCollector(SM, Shapes).TraverseDecl(Ctx.getTranslationUnitDecl());
+    BodyCollector(SM, LO, Shapes).TraverseDecl(Ctx.getTranslationUnitDecl());
     for (auto &[FID, Groups] : Work)
       for (Group *G : *Groups)
-        place(*G, FID, Shapes[FID].Bodies, Shapes[FID].Records);
+        place(*G, FID, Shapes[FID].Bodies, Shapes[FID].Decls);
   }
 
 private:
@@ -181,17 +288,12 @@ private:
     return Space;
   }
 
-  using Records = std::vector<std::pair<unsigned, unsigned>>;
-
   void place(Group &G, FileID FID, const std::vector<Body> &Bodies,
-             const Records &Classes) {
+             const std::vector<DeclExtent> &Decls) {
     unsigned First = G.Dirs.front();
     const Body *Fn = innermostBody(Bodies, First);
     if (!Fn) {
-      bool InClass = llvm::any_of(
-          Classes, [&](auto R) { return R.first < First && First < R.second; });
-      merge(G, InClass ? Placement::ClassScope : Placement::NamespaceScope,
-            First, "");
+      placeBetweenDeclarations(G, FID, Decls);
       return;
     }
     G.Space |= spaceAround(*Fn, Bodies);
@@ -242,6 +344,66 @@ private:
     SourceLocation Name = SM.getExpansionLoc(Prev->getEndLoc());
     return Lexer::getSourceText(CharSourceRange::getTokenRange(Name), SM, LO)
         .str();
+  }
+
+  /// Outside function bodies, 'if codegen' chooses whole declarations of
+  /// one scope (a namespace, the file, a class): every directive of \p G
+  /// must lie between the declarations of the same scope, none inside one.
+  void placeBetweenDeclarations(Group &G, FileID FID,
+                                const std::vector<DeclExtent> &Decls) {
+    const DeclExtent *Scope = nullptr;
+    for (size_t I = 0; I < G.Dirs.size(); ++I) {
+      unsigned D = G.Dirs[I];
+      const DeclExtent *In = innermostDecl(Decls, D);
+      std::string Line = std::to_string(SM.getLineNumber(FID, D));
+      if (In && !(In->Container && In->InnerBegin <= D && D < In->InnerEnd)) {
+        merge(G, Placement::SplitsDeclaration, D,
+              "its directive at line " + Line + " is inside " +
+                  declaredThing(*In) +
+                  "; 'if codegen' chooses whole declarations");
+        return;
+      }
+      if (I > 0 && In != Scope) {
+        merge(G, Placement::SplitsDeclaration, D,
+              "its directive at line " + Line +
+                  " is in another scope than its '#if': 'if codegen' "
+                  "chooses whole declarations of one scope");
+        return;
+      }
+      Scope = In;
+    }
+    if (Scope && Scope->IsClass) {
+      G.Function = Scope->Name;
+      merge(G, Placement::Members, G.Dirs.front(), "");
+    } else {
+      merge(G, Placement::Declarations, G.Dirs.front(), "");
+    }
+  }
+
+  /// "the declaration of 'x'", "the enumerator list of 'E'", in words.
+  static std::string declaredThing(const DeclExtent &X) {
+    std::string Name = X.Name.empty() ? "" : " of '" + X.Name + "'";
+    if (isa<EnumDecl>(X.D))
+      return "the enumerator list" + Name;
+    if (const auto *VD = dyn_cast<VarDecl>(X.D);
+        VD && VD->getInit() && isa<InitListExpr>(VD->getInit()))
+      return "the braced initializer" + Name;
+    return "the declaration" + Name;
+  }
+
+  /// The smallest declaration holding \p Offset; of two alike (a class
+  /// template and its class), the one with braces.
+  static const DeclExtent *innermostDecl(const std::vector<DeclExtent> &Decls,
+                                         unsigned Offset) {
+    const DeclExtent *In = nullptr;
+    for (const DeclExtent &X : Decls) {
+      if (!(X.Begin < Offset && Offset < X.End))
+        continue;
+      unsigned Size = X.End - X.Begin, Best = In ? In->End - In->Begin : 0;
+      if (!In || Size < Best || (Size == Best && X.Container))
+        In = &X;
+    }
+    return In;
   }
 
   /// The innermost body holding \p Offset.

@@ -25,6 +25,8 @@ llvm::StringRef categoryName(SiteCategory C) {
     return "statement";
   case SiteCategory::HostDeviceSplit:
     return "host-device-split";
+  case SiteCategory::Declaration:
+    return "declaration";
   case SiteCategory::Value:
     return "value";
   case SiteCategory::NotConvertible:

@@ -64,7 +64,7 @@ __device__ int f(int x) {
   EXPECT_EQ(groupAt(9).Place, Placement::Statement);
 }
 
-TEST_F(PlacementTest, AtNamespaceAndClassScope) {
+TEST_F(PlacementTest, BetweenDeclarationsAndMembers) {
   run(R"(#ifndef __CUDA_ARCH__
 int host_only();
 #endif
@@ -73,10 +73,50 @@ struct S {
   int member;
 #endif
 };
+namespace n {
+template <class> struct T;
+#ifndef __CUDA_ARCH__
+template <> struct T<int> {};
+#endif
+}
 )",
       {0}, /*Parse=*/true);
-  EXPECT_EQ(groupAt(1).Place, Placement::NamespaceScope);
-  EXPECT_EQ(groupAt(5).Place, Placement::ClassScope);
+  EXPECT_EQ(groupAt(1).Place, Placement::Declarations);
+  EXPECT_EQ(groupAt(5).Place, Placement::Members);
+  EXPECT_EQ(groupAt(5).Function, "S");
+  EXPECT_EQ(groupAt(11).Place, Placement::Declarations);
+}
+
+TEST_F(PlacementTest, InsideADeclaration) {
+  run(R"(__device__ int f(int x
+#ifndef __CUDA_ARCH__
+                    , int y
+#endif
+) { return x; }
+__device__ int g()
+#ifndef __CUDA_ARCH__
+;
+#else
+{ return 1; }
+#endif
+enum E {
+  A,
+#ifndef __CUDA_ARCH__
+  B,
+#endif
+};
+)",
+      {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(2).Place, Placement::SplitsDeclaration);
+  EXPECT_NE(groupAt(2).PlaceDetail.find(
+                "its directive at line 2 is inside the declaration of 'f'"),
+            std::string::npos)
+      << groupAt(2).PlaceDetail;
+  // The ';' that ends a declaration belongs to it.
+  EXPECT_EQ(groupAt(7).Place, Placement::SplitsDeclaration);
+  EXPECT_NE(groupAt(14).PlaceDetail.find("the enumerator list of 'E'"),
+            std::string::npos)
+      << groupAt(14).PlaceDetail;
 }
 
 TEST_F(PlacementTest, DeclaringAVariableUsedAfterTheEndif) {
