@@ -66,10 +66,31 @@ __device__ int twiceOf(int X
 
 enum Kind {
   KindA,
-#if __CUDA_ARCH__ >= 900 // AUDIT: not-convertible
+#if __CUDA_ARCH__ >= 900 // AUDIT: list-entry
   KindHopper,
 #endif
   KindLast
+};
+
+// A table whose entries exist per architecture, nullptr elsewhere.
+__device__ int half(int X) { return X / 2; }
+typedef int (*Op)(int);
+__device__ Op Ops[] = {
+    half,
+#if __CUDA_ARCH__ >= 800 // AUDIT: list-entry
+    scale,
+#else
+    nullptr,
+#endif
+    half,
+};
+
+// An entry split by a directive stays.
+__constant__ int Weights[] = {1,
+                              2
+#if __CUDA_ARCH__ >= 800 // AUDIT: not-convertible
+                              + 1
+#endif
 };
 
 template <int N> __device__ int twice() { return 2 * N; }
@@ -85,6 +106,14 @@ __global__ void declKernel(int *Out) {
 #if __CUDA_ARCH__ >= 800 // AUDIT: statement
   Out[4] = scale(Out[5]);
 #endif
+  Out[6] = Ops[2](Out[7]) + Weights[1];
+  int Local[] = {
+      1,
+#if __CUDA_ARCH__ >= 900 // AUDIT: list-entry
+      9,
+#endif
+  };
+  Out[8] = Local[Out[9] & 1];
   Out[1] = 1 +
 #if __CUDA_ARCH__ >= 900 // AUDIT: not-convertible
            2

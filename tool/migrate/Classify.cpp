@@ -181,6 +181,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   case Placement::Statement:
   case Placement::Declarations:
   case Placement::Members:
+  case Placement::ListEntries:
     break;
   }
   if (Parent && !isConvertible(Parent->Category))
@@ -195,7 +196,11 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
 void convert(Site &S, const Group &G, const Branches &B) {
   bool HD = (G.Space & HostSpace) && (G.Space & DeviceSpace) &&
             B.splitsHostFromDevice();
-  if (G.Place == Placement::Declarations || G.Place == Placement::Members) {
+  if (G.Place == Placement::ListEntries) {
+    S.Category = SiteCategory::ListEntry;
+    S.Reason = "chooses entries of the braced list of '" + G.Function + "'";
+  } else if (G.Place == Placement::Declarations ||
+             G.Place == Placement::Members) {
     S.Category = SiteCategory::Declaration;
     S.Reason = G.Place == Placement::Members
                    ? "chooses members of class '" + G.Function + "'"

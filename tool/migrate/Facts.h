@@ -39,6 +39,7 @@ enum class Placement {
   Statement,
   Declarations, // between whole declarations at namespace scope
   Members,      // between whole member declarations of a class
+  ListEntries,  // between the entries of a braced list
   AfterMacroStatement,
   DeclaresNames,
   SplitsStatement,

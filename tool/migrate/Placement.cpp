@@ -36,10 +36,26 @@ struct DeclExtent {
   const Decl *D;
 };
 
-/// The bodies and declarations of the files that hold conditionals.
+/// A braced list: a variable's initializer (or a list nested in one) or an
+/// enumerator list. 'if codegen' can choose its entries where metacu reads
+/// the braces as a list: outside function bodies, and inside them after
+/// '=' ('int t[] = {...}').
+struct ListExtent {
+  unsigned Open, Close; // offsets of its braces
+  struct Entry {
+    unsigned Begin, End;
+    std::optional<unsigned> Comma; // the ',' after it, if one
+  };
+  std::vector<Entry> Entries;
+  std::string Name;
+  bool Usable = true;
+};
+
+/// The bodies, declarations and lists of the files that hold conditionals.
 struct FileShapes {
   std::vector<Body> Bodies;
   std::vector<DeclExtent> Decls;
+  std::vector<ListExtent> Lists;
 };
 
 /// Collects the shapes of every wanted file in one walk of the AST: a walk
@@ -60,6 +76,30 @@ public:
     add(LE->getBody(), LE->getBeginLoc(), "lambda");
     return true;
   }
+  bool VisitVarDecl(VarDecl *VD) {
+    const Expr *Init = VD->getInit();
+    if (const auto *ILE =
+            dyn_cast_or_null<InitListExpr>(Init ? Init->IgnoreImplicit()
+                                                : nullptr))
+      addList(ILE, VD->getNameAsString(),
+              !VD->getParentFunctionOrMethod() ||
+                  VD->getInitStyle() == VarDecl::CInit);
+    return true;
+  }
+  bool VisitEnumDecl(EnumDecl *ED) {
+    if (!ED->isThisDeclarationADefinition())
+      return true;
+    ListExtent L;
+    if (!braces(ED->getBraceRange(), L))
+      return true;
+    for (const EnumConstantDecl *E : ED->enumerators())
+      if (!addEntry(E->getSourceRange(), L))
+        return true;
+    L.Name = ED->getNameAsString();
+    wanted(ED->getBraceRange().getBegin())->Lists.push_back(std::move(L));
+    return true;
+  }
+
   /// Declarations outside function bodies (those inside are statements).
   bool VisitDecl(Decl *D) {
     if (D->isImplicit() || isa<TranslationUnitDecl>(D) ||
@@ -108,6 +148,56 @@ public:
   }
 
 private:
+  /// Records the syntactic list \p ILE (and the lists nested in it) of
+  /// variable \p Name.
+  void addList(const InitListExpr *ILE, const std::string &Name, bool Usable) {
+    if (ILE->isSemanticForm() && ILE->getSyntacticForm())
+      ILE = ILE->getSyntacticForm();
+    ListExtent L;
+    if (!braces(SourceRange(ILE->getLBraceLoc(), ILE->getRBraceLoc()), L))
+      return;
+    for (const Expr *E : ILE->inits()) {
+      if (!E || !addEntry(E->getSourceRange(), L))
+        return;
+      if (const auto *Sub = dyn_cast<InitListExpr>(E->IgnoreImplicit()))
+        addList(Sub, Name, Usable);
+    }
+    L.Name = Name;
+    L.Usable = Usable;
+    wanted(ILE->getLBraceLoc())->Lists.push_back(std::move(L));
+  }
+
+  /// The braces of a list of a wanted file, both in it.
+  bool braces(SourceRange R, ListExtent &L) const {
+    if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return false;
+    FileID FID = SM.getFileID(R.getBegin());
+    if (!Files.count(FID) || SM.getFileID(R.getEnd()) != FID)
+      return false;
+    L.Open = SM.getFileOffset(R.getBegin());
+    L.Close = SM.getFileOffset(R.getEnd());
+    return true;
+  }
+
+  /// Adds the entry spanning \p R to \p L, with the ',' after it.
+  bool addEntry(SourceRange R, ListExtent &L) const {
+    if (R.isInvalid())
+      return false;
+    SourceLocation B = SM.getExpansionRange(R.getBegin()).getBegin();
+    SourceLocation E = SM.getExpansionRange(R.getEnd()).getEnd();
+    if (SM.getFileOffset(B) <= L.Open || SM.getFileOffset(E) >= L.Close)
+      return false;
+    ListExtent::Entry X;
+    X.Begin = SM.getFileOffset(B);
+    SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, LO);
+    X.End = After.isValid() ? SM.getFileOffset(After) : X.Begin + 1;
+    std::optional<clang::Token> Next = nextCode(E);
+    if (Next && Next->is(tok::comma))
+      X.Comma = SM.getFileOffset(Next->getLocation());
+    L.Entries.push_back(X);
+    return true;
+  }
+
   /// The offset past the token at \p E, and past a ';' right after it
   /// (directive lines between them skipped): a conditional between a
   /// declaration and its ';' splits it.
@@ -242,7 +332,7 @@ public:
     BodyCollector(SM, LO, Shapes).TraverseDecl(Ctx.getTranslationUnitDecl());
     for (auto &[FID, Groups] : Work)
       for (Group *G : *Groups)
-        place(*G, FID, Shapes[FID].Bodies, Shapes[FID].Decls);
+        place(*G, FID, Shapes[FID]);
   }
 
 private:
@@ -288,16 +378,20 @@ private:
     return Space;
   }
 
-  void place(Group &G, FileID FID, const std::vector<Body> &Bodies,
-             const std::vector<DeclExtent> &Decls) {
+  void place(Group &G, FileID FID, const FileShapes &Shapes) {
+    const std::vector<Body> &Bodies = Shapes.Bodies;
     unsigned First = G.Dirs.front();
     const Body *Fn = innermostBody(Bodies, First);
+    if (Fn) {
+      G.Space |= spaceAround(*Fn, Bodies);
+      G.Function = Fn->Name;
+    }
+    if (placeBetweenEntries(G, Shapes.Lists))
+      return;
     if (!Fn) {
-      placeBetweenDeclarations(G, FID, Decls);
+      placeBetweenDeclarations(G, FID, Shapes.Decls);
       return;
     }
-    G.Space |= spaceAround(*Fn, Bodies);
-    G.Function = Fn->Name;
     const CompoundStmt *Block = nullptr;
     for (unsigned D : G.Dirs) {
       const Stmt *S = D < Fn->End ? innermost(Fn->Stmt, FID, D) : nullptr;
@@ -346,6 +440,39 @@ private:
         .str();
   }
 
+  /// Whether every directive of \p G lies between the entries of one list
+  /// (none inside an entry or a nested list) and the '#if' where an entry
+  /// begins (after the '{' or a ','); places \p G there if so.
+  bool placeBetweenEntries(Group &G, const std::vector<ListExtent> &Lists) {
+    auto InnermostList = [&](unsigned Offset) {
+      const ListExtent *In = nullptr;
+      for (const ListExtent &L : Lists)
+        if (L.Open < Offset && Offset < L.Close &&
+            (!In || L.Close - L.Open < In->Close - In->Open))
+          In = &L;
+      return In;
+    };
+    const ListExtent *L = InnermostList(G.Dirs.front());
+    if (!L || !L->Usable)
+      return false;
+    for (unsigned D : G.Dirs) {
+      if (InnermostList(D) != L)
+        return false;
+      for (const ListExtent::Entry &E : L->Entries)
+        if (E.Begin < D && D < E.End)
+          return false;
+    }
+    const ListExtent::Entry *Before = nullptr;
+    for (const ListExtent::Entry &E : L->Entries)
+      if (E.End <= G.Dirs.front())
+        Before = &E;
+    if (Before && !(Before->Comma && *Before->Comma < G.Dirs.front()))
+      return false;
+    G.Function = L->Name;
+    merge(G, Placement::ListEntries, G.Dirs.front(), "");
+    return true;
+  }
+
   /// Outside function bodies, 'if codegen' chooses whole declarations of
   /// one scope (a namespace, the file, a class): every directive of \p G
   /// must lie between the declarations of the same scope, none inside one.
@@ -360,7 +487,8 @@ private:
         merge(G, Placement::SplitsDeclaration, D,
               "its directive at line " + Line + " is inside " +
                   declaredThing(*In) +
-                  "; 'if codegen' chooses whole declarations");
+                  "; 'if codegen' chooses whole declarations, members "
+                  "or list entries");
         return;
       }
       if (I > 0 && In != Scope) {

@@ -27,6 +27,8 @@ llvm::StringRef categoryName(SiteCategory C) {
     return "host-device-split";
   case SiteCategory::Declaration:
     return "declaration";
+  case SiteCategory::ListEntry:
+    return "list-entry";
   case SiteCategory::Value:
     return "value";
   case SiteCategory::NotConvertible:

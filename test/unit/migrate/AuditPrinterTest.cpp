@@ -212,10 +212,12 @@ TEST(AuditPrinterTest, KindAndCategoryNamesAreTheDocumentedOnes) {
     Names.push_back(categoryName(C).str());
   EXPECT_EQ(Names, (std::vector<std::string>{
                        "statement", "host-device-split", "declaration",
-                       "value", "not-convertible", "constant", "hazard"}));
+                       "list-entry", "value", "not-convertible", "constant",
+                       "hazard"}));
   EXPECT_TRUE(isConvertible(SiteCategory::Statement));
   EXPECT_TRUE(isConvertible(SiteCategory::HostDeviceSplit));
   EXPECT_TRUE(isConvertible(SiteCategory::Declaration));
+  EXPECT_TRUE(isConvertible(SiteCategory::ListEntry));
   EXPECT_FALSE(isConvertible(SiteCategory::Constant));
 }
 

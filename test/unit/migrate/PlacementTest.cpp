@@ -114,9 +114,40 @@ enum E {
       << groupAt(2).PlaceDetail;
   // The ';' that ends a declaration belongs to it.
   EXPECT_EQ(groupAt(7).Place, Placement::SplitsDeclaration);
-  EXPECT_NE(groupAt(14).PlaceDetail.find("the enumerator list of 'E'"),
-            std::string::npos)
-      << groupAt(14).PlaceDetail;
+  // Between enumerators it chooses entries.
+  EXPECT_EQ(groupAt(14).Place, Placement::ListEntries);
+}
+
+TEST_F(PlacementTest, BetweenEntriesOfABracedList) {
+  run(R"(__device__ int a, b;
+__device__ int *t[] = {
+  &a,
+#ifndef __CUDA_ARCH__
+  nullptr,
+#else
+  &b,
+#endif
+};
+__device__ int f() {
+  int u[] = {1,
+#ifndef __CUDA_ARCH__
+    2,
+#endif
+  };
+  int v[] = {1
+#ifndef __CUDA_ARCH__
+    , 2
+#endif
+  };
+  return u[0] + v[0];
+}
+)",
+      {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(4).Place, Placement::ListEntries);
+  EXPECT_EQ(groupAt(4).Function, "t");
+  EXPECT_EQ(groupAt(12).Place, Placement::ListEntries);
+  // No entry begins at the '#ifndef': 'if codegen' cannot stand there.
+  EXPECT_EQ(groupAt(17).Place, Placement::SplitsStatement);
 }
 
 TEST_F(PlacementTest, DeclaringAVariableUsedAfterTheEndif) {
