@@ -13,6 +13,14 @@ constexpr int TileSize = 128;
 constexpr int TileSize = 64;
 #endif
 
+// nvcc defines __CUDA_ARCH_LIST__ in every pass, the host's included: no
+// site (converted, the host would read the other branch).
+#ifdef __CUDA_ARCH_LIST__
+constexpr int Listed = 1;
+#else
+constexpr int Listed = 0;
+#endif
+
 template <int N> struct Traits;
 
 // A device function that exists from sm_80 on only, a type and a template
@@ -106,7 +114,7 @@ __global__ void declKernel(int *Out) {
 #if __CUDA_ARCH__ >= 800 // AUDIT: statement
   Out[4] = scale(Out[5]);
 #endif
-  Out[6] = Ops[2](Out[7]) + Weights[1];
+  Out[6] = Ops[2](Out[7]) + Weights[1] + Listed;
   int Local[] = {
       1,
 #if __CUDA_ARCH__ >= 900 // AUDIT: list-entry
