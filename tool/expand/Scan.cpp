@@ -133,16 +133,21 @@ private:
     return std::nullopt;
   }
 
-  /// Whether a statement can begin at token \p I, as far as the tokens
-  /// before it tell: after ';', '{', '}', 'else', 'do', a label, an
-  /// attribute, or the ')' of an if, for, while or switch head (meta and
-  /// codegen ones too); and at the start of the file, where the lowering
-  /// says that 'if codegen' needs a function body.
+  /// Whether a statement, a declaration or an entry of a braced list can
+  /// begin at token \p I, as far as the tokens before it tell: after ';',
+  /// '{', '}', 'else', 'do', a label or access specifier, an attribute, the
+  /// ')' of an if, for, while or switch head (meta and codegen ones too), a
+  /// ',' directly inside braces; and at the start of the file. Which of
+  /// them it is, the lowering tells from the scope.
   bool startsStatement(unsigned I) const {
     std::optional<unsigned> P = previousCode(I);
     if (!P)
       return true;
     const Token &T = toks()[*P];
+    if (T.is(tok::comma)) {
+      std::optional<unsigned> Open = enclosingOpen(toks(), *P);
+      return Open && toks()[*Open].is(tok::l_brace);
+    }
     if (T.is(tok::semi) || T.is(tok::l_brace) || T.is(tok::r_brace) ||
         T.isIdent("else") || T.isIdent("do"))
       return true;
@@ -563,9 +568,10 @@ private:
     if (isSuffixedCodegenIf(I) || (isCodegenIf(I) && !startsStatement(I))) {
       // Anywhere else its branches would replace part of an expression.
       unsigned If = isCodegenIf(I) ? offsetOf(I) : endOf(I) - 2;
-      return errorAt(If, "'if codegen' is a statement: it can only begin "
-                         "one, in a function body, not continue an "
-                         "expression or declaration");
+      return errorAt(If, "'if codegen' chooses statements, declarations, "
+                         "members or entries of a braced list: it can only "
+                         "begin one, not continue an expression or "
+                         "declaration");
     }
     if (isCodegenIf(I)) {
       N.Kind = NodeKind::Codegen;

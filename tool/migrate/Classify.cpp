@@ -123,8 +123,7 @@ std::string branchAt(const Site &S, int Branch) {
 /// sits.
 std::optional<Verdict> judgeTest(const Site &S, const Group &G,
                                  const Branches &B) {
-  bool InHostOnly = G.Place != Placement::Unknown &&
-                    G.Place <= Placement::SplitsStatement &&
+  bool InHostOnly = inFunctionBody(G.Place) &&
                     !(G.Space & (DeviceSpace | GlobalSpace));
   if (!G.BadValue.empty())
     return Verdict{SiteCategory::Hazard,
@@ -172,20 +171,18 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   switch (G.Place) {
   case Placement::Unknown:
     return "not found in the parsed code of the passes that compile it";
-  case Placement::NamespaceScope:
-    return "chooses declarations at namespace scope; 'if codegen' "
-           "selects statements inside a function body";
-  case Placement::ClassScope:
-    return "chooses members at class scope; 'if codegen' selects "
-           "statements inside a function body";
   case Placement::SplitsStatement:
     return "its directives split a statement or expression; 'if "
            "codegen' selects whole statements";
   case Placement::AfterMacroStatement:
   case Placement::DeclaresNames:
   case Placement::DoesNotParse:
+  case Placement::SplitsDeclaration:
     return G.PlaceDetail;
   case Placement::Statement:
+  case Placement::Declarations:
+  case Placement::Members:
+  case Placement::ListEntries:
     break;
   }
   if (Parent && !isConvertible(Parent->Category))
@@ -200,10 +197,21 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
 void convert(Site &S, const Group &G, const Branches &B) {
   bool HD = (G.Space & HostSpace) && (G.Space & DeviceSpace) &&
             B.splitsHostFromDevice();
-  S.Category = HD ? SiteCategory::HostDeviceSplit : SiteCategory::Statement;
-  S.Reason = HD ? "host/device split in __host__ __device__ function '" +
-                      G.Function + "'"
-                : "branch between statements of '" + G.Function + "'";
+  if (G.Place == Placement::ListEntries) {
+    S.Category = SiteCategory::ListEntry;
+    S.Reason = "chooses entries of the braced list of '" + G.Function + "'";
+  } else if (G.Place == Placement::Declarations ||
+             G.Place == Placement::Members) {
+    S.Category = SiteCategory::Declaration;
+    S.Reason = G.Place == Placement::Members
+                   ? "chooses members of class '" + G.Function + "'"
+                   : "chooses declarations at namespace scope";
+  } else {
+    S.Category = HD ? SiteCategory::HostDeviceSplit : SiteCategory::Statement;
+    S.Reason = HD ? "host/device split in __host__ __device__ function '" +
+                        G.Function + "'"
+                  : "branch between statements of '" + G.Function + "'";
+  }
   uint64_t Earlier = 0, Free = AllPasses & ~B.Reached;
   std::vector<unsigned> Dead;
   for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {

@@ -37,15 +37,23 @@ enum ExecSpace : unsigned { HostSpace = 1, DeviceSpace = 2, GlobalSpace = 4 };
 enum class Placement {
   Unknown,
   Statement,
+  Declarations, // between whole declarations at namespace scope
+  Members,      // between whole member declarations of a class
+  ListEntries,  // between the entries of a braced list
   AfterMacroStatement,
   DeclaresNames,
   SplitsStatement,
-  ClassScope,
-  NamespaceScope,
+  SplitsDeclaration, // outside function bodies, inside a declaration
   /// A branch the pass compiles does not parse: metacu parses the body of
   /// an 'if codegen', so no form of it would expand.
   DoesNotParse,
 };
+
+/// Whether \p P is a place inside a function body.
+inline bool inFunctionBody(Placement P) {
+  return P == Placement::Statement || P == Placement::AfterMacroStatement ||
+         P == Placement::DeclaresNames || P == Placement::SplitsStatement;
+}
 
 /// A place in a user file: its name and a byte offset.
 using FileKey = std::pair<std::string, unsigned>;

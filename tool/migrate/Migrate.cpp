@@ -61,8 +61,13 @@ static std::string convertSite(const Site &S, const LineTable &Lines,
     const SiteDirective &D = S.Directives[I];
     if (!D.TakenBy) {
       // Compiled for no supported architecture: the branch goes, with
-      // its directive.
-      Edits.push_back({D.Begin, S.Directives[I + 1].Begin, ""});
+      // its directive. Its line breaks stay, so that __LINE__ below it
+      // (asserts, error messages) is what it was.
+      unsigned Next = S.Directives[I + 1].Begin;
+      std::string Breaks;
+      for (unsigned L = Lines.lineOf(D.Begin); L < Lines.lineOf(Next); ++L)
+        Breaks += Lines.lineBreak(L);
+      Edits.push_back({D.Begin, Next, std::move(Breaks)});
       continue;
     }
     std::string Code;

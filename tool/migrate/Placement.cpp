@@ -23,10 +23,39 @@ struct Body {
   std::string Name;
 };
 
-/// The bodies and class definitions of the files that hold conditionals.
+/// A declaration outside function bodies: its extent (a ';' right after it
+/// included) and, for a namespace, a braced linkage specification or a class
+/// definition, the extent of its braces' inside, where whole declarations
+/// of its own sit.
+struct DeclExtent {
+  unsigned Begin, End;
+  bool Container = false;
+  unsigned InnerBegin = 0, InnerEnd = 0;
+  bool IsClass = false;
+  std::string Name;
+  const Decl *D;
+};
+
+/// A braced list: a variable's initializer (or a list nested in one) or an
+/// enumerator list. 'if codegen' can choose its entries where metacu reads
+/// the braces as a list: outside function bodies, and inside them after
+/// '=' ('int t[] = {...}').
+struct ListExtent {
+  unsigned Open, Close; // offsets of its braces
+  struct Entry {
+    unsigned Begin, End;
+    std::optional<unsigned> Comma; // the ',' after it, if one
+  };
+  std::vector<Entry> Entries;
+  std::string Name;
+  bool Usable = true;
+};
+
+/// The bodies, declarations and lists of the files that hold conditionals.
 struct FileShapes {
   std::vector<Body> Bodies;
-  std::vector<std::pair<unsigned, unsigned>> Records;
+  std::vector<DeclExtent> Decls;
+  std::vector<ListExtent> Lists;
 };
 
 /// Collects the shapes of every wanted file in one walk of the AST: a walk
@@ -34,8 +63,9 @@ struct FileShapes {
 /// includes PyTorch's headers, hundreds of which test __CUDA_ARCH__.
 class BodyCollector : public RecursiveASTVisitor<BodyCollector> {
 public:
-  BodyCollector(SourceManager &SM, llvm::DenseMap<FileID, FileShapes> &Files)
-      : SM(SM), Files(Files) {}
+  BodyCollector(SourceManager &SM, const LangOptions &LO,
+                llvm::DenseMap<FileID, FileShapes> &Files)
+      : SM(SM), LO(LO), Files(Files) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody())
@@ -46,19 +76,185 @@ public:
     add(LE->getBody(), LE->getBeginLoc(), "lambda");
     return true;
   }
-  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
-    if (RD->isThisDeclarationADefinition()) {
-      SourceRange R = RD->getSourceRange();
-      SourceLocation B = SM.getExpansionLoc(R.getBegin());
-      SourceLocation E = SM.getExpansionLoc(R.getEnd());
-      FileShapes *F = wanted(B);
-      if (F && SM.getFileID(E) == SM.getFileID(B))
-        F->Records.push_back({SM.getFileOffset(B), SM.getFileOffset(E)});
+  bool VisitVarDecl(VarDecl *VD) {
+    const Expr *Init = VD->getInit();
+    if (const auto *ILE =
+            dyn_cast_or_null<InitListExpr>(Init ? Init->IgnoreImplicit()
+                                                : nullptr))
+      addList(ILE, VD->getNameAsString(),
+              !VD->getParentFunctionOrMethod() ||
+                  VD->getInitStyle() == VarDecl::CInit);
+    return true;
+  }
+  bool VisitEnumDecl(EnumDecl *ED) {
+    if (!ED->isThisDeclarationADefinition())
+      return true;
+    ListExtent L;
+    if (!braces(ED->getBraceRange(), L))
+      return true;
+    for (const EnumConstantDecl *E : ED->enumerators())
+      if (!addEntry(E->getSourceRange(), L))
+        return true;
+    L.Name = ED->getNameAsString();
+    wanted(ED->getBraceRange().getBegin())->Lists.push_back(std::move(L));
+    return true;
+  }
+
+  /// Declarations outside function bodies (those inside are statements).
+  bool VisitDecl(Decl *D) {
+    if (D->isImplicit() || isa<TranslationUnitDecl>(D) ||
+        D->getParentFunctionOrMethod())
+      return true;
+    SourceRange R = D->getSourceRange();
+    if (R.isInvalid())
+      return true;
+    SourceLocation B = SM.getExpansionRange(R.getBegin()).getBegin();
+    SourceLocation E = SM.getExpansionRange(R.getEnd()).getEnd();
+    FileShapes *F = wanted(B);
+    if (!F || SM.getFileID(E) != SM.getFileID(B))
+      return true;
+    DeclExtent X;
+    X.D = D;
+    X.Begin = SM.getFileOffset(B);
+    X.End = endAfter(E);
+    if (const auto *ND = dyn_cast<NamedDecl>(D))
+      X.Name = ND->getNameAsString();
+    SourceLocation Open, Close;
+    if (const auto *RD = dyn_cast<RecordDecl>(D);
+        RD && RD->isThisDeclarationADefinition()) {
+      Open = RD->getBraceRange().getBegin();
+      Close = RD->getBraceRange().getEnd();
+      X.IsClass = true;
+    } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      Open = openBraceAfter(NS->getLocation());
+      Close = NS->getRBraceLoc();
+    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D);
+               LS && LS->hasBraces()) {
+      Open = openBraceAfter(LS->getBeginLoc());
+      Close = LS->getRBraceLoc();
     }
+    if (Open.isValid() && Close.isValid()) {
+      Open = SM.getExpansionLoc(Open);
+      Close = SM.getExpansionLoc(Close);
+      if (SM.getFileID(Open) == SM.getFileID(B) &&
+          SM.getFileID(Close) == SM.getFileID(B)) {
+        X.Container = true;
+        X.InnerBegin = SM.getFileOffset(Open) + 1;
+        X.InnerEnd = SM.getFileOffset(Close);
+      }
+    }
+    F->Decls.push_back(std::move(X));
     return true;
   }
 
 private:
+  /// Records the syntactic list \p ILE (and the lists nested in it) of
+  /// variable \p Name.
+  void addList(const InitListExpr *ILE, const std::string &Name, bool Usable) {
+    if (ILE->isSemanticForm() && ILE->getSyntacticForm())
+      ILE = ILE->getSyntacticForm();
+    ListExtent L;
+    if (!braces(SourceRange(ILE->getLBraceLoc(), ILE->getRBraceLoc()), L))
+      return;
+    for (const Expr *E : ILE->inits()) {
+      if (!E || !addEntry(E->getSourceRange(), L))
+        return;
+      if (const auto *Sub = dyn_cast<InitListExpr>(E->IgnoreImplicit()))
+        addList(Sub, Name, Usable);
+    }
+    L.Name = Name;
+    L.Usable = Usable;
+    wanted(ILE->getLBraceLoc())->Lists.push_back(std::move(L));
+  }
+
+  /// The braces of a list of a wanted file, both in it.
+  bool braces(SourceRange R, ListExtent &L) const {
+    if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return false;
+    FileID FID = SM.getFileID(R.getBegin());
+    if (!Files.count(FID) || SM.getFileID(R.getEnd()) != FID)
+      return false;
+    L.Open = SM.getFileOffset(R.getBegin());
+    L.Close = SM.getFileOffset(R.getEnd());
+    return true;
+  }
+
+  /// Adds the entry spanning \p R to \p L, with the ',' after it.
+  bool addEntry(SourceRange R, ListExtent &L) const {
+    if (R.isInvalid())
+      return false;
+    SourceLocation B = SM.getExpansionRange(R.getBegin()).getBegin();
+    SourceLocation E = SM.getExpansionRange(R.getEnd()).getEnd();
+    if (SM.getFileOffset(B) <= L.Open || SM.getFileOffset(E) >= L.Close)
+      return false;
+    ListExtent::Entry X;
+    X.Begin = SM.getFileOffset(B);
+    SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, LO);
+    X.End = After.isValid() ? SM.getFileOffset(After) : X.Begin + 1;
+    std::optional<clang::Token> Next = nextCode(E);
+    if (Next && Next->is(tok::comma))
+      X.Comma = SM.getFileOffset(Next->getLocation());
+    L.Entries.push_back(X);
+    return true;
+  }
+
+  /// The offset past the token at \p E, and past a ';' right after it
+  /// (directive lines between them skipped): a conditional between a
+  /// declaration and its ';' splits it.
+  unsigned endAfter(SourceLocation E) const {
+    SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, LO);
+    unsigned End =
+        After.isValid() ? SM.getFileOffset(After) : SM.getFileOffset(E) + 1;
+    std::optional<clang::Token> Next = nextCode(E);
+    if (Next && Next->is(tok::semi) &&
+        SM.getFileID(Next->getLocation()) == SM.getFileID(E))
+      End = SM.getFileOffset(Next->getLocation()) + 1;
+    return End;
+  }
+
+  /// The token after the one at \p L that is not on a directive line.
+  std::optional<clang::Token> nextCode(SourceLocation L) const {
+    SourceLocation After = Lexer::getLocForEndOfToken(L, 0, SM, LO);
+    if (After.isInvalid())
+      return std::nullopt;
+    auto [FID, Offset] = SM.getDecomposedLoc(After);
+    bool Invalid = false;
+    llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
+    if (Invalid)
+      return std::nullopt;
+    // One lexer for the whole walk: a fresh one takes its first token for
+    // the start of a line.
+    Lexer Lx(SM.getLocForStartOfFile(FID), LO, Buf.begin(),
+             Buf.begin() + Offset, Buf.end());
+    clang::Token T;
+    bool InDirective = false;
+    for (unsigned I = 0; I < 4096; ++I) {
+      Lx.LexFromRawLexer(T);
+      if (T.is(tok::eof))
+        break;
+      if (T.isAtStartOfLine())
+        InDirective = T.is(tok::hash);
+      if (!InDirective)
+        return T;
+    }
+    return std::nullopt;
+  }
+
+  /// The first '{' from \p L on (a namespace's or linkage
+  /// specification's, which the AST does not record).
+  SourceLocation openBraceAfter(SourceLocation L) const {
+    L = SM.getExpansionLoc(L);
+    for (unsigned I = 0; I < 64 && L.isValid(); ++I) {
+      std::optional<clang::Token> T = Lexer::findNextToken(L, SM, LO);
+      if (!T)
+        break;
+      if (T->is(tok::l_brace))
+        return T->getLocation();
+      L = T->getLocation();
+    }
+    return SourceLocation();
+  }
+
   FileShapes *wanted(SourceLocation L) {
     auto It = Files.find(SM.getFileID(L));
     return It == Files.end() ? nullptr : &It->second;
@@ -80,6 +276,7 @@ private:
   }
 
   SourceManager &SM;
+  const LangOptions &LO;
   llvm::DenseMap<FileID, FileShapes> &Files;
 };
 
@@ -132,10 +329,10 @@ public:
     }
     if (Work.empty())
       return;
-    BodyCollector(SM, Shapes).TraverseDecl(Ctx.getTranslationUnitDecl());
+    BodyCollector(SM, LO, Shapes).TraverseDecl(Ctx.getTranslationUnitDecl());
     for (auto &[FID, Groups] : Work)
       for (Group *G : *Groups)
-        place(*G, FID, Shapes[FID].Bodies, Shapes[FID].Records);
+        place(*G, FID, Shapes[FID]);
   }
 
 private:
@@ -181,25 +378,24 @@ private:
     return Space;
   }
 
-  using Records = std::vector<std::pair<unsigned, unsigned>>;
-
-  void place(Group &G, FileID FID, const std::vector<Body> &Bodies,
-             const Records &Classes) {
+  void place(Group &G, FileID FID, const FileShapes &Shapes) {
+    const std::vector<Body> &Bodies = Shapes.Bodies;
+    unsigned First = G.Dirs.front();
+    const Body *Fn = innermostBody(Bodies, First);
+    if (Fn) {
+      G.Space |= spaceAround(*Fn, Bodies);
+      G.Function = Fn->Name;
+    }
     if (std::optional<std::string> Error = parseErrorInBranch(G, FID)) {
       merge(G, Placement::DoesNotParse, G.Dirs.front(), *Error);
       return;
     }
-    unsigned First = G.Dirs.front();
-    const Body *Fn = innermostBody(Bodies, First);
+    if (placeBetweenEntries(G, Shapes.Lists))
+      return;
     if (!Fn) {
-      bool InClass = llvm::any_of(
-          Classes, [&](auto R) { return R.first < First && First < R.second; });
-      merge(G, InClass ? Placement::ClassScope : Placement::NamespaceScope,
-            First, "");
+      placeBetweenDeclarations(G, FID, Shapes.Decls);
       return;
     }
-    G.Space |= spaceAround(*Fn, Bodies);
-    G.Function = Fn->Name;
     const CompoundStmt *Block = nullptr;
     for (unsigned D : G.Dirs) {
       const Stmt *S = D < Fn->End ? innermost(Fn->Stmt, FID, D) : nullptr;
@@ -266,6 +462,100 @@ private:
     SourceLocation Name = SM.getExpansionLoc(Prev->getEndLoc());
     return Lexer::getSourceText(CharSourceRange::getTokenRange(Name), SM, LO)
         .str();
+  }
+
+  /// Whether every directive of \p G lies between the entries of one list
+  /// (none inside an entry or a nested list) and the '#if' where an entry
+  /// begins (after the '{' or a ','); places \p G there if so.
+  bool placeBetweenEntries(Group &G, const std::vector<ListExtent> &Lists) {
+    auto InnermostList = [&](unsigned Offset) {
+      const ListExtent *In = nullptr;
+      for (const ListExtent &L : Lists)
+        if (L.Open < Offset && Offset < L.Close &&
+            (!In || L.Close - L.Open < In->Close - In->Open))
+          In = &L;
+      return In;
+    };
+    const ListExtent *L = InnermostList(G.Dirs.front());
+    if (!L || !L->Usable)
+      return false;
+    for (unsigned D : G.Dirs) {
+      if (InnermostList(D) != L)
+        return false;
+      for (const ListExtent::Entry &E : L->Entries)
+        if (E.Begin < D && D < E.End)
+          return false;
+    }
+    const ListExtent::Entry *Before = nullptr;
+    for (const ListExtent::Entry &E : L->Entries)
+      if (E.End <= G.Dirs.front())
+        Before = &E;
+    if (Before && !(Before->Comma && *Before->Comma < G.Dirs.front()))
+      return false;
+    G.Function = L->Name;
+    merge(G, Placement::ListEntries, G.Dirs.front(), "");
+    return true;
+  }
+
+  /// Outside function bodies, 'if codegen' chooses whole declarations of
+  /// one scope (a namespace, the file, a class): every directive of \p G
+  /// must lie between the declarations of the same scope, none inside one.
+  void placeBetweenDeclarations(Group &G, FileID FID,
+                                const std::vector<DeclExtent> &Decls) {
+    const DeclExtent *Scope = nullptr;
+    for (size_t I = 0; I < G.Dirs.size(); ++I) {
+      unsigned D = G.Dirs[I];
+      const DeclExtent *In = innermostDecl(Decls, D);
+      std::string Line = std::to_string(SM.getLineNumber(FID, D));
+      if (In && !(In->Container && In->InnerBegin <= D && D < In->InnerEnd)) {
+        merge(G, Placement::SplitsDeclaration, D,
+              "its directive at line " + Line + " is inside " +
+                  declaredThing(*In) +
+                  "; 'if codegen' chooses whole declarations, members "
+                  "or list entries");
+        return;
+      }
+      if (I > 0 && In != Scope) {
+        merge(G, Placement::SplitsDeclaration, D,
+              "its directive at line " + Line +
+                  " is in another scope than its '#if': 'if codegen' "
+                  "chooses whole declarations of one scope");
+        return;
+      }
+      Scope = In;
+    }
+    if (Scope && Scope->IsClass) {
+      G.Function = Scope->Name;
+      merge(G, Placement::Members, G.Dirs.front(), "");
+    } else {
+      merge(G, Placement::Declarations, G.Dirs.front(), "");
+    }
+  }
+
+  /// "the declaration of 'x'", "the enumerator list of 'E'", in words.
+  static std::string declaredThing(const DeclExtent &X) {
+    std::string Name = X.Name.empty() ? "" : " of '" + X.Name + "'";
+    if (isa<EnumDecl>(X.D))
+      return "the enumerator list" + Name;
+    if (const auto *VD = dyn_cast<VarDecl>(X.D);
+        VD && VD->getInit() && isa<InitListExpr>(VD->getInit()))
+      return "the braced initializer" + Name;
+    return "the declaration" + Name;
+  }
+
+  /// The smallest declaration holding \p Offset; of two alike (a class
+  /// template and its class), the one with braces.
+  static const DeclExtent *innermostDecl(const std::vector<DeclExtent> &Decls,
+                                         unsigned Offset) {
+    const DeclExtent *In = nullptr;
+    for (const DeclExtent &X : Decls) {
+      if (!(X.Begin < Offset && Offset < X.End))
+        continue;
+      unsigned Size = X.End - X.Begin, Best = In ? In->End - In->Begin : 0;
+      if (!In || Size < Best || (Size == Best && X.Container))
+        In = &X;
+    }
+    return In;
   }
 
   /// The innermost body holding \p Offset.

@@ -25,6 +25,10 @@ llvm::StringRef categoryName(SiteCategory C) {
     return "statement";
   case SiteCategory::HostDeviceSplit:
     return "host-device-split";
+  case SiteCategory::Declaration:
+    return "declaration";
+  case SiteCategory::ListEntry:
+    return "list-entry";
   case SiteCategory::Value:
     return "value";
   case SiteCategory::NotConvertible:

@@ -27,6 +27,8 @@ enum class SiteKind {
 enum class SiteCategory {
   Statement,       // branch between statements of a function body
   HostDeviceSplit, // host/device split in a __host__ __device__ function
+  Declaration,     // chooses declarations at namespace scope or members
+  ListEntry,       // chooses entries of a braced list
   Value,           // __CUDA_ARCH__'s value in code, becomes __nvvm_arch's
   NotConvertible,
   Constant, // every architecture nvcc supports compiles the same branch
@@ -35,14 +37,16 @@ enum class SiteCategory {
 
 /// Every category, in the order reports list them.
 inline constexpr SiteCategory SiteCategories[] = {
-    SiteCategory::Statement, SiteCategory::HostDeviceSplit,
-    SiteCategory::Value,     SiteCategory::NotConvertible,
-    SiteCategory::Constant,  SiteCategory::Hazard};
+    SiteCategory::Statement,   SiteCategory::HostDeviceSplit,
+    SiteCategory::Declaration, SiteCategory::ListEntry,
+    SiteCategory::Value,       SiteCategory::NotConvertible,
+    SiteCategory::Constant,    SiteCategory::Hazard};
 
 llvm::StringRef siteKindName(SiteKind K);
 llvm::StringRef categoryName(SiteCategory C);
 inline bool isConvertible(SiteCategory C) {
   return C == SiteCategory::Statement || C == SiteCategory::HostDeviceSplit ||
+         C == SiteCategory::Declaration || C == SiteCategory::ListEntry ||
          C == SiteCategory::Value;
 }
 

@@ -1,5 +1,6 @@
 //===- Invocation.cpp -----------------------------------------------------===//
 #include "toolchain/Invocation.h"
+#include "toolchain/Arch.h"
 
 #include "clang/Basic/Version.h"
 #include "llvm/ADT/STLExtras.h"
@@ -102,6 +103,14 @@ static void addNvccAdditions(std::vector<std::string> &Args,
       std::string V = std::to_string(Opts.Arch * 10);
       Args.push_back("-D__CUDA_ARCH__=" + V);
       Args.push_back("-D__CUDA_ARCH_LIST__=" + V);
+    } else {
+      // nvcc defines the list in its host pass too: '#ifdef
+      // __CUDA_ARCH_LIST__' tells no pass from another. The host pass of a
+      // build for every architecture the passes stand for.
+      std::string List;
+      for (unsigned CC : NvccArchitectures)
+        List += (List.empty() ? "" : ",") + std::to_string(CC * 10);
+      Args.push_back("-D__CUDA_ARCH_LIST__=" + List);
     }
   } else if (Opts.Mode != ClangMode::Verify) {
     addDefines(Args, Toolkit.Defines);

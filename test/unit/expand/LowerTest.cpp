@@ -323,14 +323,39 @@ TEST_F(LowerTest, CodegenChainEvaluatesEveryCondition) {
   EXPECT_NE(P.find("__metacu_cg.close();"), std::string::npos) << P;
 }
 
-TEST_F(LowerTest, CodegenOutsideAFunctionIsAnError) {
-  auto [Offset, Msg] = lowerError("int a;\nif codegen (true) int x;\n");
-  EXPECT_EQ(Offset, 7u);
-  EXPECT_EQ(Msg, "'if codegen' can only appear inside a function body");
-  auto [Offset2, Msg2] =
-      lowerError("struct S {\n  if codegen (true) int x;\n};\n");
-  EXPECT_EQ(Offset2, offsetOf("if codegen"));
-  EXPECT_EQ(Msg2, "'if codegen' can only appear inside a function body");
+TEST_F(LowerTest, CodegenChoosesDeclarationsMembersAndListEntries) {
+  // The same chain as in a function body; the branches' braces are not
+  // emitted (they open no scope), as a meta loop's are not there.
+  for (const char *Code :
+       {"int a;\nif codegen (true) { int x; }\n",
+        "struct S {\n  if codegen (true) { int x; }\n};\n",
+        "int t[] = {1, if codegen (true) { 2, } else { 3, } };\n"}) {
+    Generator G = lowerOk(Code);
+    const std::string &P = G.Program;
+    EXPECT_NE(P.find("::metacu::detail::codegen_chain __metacu_cg("),
+              std::string::npos)
+        << P;
+    EXPECT_NE(P.find("__metacu_cg.close();"), std::string::npos) << P;
+    EXPECT_EQ(P.find("text(" + std::to_string(offsetOf("{ ")) + ", " +
+                     std::to_string(offsetOf("{ ") + 1) + ")"),
+              std::string::npos)
+        << P;
+  }
+}
+
+TEST_F(LowerTest, CodegenAfterACommaOutsideAListIsAnError) {
+  // After a ',' it chooses list entries: a class's declarator list or a
+  // function's braced argument are no initializer of a declared variable.
+  for (const char *Code :
+       {"struct S {\n  int a, if codegen (true) { b; }\n};\n",
+        "void f() { g({1, if codegen (true) { 2, }}); }\n"}) {
+    auto [Offset, Msg] = lowerError(Code);
+    EXPECT_EQ(Offset, offsetOf("if codegen")) << Code;
+    EXPECT_NE(Msg.find("'if codegen' after a ',' chooses entries of a braced "
+                       "list"),
+              std::string::npos)
+        << Msg;
+  }
 }
 
 TEST_F(LowerTest, OrdinaryDeclarationInTheMetaNamesOwnScopeIsAnError) {

@@ -322,14 +322,17 @@ TEST(ScanTest, CodegenIfWhereAStatementCannotBeginIsMalformed) {
         "void f() { P p = {\"x\"if codegen (true), 1}; }\n",
         "void f() { y = 1if codegen (true); }\n",
         "void f() { y = c ? 1 : if codegen (true) {} }\n",
-        "void f() { g(@(1)) if codegen (true) {} }\n"}) {
+        "void f() { g(@(1)) if codegen (true) {} }\n",
+        "void f() { g(1, if codegen (true) {}); }\n"}) {
     Scanned S = scanOk(Code);
     const Node *M = nullptr;
     for (const Node &N : S.nodes())
       if (N.Kind == NK::Malformed)
         M = &N;
     ASSERT_NE(M, nullptr) << Code;
-    EXPECT_NE(M->Error.find("'if codegen' is a statement"), std::string::npos)
+    EXPECT_NE(M->Error.find("it can only begin one, not continue an "
+                            "expression or declaration"),
+              std::string::npos)
         << Code << ": " << M->Error;
     EXPECT_EQ(M->ErrorOffset, S.offsetOf("if codegen")) << Code;
   }
@@ -345,6 +348,7 @@ TEST(ScanTest, CodegenIfBeginsAStatementAfterEachKindOfBoundary) {
         "void f() { while (c) if codegen (true) {} }\n",
         "void f() { if (c) x; else if codegen (true) {} }\n",
         "void f() { do if codegen (true) {} while (0); }\n",
+        "int t[] = {1, if codegen (true) {2,} };\n",
         "void f() { switch (c) { case 1: if codegen (true) {} } }\n",
         "void f() { l: if codegen (true) {} }\n",
         "void f() { [[likely]] if codegen (true) {} }\n",

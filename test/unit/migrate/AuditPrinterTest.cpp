@@ -210,11 +210,14 @@ TEST(AuditPrinterTest, KindAndCategoryNamesAreTheDocumentedOnes) {
   std::vector<std::string> Names;
   for (SiteCategory C : SiteCategories)
     Names.push_back(categoryName(C).str());
-  EXPECT_EQ(Names, (std::vector<std::string>{"statement", "host-device-split",
-                                             "value", "not-convertible",
-                                             "constant", "hazard"}));
+  EXPECT_EQ(Names, (std::vector<std::string>{
+                       "statement", "host-device-split", "declaration",
+                       "list-entry", "value", "not-convertible", "constant",
+                       "hazard"}));
   EXPECT_TRUE(isConvertible(SiteCategory::Statement));
   EXPECT_TRUE(isConvertible(SiteCategory::HostDeviceSplit));
+  EXPECT_TRUE(isConvertible(SiteCategory::Declaration));
+  EXPECT_TRUE(isConvertible(SiteCategory::ListEntry));
   EXPECT_FALSE(isConvertible(SiteCategory::Constant));
 }
 

@@ -50,7 +50,7 @@ __device__ int g();
   EXPECT_EQ(S[1].Line, 3u);
   EXPECT_EQ(S[1].Via, std::vector<std::string>{"ARCH"});
   EXPECT_EQ(S[1].Directives.front().Codegen, "(int)__nvvm_arch >= 80");
-  EXPECT_EQ(S[2].Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(S[2].Category, SiteCategory::Declaration);
 
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -243,6 +243,11 @@ __device__ int f() {
 #ifdef __CUDA_ARCH__
 constexpr int kArch = __CUDA_ARCH__;
 #endif
+__device__ int arr[] = {1
+#ifdef __CUDA_ARCH__
+  , __CUDA_ARCH__
+#endif
+};
 __global__ void k(int *x) { x[0] = f(); }
 )");
   auto Audit = auditFile(Path, options());
@@ -258,8 +263,10 @@ __global__ void k(int *x) { x[0] = f(); }
           << S.Column << ": " << S.Reason;
     }
   EXPECT_EQ(OnLine6, 2u); // pick<__CUDA_ARCH__> and CC_OF_HERE
-  // Under a namespace-scope #ifdef, which stays: metacu skips it.
-  EXPECT_EQ(valueUseAt(*Audit, 12), SiteCategory::NotConvertible);
+  // Under a namespace-scope #ifdef that becomes 'if codegen' too.
+  EXPECT_EQ(valueUseAt(*Audit, 12), SiteCategory::Value);
+  // Under one that splits a list entry, which stays: metacu skips it.
+  EXPECT_EQ(valueUseAt(*Audit, 16), SiteCategory::NotConvertible);
 }
 
 TEST_F(AuditFileTest, AHostDeviceComparisonConverts) {

@@ -205,9 +205,29 @@ TEST_F(ClassifyTest, AComparisonThatOnlySplitsHostFromDeviceConverts) {
   S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::HostDeviceSplit);
   EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch != 0");
-  // At namespace scope it stays, for its place.
-  G.Place = Placement::NamespaceScope;
-  EXPECT_EQ(classify(G).Category, SiteCategory::NotConvertible);
+  // Between declarations at namespace scope it chooses declarations.
+  G.Place = Placement::Declarations;
+  S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Declaration);
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch != 0");
+}
+
+TEST_F(ClassifyTest, DeclarationsAndMembersConvert) {
+  Group &G = ifElse();
+  G.Place = Placement::Declarations;
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Declaration);
+  EXPECT_EQ(S.Reason, "chooses declarations at namespace scope");
+  EXPECT_FALSE(S.Directives[0].Codegen.empty());
+  Group &M = ifElse();
+  M.Place = Placement::Members;
+  M.Function = "Loader";
+  S = classify(M);
+  EXPECT_EQ(S.Category, SiteCategory::Declaration);
+  EXPECT_EQ(S.Reason, "chooses members of class 'Loader'");
+  // No function body around them: never a test in host-only code.
+  M.Space = 0;
+  EXPECT_EQ(classify(M).Category, SiteCategory::Declaration);
 }
 
 TEST_F(ClassifyTest, TheSameBranchEverywhereIsConstant) {
@@ -264,11 +284,9 @@ TEST_F(ClassifyTest, ADirectiveInsideAMacroInvocationStays) {
       << S.Reason;
 }
 
-TEST_F(ClassifyTest, OnlyStatementsInAFunctionBodyConvert) {
+TEST_F(ClassifyTest, SplitsAndUnplacedSitesStay) {
   std::pair<Placement, llvm::StringRef> Cases[] = {
       {Placement::Unknown, "not found in the parsed code"},
-      {Placement::NamespaceScope, "chooses declarations at namespace scope"},
-      {Placement::ClassScope, "chooses members at class scope"},
       {Placement::SplitsStatement, "its directives split a statement"}};
   for (auto [Place, Reason] : Cases) {
     Group &G = ifElse();
@@ -281,6 +299,11 @@ TEST_F(ClassifyTest, OnlyStatementsInAFunctionBodyConvert) {
   G.Place = Placement::DeclaresNames;
   G.PlaceDetail = "declares 'y', used after the #endif";
   EXPECT_EQ(classify(G).Reason, G.PlaceDetail);
+  Group &D = ifElse();
+  D.Place = Placement::SplitsDeclaration;
+  D.PlaceDetail = "its directive at line 2 is inside the declaration of 'f'";
+  EXPECT_EQ(classify(D).Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(classify(D).Reason, D.PlaceDetail);
 }
 
 TEST_F(ClassifyTest, InsideAConditionalThatStays) {

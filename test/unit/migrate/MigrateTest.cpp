@@ -81,6 +81,9 @@ TEST(MigrateTest, DropsBranchesNoArchitectureCompiles) {
   Migration M = migrate("f.cu", Input, {S});
   EXPECT_EQ(M.Text.find("x = 3"), std::string::npos);
   EXPECT_NE(M.Text.find("  } else {\n  x = 2;\n  }\n"), std::string::npos);
+  // Its lines stay, empty: __LINE__ after it is what it was.
+  EXPECT_EQ(llvm::StringRef(M.Text).count('\n'),
+            llvm::StringRef(Input).count('\n'));
 }
 
 TEST(MigrateTest, LeavesOtherSitesAndSaysWhy) {

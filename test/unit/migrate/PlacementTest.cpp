@@ -64,7 +64,7 @@ __device__ int f(int x) {
   EXPECT_EQ(groupAt(9).Place, Placement::Statement);
 }
 
-TEST_F(PlacementTest, AtNamespaceAndClassScope) {
+TEST_F(PlacementTest, BetweenDeclarationsAndMembers) {
   run(R"(#ifndef __CUDA_ARCH__
 int host_only();
 #endif
@@ -73,10 +73,81 @@ struct S {
   int member;
 #endif
 };
+namespace n {
+template <class> struct T;
+#ifndef __CUDA_ARCH__
+template <> struct T<int> {};
+#endif
+}
 )",
       {0}, /*Parse=*/true);
-  EXPECT_EQ(groupAt(1).Place, Placement::NamespaceScope);
-  EXPECT_EQ(groupAt(5).Place, Placement::ClassScope);
+  EXPECT_EQ(groupAt(1).Place, Placement::Declarations);
+  EXPECT_EQ(groupAt(5).Place, Placement::Members);
+  EXPECT_EQ(groupAt(5).Function, "S");
+  EXPECT_EQ(groupAt(11).Place, Placement::Declarations);
+}
+
+TEST_F(PlacementTest, InsideADeclaration) {
+  run(R"(__device__ int f(int x
+#ifndef __CUDA_ARCH__
+                    , int y
+#endif
+) { return x; }
+__device__ int g()
+#ifndef __CUDA_ARCH__
+;
+#else
+{ return 1; }
+#endif
+enum E {
+  A,
+#ifndef __CUDA_ARCH__
+  B,
+#endif
+};
+)",
+      {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(2).Place, Placement::SplitsDeclaration);
+  EXPECT_NE(groupAt(2).PlaceDetail.find(
+                "its directive at line 2 is inside the declaration of 'f'"),
+            std::string::npos)
+      << groupAt(2).PlaceDetail;
+  // The ';' that ends a declaration belongs to it.
+  EXPECT_EQ(groupAt(7).Place, Placement::SplitsDeclaration);
+  // Between enumerators it chooses entries.
+  EXPECT_EQ(groupAt(14).Place, Placement::ListEntries);
+}
+
+TEST_F(PlacementTest, BetweenEntriesOfABracedList) {
+  run(R"(__device__ int a, b;
+__device__ int *t[] = {
+  &a,
+#ifndef __CUDA_ARCH__
+  nullptr,
+#else
+  &b,
+#endif
+};
+__device__ int f() {
+  int u[] = {1,
+#ifndef __CUDA_ARCH__
+    2,
+#endif
+  };
+  int v[] = {1
+#ifndef __CUDA_ARCH__
+    , 2
+#endif
+  };
+  return u[0] + v[0];
+}
+)",
+      {0}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(4).Place, Placement::ListEntries);
+  EXPECT_EQ(groupAt(4).Function, "t");
+  EXPECT_EQ(groupAt(12).Place, Placement::ListEntries);
+  // No entry begins at the '#ifndef': 'if codegen' cannot stand there.
+  EXPECT_EQ(groupAt(17).Place, Placement::SplitsStatement);
 }
 
 TEST_F(PlacementTest, DeclaringAVariableUsedAfterTheEndif) {

@@ -92,6 +92,11 @@ TEST(InvocationTest, NvccPassesPreprocessAsNvccDoes) {
     return A.starts_with("-D__CUDA_ARCH__");
   }));
   EXPECT_FALSE(has(Host, "-DCUDA_DOUBLE_MATH_FUNCTIONS"));
+  // As nvcc's host pass has it: '#ifdef __CUDA_ARCH_LIST__' is no test of
+  // the pass.
+  EXPECT_TRUE(llvm::any_of(Host, [](llvm::StringRef A) {
+    return A.starts_with("-D__CUDA_ARCH_LIST__=750,800,");
+  }));
 
   Strings Device = args(ClangMode::NvccPass, {}, 86);
   EXPECT_TRUE(has(Device, "-D__CUDA_ARCH__=860"));
