@@ -19,7 +19,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/VirtualFileSystem.h"
 #include <map>
 
 namespace metacu {
@@ -69,10 +68,11 @@ std::vector<RawDefine> rawDefines(llvm::ArrayRef<metacu::Token> Toks) {
   return Out;
 }
 
-/// Whether the tokens hold '@' or 'if codegen'.
+/// Whether the tokens hold '@' or 'if codegen'. \p Spell may return a
+/// string it makes (Clang's spelling of a token): each is held by value.
 template <class Spelling> bool holdsMetaConstruct(unsigned N, Spelling Spell) {
   for (unsigned I = 0; I < N; ++I) {
-    llvm::StringRef S = Spell(I);
+    auto S = Spell(I);
     if (S == "@" || (S == "if" && I + 1 < N && Spell(I + 1) == "codegen"))
       return true;
   }
@@ -355,15 +355,7 @@ expandMetaMacros(const SourceFile &File, const ScanResult &Scan,
   llvm::SmallString<256> Path(File.path());
   llvm::sys::fs::make_absolute(Path);
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  // The text as it is here (it may differ from the file on disk).
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  Overlay->pushOverlay(Memory);
-  Memory->addFile(Path, 0,
-                  llvm::MemoryBuffer::getMemBufferCopy(File.text(), Path));
-  auto FM =
-      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+  auto FM = filesWith(File.text(), Path);
   // The macros nvcc's host pass defines are those nvcc expands.
   std::vector<std::string> Args =
       clangCommandLine(Opts.Toolkit, Opts.Flags,
