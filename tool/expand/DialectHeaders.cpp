@@ -17,7 +17,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/VirtualFileSystem.h"
 
 using namespace clang;
 
@@ -527,15 +526,7 @@ spliceDialectHeaders(const SourceFile &File, const HostSliceOptions &Opts) {
   llvm::SmallString<256> Path(File.path());
   llvm::sys::fs::make_absolute(Path);
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  // The input as given (it may not be on disk as it is here).
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  Overlay->pushOverlay(Memory);
-  Memory->addFile(Path, 0,
-                  llvm::MemoryBuffer::getMemBufferCopy(File.text(), Path));
-  auto FM =
-      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+  auto FM = filesWith(File.text(), Path);
 
   // What nvcc compiles decides what is spliced: its host pass, which
   // defines __CUDACC__ and __NVCC__, takes an #include under '#ifdef

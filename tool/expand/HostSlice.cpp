@@ -21,7 +21,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/VirtualFileSystem.h"
 #include <functional>
 #include <optional>
 
@@ -945,17 +944,6 @@ private:
 };
 
 } // namespace
-
-/// \p Text at \p Path, over the real file system.
-static llvm::IntrusiveRefCntPtr<FileManager> filesWith(llvm::StringRef Text,
-                                                       llvm::StringRef Path) {
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  Overlay->pushOverlay(Memory);
-  Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
-  return llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
-}
 
 llvm::IntrusiveRefCntPtr<FileManager> maskedFiles(const SourceFile &File,
                                                   const ScanResult &Scan,

@@ -9,9 +9,7 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/VirtualFileSystem.h"
 
 namespace metacu {
 
@@ -72,13 +70,7 @@ llvm::Error verifyOutput(const SourceFile &Input, llvm::StringRef Generated,
   llvm::sys::fs::make_absolute(Path);
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   Path += ".metacu-verify.cu";
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  Overlay->pushOverlay(Memory);
-  Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Generated));
-  auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(
-      clang::FileSystemOptions(), Overlay);
+  auto Files = filesWith(Generated, Path);
 
   std::vector<Found> Errors;
   // The host pass, then each architecture's device pass.

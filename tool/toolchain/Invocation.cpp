@@ -5,6 +5,8 @@
 #include "clang/Basic/Version.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/Path.h"
 
 namespace metacu {
@@ -145,6 +147,17 @@ std::vector<std::string> clangCommandLine(const CudaToolkit &Toolkit,
     Args.push_back("-I" + Opts.RuntimeInclude);
   Args.push_back(File.str());
   return Args;
+}
+
+llvm::IntrusiveRefCntPtr<clang::FileManager> filesWith(llvm::StringRef Text,
+                                                       llvm::StringRef Path) {
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+  return llvm::makeIntrusiveRefCnt<clang::FileManager>(
+      clang::FileSystemOptions(), Overlay);
 }
 
 GeneratorArgs generatorArgs(const CudaToolkit &Toolkit,

@@ -20,7 +20,9 @@
 #include "toolchain/CompileFlags.h"
 #include "toolchain/CudaToolkit.h"
 
+#include "clang/Basic/FileManager.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>
@@ -61,6 +63,13 @@ std::vector<std::string> clangCommandLine(const CudaToolkit &Toolkit,
                                           const CompileFlags &Flags,
                                           const InvocationOptions &Opts,
                                           llvm::StringRef File);
+
+/// The files a Clang run reads: \p Text at \p Path, the real file system
+/// elsewhere. Stages run Clang on the text metacu holds, which may differ
+/// from the file on disk or not be on disk at all, at the file's own path,
+/// so that its relative #includes resolve beside it.
+llvm::IntrusiveRefCntPtr<clang::FileManager> filesWith(llvm::StringRef Text,
+                                                       llvm::StringRef Path);
 
 /// The arguments of the generator's interpreter. Meta code is C++20
 /// whatever the ordinary code's standard.

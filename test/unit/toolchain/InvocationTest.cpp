@@ -43,6 +43,24 @@ bool hasSequence(const Strings &Args, const Strings &Seq) {
          Args.end();
 }
 
+TEST(InvocationTest, FilesWithReadTheTextGivenAtItsPathAndTheDiskElsewhere) {
+  TempDir T;
+  std::string K = T.write("k.cu", "on disk\n");
+  std::string H = T.write("h.cuh", "a header\n");
+  auto Files = filesWith("held in memory\n", K);
+  auto Text = [&](llvm::StringRef Path) -> std::string {
+    auto F = Files->getFileRef(Path);
+    if (!F)
+      return "<" + llvm::toString(F.takeError()) + ">";
+    auto B = Files->getBufferForFile(*F);
+    return B ? (*B)->getBuffer().str() : "<unreadable>";
+  };
+  EXPECT_EQ(Text(K), "held in memory\n");
+  EXPECT_EQ(Text(H), "a header\n");
+  // Nothing is written: the disk keeps its text.
+  EXPECT_EQ(TempDir::read(K), "on disk\n");
+}
+
 TEST(InvocationTest, HostSliceReadsCxxAsACxxCompilerWould) {
   Strings A = args(ClangMode::HostSlice);
   EXPECT_EQ(A.front(), "clang++");
