@@ -386,7 +386,7 @@ private:
       G.Space |= spaceAround(*Fn, Bodies);
       G.Function = Fn->Name;
     }
-    if (std::optional<std::string> Error = parseErrorInBranch(G, FID)) {
+    if (std::optional<std::string> Error = parseErrorUpTo(G, FID, Shapes)) {
       merge(G, Placement::DoesNotParse, G.Dirs.front(), *Error);
       return;
     }
@@ -417,23 +417,41 @@ private:
       merge(G, Placement::Statement, First, "");
   }
 
-  /// Why the branch of \p G this pass compiles does not parse, if the
-  /// parser made an error in it.
-  std::optional<std::string> parseErrorInBranch(const Group &G,
-                                                FileID FID) const {
+  /// Why the parse of this pass cannot place \p G, if the parser made an
+  /// error in the branch this pass compiles, or before it where Clang had
+  /// not recovered yet: recovery skips text, and until a declaration
+  /// outside function bodies begins again, what the AST says around the
+  /// conditional (a function body, a declaration) need not be what the
+  /// text holds.
+  std::optional<std::string> parseErrorUpTo(const Group &G, FileID FID,
+                                            const FileShapes &Shapes) const {
     int T = G.Taken[Pass];
-    if (T < 0)
-      return std::nullopt;
-    unsigned Begin = G.Dirs[T], End = G.Dirs[T + 1];
-    auto It = F.ParseErrors.upper_bound({Pass, FileKey{G.File, Begin}});
+    unsigned End = T < 0 ? G.Dirs.back() : G.Dirs[T + 1];
+    auto Recovered = [&](unsigned Error) {
+      return llvm::any_of(Shapes.Decls, [&](const DeclExtent &X) {
+        return Error < X.Begin && X.Begin <= G.Dirs.front();
+      });
+    };
+    auto It = F.ParseErrors.lower_bound({Pass, FileKey{G.File, 0}});
+    for (; It != F.ParseErrors.end() && It->first.first == Pass &&
+           It->first.second.first == G.File &&
+           It->first.second.second < End;
+         ++It)
+      if (It->first.second.second > G.Dirs.front() ||
+          !Recovered(It->first.second.second))
+        break;
     if (It == F.ParseErrors.end() || It->first.first != Pass ||
-        It->first.second.first != G.File ||
-        It->first.second.second >= End)
+        It->first.second.first != G.File || It->first.second.second >= End)
       return std::nullopt;
-    return "the branch at line " +
-           std::to_string(SM.getLineNumber(FID, Begin)) +
-           " does not parse when compiled for " + passName(Pass) +
-           " (metacu parses the body of an 'if codegen'); line " +
+    if (T >= 0 && It->first.second.second > G.Dirs[T])
+      return "the branch at line " +
+             std::to_string(SM.getLineNumber(FID, G.Dirs[T])) +
+             " does not parse when compiled for " + passName(Pass) +
+             " (metacu parses the body of an 'if codegen'); line " +
+             It->second;
+    return "the code before it does not parse when compiled for " +
+           passName(Pass) +
+           " (where the conditional sits is unknown past an error); line " +
            It->second;
   }
 

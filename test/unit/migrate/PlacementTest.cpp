@@ -267,4 +267,27 @@ TEST_F(PlacementTest, ABranchThatDoesNotParseForThePassThatCompilesIt) {
       << G.PlaceDetail;
 }
 
+TEST_F(PlacementTest, AnErrorBeforeItCountsUntilADeclarationBeginsAgain) {
+  const char *Code = R"(__device__ int f(int x) {
+  x += ) 1;
+#if __CUDA_ARCH__ >= 800
+  x += 2;
+#endif
+  return x;
+}
+__device__ int g(int x) {
+#if __CUDA_ARCH__ >= 800
+  x += 2;
+#endif
+  return x;
+}
+)";
+  run(Code, {80}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(3).Place, Placement::DoesNotParse);
+  EXPECT_NE(groupAt(3).PlaceDetail.find("the code before it does not parse"),
+            std::string::npos)
+      << groupAt(3).PlaceDetail;
+  EXPECT_EQ(groupAt(9).Place, Placement::Statement);
+}
+
 } // namespace
