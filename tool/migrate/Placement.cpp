@@ -386,7 +386,7 @@ private:
       G.Space |= spaceAround(*Fn, Bodies);
       G.Function = Fn->Name;
     }
-    if (std::optional<std::string> Error = parseErrorUpTo(G, FID, Shapes)) {
+    if (std::optional<std::string> Error = parseErrorUpTo(G, FID, Shapes, Fn != nullptr)) {
       merge(G, Placement::DoesNotParse, G.Dirs.front(), *Error);
       return;
     }
@@ -418,17 +418,19 @@ private:
   }
 
   /// Why the parse of this pass cannot place \p G, if the parser made an
-  /// error in the branch this pass compiles, or before it where Clang had
-  /// not recovered yet: recovery skips text, and until a declaration
-  /// outside function bodies begins again, what the AST says around the
-  /// conditional (a function body, a declaration) need not be what the
-  /// text holds.
+  /// error in the branch this pass compiles, or, outside the function
+  /// bodies it parsed, before it where Clang had not recovered yet:
+  /// recovery skips text, and until a declaration begins again what the
+  /// AST says there (no function body, a declaration) need not be what the
+  /// text holds. Inside a body Clang recovers statement by statement (and
+  /// reads a dialect file's meta constructs as such errors).
   std::optional<std::string> parseErrorUpTo(const Group &G, FileID FID,
-                                            const FileShapes &Shapes) const {
+                                            const FileShapes &Shapes,
+                                            bool InBody) const {
     int T = G.Taken[Pass];
     unsigned End = T < 0 ? G.Dirs.back() : G.Dirs[T + 1];
     auto Recovered = [&](unsigned Error) {
-      return llvm::any_of(Shapes.Decls, [&](const DeclExtent &X) {
+      return InBody || llvm::any_of(Shapes.Decls, [&](const DeclExtent &X) {
         return Error < X.Begin && X.Begin <= G.Dirs.front();
       });
     };

@@ -267,15 +267,16 @@ TEST_F(PlacementTest, ABranchThatDoesNotParseForThePassThatCompilesIt) {
       << G.PlaceDetail;
 }
 
-TEST_F(PlacementTest, AnErrorBeforeItCountsUntilADeclarationBeginsAgain) {
-  const char *Code = R"(__device__ int f(int x) {
-  x += ) 1;
+TEST_F(PlacementTest, AnErrorOutsideBodiesCountsUntilADeclarationBegins) {
+  const char *Code = R"(__device__ int f(int x) ) {
 #if __CUDA_ARCH__ >= 800
   x += 2;
 #endif
   return x;
 }
+int recovered; // Clang's recovery skips to this ';'
 __device__ int g(int x) {
+  x += ) 1;
 #if __CUDA_ARCH__ >= 800
   x += 2;
 #endif
@@ -283,11 +284,13 @@ __device__ int g(int x) {
 }
 )";
   run(Code, {80}, /*Parse=*/true);
-  EXPECT_EQ(groupAt(3).Place, Placement::DoesNotParse);
-  EXPECT_NE(groupAt(3).PlaceDetail.find("the code before it does not parse"),
+  // The broken head leaves no body: the conditional's place is unknown.
+  EXPECT_EQ(groupAt(2).Place, Placement::DoesNotParse);
+  EXPECT_NE(groupAt(2).PlaceDetail.find("the code before it does not parse"),
             std::string::npos)
-      << groupAt(3).PlaceDetail;
-  EXPECT_EQ(groupAt(9).Place, Placement::Statement);
+      << groupAt(2).PlaceDetail;
+  // Past a new declaration, and inside a body Clang parsed, it is known.
+  EXPECT_EQ(groupAt(10).Place, Placement::Statement);
 }
 
 } // namespace
