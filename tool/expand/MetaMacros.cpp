@@ -319,9 +319,13 @@ private:
 
 class FindAction : public PreprocessOnlyAction {
 public:
+  /// What it finds goes to the caller's variables: ToolInvocation::run
+  /// destroys the action.
   FindAction(const ScanResult &Scan, const llvm::StringSet<> &MetaNames,
-             std::vector<UseFinder::Use> &Found, std::vector<Range> &Blanked)
-      : Scan(Scan), MetaNames(MetaNames), Found(Found), Blanked(Blanked) {}
+             std::vector<UseFinder::Use> &Found, std::vector<Range> &Blanked,
+             bool &MoreRounds, bool &Done)
+      : Scan(Scan), MetaNames(MetaNames), Found(Found), Blanked(Blanked),
+        MoreRounds(MoreRounds), Done(Done) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     auto F = std::make_unique<UseFinder>(CI.getPreprocessor(), Scan, MetaNames);
@@ -335,14 +339,14 @@ public:
     MoreRounds = Finder->MoreRounds;
     Done = true;
   }
-  bool Done = false;
-  bool MoreRounds = false;
 
 private:
   const ScanResult &Scan;
   const llvm::StringSet<> &MetaNames;
   std::vector<UseFinder::Use> &Found;
   std::vector<Range> &Blanked;
+  bool &MoreRounds;
+  bool &Done;
   UseFinder *Finder = nullptr;
 };
 
@@ -362,14 +366,15 @@ expandMetaMacros(const SourceFile &File, const ScanResult &Scan,
                        {ClangMode::NvccPass, Opts.RuntimeInclude, 0}, Path);
   std::vector<UseFinder::Use> Found;
   std::vector<Range> Blanked;
-  auto Action = std::make_unique<FindAction>(Scan, MetaNames, Found, Blanked);
-  FindAction *A = Action.get();
+  bool MoreRounds = false, Done = false;
+  auto Action = std::make_unique<FindAction>(Scan, MetaNames, Found, Blanked,
+                                             MoreRounds, Done);
   IgnoringDiagConsumer Quiet;
   tooling::ToolInvocation Invocation(Args, std::move(Action), FM.get());
   // The host slice reports what is wrong with the input.
   Invocation.setDiagnosticConsumer(&Quiet);
   Invocation.run();
-  if (!A->Done)
+  if (!Done)
     return llvm::createStringError("cannot preprocess '%s' for its macros",
                                    File.path().str().c_str());
   if (Found.empty() && Blanked.empty())
@@ -399,7 +404,7 @@ expandMetaMacros(const SourceFile &File, const ScanResult &Scan,
   }
   Out += Text.substr(Copied);
   return ExpandedMacros{File.withText(std::move(Out)), std::move(Uses),
-                        A->MoreRounds};
+                        MoreRounds};
 }
 
 } // namespace metacu
