@@ -4,6 +4,7 @@
 #include "migrate/PreprocessorPass.h"
 #include "support/Diagnostic.h"
 #include "support/SourceFile.h"
+#include "toolchain/SharedContents.h"
 
 #include "clang/Basic/FileManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -52,8 +53,15 @@ std::string realPathOf(llvm::StringRef Path) {
 /// header another unit's parse placed with the same branches per pass.
 llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
                       Facts &F) {
-  auto Files =
-      llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions());
+  // The files of the tree are read afresh: migrate rewrites them.
+  std::string RealMain = realPathOf(Path);
+  auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(
+      clang::FileSystemOptions(),
+      sharedContentsFileSystem(SharedContents::shared(),
+                               [&](llvm::StringRef File) {
+                                 return !(Opts.InTree && Opts.InTree(File)) &&
+                                        realPathOf(File) != RealMain;
+                               }));
   auto Run = [&](unsigned Pass, bool Parse) {
     return runPass(Path, Opts.Toolkit, Opts.Flags, Pass, Parse, F, *Files);
   };

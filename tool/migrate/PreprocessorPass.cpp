@@ -1,6 +1,7 @@
 //===- PreprocessorPass.cpp -----------------------------------------------===//
 #include "migrate/PreprocessorPass.h"
 #include "migrate/Placement.h"
+#include "migrate/SystemHeaderDirectives.h"
 #include "support/Diagnostic.h"
 #include "support/Tokens.h"
 #include "toolchain/Invocation.h"
@@ -423,7 +424,9 @@ private:
 /// What a system header's code can still change is the macro table,
 /// through a _Pragma (push_macro/pop_macro): a macro that can expand to
 /// one is expanded there. A user file's token lexed right after a system
-/// header, before the switch back, is expanded now.
+/// header, before the switch back, is expanded now. Most system headers
+/// give no code tokens at all: their directives are replayed from the
+/// run's scan of them (SystemHeaderDirectives.h).
 class TokenDrain {
 public:
   TokenDrain(Preprocessor &PP, SourceManager &SM)
@@ -511,19 +514,25 @@ private:
 
 class PassAction : public ASTFrontendAction {
 public:
-  PassAction(Facts &F, unsigned Pass, bool Parse)
-      : F(F), Pass(Pass), Parse(Parse) {}
+  PassAction(Facts &F, unsigned Pass, SystemHeaderScans *Scans,
+             bool &LostPragma)
+      : F(F), Pass(Pass), Scans(Scans), LostPragma(LostPragma) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
         std::make_unique<PassCallbacks>(CI.getSourceManager(), PP, F, Pass));
+    if (Scans) {
+      Replay.emplace(CI.getSourceManager(), *Scans);
+      PP.setDependencyDirectivesGetter(*Replay);
+      PP.addPPCallbacks(Replay->definitionWatcher());
+    }
     return true;
   }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    if (!Parse)
+    if (Scans)
       return std::make_unique<ASTConsumer>();
     // The consumer says which bodies (ASTConsumer::shouldSkipFunctionBody).
     CI.getFrontendOpts().SkipFunctionBodies = true;
@@ -533,16 +542,20 @@ public:
   void ExecuteAction() override {
     // Only the branch each pass takes is needed from most passes:
     // preprocessing alone is several times cheaper than a parse.
-    if (Parse)
+    if (!Scans)
       return ASTFrontendAction::ExecuteAction();
     CompilerInstance &CI = getCompilerInstance();
     TokenDrain(CI.getPreprocessor(), CI.getSourceManager()).run();
+    LostPragma = Replay->mayHaveLostPragma(CI.getPreprocessor());
   }
 
 private:
   Facts &F;
   unsigned Pass;
-  bool Parse;
+  /// Set for a pass that only preprocesses.
+  SystemHeaderScans *Scans;
+  bool &LostPragma;
+  std::optional<SystemHeaderReplay> Replay;
 };
 
 /// Remembers the first error that stops the file: a fatal one (a missing
@@ -636,13 +649,31 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     Facts &F, FileManager &Files) {
   std::vector<std::string> Args = clangCommandLine(
       Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
-  StopRecorder Stop(F, Pass);
-  tooling::ToolInvocation Invocation(
-      Args, std::make_unique<PassAction>(F, Pass, Parse), &Files);
-  Invocation.setDiagnosticConsumer(&Stop);
-  Invocation.run();
-  if (Stop.Stop)
-    return std::move(Stop.Stop);
+  // A pass whose replay of a system header may have lost a _Pragma runs
+  // again, from the facts before it, with that header lexed in full.
+  for (;;) {
+    std::optional<Facts> Before;
+    if (!Parse)
+      Before = F;
+    StopRecorder Stop(F, Pass);
+    bool LostPragma = false;
+    tooling::ToolInvocation Invocation(
+        Args,
+        std::make_unique<PassAction>(
+            F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(),
+            LostPragma),
+        &Files);
+    Invocation.setDiagnosticConsumer(&Stop);
+    Invocation.run();
+    if (LostPragma) {
+      llvm::consumeError(std::move(Stop.Stop));
+      F = std::move(*Before);
+      continue;
+    }
+    if (Stop.Stop)
+      return std::move(Stop.Stop);
+    break;
+  }
   if (F.FileOrder.empty())
     return llvm::make_error<SourceError>(Path.str(), LineCol{}, std::nullopt,
                                          "cannot read the file");

@@ -292,6 +292,34 @@ __device__ int f() {
   EXPECT_TRUE(G.Mentions);
 }
 
+TEST_F(PreprocessorPassTest, ASystemHeaderReplayedAsDirectivesDefinesAsBefore) {
+  // Read through its directives only (SystemHeaderDirectives.h), the
+  // header still defines its feature macro under __CUDA_ARCH__, in the
+  // second pass from the scan the first one made.
+  Tmp.write("sys/feat.h", R"(#pragma once
+#if __CUDA_ARCH__ >= 800
+#define LIB_FAST 1
+#endif
+int lib_code;
+)");
+  CompileFlags Flags;
+  Flags.Args = {"-isystem" + Tmp.path("sys")};
+  run(R"(#include <feat.h>
+__device__ int f() {
+#ifdef LIB_FAST
+  return 1;
+#endif
+  return 0;
+}
+)",
+      {0, 80}, /*Parse=*/false, Flags);
+  EXPECT_TRUE(F.Derived.contains("LIB_FAST"));
+  const Group &G = groupAt(3);
+  EXPECT_TRUE(G.Mentions);
+  EXPECT_EQ(G.Taken[0], NoBranch);
+  EXPECT_EQ(G.Taken[passIndex(80)], 0);
+}
+
 TEST_F(PreprocessorPassTest, UserCodeRightAfterASystemHeaderIsExpanded) {
   // The header ends in code, lexed without expansion; the user's next token
   // is a macro that stands for __CUDA_ARCH__.
