@@ -15,6 +15,22 @@ namespace metacu::report {
 
 namespace {
 
+// The place in the kernel's signature of the parameter a load reads:
+// nvcc names an entry's parameters "<entry>_param_<place>"
+// ("[_Z9reduce_gsPKfiPf_param_1]"). A field of a structure passed by
+// value ("[..._param_0+8]") or any other name has none (NoPlace).
+unsigned parameterPlace(llvm::StringRef Operand) {
+  Operand = Operand.trim();
+  if (!Operand.consume_front("[") || !Operand.consume_back("]"))
+    return NoPlace;
+  size_t At = Operand.rfind("_param_");
+  unsigned Place;
+  if (At == llvm::StringRef::npos ||
+      Operand.drop_front(At + 7).getAsInteger(10, Place))
+    return NoPlace;
+  return Place;
+}
+
 // One instruction: "@%p1 ld.global.nc.v4.f32 {%f1, ...}, [%rd2+16];" as
 // its opcode's dot-separated parts and its operand text.
 struct Instruction {
@@ -421,7 +437,8 @@ void EntryReader::track(const Instruction &I,
     auto [Number, New] = Params.try_emplace(Ops[1], Params.size());
     return Define(Dest, made(K.Values.add({ValueOp::Param, Type->first,
                                            Type->second, false,
-                                           Number->second}),
+                                           Number->second,
+                                           parameterPlace(Ops[1])}),
                              Launch));
   }
 

@@ -561,6 +561,27 @@ $L__BB0_2:
   EXPECT_EQ(passes(K, 0, 3, 256, Place), (N4 - 259 + 1023) / 1024);
   Place.Grid[0] = 2;
   EXPECT_EQ(passes(K, 0, 3, 256, Place), (N4 - 259 + 511) / 512);
+  // Given n, the launch's second argument (k_param_1), it follows n.
+  const std::optional<int64_t> Args[] = {std::nullopt, 1 << 26};
+  Place.Args = Args;
+  EXPECT_EQ(passes(K, 0, 3, 256, Place), ((1 << 24) - 259 + 511) / 512);
+}
+
+TEST(PtxCountsTest, AParametersPlaceIsItsNumberInTheSignature) {
+  // Loaded out of order, a parameter keeps its place; a field of a
+  // structure passed by value has none.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u32 	%r1, [k_param_2];
+	ld.param.u32 	%r2, [k_param_0];
+	ld.param.u32 	%r3, [k_param_1+4];
+	add.s32 	%r4, %r1, %r2;
+	add.s32 	%r5, %r4, %r3;
+)");
+  std::vector<unsigned> Places;
+  for (unsigned I = 0; I < K.Values.size(); ++I)
+    if (K.Values.node(I).Op == ValueOp::Param)
+      Places.push_back(K.Values.node(I).B);
+  EXPECT_EQ(Places, (std::vector<unsigned>{2, 0, NoPlace}));
 }
 
 TEST(PtxCountsTest, NestedLoopsAndTheAccessesInThem) {
