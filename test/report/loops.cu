@@ -1,9 +1,11 @@
 // RUN: %metacu report %s --arch 90 --launch tiled:128:64 --launch strided:256:32 --launch chase:64:8 | FileCheck %s
 // RUN: %metacu report %s --arch 90 --launch tiled:128:64 --launch strided:256:32 --launch chase:64:8 --format json | FileCheck %s --check-prefix=JSON
+// RUN: %metacu report %s --arch 90 --launch strided:256:32:_,_,1048576 --format json | FileCheck %s --check-prefix=GIVEN
+// RUN: not %metacu report %s --arch 90 --launch strided:256:32:_,_,n 2>&1 | FileCheck %s --check-prefix=BAD
 // A loop nvcc keeps (not unrolled: the trip counts are too large or not
 // known at compile time) counts once per pass where its PTX gives the trip
 // count: a constant, or one from the launch and the parameters (made up:
-// said so); a loop that ends on a loaded value counts once and is named
+// said so, or given with --launch's ARGS); a loop that ends on a loaded value counts once and is named
 // (was: every loop counted once, "has a loop: counts are per iteration").
 __global__ void tiled(float* out, const float* in) {
   float sum = 0.0f;
@@ -54,3 +56,13 @@ __global__ void chase(unsigned* out, const unsigned* next) {
 // JSON-NEXT: {
 // JSON-NEXT: "label": "{{.*}}",
 // JSON-NEXT: "trips": null
+
+// n given, 2^20: (2^20 - (16 * 256 + t)) / 8192 rounded up, 128 passes,
+// and no made-up value to speak of.
+// GIVEN-LABEL: "name": "strided"
+// GIVEN-NOT: makes up
+// GIVEN: "loops": [
+// GIVEN-NEXT: {
+// GIVEN-NEXT: "label": "{{.*}}",
+// GIVEN-NEXT: "trips": 128
+// BAD: metacu: error: --launch strided:256:32:_,_,n: 'n': an argument is an integer or _

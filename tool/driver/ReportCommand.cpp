@@ -9,6 +9,7 @@
 #include "driver/Commands.h"
 #include "driver/Options.h"
 #include "expand/Pipeline.h"
+#include "report/Arguments.h"
 #include "report/Printers.h"
 #include "report/Report.h"
 #include "support/Output.h"
@@ -72,9 +73,10 @@ static cl::opt<bool> SmemOptIn(
 
 static cl::list<std::string> Launches(
     "launch",
-    cl::desc("One kernel's launch, over --block: KERNEL:BLOCK[:GRID], e.g. "
-             "conv:32x8:32x128 (repeatable)"),
-    cl::value_desc("kernel:block[:grid]"), cl::sub(ReportSubcommand),
+    cl::desc("One kernel's launch, over --block: KERNEL:BLOCK[:GRID[:ARGS]], "
+             "e.g. conv:32x8:32x128, reduce:256:528:_,67108864,_ (ARGS: "
+             "the arguments' values in order, _ unknown; repeatable)"),
+    cl::value_desc("kernel:block[:grid[:args]]"), cl::sub(ReportSubcommand),
     cl::cat(MetacuCategory));
 
 enum class ReportFormat { Text, Json };
@@ -116,18 +118,26 @@ static llvm::Expected<report::LaunchConfig> launchOf(llvm::StringRef Block,
   return L;
 }
 
-// --launch KERNEL:BLOCK[:GRID] by kernel name.
+// --launch KERNEL:BLOCK[:GRID[:ARGS]] by kernel name.
 static llvm::Expected<llvm::StringMap<report::LaunchConfig>> kernelLaunches() {
   llvm::StringMap<report::LaunchConfig> ByName;
   for (llvm::StringRef Spec : Launches) {
     auto [Name, Rest] = Spec.split(':');
-    auto [Block, Grid] = Rest.split(':');
+    auto [Block, GridArgs] = Rest.split(':');
+    auto [Grid, Args] = GridArgs.split(':');
     if (Name.empty() || Block.empty())
       return llvm::createStringError("--launch " + Spec.str() +
-                                     ": write KERNEL:BLOCK[:GRID]");
+                                     ": write KERNEL:BLOCK[:GRID[:ARGS]]");
     auto L = launchOf(Block, Grid);
     if (!L)
       return L.takeError();
+    if (!Args.empty()) {
+      auto Values = report::parseArguments(Args);
+      if (!Values)
+        return llvm::createStringError("--launch " + Spec.str() + ": " +
+                                       llvm::toString(Values.takeError()));
+      L->Args = std::move(*Values);
+    }
     ByName[Name] = *L;
   }
   return ByName;

@@ -122,23 +122,19 @@ static std::vector<Sector> loadSectors(const KernelCounts &C, Dim3 Block,
 // lower linear index: the one before it in x, and the rows before it) load
 // too, while their data can still be in L2 (no more than half of it loaded
 // since by the blocks between them).
-static void countReuse(const KernelCounts &C, Dim3 Block, Dim3 Grid,
-                       uint64_t L2Bytes, llvm::ArrayRef<double> Passes,
+static void countReuse(const KernelCounts &C, Dim3 Block,
+                       const BlockPlace &Middle, uint64_t L2Bytes,
+                       llvm::ArrayRef<double> Passes,
                        llvm::ArrayRef<double> LoadPasses, BlockCounts &B) {
   // Up to 14 blocks are evaluated thread by thread: a kernel so large that
   // this would take seconds is taken to reuse nothing.
   if (double(Block.count()) * (C.Values.size() + C.GlobalLoadAccesses.size()) >
       double(1 << 26))
     return;
-  const unsigned GridSize[3] = {Grid.X, Grid.Y, Grid.Z};
-  BlockPlace Middle;
-  for (unsigned D = 0; D < 3; ++D) {
-    Middle.Grid[D] = GridSize[D];
-    Middle.Index[D] = GridSize[D] / 2;
-  }
+  const unsigned *GridSize = Middle.Grid;
   auto Linear = [&](const unsigned Index[3]) {
-    return Index[0] + uint64_t(Index[1]) * Grid.X +
-           uint64_t(Index[2]) * Grid.X * Grid.Y;
+    return Index[0] + uint64_t(Index[1]) * GridSize[0] +
+           uint64_t(Index[2]) * GridSize[0] * GridSize[1];
   };
   std::vector<Sector> Own =
       loadSectors(C, Block, Middle, Passes, LoadPasses, B.KnownLoadBytes);
@@ -266,7 +262,8 @@ loopTrips(const KernelCounts &C, Dim3 Block, const BlockPlace &Place) {
 }
 
 BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
-                        std::optional<Dim3> Grid, uint64_t L2Bytes) {
+                        std::optional<Dim3> Grid, uint64_t L2Bytes,
+                        llvm::ArrayRef<std::optional<int64_t>> Args) {
   BlockCounts B;
   B.Threads = Block.count();
   B.Warps = (B.Threads + WarpSize - 1) / WarpSize;
@@ -277,6 +274,7 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   // A block in the grid's middle, as for the reuse between blocks (a trip
   // count may read the launch).
   BlockPlace Middle;
+  Middle.Args = Args;
   if (Grid)
     for (unsigned D = 0; D < 3; ++D) {
       const unsigned Extent[3] = {Grid->X, Grid->Y, Grid->Z};
@@ -295,7 +293,7 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
     std::vector<double> LoadPasses = newShares(C, Block, Middle);
     for (size_t L = 0; L < C.Loops.size(); ++L)
       LoadPasses[L] = 1 + (Passes[L] - 1) * LoadPasses[L];
-    countReuse(C, Block, *Grid, L2Bytes, Passes, LoadPasses, B);
+    countReuse(C, Block, Middle, L2Bytes, Passes, LoadPasses, B);
   }
   for (size_t L = 0; L < C.Loops.size(); ++L)
     if (C.Loops[L].Body.GlobalLoads.Instructions)

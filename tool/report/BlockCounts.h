@@ -70,10 +70,12 @@ struct BlockCounts {
 
 /// What a block of Block threads executes of \p C; with the launch's Grid,
 /// also what a block in its middle loads that its neighbours loaded before
-/// it, on a device of L2Bytes of L2.
+/// it, on a device of L2Bytes of L2. Args are the argument values known
+/// (LaunchConfig::Args), which trip counts and addresses read.
 BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
                         std::optional<Dim3> Grid = std::nullopt,
-                        uint64_t L2Bytes = 0);
+                        uint64_t L2Bytes = 0,
+                        llvm::ArrayRef<std::optional<int64_t>> Args = {});
 
 } // namespace metacu::report
 

@@ -16,8 +16,10 @@ static std::string bytes(uint64_t N) {
   return std::to_string(N) + " bytes";
 }
 
-// Whether a trip count's values read one of the kernel's parameters.
-static bool readsParameter(const ThreadValues &V, const TripCount &T) {
+// Whether a trip count's values read one of the kernel's parameters whose
+// value the launch does not give (Args), which the model makes up.
+static bool readsMadeUpParameter(const ThreadValues &V, const TripCount &T,
+                                 llvm::ArrayRef<std::optional<int64_t>> Args) {
   llvm::SmallVector<unsigned, 16> Work = {T.Init, T.Step, T.Limit};
   llvm::DenseSet<unsigned> Seen;
   while (!Work.empty()) {
@@ -27,7 +29,9 @@ static bool readsParameter(const ThreadValues &V, const TripCount &T) {
     const ValueNode &Node = V.node(N);
     switch (Node.Op) {
     case ValueOp::Param:
-      return true;
+      if (Node.B >= Args.size() || !Args[Node.B])
+        return true;
+      continue;
     case ValueOp::Constant:
     case ValueOp::ThreadIndex:
     case ValueOp::BlockSize:
@@ -182,7 +186,10 @@ std::vector<std::string> diagnose(const KernelReport &R) {
         R.Model ? R.Model->LoopTrips[L].has_value() : Lp.Trip.has_value();
     if (!Known)
       Uncounted.push_back(Lp.Label);
-    else if (readsParameter(R.Counts.Values, *Lp.Trip))
+    else if (readsMadeUpParameter(
+                 R.Counts.Values, *Lp.Trip,
+                 R.Launch ? llvm::ArrayRef(R.Launch->Args)
+                          : llvm::ArrayRef<std::optional<int64_t>>()))
       MadeUp.push_back(Lp.Label);
   }
   if (!Uncounted.empty())
@@ -195,7 +202,8 @@ std::vector<std::string> diagnose(const KernelReport &R) {
     D.push_back(llvm::formatv(
         "the trip count of {0} ({1}) reads the kernel's parameters, whose "
         "values the model makes up (about 2^20 for a size): the predicted "
-        "time follows that size",
+        "time follows that size (give them with --launch "
+        "KERNEL:BLOCK:GRID:ARGS)",
         MadeUp.size() == 1 ? "a loop" : "loops", llvm::join(MadeUp, ", ")));
   if (R.Counts.CalleeHasLoop)
     D.push_back("calls a function with a loop: its body is counted once a "

@@ -8,6 +8,7 @@
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace metacu::report {
 
@@ -149,8 +150,14 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
                                 ? N * B.StoreBytes / BytesPerClock
                                 : 0;
   // A loop that loads waits once a pass: however few bytes a pass has in
-  // flight, a round takes at least the idle latency.
+  // flight, a round takes at least the idle latency, and a pass's loads
+  // also wait for those queued ahead of them, the wave's transfer shared
+  // out over its passes. The two overlap in part: their root-sum-square
+  // (a pass's latency against the bytes the SM keeps in flight,
+  // docs/report.md, "Loops").
   double Rounds = B.LoadRounds * B.MemoryLatency;
+  if (B.LoadRounds > 1)
+    Rounds = std::hypot(Rounds, W.Dram);
   double Memory =
       Steady ? std::max({W.Dram, B.LoadedLatency + StoresAfterLoads, Rounds})
              : std::max(B.MemoryLatency + W.Dram, Rounds);
@@ -176,7 +183,7 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   P.GridBlocks = Launch.Grid ? Launch.Grid->count() : PerWave;
   P.Waves = llvm::divideCeil(P.GridBlocks, PerWave);
 
-  BlockCounts Block = blockCounts(C, Launch.Block, Launch.Grid, D.L2Bytes);
+  BlockCounts Block = blockCounts(C, Launch.Block, Launch.Grid, D.L2Bytes, Launch.Args);
   P.LoopTrips = Block.LoopTrips;
   P.LowerBound = C.CalleeHasLoop || !C.Uncounted.empty() ||
                  llvm::is_contained(Block.LoopTrips, std::nullopt);

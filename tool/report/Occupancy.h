@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace metacu::report {
 
@@ -55,6 +56,13 @@ struct LaunchConfig {
   std::optional<unsigned> CarveoutPercent;
   /// The grid, in blocks; unset: the model assumes one full wave.
   std::optional<Dim3> Grid;
+  /// The kernel's argument values by parameter, where known (`--launch`'s
+  /// ARGS): what a trip count or an address reads of them. Any other
+  /// parameter's value is made up (paramValue).
+  std::vector<std::optional<int64_t>> Args;
+  /// A tune space's problem size: where Args is empty, the kernel's
+  /// integer parameters take these values in order (integerArguments).
+  std::vector<int64_t> ProblemSize;
 };
 
 /// What the compiled kernel needs of an SM.

@@ -15,6 +15,22 @@ namespace metacu::report {
 
 namespace {
 
+// The place in the kernel's signature of the parameter a load reads:
+// nvcc names an entry's parameters "<entry>_param_<place>"
+// ("[_Z9reduce_gsPKfiPf_param_1]"). A field of a structure passed by
+// value ("[..._param_0+8]") or any other name has none (NoPlace).
+unsigned parameterPlace(llvm::StringRef Operand) {
+  Operand = Operand.trim();
+  if (!Operand.consume_front("[") || !Operand.consume_back("]"))
+    return NoPlace;
+  size_t At = Operand.rfind("_param_");
+  unsigned Place;
+  if (At == llvm::StringRef::npos ||
+      Operand.drop_front(At + 7).getAsInteger(10, Place))
+    return NoPlace;
+  return Place;
+}
+
 // One instruction: "@%p1 ld.global.nc.v4.f32 {%f1, ...}, [%rd2+16];" as
 // its opcode's dot-separated parts and its operand text.
 struct Instruction {
@@ -421,7 +437,8 @@ void EntryReader::track(const Instruction &I,
     auto [Number, New] = Params.try_emplace(Ops[1], Params.size());
     return Define(Dest, made(K.Values.add({ValueOp::Param, Type->first,
                                            Type->second, false,
-                                           Number->second}),
+                                           Number->second,
+                                           parameterPlace(Ops[1])}),
                              Launch));
   }
 
@@ -859,13 +876,93 @@ std::optional<llvm::StringRef> sharedArray(llvm::StringRef Line) {
   return Name;
 }
 
-// What a function's body and the functions it calls execute.
+// What a function's body and the functions it calls execute: Counts all of
+// it, Guarded the parts of it under conditions on the thread's place (a
+// callee's own `if (threadIdx.x == 0)`, a call under one), as nodes of
+// Values, each instruction in one part (KernelCounts::Guarded).
 struct CalleeTotals {
   OpCounts Counts;
+  ThreadValues Values;
+  std::vector<GuardedCounts> Guarded;
   bool HasLoop = false;
   std::vector<std::string> Called;
   std::vector<UncountedCall> Uncounted;
 };
+
+// A - B, B a part of A.
+OpCounts without(OpCounts A, const OpCounts &B) {
+  auto Less = [](AccessCount &X, const AccessCount &Y) {
+    X.Instructions -= Y.Instructions;
+    X.Bytes -= Y.Bytes;
+  };
+  Less(A.GlobalLoads, B.GlobalLoads);
+  Less(A.GlobalStores, B.GlobalStores);
+  Less(A.SharedLoads, B.SharedLoads);
+  Less(A.SharedStores, B.SharedStores);
+  Less(A.LocalAccesses, B.LocalAccesses);
+  for (unsigned T = 0; T < 3; ++T) {
+    A.Flops[T] -= B.Flops[T];
+    A.FpInstructions[T] -= B.FpInstructions[T];
+  }
+  A.Branches -= B.Branches;
+  A.Instructions -= B.Instructions;
+  return A;
+}
+
+// Appends From's nodes to To, their operands moved along; returns where
+// they start. A callee's parameters are not the kernel's: they keep their
+// made-up values (NoPlace).
+unsigned appendValues(ThreadValues &To, const ThreadValues &From) {
+  unsigned Start = To.size();
+  for (unsigned I = 0; I < From.size(); ++I) {
+    ValueNode N = From.node(I);
+    if (N.Op == ValueOp::Param)
+      N.B = NoPlace;
+    else if (N.Op > ValueOp::Param) {
+      N.A += Start;
+      N.B += Start;
+      N.C += Start;
+    }
+    To.add(N);
+  }
+  return Start;
+}
+
+// Adds \p Part to the part of \p To under \p Guard.
+void addGuarded(std::vector<GuardedCounts> &To,
+                llvm::ArrayRef<GuardLiteral> Guard, const OpCounts &Part) {
+  auto It = llvm::find_if(
+      To, [&](const GuardedCounts &G) { return G.Guard == Guard; });
+  if (It == To.end()) {
+    To.push_back({llvm::SmallVector<GuardLiteral, 2>(Guard), {}});
+    It = std::prev(To.end());
+  }
+  It->Counts += Part;
+}
+
+// Adds callee C, called under Guard (literals of ToValues), to the parts
+// of To: what C runs unconditionally under Guard, each of C's guarded
+// parts under Guard and its own condition, brought into ToValues.
+void addCalleeParts(ThreadValues &ToValues, std::vector<GuardedCounts> &To,
+                    llvm::ArrayRef<GuardLiteral> Guard,
+                    const CalleeTotals &C) {
+  OpCounts Unguarded = C.Counts;
+  for (const GuardedCounts &G : C.Guarded)
+    Unguarded = without(Unguarded, G.Counts);
+  if (!Guard.empty())
+    addGuarded(To, Guard, Unguarded);
+  if (C.Guarded.empty())
+    return;
+  unsigned Start = appendValues(ToValues, C.Values);
+  for (const GuardedCounts &G : C.Guarded) {
+    llvm::SmallVector<GuardLiteral, 4> Both(Guard.begin(), Guard.end());
+    for (GuardLiteral L : G.Guard)
+      Both.push_back({L.Node + Start, L.Negated});
+    llvm::sort(Both);
+    Both.erase(llvm::unique(Both), Both.end());
+    addGuarded(To, Both, G.Counts);
+  }
+}
 
 void addUnique(std::vector<std::string> &To, llvm::StringRef Name) {
   if (!llvm::is_contained(To, Name))
@@ -910,10 +1007,14 @@ public:
     }
     CalleeTotals T;
     T.Counts = F->second;
+    T.Values = F->second.Values;
+    T.Guarded = F->second.Guarded;
     T.HasLoop = F->second.HasLoop;
     for (const CallSite &S : F->second.Calls)
-      if (const CalleeTotals *C = callee(S, T.Uncounted))
+      if (const CalleeTotals *C = callee(S, T.Uncounted)) {
         add(T, S.Callee, *C);
+        addCalleeParts(T.Values, T.Guarded, S.Guard, *C);
+      }
     // try_emplace's node is stable: std::map.
     It->second = std::move(T);
     Done.insert(Name);
@@ -944,16 +1045,7 @@ void addCallees(KernelCounts &K, CallResolver &Resolver) {
     if (!C)
       continue;
     CallResolver::add(All, Site.Callee, *C);
-    if (Site.Guard.empty())
-      continue;
-    auto It = llvm::find_if(K.Guarded, [&](const GuardedCounts &G) {
-      return G.Guard == Site.Guard;
-    });
-    if (It == K.Guarded.end()) {
-      K.Guarded.push_back({Site.Guard, {}});
-      It = std::prev(K.Guarded.end());
-    }
-    It->Counts += C->Counts;
+    addCalleeParts(K.Values, K.Guarded, Site.Guard, *C);
   }
   K += All.Counts;
   K.HasLoop |= All.HasLoop;

@@ -1,6 +1,7 @@
 //===- Report.cpp ---------------------------------------------------------===//
 #include "report/Report.h"
 
+#include "report/Arguments.h"
 #include "report/Diagnose.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -43,6 +44,9 @@ buildReports(llvm::ArrayRef<ArchBuild> Builds, LaunchLookup LaunchFor) {
         R.Launch->Block = Dim3{*R.Counts.MaxThreadsPerBlock, 1, 1};
         R.LaunchFromBounds = true;
       }
+      if (R.Launch && R.Launch->Args.empty())
+        R.Launch->Args =
+            integerArguments(R.Counts.Mangled, R.Launch->ProblemSize);
       if (R.Limits && R.Launch) {
         KernelFootprint F{R.Resources.Registers, R.Resources.StaticSharedBytes,
                           R.Resources.Barriers, R.Counts.MaxThreadsPerBlock};

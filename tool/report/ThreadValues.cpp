@@ -79,6 +79,8 @@ static uint64_t value(const ValueNode &N, const unsigned Thread[3],
   case ValueOp::GridSize:
     return Place.Grid[N.A];
   case ValueOp::Param:
+    if (N.B < Place.Args.size() && Place.Args[N.B])
+      return truncate(uint64_t(*Place.Args[N.B]), W);
     return paramValue(N.A, W);
   case ValueOp::Add:
     return truncate(A + B, W);

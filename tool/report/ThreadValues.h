@@ -19,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -35,7 +36,8 @@ enum class ValueOp : uint8_t {
   // never guards, which are evaluated for one block.
   BlockIndex, // %ctaid.x/y/z
   GridSize,   // %nctaid.x/y/z
-  Param,      // the kernel's parameter number A (paramValue)
+  Param,      // the kernel's parameter: A numbers it (paramValue), B is
+              // its place in the signature (BlockPlace::Args)
   Add,
   Sub,
   Mul,
@@ -76,7 +78,9 @@ struct ValueNode {
   // Convert: whether the operand is read as signed when widened.
   bool SourceSigned = false;
   // Operand nodes, or for ThreadIndex, BlockSize, BlockIndex and GridSize
-  // the dimension (0 to 2), for Param the parameter's number.
+  // the dimension (0 to 2), for Param the parameter's number (A, in the
+  // order first loaded) and its place among the kernel's parameters (B;
+  // NoPlace for a field of a parameter, a structure passed by value).
   unsigned A = 0, B = 0, C = 0;
   uint64_t Constant = 0;
 };
@@ -94,10 +98,16 @@ struct GuardLiteral {
   }
 };
 
+/// A Param node's place for a part of a parameter (ValueNode::B).
+inline constexpr unsigned NoPlace = ~0u;
+
 /// Where a block runs, for the nodes that read it.
 struct BlockPlace {
   unsigned Index[3] = {0, 0, 0};
   unsigned Grid[3] = {1, 1, 1};
+  /// The launch's argument values by the parameter's place, where known
+  /// (LaunchConfig::Args); any other parameter gets paramValue's.
+  llvm::ArrayRef<std::optional<int64_t>> Args;
 };
 
 /// The value a parameter is given: its value is unknown, so one that puts

@@ -11,6 +11,7 @@
 
 #include "ReportKernels.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace metacu::report;
@@ -298,6 +299,51 @@ TEST(ModelTest, ALoopWithATripCountIsCountedPerPass) {
   EXPECT_DOUBLE_EQ(L.P.LatencyCycles - F.P.LatencyCycles,
                    99 * archLimits(90)->Device.DramLatencyCycles);
   EXPECT_GE(L.P.TimeUs, F.P.TimeUs);
+}
+
+TEST(ModelTest, APassWaitsForItsLatencyAndTheBytesQueuedAheadOfIt) {
+  // A loop of n passes (n the kernel's first argument, given with the
+  // launch), each loading 4 bytes a thread, one full wave of 256-thread
+  // blocks: 100 passes hold 100 idle latencies in a row and about as many
+  // cycles of transfer; the wave takes their root-sum-square at least.
+  KernelCounts Looped;
+  Looped.HasLoop = true;
+  ValueNode Zero{ValueOp::Constant, 32}, One{ValueOp::Constant, 32},
+      N{ValueOp::Param, 32, true};
+  One.Constant = 1;
+  N.B = 0;
+  TripCount T{Looped.Values.add(Zero),
+              Looped.Values.add(One),
+              Looped.Values.add(N),
+              ValueOp::Less,
+              32,
+              true,
+              true,
+              false};
+  OpCounts Body;
+  Body.GlobalLoads.add(4);
+  Body.Instructions = 4;
+  Looped += Body;
+  Looped.Loops.push_back({"$L__BB0_1", Body, T, std::nullopt});
+  const ArchLimits &L = *archLimits(90);
+  LaunchConfig Launch;
+  Launch.Block = {256, 1, 1};
+  Launch.Args = {100};
+  KernelResources R;
+  R.Registers = 16;
+  Occupancy O = computeOccupancy(L, {16, 0, 0, std::nullopt}, Launch);
+  Launch.Grid = Dim3{O.BlocksPerSM * L.Device.SMs, 1, 1};
+  Prediction P = predict(Looped, R, O, L, Launch);
+  ASSERT_TRUE(P.LoopTrips[0]);
+  EXPECT_DOUBLE_EQ(*P.LoopTrips[0], 100);
+  double Rounds = 100 * L.Device.DramLatencyCycles;
+  double Cycles = P.TimeUs * L.Device.ClockGHz * 1e3;
+  EXPECT_GT(P.DramCycles, Rounds / 2);
+  EXPECT_GE(Cycles, std::hypot(Rounds, P.DramCycles));
+  // A tenth of the passes: about a tenth of the time.
+  Launch.Args = {10};
+  double Tenth = predict(Looped, R, O, L, Launch).TimeUs;
+  EXPECT_LT(Tenth, P.TimeUs / 5);
 }
 
 TEST(ModelTest, PhaseNamesAreTheJsonSpelling) {

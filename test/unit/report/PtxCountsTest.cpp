@@ -472,6 +472,69 @@ TEST(PtxCountsTest, CalledFunctionsAreCountedPerCallSite) {
   EXPECT_EQ(K.Guarded[0].Counts.flops(FpType::F32), 1u);
 }
 
+TEST(PtxCountsTest, ACalleesOwnConditionsArePerThread) {
+  // lead() stores under its own threadIdx.x == 0; the kernel calls it for
+  // every thread and again under threadIdx.x < 32 (was: both stores
+  // counted for every thread). Each instruction lands in one part: the
+  // callee's unguarded rest under the call's condition, its store under
+  // both conditions.
+  auto Kernels = countPtx(R"(
+.func _Z4leadv()
+{
+	mov.u32 	%r1, %tid.x;
+	setp.ne.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__BB0_2;
+	st.global.u32 	[%rd1], %r1;
+$L__BB0_2:
+	ret;
+}
+.visible .entry _Z1kPf(
+	.param .u64 _Z1kPf_param_0
+)
+{
+	mov.u32 	%r1, %tid.x;
+	{ // callseq 0, 0
+	call.uni 
+	_Z4leadv, 
+	(
+	);
+	} // callseq 0
+	setp.gt.u32 	%p1, %r1, 31;
+	@%p1 bra 	$L__BB1_2;
+	{ // callseq 1, 0
+	call.uni 
+	_Z4leadv, 
+	(
+	);
+	} // callseq 1
+$L__BB1_2:
+	ret;
+}
+)");
+  ASSERT_TRUE(bool(Kernels)) << llvm::toString(Kernels.takeError());
+  const KernelCounts &K = (*Kernels)[0];
+  EXPECT_EQ(K.GlobalStores.Instructions, 2u);
+  unsigned Stores = 0;
+  for (const GuardedCounts &G : K.Guarded) {
+    Stores += G.Counts.GlobalStores.Instructions;
+    // The second call's store is under both conditions.
+    if (G.Counts.GlobalStores.Instructions)
+      EXPECT_TRUE(G.Guard.size() == 1 || G.Guard.size() == 2);
+  }
+  EXPECT_EQ(Stores, 2u);
+  // A block of 64: thread 0 stores twice, the rest never.
+  llvm::SmallVector<uint64_t> Values;
+  unsigned Stored = 0;
+  for (unsigned T = 0; T < 64; ++T) {
+    const unsigned Thread[3] = {T, 0, 0}, Block[3] = {64, 1, 1};
+    K.Values.evaluate(Thread, Block, Values);
+    for (const GuardedCounts &G : K.Guarded)
+      if (ThreadValues::holds(G.Guard, Values))
+        Stored += G.Counts.GlobalStores.Instructions;
+  }
+  EXPECT_EQ(Stored, 2u);
+}
+
 TEST(PtxCountsTest, RecursionAndPointersAreNamedNotCounted) {
   const KernelCounts K = (*countPtx(CallsPtx))[0];
   ASSERT_EQ(K.Uncounted.size(), 2u);
@@ -561,6 +624,27 @@ $L__BB0_2:
   EXPECT_EQ(passes(K, 0, 3, 256, Place), (N4 - 259 + 1023) / 1024);
   Place.Grid[0] = 2;
   EXPECT_EQ(passes(K, 0, 3, 256, Place), (N4 - 259 + 511) / 512);
+  // Given n, the launch's second argument (k_param_1), it follows n.
+  const std::optional<int64_t> Args[] = {std::nullopt, 1 << 26};
+  Place.Args = Args;
+  EXPECT_EQ(passes(K, 0, 3, 256, Place), ((1 << 24) - 259 + 511) / 512);
+}
+
+TEST(PtxCountsTest, AParametersPlaceIsItsNumberInTheSignature) {
+  // Loaded out of order, a parameter keeps its place; a field of a
+  // structure passed by value has none.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u32 	%r1, [k_param_2];
+	ld.param.u32 	%r2, [k_param_0];
+	ld.param.u32 	%r3, [k_param_1+4];
+	add.s32 	%r4, %r1, %r2;
+	add.s32 	%r5, %r4, %r3;
+)");
+  std::vector<unsigned> Places;
+  for (unsigned I = 0; I < K.Values.size(); ++I)
+    if (K.Values.node(I).Op == ValueOp::Param)
+      Places.push_back(K.Values.node(I).B);
+  EXPECT_EQ(Places, (std::vector<unsigned>{2, 0, NoPlace}));
 }
 
 TEST(PtxCountsTest, NestedLoopsAndTheAccessesInThem) {

@@ -134,6 +134,24 @@ TEST(ThreadValuesTest, TheBlocksPlaceAndMadeUpParameters) {
   EXPECT_EQ(V[Grid], 1u);
 }
 
+TEST(ThreadValuesTest, GivenArgumentsReplaceMadeUpOnes) {
+  Built B;
+  // Parameters numbered 0 and 1 as first loaded, at places 1 and 0.
+  unsigned N = B.add(ValueOp::Param, 32, true, 0, 1);
+  unsigned Pointer = B.add(ValueOp::Param, 64, false, 1, 0);
+  unsigned Field = B.add(ValueOp::Param, 32, false, 2, NoPlace);
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {0, 0, 0}, Size[3] = {32, 1, 1};
+  BlockPlace Place;
+  const std::optional<int64_t> Args[] = {std::nullopt, -3};
+  Place.Args = Args;
+  B.V.evaluate(Thread, Size, V, Place);
+  // Held in the node's width: -3 as a 32-bit integer.
+  EXPECT_EQ(V[N], 0xfffffffdu);
+  EXPECT_EQ(V[Pointer], paramValue(1, 64));
+  EXPECT_EQ(V[Field], paramValue(2, 32));
+}
+
 TEST(ThreadValuesTest, GuardsHoldWhenEveryLiteralDoes) {
   Built B;
   unsigned Tid = B.add(ValueOp::ThreadIndex, 32, false, 0);

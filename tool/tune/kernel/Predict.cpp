@@ -186,6 +186,7 @@ private:
           report::LaunchConfig C;
           C.Block = {unsigned(L[0]), unsigned(L[1]), unsigned(L[2])};
           C.Grid = report::Dim3{unsigned(L[3]), unsigned(L[4]), unsigned(L[5])};
+          C.ProblemSize = K.Declared.ProblemSize;
           return C;
         });
     llvm::sys::fs::remove_directories(B.Dir);
