@@ -502,21 +502,24 @@ class Run:
                 return
 
     def deal(self):
-        """Gives each GPU worker with room the next shard: its own batch's,
-        else a batch nobody times, else any."""
+        """Gives each GPU worker with room the next shard: one of a batch it
+        took first, else of a batch no GPU worker has, else of the batch
+        with the most shards waiting (a harness more for this GPU)."""
         for g in self.gpus:
             while self.ready and len(self.queued[g]) < GPU_DEPTH:
-                mine = [k for k, it in enumerate(self.ready)
-                        if self.owner.get(it["batch"]["source"]) == g]
-                free = [k for k, it in enumerate(self.ready)
-                        if self.owner.get(it["batch"]["source"]) not in self.gpus]
-                k = (mine or free or [0])[0]
+                owners = [self.owner.get(it["batch"]["source"]) for it in self.ready]
+                mine = [k for k, o in enumerate(owners) if o == g]
+                free = [k for k, o in enumerate(owners) if o not in self.gpus]
+                waiting = collections.Counter(it["batch"]["source"] for it in self.ready)
+                k = (mine or free or [max(range(len(self.ready)), key=lambda k: waiting[
+                    self.ready[k]["batch"]["source"]])])[0]
                 item = self.ready.pop(k)
                 item["candidates"] = [i for i in item["candidates"]
                                       if item["batch"]["candidates"][i]["config"] not in self.done]
                 if not item["candidates"]:
                     continue
-                self.owner[item["batch"]["source"]] = g
+                if self.owner.get(item["batch"]["source"]) not in self.gpus:
+                    self.owner[item["batch"]["source"]] = g
                 exe = self.batches[item["batch"]["source"]]["exe"]
                 meta = {"batch": self.index[item["batch"]["source"]], "name": item["name"],
                         "candidates": item["candidates"], "compile_ms": item["compile_ms"]}
