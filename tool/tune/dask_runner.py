@@ -29,6 +29,7 @@ import asyncio
 import collections
 import hashlib
 import importlib.util
+import inspect
 import json
 import os
 import queue
@@ -101,11 +102,8 @@ def _state(w=None):
     if w is None:
         from distributed import get_worker
         w = get_worker()
-    s = w.__dict__.get("_metacu_tune")
-    if s is None:
-        s = w.__dict__.setdefault("_metacu_tune", {"lock": threading.Lock(), "runs": {},
-                                                   "pools": {}})
-    return w, s
+    return w, w.__dict__.setdefault("_metacu_tune", {"lock": threading.Lock(), "runs": {},
+                                                     "pools": {}})
 
 
 def _write(path, data, mode=0o644):
@@ -166,10 +164,11 @@ def compile_task(files, source, meta, nvcc):
     return {"data": data, "ms": ms, "errors": errors, "host": socket.gethostname()}
 
 
-def built_task(record):
-    """A build kept in the bundle's bin/ from an earlier run, as a compile
-    task would give it (so that Dask can make it again if it is lost)."""
-    return record
+def built_task(data):
+    """``data`` as a task's result, which Dask makes again if the worker
+    holding it is lost (unlike scattered data): the bundle's files, or a
+    build kept in bin/ by an earlier run, as a compile task gives one."""
+    return data
 
 
 def gpu_task(files, harness, shard, meta, timeout, topic):
@@ -302,7 +301,11 @@ class Run:
 
     def workers(self):
         """The cluster's compile slots and GPU workers now."""
-        info = self.client.scheduler_info()["workers"]
+        # Some releases list 5 workers unless asked for all; older ones
+        # know no such argument.
+        every = {"n_workers": -1} if "n_workers" in inspect.signature(
+            self.client.scheduler_info).parameters else {}
+        info = self.client.scheduler_info(**every)["workers"]
         cpu = sum(w.get("resources", {}).get("CPU", 0) for w in info.values())
         gpus = sorted(a for a, w in info.items() if w.get("resources", {}).get("GPU", 0) >= 1)
         return int(cpu), gpus
@@ -326,6 +329,13 @@ class Run:
         self.done = run.load_done(self.path)
         failed = [f for f in m["failed"] if f["config"] not in self.done]
         self.done.update(f["config"] for f in failed)
+        self.results = run.Results(self.path)
+        for f in failed:
+            self.results.add(dict(config=f["config"], status="compile", reason=f["reason"]))
+        if all(c["config"] in self.done for b in m["batches"] for c in b["candidates"]):
+            # Nothing to wait for workers for.
+            self.say("every candidate has a result in %s" % self.path)
+            return
         cpu, self.gpus = self.wait_for_workers()
         if "{gpu}" in m["gencode"]:
             cc = self.client.submit(capability_task, resources={"GPU": 1}, pure=False).result()
@@ -334,9 +344,6 @@ class Run:
                          % m["image"])
             m["gencode"] = m["gencode"].replace("{gpu}", cc)
         jobs = run.plan(m, self.done, a.jobs or cpu, a.shards)
-        self.results = run.Results(self.path)
-        for f in failed:
-            self.results.add(dict(config=f["config"], status="compile", reason=f["reason"]))
         files, sources = bundle_files(self.here, m)
         files["gencode"] = m["gencode"]
         self.bundle = files["id"]
