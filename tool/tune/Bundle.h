@@ -148,6 +148,8 @@ llvm::Expected<BundleResults> readBundle(llvm::StringRef Dir);
 
 /// The text of run.py.
 llvm::StringRef runScript();
+/// The text of dask_runner.py, run.py's runner on a Dask cluster.
+llvm::StringRef daskRunnerScript();
 
 } // namespace metacu::tune
 

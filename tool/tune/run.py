@@ -19,10 +19,15 @@
 #
 #   python3 run.py [--gpus all | --gpus 0,1] [--jobs N] [--shards N]
 #                  [--nvcc PATH] [--timeout SECONDS] [--compile-only]
-#                  [--dry-run]
+#                  [--dry-run] [--scheduler ADDRESS | --scheduler local]
+#
+# With --scheduler the same compiles and harnesses run on a Dask cluster
+# (dask_runner.py, beside this file; docs/distributed-tuning.md); without
+# it nothing here needs more than Python's standard library.
 import argparse
 import concurrent.futures
 import datetime
+import importlib.util
 import json
 import os
 import queue
@@ -51,9 +56,28 @@ def load_done(path):
     return done
 
 
+def cut_torn_line(path):
+    """Drops a last line that a killed run left unfinished (no newline, not
+    JSON), so that the lines appended after it stay lines of their own; a
+    whole last line without its newline gets one."""
+    if not os.path.exists(path):
+        return
+    with open(path, "rb+") as f:
+        data = f.read()
+        if not data or data.endswith(b"\n"):
+            return
+        start = data.rfind(b"\n") + 1
+        try:
+            json.loads(data[start:])
+            f.write(b"\n")
+        except ValueError:
+            f.truncate(start)
+
+
 class Results:
     def __init__(self, path):
         self.lock = threading.Lock()
+        cut_torn_line(path)
         self.f = open(path, "a")
 
     def add(self, record):
@@ -231,6 +255,33 @@ def locate(job, cmd):
             owner[j + 1] = by_name[g.group(1)]
     found = sorted(set(owner[n] for n in errors if n in owner))
     return None, ms, found if errors and all(n in owner for n in errors) else []
+
+
+def refused(job, errors):
+    """What follows a shard nvcc refused (``errors``, its error lines), or
+    the look for whose kernel holds them (a "locate" job; ``errors``, the
+    members found): the candidates that fail, each with its line, and the
+    compiles to submit next. Which candidates nvcc refuses, without
+    compiling the others one by one: those its errors name fail, the rest
+    compile again; when it names none, the shard is compiled once more to
+    find whose kernel the errors are in, and failing that each half
+    compiles alone."""
+    members = job["candidates"]
+    if job["kind"] == "locate":
+        named = {i: job["reason"] for i in errors}
+        job = job["shard"]
+    else:
+        named = blamed(errors, job["batch"], members) if len(members) > 1 else \
+            {members[0]: errors[0]}
+        if not named and not job.get("located"):
+            return {}, [dict(job, kind="locate", name=job["name"] + "_lines",
+                             reason=errors[0], shard=dict(job, located=True))]
+    rest = [i for i in members if i not in named]
+    parts = [rest] if named else [rest[:len(rest) // 2], rest[len(rest) // 2:]]
+    # After a look that found nothing, halving alone.
+    return named, [dict(job, candidates=part, located=bool(job.get("located")) and not named,
+                        name="%s_%s" % (job["name"], "r" if named else k))
+                   for k, part in enumerate(p for p in parts if p)]
 
 
 class Stats:
@@ -433,8 +484,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpus", default="0",
                     help="the GPUs to time on: 0 (the default), 0,1 or all")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                    help="nvcc processes at once (default: every core)")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="nvcc processes at once (default: every core, or with "
+                    "--scheduler every CPU slot of the cluster's compile workers)")
     ap.add_argument("--nvcc", default=os.environ.get("NVCC", "nvcc"))
     ap.add_argument("--timeout", type=float, default=60,
                     help="seconds a candidate may run before it counts as hung")
@@ -445,7 +497,21 @@ def main():
                     help="compile, record what does not build, time nothing")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
+    ap.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run on the Dask cluster of this scheduler (an address, a "
+                    "scheduler file, or 'local' for one of this host's cores and "
+                    "--gpus); see dask_runner.py")
     a = ap.parse_args()
+    if a.scheduler and not a.dry_run:
+        # The Dask runner, beside this file: only it needs dask. Not
+        # importable by its name (no sys.modules entry), so that its
+        # functions are sent to the cluster by value.
+        spec = importlib.util.spec_from_file_location(
+            "metacu_dask_runner", os.path.join(HERE, "dask_runner.py"))
+        dask_runner = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(dask_runner)
+        return dask_runner.main(a, sys.modules[__name__])
+    a.jobs = a.jobs or os.cpu_count() or 1
     with open(os.path.join(HERE, "manifest.json")) as f:
         m = json.load(f)
     path = os.path.join(HERE, "results.jsonl")
@@ -535,35 +601,14 @@ def main():
                         ready.put(item)
                     state["waiting"] = []
                     continue
-                members = job["candidates"]
-                if job["kind"] == "locate":
-                    named = {i: job["reason"] for i in errors}
-                    job = job["shard"]
-                elif errors is None:
+                if job["kind"] == "shard" and errors is None:
                     shard_built(job, out, ms)
                     continue
-                else:
-                    # Which candidates nvcc refuses, without compiling the
-                    # others one by one: those its errors name fail, the
-                    # rest compile again; when it names none, the shard is
-                    # compiled once more to find whose kernel the errors are
-                    # in, and failing that each half compiles alone.
-                    named = blamed(errors, job["batch"], members) if len(members) > 1 else \
-                        {members[0]: errors[0]}
-                    if not named and not job.get("located"):
-                        where = dict(job, kind="locate", name=job["name"] + "_lines",
-                                     reason=errors[0], shard=dict(job, located=True))
-                        building[compilers.submit(compile_job, m, where, a.nvcc, split)] = where
-                        continue
+                named, again = refused(job, errors)
                 for i, line in named.items():
-                    fail(job, i, line, ms / len(members))
-                rest = [i for i in members if i not in named]
-                parts = [rest] if named else [rest[:len(rest) // 2], rest[len(rest) // 2:]]
-                for k, part in enumerate(p for p in parts if p):
-                    # After a look that found nothing, halving alone.
-                    again = dict(job, candidates=part, located=bool(job.get("located")) and not named,
-                                 name="%s_%s" % (job["name"], "r" if named else k))
-                    building[compilers.submit(compile_job, m, again, a.nvcc, split)] = again
+                    fail(job, i, line, ms / len(job["candidates"]))
+                for j in again:
+                    building[compilers.submit(compile_job, m, j, a.nvcc, split)] = j
         ready.close()
         for fut in timed:
             fut.result()

@@ -15,6 +15,15 @@
 # times its candidates: candidate 1 corrupts the context (the harness reports
 # it and exits 3), candidate 4 kills the process, candidate 6 hangs, the
 # others are correct.
+#
+# FAKE_DEVICE=CACHE.json makes it a replay instead: every candidate's outcome
+# is what the Kernel Tuner cache recorded for its parameters (the bundle's
+# manifest, found above the source, gives them): its times, or
+# CompilationFailedConfig (a ptxas error naming it), RuntimeFailedConfig,
+# InvalidConfig (a wrong result). FAKE_KILL_WORKER=NAME:MARKER makes the first
+# harness to reach candidate NAME (while the file MARKER does not exist)
+# create MARKER and kill the process that started it (run.py's Dask worker).
+import json
 import os
 import sys
 
@@ -25,8 +34,29 @@ names = [a[len(prefix):] for a in args if a.startswith(prefix)]
 with open(os.environ.get("FAKE_NVCC_LOG", os.devnull), "a") as log:
     log.write((" ".join(names) if "-cubin" in args else "harness") + "\n")
 
+
+
+def replayed():
+    """Candidate name to the cache's record, for the batch compiled."""
+    if not os.environ.get("FAKE_DEVICE"):
+        return {}
+    cache = json.load(open(os.environ["FAKE_DEVICE"]))
+    root = os.path.dirname(os.path.abspath(args[-1]))
+    while not os.path.exists(os.path.join(root, "manifest.json")):
+        root = os.path.dirname(root)
+    spell = lambda v: str(v) if isinstance(v, bool) else "%d" % v
+    out = {}
+    for b in json.load(open(os.path.join(root, "manifest.json")))["batches"]:
+        for c in b["candidates"]:
+            key = ",".join(spell(c["params"][k]) for k in cache["tune_params_keys"])
+            out[c["name"]] = cache["cache"][key]
+    return out
+
+
 if "-cubin" in args:
     ptxas = [n for n in os.environ.get("FAKE_NVCC_PTXAS", "").split(",") if n in names]
+    ptxas += [n for n, r in replayed().items()
+              if n in names and r["time"] == "CompilationFailedConfig"]
     if ptxas:
         for n in ptxas:
             print("ptxas error   : Entry function '_Z%d%sPfi' uses too much shared data "
@@ -51,7 +81,10 @@ if "-cubin" in args:
 
 with open(out, "w") as f:
     f.write('''#!/usr/bin/env python3
-import json, os, sys, time
+import json, os, signal, sys, time
+DEVICE = %r
+KILL = os.environ.get("FAKE_KILL_WORKER", "").split(":")
+''' % replayed() + '''
 with open(os.environ.get("FAKE_HARNESS_LOG", os.devnull), "a") as log:
     log.write("start\\n")
 print(json.dumps({"device": "Fake GPU", "driver": "13.0", "cc": 90}), flush=True)
@@ -65,6 +98,23 @@ for line in sys.stdin:
         i = int(i)
         assert name in built, (name, built)
         print(json.dumps({"start": i}), flush=True)
+        if name == KILL[0] and not os.path.exists(KILL[1]):
+            open(KILL[1], "w").close()
+            os.kill(os.getppid(), signal.SIGKILL)
+            sys.exit(1)
+        if DEVICE:
+            r = DEVICE[name]
+            if r["time"] == "RuntimeFailedConfig":
+                print(json.dumps({"candidate": i, "status": "runtime",
+                                  "reason": "cannot launch: invalid argument"}), flush=True)
+            elif r["time"] == "InvalidConfig":
+                print(json.dumps({"candidate": i, "status": "correctness",
+                                  "reason": "largest error 1 above the tolerance 0"}), flush=True)
+            else:
+                print(json.dumps({"candidate": i, "status": "correct", "times": r["times"],
+                                  "verification_ms": r["verification_time"],
+                                  "benchmark_ms": r["benchmark_time"]}), flush=True)
+            continue
         if i == 1:
             print(json.dumps({"candidate": i, "status": "runtime", "reason": "illegal",
                               "fatal": True}), flush=True)

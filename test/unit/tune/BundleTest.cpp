@@ -131,6 +131,7 @@ TEST(BundleTest, ABatchWhoseGenerationFailsIsSplitAndOnlyTheCulpritFails) {
   EXPECT_EQ(read(T.path("b/src/./batch_0.cu")), "// k_tune_0\n");
   EXPECT_EQ(read(T.path("b/src/./batch_2.cu")), "// k_tune_3\n// k_tune_4\n");
   EXPECT_EQ(read(T.path("b/run.py")), runScript().str());
+  EXPECT_EQ(read(T.path("b/dask_runner.py")), daskRunnerScript().str());
   EXPECT_FALSE(read(T.path("b/include/metacu/tune.h")).empty());
 }
 

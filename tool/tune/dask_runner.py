@@ -1,0 +1,610 @@
+# dask_runner.py - run.py's runner on a Dask cluster (run.py --scheduler).
+#
+# Written by metacu into every bundle next to run.py; run.py loads it only
+# for --scheduler, so that nothing else of tuning needs dask
+# (docs/distributed-tuning.md). It is loaded under a name no other process
+# can import, so that its functions travel to the scheduler and the workers
+# by value (cloudpickle), where no copy of it is. The work is run.py's,
+# spread over a dask.distributed cluster:
+#
+# - compiles (a batch's harness, its shards' cubins) are tasks that need one
+#   unit of the resource CPU: any worker started with `--resources CPU=N`,
+#   on any host with nvcc;
+# - a shard's timing is a task that needs the resource GPU: a worker that
+#   owns one GPU (`--resources GPU=1`; CUDA_VISIBLE_DEVICES, or GPU 0) and
+#   keeps one harness process per batch alive across tasks, so the problem
+#   is made once per GPU and batch. This process deals the shards out (a
+#   GPU keeps to its batch, as run.py's GPU threads do) and appends each
+#   result to results.jsonl as the harness reports it.
+#
+# No shared file system: the bundle's files reach the workers as task data
+# (compressed), and the built harnesses and cubins go from compile workers to
+# GPU workers the same way. Each build also lands in the bundle's bin/ with
+# a key (its nvcc command and the bundle's contents), so that a rerun, or a
+# run after `--compile-only`, times without compiling again. A compile lost
+# with its worker is run again by Dask; a GPU worker lost mid-shard has its
+# shard's unmeasured candidates timed elsewhere; a rerun skips what
+# results.jsonl holds.
+import asyncio
+import collections
+import hashlib
+import importlib.util
+import inspect
+import json
+import os
+import queue
+import socket
+import sys
+import threading
+import time
+import uuid
+import zlib
+
+# Times a shard goes out again after its GPU worker was lost, before its
+# unmeasured candidates are recorded as failures.
+LOST_RETRIES = 2
+# Shards queued on a GPU worker at once: one timing, one waiting, so that
+# the worker never waits for this process between shards.
+GPU_DEPTH = 2
+# Batches whose harness a GPU worker keeps alive at once.
+HARNESSES_PER_GPU = 4
+
+
+def main(a, run):
+    if a.scheduler == "local":
+        # This host's cluster says only what goes wrong (its workers read
+        # the variable too).
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+    try:
+        import distributed
+    except ImportError as e:
+        sys.exit("run.py: --scheduler needs dask.distributed (%s); install it with "
+                 "`pip install distributed` or Debian's python3-distributed" % e)
+    cluster = None
+    if a.scheduler == "local":
+        cluster = local_cluster(a, run, distributed)
+        client = distributed.Client(cluster)
+    elif os.path.isfile(a.scheduler):
+        client = distributed.Client(scheduler_file=a.scheduler)
+    else:
+        client = distributed.Client(a.scheduler)
+    try:
+        return Run(a, run, client, distributed).go()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def local_cluster(a, run, distributed):
+    """A cluster of this host: one compile worker with a CPU slot per core
+    left over from the GPUs (or --jobs), and a worker per GPU of --gpus."""
+    gpus = [] if a.compile_only else run.gpu_list(a.gpus)
+    slots = a.jobs or max(1, (os.cpu_count() or 1) - len(gpus))
+    workers = {"compile": {"cls": distributed.Nanny,
+                           "options": {"nthreads": slots, "resources": {"CPU": slots}}}}
+    for g in gpus:
+        workers["gpu" + g] = {"cls": distributed.Nanny,
+                              "options": {"nthreads": 1, "resources": {"GPU": 1},
+                                          "env": {"CUDA_VISIBLE_DEVICES": g}}}
+    return distributed.SpecCluster(
+        workers=workers,
+        scheduler={"cls": distributed.Scheduler, "options": {"dashboard_address": ":0"}})
+
+
+# ---------------------------------------------------------------------------
+# On the workers. These functions reach the workers by value, so they keep
+# their state on the worker object, never in module globals.
+
+def _state(w=None):
+    """This worker's tuning state: a lock, the bundles copied here, their
+    run.py modules, and the GPU's harness pools."""
+    if w is None:
+        from distributed import get_worker
+        w = get_worker()
+    return w, w.__dict__.setdefault("_metacu_tune", {"lock": threading.Lock(), "runs": {},
+                                                     "pools": {}})
+
+
+def _write(path, data, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = "%s.%s.tmp" % (path, uuid.uuid4().hex)
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
+def _bundle_here(files, source=None):
+    """The bundle's copy on this worker (its run.py module, its folder and
+    its manifest), made once per worker from ``files`` (the common files)
+    and ``source`` (a batch's expansion) as they first come."""
+    w, s = _state()
+    with s["lock"]:
+        run = s["runs"].get(files["id"])
+        if run is None:
+            root = os.path.join(w.local_directory, "metacu-tune", files["id"])
+            for rel, data in files["files"].items():
+                _write(os.path.join(root, rel), zlib.decompress(data))
+            spec = importlib.util.spec_from_file_location("metacu_run_" + files["id"],
+                                                          os.path.join(root, "run.py"))
+            run = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(run)
+            with open(os.path.join(root, "manifest.json")) as f:
+                run.MANIFEST = json.load(f)
+            run.MANIFEST["gencode"] = files["gencode"]
+            s["runs"][files["id"]] = run
+        if source is not None:
+            path = os.path.join(run.HERE, "src", source["rel"])
+            if not os.path.exists(path):
+                _write(path, zlib.decompress(source["data"]))
+    return run
+
+
+def _job_here(run, meta):
+    """A compile job as run.py has it: its batch the manifest's."""
+    job = dict(meta, batch=run.MANIFEST["batches"][meta["batch"]])
+    if "shard" in job:
+        job["shard"] = _job_here(run, job["shard"])
+    return job
+
+
+def compile_task(files, source, meta, nvcc):
+    """One of run.py's compiles on this worker: the build's bytes (None if
+    nvcc refused it), the milliseconds, the error lines (or, for a look
+    for whose kernel holds an error, the members found)."""
+    run = _bundle_here(files, source)
+    out, ms, errors = run.compile_job(run.MANIFEST, _job_here(run, meta), nvcc, 1)
+    data = None
+    if out:
+        path = os.path.join(run.HERE, out)
+        with open(path, "rb") as f:
+            data = f.read()
+        os.remove(path)
+    return {"data": data, "ms": ms, "errors": errors, "host": socket.gethostname()}
+
+
+def built_task(data):
+    """``data`` as a task's result, which Dask makes again if the worker
+    holding it is lost (unlike scattered data): the bundle's files, or a
+    build kept in bin/ by an earlier run, as a compile task gives one."""
+    return data
+
+
+def gpu_task(files, harness, shard, meta, timeout, topic):
+    """Times one shard on this worker's GPU with run.py's GpuWorker, in the
+    harness this worker keeps for the shard's batch (started, and the
+    problem made, on the batch's first shard here). Each result goes to the
+    client as an event as the harness reports it, and all of them in the
+    return value (the client keeps the first of each)."""
+    w, s = _state()
+    run = _bundle_here(files)
+    batch = run.MANIFEST["batches"][meta["batch"]]
+    stem = run.stem(batch)
+    exe = os.path.join(run.HERE, "bin", stem)
+    if not os.path.exists(exe):
+        _write(exe, harness["data"], 0o755)
+    cubin = os.path.join(run.HERE, "bin", meta["name"] + ".cubin")
+    _write(cubin, shard["data"])
+    gpu = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]
+    pools = s["pools"].setdefault(files["id"], collections.OrderedDict())
+    key = batch["source"]
+    if key in pools:
+        pools.move_to_end(key)
+    else:
+        while len(pools) >= HARNESSES_PER_GPU:
+            _, old = pools.popitem(last=False)
+            if old.harness:
+                old.harness.close()
+        relay = Relay()
+        pools[key] = run.GpuWorker(run.MANIFEST, gpu, timeout, relay, set(), run.Stats(),
+                                   [])
+        pools[key].relay = relay
+    worker = pools[key]
+    got = []
+
+    def emit(rec):
+        rec.setdefault("timestamp", run.now())
+        rec["worker"] = str(w.name)
+        got.append(rec)
+        w.log_event(topic, rec)
+
+    worker.relay.to = emit
+    before = (worker.stats.harnesses, worker.stats.setup_ms)
+    try:
+        worker.run_shard(dict(batch=batch, exe=os.path.join("bin", stem),
+                              cubin=os.path.join("bin", meta["name"] + ".cubin"),
+                              candidates=meta["candidates"], compile_ms=meta["compile_ms"]))
+    finally:
+        os.remove(cubin)
+    if worker.fatal:
+        # It cannot set the problem up: no other shard would run.
+        raise RuntimeError(worker.fatal.pop())
+    return {"results": got, "harnesses": worker.stats.harnesses - before[0],
+            "setup_ms": worker.stats.setup_ms - before[1]}
+
+
+class Relay:
+    """Where a GPU worker's results go: the task running now."""
+
+    def __init__(self):
+        self.to = None
+
+    def add(self, rec):
+        self.to(rec)
+
+
+def close_task(bundle, dask_worker=None):
+    """Ends the harnesses this worker keeps for ``bundle`` (the run is
+    over); run by Client.run, which names the worker."""
+    _, s = _state(dask_worker)
+    for worker in s["pools"].pop(bundle, {}).values():
+        if worker.harness:
+            worker.harness.close()
+
+
+def capability_task():
+    """This GPU worker's architecture number ("90"), for a compute_N image."""
+    import subprocess
+    gpu = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]
+    out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader",
+                          "-i", gpu], capture_output=True, text=True).stdout.strip()
+    return out.replace(".", "") if out else None
+
+
+# ---------------------------------------------------------------------------
+# On the client: this process.
+
+def bundle_files(here, m):
+    """The bundle as task data: the files every worker needs (run.py, the
+    manifest, include/, the sources but the batches' expansions) and each
+    batch's expansion apart, all compressed; the id names their contents."""
+    paths = ["run.py", "manifest.json"]
+    for top in ["include", "src"]:
+        for dirpath, dirs, names in os.walk(os.path.join(here, top)):
+            dirs.sort()
+            paths += [os.path.relpath(os.path.join(dirpath, n), here) for n in sorted(names)]
+    batches = {os.path.normpath(os.path.join("src", b["source"])): b["source"]
+               for b in m["batches"]}
+    common, sources, digest = {}, {}, hashlib.sha256()
+    for rel in paths:
+        with open(os.path.join(here, rel), "rb") as f:
+            data = f.read()
+        digest.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+        if rel in batches:
+            sources[batches[rel]] = {"rel": batches[rel], "data": zlib.compress(data, 6)}
+        else:
+            common[rel] = zlib.compress(data, 6)
+    return {"id": digest.hexdigest()[:16], "files": common}, sources
+
+
+class Run:
+    def __init__(self, a, run, client, distributed):
+        self.a, self.run, self.client, self.dd = a, run, client, distributed
+        self.here = run.HERE
+        with open(os.path.join(self.here, "manifest.json")) as f:
+            self.m = json.load(f)
+        self.path = os.path.join(self.here, "results.jsonl")
+        self.events = queue.Queue()
+        self.pending = {}  # future -> (kind, job or item)
+        self.ready = []  # built shards waiting for a GPU
+        self.queued = collections.defaultdict(set)  # GPU worker -> its shards' futures
+        self.owner = {}  # batch source -> the GPU worker timing it
+        self.lost = collections.Counter()  # shard name -> times its GPU worker was lost
+        self.gpus = []
+        self.busy = collections.Counter()  # GPU worker -> ms its harnesses timed
+        self.counts = collections.Counter()
+        self.builds = None  # key -> a build kept in bin/ and its note
+
+    def say(self, text):
+        print("run.py: " + text, file=sys.stderr, flush=True)
+
+    def workers(self):
+        """The cluster's compile slots and GPU workers now."""
+        # Some releases list 5 workers unless asked for all; older ones
+        # know no such argument.
+        every = {"n_workers": -1} if "n_workers" in inspect.signature(
+            self.client.scheduler_info).parameters else {}
+        info = self.client.scheduler_info(**every)["workers"]
+        cpu = sum(w.get("resources", {}).get("CPU", 0) for w in info.values())
+        gpus = sorted(a for a, w in info.items() if w.get("resources", {}).get("GPU", 0) >= 1)
+        return int(cpu), gpus
+
+    def wait_for_workers(self):
+        said = False
+        while True:
+            cpu, gpus = self.workers()
+            if cpu and (gpus or self.a.compile_only):
+                return cpu, gpus
+            if not said:
+                self.say("waiting for %s on the cluster" % " and ".join(
+                    w for w, have in [("a compile worker (resources CPU=N)", cpu),
+                                      ("a GPU worker (resources GPU=1)",
+                                       gpus or self.a.compile_only)] if not have))
+                said = True
+            time.sleep(1)
+
+    def go(self):
+        a, run, m = self.a, self.run, self.m
+        self.done = run.load_done(self.path)
+        failed = [f for f in m["failed"] if f["config"] not in self.done]
+        self.done.update(f["config"] for f in failed)
+        self.results = run.Results(self.path)
+        for f in failed:
+            self.results.add(dict(config=f["config"], status="compile", reason=f["reason"]))
+        if all(c["config"] in self.done for b in m["batches"] for c in b["candidates"]):
+            # Nothing to wait for workers for.
+            self.say("every candidate has a result in %s" % self.path)
+            return
+        cpu, self.gpus = self.wait_for_workers()
+        if "{gpu}" in m["gencode"]:
+            cc = self.client.submit(capability_task, resources={"GPU": 1}, pure=False).result()
+            if not cc:
+                sys.exit("run.py: %s needs the GPU's architecture; nvidia-smi did not say"
+                         % m["image"])
+            m["gencode"] = m["gencode"].replace("{gpu}", cc)
+        jobs = run.plan(m, self.done, a.jobs or cpu, a.shards)
+        files, sources = bundle_files(self.here, m)
+        files["gencode"] = m["gencode"]
+        self.bundle = files["id"]
+        self.topic = "metacu-tune-%s-%s" % (self.bundle, uuid.uuid4().hex[:8])
+        self.client.subscribe_topic(self.topic, lambda event: self.events.put(event[1]))
+        self.files = self.client.submit(built_task, files, pure=False)
+        self.sources = {k: self.client.submit(built_task, v, pure=False)
+                        for k, v in sources.items()}
+        self.index = {b["source"]: k for k, b in enumerate(m["batches"])}
+        self.batches = {}
+        for job in jobs:
+            if job["kind"] == "harness":
+                self.batches[job["batch"]["source"]] = dict(
+                    exe=None, error=None, waiting=[], share=0.0, size=len(job["candidates"]))
+        t0 = time.time()
+        try:
+            for job in sorted(jobs, key=lambda j: j["kind"] != "harness"):
+                self.build(job)
+            self.loop()
+        finally:
+            self.client.unsubscribe_topic(self.topic)
+            self.client.run(close_task, self.bundle)
+        self.drain()
+        wall = time.time() - t0
+        busy = ", ".join("%s %.0f%%" % (g, self.busy[g] / 10 / wall) for g in sorted(self.busy))
+        self.say("%d candidates in %.1f s on the Dask cluster (%d nvcc, %d builds kept from "
+                 "before, %d harness processes on %d GPU workers, %.1f s of harness setup%s%s)"
+                 % (sum(len(j["candidates"]) for j in jobs if j["kind"] == "harness"), wall,
+                    self.counts["nvcc"], self.counts["kept"], self.counts["harnesses"],
+                    len(self.busy), self.counts["setup_ms"] / 1000,
+                    "; timing: " + busy if busy else "",
+                    "; %d shards timed again after a lost GPU worker" % sum(self.lost.values())
+                    if self.lost else ""))
+
+    # -- compiles ----------------------------------------------------------
+
+    def key_of(self, job):
+        """What decides ``job``'s build (the bundle, nvcc's arguments but
+        the output's name), and where run.py puts it."""
+        cmd, out = self.run.nvcc_command(self.m, job, self.a.nvcc, 1)
+        k = cmd.index("-o")
+        cmd = [c.replace(self.here, "") for c in cmd[:k] + cmd[k + 2:]]
+        return hashlib.sha256(json.dumps([self.bundle, cmd]).encode()).hexdigest(), out
+
+    def kept(self, job):
+        """The build of ``job`` that an earlier run left in bin/ (the same
+        compile of the same bundle, under any name), if any."""
+        if self.builds is None:
+            self.builds = {}
+            for name in os.listdir(os.path.join(self.here, "bin")) if os.path.isdir(
+                    os.path.join(self.here, "bin")) else []:
+                if name.endswith(".key"):
+                    try:
+                        with open(os.path.join(self.here, "bin", name)) as f:
+                            note = json.load(f)
+                        self.builds[note["key"]] = dict(note, path=os.path.join(
+                            self.here, "bin", name[:-len(".key")]))
+                    except (OSError, ValueError, KeyError, TypeError):
+                        pass
+        note = self.builds.get(self.key_of(job)[0])
+        try:
+            with open(note["path"], "rb") as f:
+                data = f.read()
+        except (OSError, TypeError):
+            return None
+        if note.get("sha256") != hashlib.sha256(data).hexdigest():
+            return None
+        return {"data": data, "ms": note["ms"], "errors": None, "host": note.get("host")}
+
+    def keep(self, job, res):
+        key, out = self.key_of(job)
+        path = os.path.join(self.here, out)
+        _write(path, res["data"], 0o755 if job["kind"] == "harness" else 0o644)
+        _write(path + ".key", json.dumps({"key": key, "ms": res["ms"], "host": res["host"],
+                                          "sha256": hashlib.sha256(res["data"]).hexdigest()})
+               .encode())
+
+    def build(self, job):
+        meta = self.meta(job)
+        old = self.kept(job) if job["kind"] != "locate" else None
+        if old is not None:
+            self.counts["kept"] += 1
+            fut = self.client.submit(built_task, old, pure=False)
+        else:
+            fut = self.client.submit(
+                compile_task, self.files, self.sources[job["batch"]["source"]], meta,
+                self.a.nvcc, resources={"CPU": 1}, pure=False,
+                key="nvcc-%s-%s" % (job["name"], uuid.uuid4().hex[:8]),
+                priority=1 if job["kind"] == "harness" else 0)
+        self.pending[fut] = ("compile", job)
+
+    def meta(self, job):
+        out = {k: v for k, v in job.items() if k != "batch"}
+        out["batch"] = self.index[job["batch"]["source"]]
+        if "shard" in job:
+            out["shard"] = self.meta(job["shard"])
+        return out
+
+    def compiled(self, fut, job):
+        if fut.status == "error":
+            self.abort("compiling %s on the cluster failed: %r" % (job["name"], fut.exception()))
+        res = fut.result()
+        if fut.key.startswith("nvcc-"):
+            self.counts["nvcc"] += 1
+            if res["data"] is not None:
+                self.keep(job, res)
+        ms, errors = res["ms"], res["errors"]
+        state = self.batches[job["batch"]["source"]]
+        if job["kind"] == "harness":
+            if errors is not None:
+                # The batch's host code does not build: no candidate of it
+                # can run.
+                state["error"] = errors[0]
+                for i in job["candidates"]:
+                    self.fail(job, i, errors[0], ms)
+                return
+            state.update(exe=fut, share=ms / state["size"])
+            for item in state["waiting"]:
+                item["compile_ms"] += state["share"]
+                self.ready.append(item)
+            state["waiting"] = []
+            return
+        if job["kind"] == "shard" and errors is None:
+            if state["error"] is not None:
+                for i in job["candidates"]:
+                    self.fail(job, i, state["error"], ms)
+                return
+            if self.a.compile_only:
+                return
+            item = dict(batch=job["batch"], name=job["name"], cubin=fut,
+                        candidates=job["candidates"], compile_ms=ms / len(job["candidates"]))
+            if state["exe"] is None:
+                state["waiting"].append(item)
+            else:
+                item["compile_ms"] += state["share"]
+                self.ready.append(item)
+            return
+        named, again = self.run.refused(job, errors)
+        for i, line in named.items():
+            self.fail(job, i, line, ms / len(job["candidates"]))
+        for j in again:
+            self.build(j)
+
+    def fail(self, job, i, reason, ms):
+        self.record(dict(config=job["batch"]["candidates"][i]["config"], status="compile",
+                         reason=reason, compile_ms=ms))
+
+    # -- timing ------------------------------------------------------------
+
+    def record(self, rec):
+        if rec["config"] in self.done:
+            return
+        self.results.add(rec)
+        self.done.add(rec["config"])
+        if "worker" in rec:
+            self.busy[rec["worker"]] += rec.get("verification_ms", 0) + rec.get("benchmark_ms", 0)
+
+    def drain(self):
+        while True:
+            try:
+                self.record(self.events.get_nowait())
+            except queue.Empty:
+                return
+
+    def deal(self):
+        """Gives each GPU worker with room the next shard: one of a batch it
+        took first, else of a batch no GPU worker has, else of the batch
+        with the most shards waiting (a harness more for this GPU)."""
+        for g in self.gpus:
+            while self.ready and len(self.queued[g]) < GPU_DEPTH:
+                owners = [self.owner.get(it["batch"]["source"]) for it in self.ready]
+                mine = [k for k, o in enumerate(owners) if o == g]
+                free = [k for k, o in enumerate(owners) if o not in self.gpus]
+                waiting = collections.Counter(it["batch"]["source"] for it in self.ready)
+                k = (mine or free or [max(range(len(self.ready)), key=lambda k: waiting[
+                    self.ready[k]["batch"]["source"]])])[0]
+                item = self.ready.pop(k)
+                item["candidates"] = [i for i in item["candidates"]
+                                      if item["batch"]["candidates"][i]["config"] not in self.done]
+                if not item["candidates"]:
+                    continue
+                if self.owner.get(item["batch"]["source"]) not in self.gpus:
+                    self.owner[item["batch"]["source"]] = g
+                exe = self.batches[item["batch"]["source"]]["exe"]
+                meta = {"batch": self.index[item["batch"]["source"]], "name": item["name"],
+                        "candidates": item["candidates"], "compile_ms": item["compile_ms"]}
+                fut = self.client.submit(
+                    gpu_task, self.files, exe, item["cubin"], meta, self.a.timeout, self.topic,
+                    workers=[g], resources={"GPU": 1}, pure=False,
+                    key="time-%s-%s" % (item["name"], uuid.uuid4().hex[:8]))
+                item["worker"] = g
+                self.pending[fut] = ("gpu", item)
+                self.queued[g].add(fut)
+
+    def timed(self, fut, item):
+        self.queued[item["worker"]].discard(fut)
+        if fut.status == "error":
+            e = fut.exception()
+            if isinstance(e, RuntimeError) and str(e).startswith("run.py: "):
+                self.abort(str(e)[len("run.py: "):])
+            self.again(item, "the GPU worker's task failed: %r" % e)
+            return
+        res = fut.result()
+        self.drain()
+        for rec in res["results"]:
+            self.record(rec)
+        self.counts["harnesses"] += res["harnesses"]
+        self.counts["setup_ms"] += res["setup_ms"]
+
+    def again(self, item, why):
+        """The shard once more, on another GPU worker, for its candidates
+        without a result; after LOST_RETRIES, they fail."""
+        self.drain()
+        self.lost[item["name"]] += 1
+        if self.lost[item["name"]] > LOST_RETRIES:
+            for i in item["candidates"]:
+                self.record(dict(config=item["batch"]["candidates"][i]["config"],
+                                 status="runtime", reason="%s (%d times)" %
+                                 (why, self.lost[item["name"]])))
+            return
+        self.ready.insert(0, dict(item))
+
+    def loop(self):
+        seen, waiting = 0.0, False
+        while self.pending or self.ready:
+            if time.time() - seen > 0.5:
+                seen = time.time()
+                _, gpus = self.workers()
+                for g in set(self.queued) - set(gpus):
+                    # Lost: its shards go to the others.
+                    for fut in list(self.queued.pop(g)):
+                        kind, item = self.pending.pop(fut)
+                        fut.cancel()
+                        self.again(item, "its GPU worker %s was lost" % g)
+                self.gpus = gpus
+            self.drain()
+            self.deal()
+            if self.ready and not self.gpus and not waiting:
+                self.say("waiting for a GPU worker (resources GPU=1) on the cluster")
+                waiting = True
+            if not self.pending:
+                time.sleep(0.2)
+                continue
+            try:
+                finished = self.dd.wait(list(self.pending), timeout=0.5,
+                                        return_when="FIRST_COMPLETED").done
+            except (TimeoutError, asyncio.TimeoutError):
+                continue
+            for fut in finished:
+                if fut not in self.pending:
+                    continue
+                kind, what = self.pending.pop(fut)
+                if fut.status == "cancelled":
+                    continue
+                if kind == "compile":
+                    self.compiled(fut, what)
+                else:
+                    self.timed(fut, what)
+
+    def abort(self, why):
+        for fut in self.pending:
+            fut.cancel()
+        self.pending.clear()
+        sys.exit("run.py: " + why)
