@@ -75,9 +75,12 @@ static std::string convertSite(const Site &S, const LineTable &Lines,
       Code = "} else {";
       Chain.push_back("else");
     } else {
-      Code =
-          (Opened ? "} else if codegen (" : "if codegen (") + D.Codegen + ") {";
-      Chain.push_back("if codegen (" + D.Codegen + ")");
+      // The names a branch declares for the code below stay visible.
+      std::string Head = S.Category == SiteCategory::LocalDeclaration && !Opened
+                             ? "using if codegen ("
+                             : "if codegen (";
+      Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
+      Chain.push_back(Head + D.Codegen + ")");
     }
     Opened = true;
     Edits.push_back({D.Begin, D.End, lineWith(Indent, Code, D, Lines)});

@@ -86,6 +86,42 @@ TEST(MigrateTest, DropsBranchesNoArchitectureCompiles) {
             llvm::StringRef(Input).count('\n'));
 }
 
+TEST(MigrateTest, ALocalDeclarationChainBeginsWithUsing) {
+  const char *Text = R"(void f() {
+#if __CUDA_ARCH__ >= 300
+  int *p = a;
+#elif __CUDA_ARCH__ >= 800
+  int *p = b;
+#else
+  int *p = c;
+#endif
+  g(p);
+}
+)";
+  Site S = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+                       {"dead", "(int)__nvvm_arch >= 80", ""},
+                       SiteCategory::LocalDeclaration);
+  Migration M = migrate("f.cu", Text, {S});
+  // The first branch emitted opens the chain, 'using' once before it.
+  EXPECT_EQ(M.Text, R"(void f() {
+
+
+  using if codegen ((int)__nvvm_arch >= 80) {
+  int *p = b;
+  } else {
+  int *p = c;
+  }
+  g(p);
+}
+)");
+  ASSERT_EQ(M.Report.size(), 1u);
+  EXPECT_NE(M.Report[0].find("f.cu:2: converted (local-declaration): #if "
+                             "__CUDA_ARCH__ >= 300 -> using if codegen "
+                             "((int)__nvvm_arch >= 80) / else"),
+            std::string::npos)
+      << M.Report[0];
+}
+
 TEST(MigrateTest, LeavesOtherSitesAndSaysWhy) {
   Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"}, {"", "", ""},
                        SiteCategory::NotConvertible);
