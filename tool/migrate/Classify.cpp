@@ -298,7 +298,9 @@ Site classifyConditional(const Group &G, const Facts &F, bool InTree,
   llvm::StringRef Buf = bufferOf(F, G.File);
   LineTable Lines(Buf);
   Site S = conditionalSite(G, Buf, Lines);
+  S.ArchFeature = G.ArchFeature;
   Branches B(G);
+  S.Reached = B.Reached;
   if (std::optional<Verdict> V = judgeTest(S, G, B)) {
     S.Category = V->Category;
     S.Reason = std::move(V->Reason);

@@ -86,6 +86,12 @@ struct Site {
   /// Macro aliases converted to the value form: where the body spells
   /// __CUDA_ARCH__.
   std::vector<unsigned> ValueOffsets;
+  /// Conditionals testing arch-specific feature macros (sm_90a), which
+  /// the passes (one per compute capability) do not define.
+  bool ArchFeature = false;
+  /// Conditionals: the passes that reach it (and compile one of its
+  /// branches or none).
+  uint64_t Reached = 0;
 };
 
 struct FileAudit {
