@@ -104,7 +104,8 @@ __constant__ int Weights[] = {1,
 template <int N> __device__ int twice() { return 2 * N; }
 
 __global__ void declKernel(int *Out) {
-#if __CUDA_ARCH__ >= 800 // AUDIT: not-convertible
+  // A constant of the body used below: 'using if codegen'.
+#if __CUDA_ARCH__ >= 800 // AUDIT: local-declaration
   constexpr int Unroll = 8;
 #else
   constexpr int Unroll = 4;

@@ -12,9 +12,11 @@
 #include "driver/Options.h"
 #include "migrate/AuditPrinter.h"
 #include "migrate/Migrate.h"
+#include "migrate/Passes.h"
 #include "support/Diagnostic.h"
 #include "support/Output.h"
 #include "support/SourceFile.h"
+#include "toolchain/Arch.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -50,6 +52,14 @@ static cl::opt<bool> DryRun("dry-run",
                             cl::desc("Print the changes as a unified diff"),
                             cl::sub(MigrateSubcommand),
                             cl::cat(MetacuCategory));
+
+static cl::opt<std::string> AssumeArch(
+    "assume-arch",
+    cl::desc("Simplify each conditional that the host and these "
+             "architectures compile one branch of to that branch (the files "
+             "are then right for them only)"),
+    cl::value_desc("75,80,90"), cl::sub(MigrateSubcommand),
+    cl::cat(MetacuCategory));
 
 static cl::opt<unsigned>
     Jobs("j", cl::desc(".cu files audited at once (default: the cores)"),
@@ -89,8 +99,26 @@ static llvm::Error checkOutputFolder(const SourceTree &Tree) {
   return llvm::Error::success();
 }
 
+/// --assume-arch as a mask of the audit's passes, the host's included.
+static llvm::Expected<std::optional<uint64_t>> assumedPasses() {
+  if (AssumeArch.getNumOccurrences() == 0)
+    return std::nullopt;
+  auto List = ArchList::parse(AssumeArch);
+  if (!List)
+    return llvm::createStringError("--assume-arch: " +
+                                   llvm::toString(List.takeError()));
+  uint64_t Mask = 1;
+  for (const Arch &A : List->archs())
+    for (unsigned I = 0; I < NumPasses; ++I)
+      if (auditPasses()[I] == A.CC)
+        Mask |= uint64_t(1) << I;
+  return Mask;
+}
+
 /// Rewrites \p FA's file of the tree, reporting each site to \p Report.
 static llvm::Error migrateFile(const SourceTree &Tree, const FileAudit &FA,
+                               std::optional<uint64_t> Assumed,
+                               unsigned &Simplified,
                                llvm::raw_ostream &Report) {
   // A pipe would block the read forever, a device give anything.
   if (isSpecialFile(FA.Path))
@@ -103,7 +131,8 @@ static llvm::Error migrateFile(const SourceTree &Tree, const FileAudit &FA,
                                          "cannot read the file: " +
                                              Buf.getError().message());
   llvm::StringRef Text = (*Buf)->getBuffer();
-  Migration M = migrate(FA.Path, Text, FA.Sites);
+  Migration M = migrate(FA.Path, Text, FA.Sites, Assumed);
+  Simplified += M.Simplified;
   for (const std::string &Line : M.Report)
     Report << Line << '\n';
   if (DryRun) {
@@ -129,6 +158,10 @@ int runMigrateCommand() {
         "--dry-run to see the changes)"));
   // With --dry-run the diff is the output; the report goes beside it.
   llvm::raw_ostream &Report = DryRun ? llvm::errs() : llvm::outs();
+  auto Assumed = assumedPasses();
+  if (!Assumed)
+    return reportFailure(Assumed.takeError());
+  unsigned Simplified = 0;
   auto Tree = collectTree(Files);
   if (!Tree)
     return reportFailure(Tree.takeError());
@@ -152,7 +185,7 @@ int runMigrateCommand() {
       continue;
     }
     Done.insert(FA.Path);
-    if (auto Err = migrateFile(*Tree, FA, Report))
+    if (auto Err = migrateFile(*Tree, FA, *Assumed, Simplified, Report))
       Status = reportFailure(std::move(Err));
   }
   // The rest of the tree: files without sites, which -o DIR still needs
@@ -171,10 +204,15 @@ int runMigrateCommand() {
       Report << File
              << ": note: no .cu file of the tree includes it; not audited\n";
     }
-    if (auto Err = migrateFile(*Tree, {File, {}}, Report))
+    if (auto Err = migrateFile(*Tree, {File, {}}, *Assumed, Simplified, Report))
       Status = reportFailure(std::move(Err));
   }
   printSummary(Report, Audit.Files);
+  if (*Assumed)
+    Report << "--assume-arch " << AssumeArch << ": " << Simplified
+           << " conditional" << (Simplified == 1 ? "" : "s")
+           << " simplified to the one branch " << passNames(**Assumed)
+           << " compile\n";
   return Status;
 }
 

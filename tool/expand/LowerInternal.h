@@ -59,6 +59,10 @@ struct Scope {
   /// The body of a meta construct (pushBodyScope), which its lowering
   /// closes: no '}' in it can.
   bool Body = false;
+  /// An 'if codegen' branch whose braces open no scope (outside function
+  /// bodies, or 'using if codegen'): its ordinary declarations are the
+  /// enclosing scope's.
+  bool OpensNoScope = false;
 };
 
 /// \p S as a C++ string literal.

@@ -144,7 +144,7 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
   bool Owns = ownsLines(N);
   std::string Indent = Owns ? indentOf(N.Whole.Begin) : "";
   unsigned BB = B.Body.Begin, BE = B.Body.End;
-  if (Scopes.back().Kind == ScopeKind::Function) {
+  if (Scopes.back().Kind == ScopeKind::Function && !N.Using) {
     // The end of each output block is written by a guard, so that a '@meta
     // break' or '@meta continue' inside the body still closes it.
     auto Body = [&](unsigned From, unsigned To,
@@ -183,8 +183,9 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
       emitCode(BE, std::string(IsLoop ? " }" : "") + (Owns ? "\n" : " "));
     });
   }
-  // Namespace, class and initializer scope: the braces are not emitted, so
-  // a loop can generate declarations.
+  // Namespace, class and initializer scope, and a 'using if codegen'
+  // branch: the braces are not emitted, so a loop can generate
+  // declarations and a branch declares into the scope around it.
   if (B.Braced) {
     unsigned IB = BB + 1, IE = BE - 1;
     llvm::StringRef Inner = File.text().slice(IB, IE);
@@ -356,7 +357,9 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
                    "list, and these braces are no initializer or enumerator "
                    "list; write the list as the initializer of a declared "
                    "variable ('T t[] = {...}')");
-  if (Scopes.back().DeviceOnly &&
+  // A 'using' chain's branches are no blocks that 'if (false)' could
+  // guard, and the names they declare are the function's.
+  if (Scopes.back().DeviceOnly && !N.Using &&
       llvm::any_of(Scan.tokensIn(N.Whole),
                    [](const Token &T) { return T.isIdent("return"); }))
     HostCopyChains.push_back(N.Whole.Begin);
@@ -381,10 +384,19 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
   for (size_t I = 0; I < N.Branches.size(); ++I) {
     write("if (__metacu_cg.open(" + std::to_string(I) + ")) {\n");
     pushBodyScope();
+    Scopes.back().OpensNoScope =
+        N.Using || Scopes.back().Kind != ScopeKind::Function;
     auto Err = emitBody(N, N.Branches[I], /*IsLoop=*/false);
+    Scope Branch = std::move(Scopes.back());
     Scopes.pop_back();
     if (Err)
       return Err;
+    // What the branch's ordinary declarations hide stays hidden below the
+    // chain, where C++ sees them. Its meta declarations stay its own.
+    if (Branch.OpensNoScope)
+      for (const auto &Name : Branch.Names)
+        if (!Name.second)
+          Scopes.back().Names.try_emplace(Name.first(), false);
     write("}\n");
   }
   write("}\n");

@@ -169,14 +169,19 @@ llvm::Error Lowering::hideMetaName(unsigned I) {
     return llvm::Error::success();
   }
   // In the scope that declares the meta name, C++ would call this a
-  // redeclaration: which of the two later uses mean is anyone's guess.
-  auto Here = Scopes.back().Names.find(N);
-  if (Here != Scopes.back().Names.end() && Here->second)
-    return errorAt(Toks[I].Offset,
-                   "declaration of '" + N +
-                       "' in ordinary code redeclares "
-                       "the meta variable '" +
-                       N + "' of the same scope; rename one of them");
+  // redeclaration: which of the two later uses mean is anyone's guess. A
+  // branch whose braces open no scope declares into the scope around it.
+  for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It) {
+    auto Here = It->Names.find(N);
+    if (Here != It->Names.end() && Here->second)
+      return errorAt(Toks[I].Offset,
+                     "declaration of '" + N +
+                         "' in ordinary code redeclares "
+                         "the meta variable '" +
+                         N + "' of the same scope; rename one of them");
+    if (!It->OpensNoScope)
+      break;
+  }
   Scopes.back().Names[N] = false;
   return llvm::Error::success();
 }

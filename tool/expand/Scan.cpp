@@ -113,9 +113,14 @@ private:
            clang::tok::isLiteral(T->Kind) && T->Text.ends_with("if") &&
            T->Text.size() > 2;
   }
+  /// 'using if codegen': a chain whose branches declare into the
+  /// enclosing scope ('using' before 'if' is no C++ otherwise).
+  bool isUsingCodegenIf(unsigned I) const {
+    return isIdent(I, "using") && isCodegenIf(I + 1);
+  }
   bool startsConstruct(unsigned I) const {
     return (isAt(I) && !at(I)->InDirective) || isCodegenIf(I) ||
-           isSuffixedCodegenIf(I);
+           isSuffixedCodegenIf(I) || isUsingCodegenIf(I);
   }
 
   /// Whether token \p I, on a directive line, is part of a #define.
@@ -565,7 +570,16 @@ private:
   llvm::Expected<Node> parseConstructOnce(unsigned I) {
     Node N;
     N.TokBegin = I;
-    if (isSuffixedCodegenIf(I) || (isCodegenIf(I) && !startsStatement(I))) {
+    if (isUsingCodegenIf(I)) {
+      N.Using = true;
+      ++I;
+      if (!startsStatement(I - 1))
+        return errorAtTok(I - 1, "'using if codegen' chooses statements and "
+                                 "declarations: it can only begin one, not "
+                                 "continue an expression or declaration");
+    }
+    if (isSuffixedCodegenIf(I) ||
+        (isCodegenIf(I) && !N.Using && !startsStatement(I))) {
       // Anywhere else its branches would replace part of an expression.
       unsigned If = isCodegenIf(I) ? offsetOf(I) : endOf(I) - 2;
       return errorAt(If, "'if codegen' chooses statements, declarations, "
@@ -631,7 +645,7 @@ private:
     } else {
       return errorAtTok(I, "expected 'meta' or '(' after '@'");
     }
-    N.Whole = {offsetOf(I), endOf(N.TokEnd - 1)};
+    N.Whole = {offsetOf(N.TokBegin), endOf(N.TokEnd - 1)};
     return N;
   }
 

@@ -59,6 +59,10 @@ struct Node {
   unsigned TokBegin = 0, TokEnd = 0;
   /// For/ForEnum/While: the body. If/Codegen: the chain of branches.
   std::vector<Branch> Branches;
+  /// Codegen: written 'using if codegen': its branches' braces open no
+  /// scope in a function body either, so what they declare is declared
+  /// after the chain.
+  bool Using = false;
   /// Malformed: what is wrong, and where.
   std::string Error;
   unsigned ErrorOffset = 0;

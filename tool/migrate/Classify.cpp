@@ -175,7 +175,6 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
     return "its directives split a statement or expression; 'if "
            "codegen' selects whole statements";
   case Placement::AfterMacroStatement:
-  case Placement::DeclaresNames:
   case Placement::DoesNotParse:
   case Placement::SplitsDeclaration:
     return G.PlaceDetail;
@@ -183,6 +182,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   case Placement::Declarations:
   case Placement::Members:
   case Placement::ListEntries:
+  case Placement::DeclaresNames:
     break;
   }
   if (Parent && !isConvertible(Parent->Category))
@@ -197,7 +197,10 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
 void convert(Site &S, const Group &G, const Branches &B) {
   bool HD = (G.Space & HostSpace) && (G.Space & DeviceSpace) &&
             B.splitsHostFromDevice();
-  if (G.Place == Placement::ListEntries) {
+  if (G.Place == Placement::DeclaresNames) {
+    S.Category = SiteCategory::LocalDeclaration;
+    S.Reason = G.PlaceDetail;
+  } else if (G.Place == Placement::ListEntries) {
     S.Category = SiteCategory::ListEntry;
     S.Reason = "chooses entries of the braced list of '" + G.Function + "'";
   } else if (G.Place == Placement::Declarations ||
@@ -295,7 +298,9 @@ Site classifyConditional(const Group &G, const Facts &F, bool InTree,
   llvm::StringRef Buf = bufferOf(F, G.File);
   LineTable Lines(Buf);
   Site S = conditionalSite(G, Buf, Lines);
+  S.ArchFeature = G.ArchFeature;
   Branches B(G);
+  S.Reached = B.Reached;
   if (std::optional<Verdict> V = judgeTest(S, G, B)) {
     S.Category = V->Category;
     S.Reason = std::move(V->Reason);

@@ -40,8 +40,10 @@ enum class Placement {
   Declarations, // between whole declarations at namespace scope
   Members,      // between whole member declarations of a class
   ListEntries,  // between the entries of a braced list
-  AfterMacroStatement,
+  /// Between statements, declaring what the code after the '#endif' uses
+  /// (or a type): 'using if codegen' keeps it visible there.
   DeclaresNames,
+  AfterMacroStatement,
   SplitsStatement,
   SplitsDeclaration, // outside function bodies, inside a declaration
   /// A branch the pass compiles does not parse: metacu parses the body of

@@ -2,6 +2,7 @@
 #include "migrate/Migrate.h"
 #include "migrate/Classify.h"
 #include "migrate/LineTable.h"
+#include "migrate/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -50,6 +51,16 @@ static std::string lineWith(llvm::StringRef Indent, llvm::StringRef Code,
   return L;
 }
 
+/// The line breaks of the lines [\p Begin, \p End) touches: what is left of
+/// text removed, so that __LINE__ below it keeps its value.
+static std::string lineBreaksOf(const LineTable &Lines, unsigned Begin,
+                                unsigned End) {
+  std::string Breaks;
+  for (unsigned L = Lines.lineOf(Begin); L < Lines.lineOf(End); ++L)
+    Breaks += Lines.lineBreak(L);
+  return Breaks;
+}
+
 /// The edits that turn conditional \p S into an 'if codegen' chain, and
 /// the chain in words.
 static std::string convertSite(const Site &S, const LineTable &Lines,
@@ -64,10 +75,7 @@ static std::string convertSite(const Site &S, const LineTable &Lines,
       // its directive. Its line breaks stay, so that __LINE__ below it
       // (asserts, error messages) is what it was.
       unsigned Next = S.Directives[I + 1].Begin;
-      std::string Breaks;
-      for (unsigned L = Lines.lineOf(D.Begin); L < Lines.lineOf(Next); ++L)
-        Breaks += Lines.lineBreak(L);
-      Edits.push_back({D.Begin, Next, std::move(Breaks)});
+      Edits.push_back({D.Begin, Next, lineBreaksOf(Lines, D.Begin, Next)});
       continue;
     }
     std::string Code;
@@ -75,9 +83,12 @@ static std::string convertSite(const Site &S, const LineTable &Lines,
       Code = "} else {";
       Chain.push_back("else");
     } else {
-      Code =
-          (Opened ? "} else if codegen (" : "if codegen (") + D.Codegen + ") {";
-      Chain.push_back("if codegen (" + D.Codegen + ")");
+      // The names a branch declares for the code below stay visible.
+      std::string Head = S.Category == SiteCategory::LocalDeclaration && !Opened
+                             ? "using if codegen ("
+                             : "if codegen (";
+      Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
+      Chain.push_back(Head + D.Codegen + ")");
     }
     Opened = true;
     Edits.push_back({D.Begin, D.End, lineWith(Indent, Code, D, Lines)});
@@ -85,6 +96,33 @@ static std::string convertSite(const Site &S, const LineTable &Lines,
   const SiteDirective &End = S.Directives.back();
   Edits.push_back({End.Begin, End.End, lineWith(Indent, "}", End, Lines)});
   return llvm::join(Chain, " / ");
+}
+
+/// The one branch of \p S that the passes of \p Assumed compile, if it
+/// is one: every pass among them that reaches the conditional takes it.
+static std::optional<size_t> liveBranch(const Site &S, uint64_t Assumed) {
+  if (S.Kind != SiteKind::Conditional || S.Category == SiteCategory::Hazard ||
+      S.ArchFeature)
+    return std::nullopt;
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I)
+    if (S.Directives[I].TakenBy & Assumed)
+      return (S.Directives[I].TakenBy & Assumed) == (S.Reached & Assumed)
+                 ? std::optional(I)
+                 : std::nullopt;
+  return std::nullopt;
+}
+
+/// The edits that leave branch \p Live of \p S alone in its place.
+static void keepBranch(const Site &S, size_t Live, const LineTable &Lines,
+                       std::vector<Edit> &Edits) {
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
+    const SiteDirective &D = S.Directives[I];
+    unsigned End = I == Live ? D.End : S.Directives[I + 1].Begin;
+    Edits.push_back({D.Begin, End, lineBreaksOf(Lines, D.Begin, End)});
+  }
+  const SiteDirective &EndIf = S.Directives.back();
+  Edits.push_back(
+      {EndIf.Begin, EndIf.End, lineBreaksOf(Lines, EndIf.Begin, EndIf.End)});
 }
 
 /// One edit per line that holds converted value uses: each __CUDA_ARCH__
@@ -111,7 +149,7 @@ static void convertValues(llvm::StringRef Text, const LineTable &Lines,
 }
 
 Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
-                  llvm::ArrayRef<Site> Sites) {
+                  llvm::ArrayRef<Site> Sites, std::optional<uint64_t> Assumed) {
   const llvm::StringRef Value = ArchValue;
   const LineTable Lines(Text);
   Migration M;
@@ -120,6 +158,16 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
   for (const Site &S : Sites) {
     std::string Where = (Path + ":" + llvm::Twine(S.Line) + ": ").str();
     std::string Category = categoryName(S.Category).str();
+    if (std::optional<size_t> Live =
+            Assumed ? liveBranch(S, *Assumed) : std::nullopt) {
+      keepBranch(S, *Live, Lines, Edits);
+      ++M.Simplified;
+      M.Report.push_back(
+          Where + "simplified (" + Category + "): " + S.Text +
+          " -> the branch at line " + std::to_string(S.Directives[*Live].Line) +
+          ", the only one " + passNames(*Assumed) + " compile (--assume-arch)");
+      continue;
+    }
     if (S.Kind == SiteKind::MacroAlias && S.Category == SiteCategory::Value) {
       Values.insert(Values.end(), S.ValueOffsets.begin(),
                     S.ValueOffsets.end());

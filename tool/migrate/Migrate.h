@@ -16,6 +16,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,13 +28,23 @@ struct Migration {
   std::string Text;        // the rewritten file
   /// One line per site: what was converted, or what was left and why.
   std::vector<std::string> Report;
+  /// Conditionals replaced by their one live branch (\p Assumed).
+  unsigned Simplified = 0;
 };
 
 /// Rewrites the convertible conditionals among \p Sites, the audit of
 /// \p Text (a file named \p Path), and its converted value uses: each
 /// __CUDA_ARCH__ token becomes ArchValue (Classify.h).
+///
+/// \p Assumed: the passes the user builds for (the host's always among
+/// them; a mask over auditPasses()), when they said so (--assume-arch). A
+/// conditional of which those passes compile one branch only (and no
+/// hazard, no arch-specific feature test) is then replaced by that branch,
+/// its directives and other branches left as empty lines: the file is
+/// then right for those architectures only, which the user asked for.
 Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
-                  llvm::ArrayRef<Site> Sites);
+                  llvm::ArrayRef<Site> Sites,
+                  std::optional<uint64_t> Assumed = std::nullopt);
 
 } // namespace metacu
 

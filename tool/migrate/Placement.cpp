@@ -601,9 +601,11 @@ private:
     return Space;
   }
 
-  /// 'if codegen' keeps its braces: a declaration in the branch this pass
-  /// takes must not be used after the #endif. Places \p G and returns true
-  /// if one is.
+  /// 'if codegen' keeps its braces in a function body: a branch whose
+  /// declaration (of the branch this pass takes) is used after the #endif,
+  /// or that declares a type (whose uses the walk below does not see),
+  /// needs 'using if codegen', whose braces open no scope. Places \p G
+  /// and returns true if so.
   bool declaresNamesOutliving(Group &G, FileID FID, const Body &Fn,
                               const CompoundStmt &Block) {
     int T = G.Taken[Pass];
@@ -624,7 +626,8 @@ private:
                 "declares " +
                     (ND ? "'" + ND->getNameAsString() + "'"
                         : std::string("a type")) +
-                    ", which 'if codegen' would scope to its branch");
+                    " in '" + Fn.Name +
+                    "', which 'using if codegen' keeps visible after it");
           return true;
         }
         Vars.insert(VD);
@@ -637,10 +640,9 @@ private:
     if (!Refs.Found)
       return false;
     merge(G, Placement::DeclaresNames, G.Dirs.front(),
-          "declares '" + Refs.Found->getNameAsString() +
-              "', used after the #endif; 'if codegen' would scope it "
-              "to its branch (a type or constant chosen per "
-              "architecture)");
+          "declares '" + Refs.Found->getNameAsString() + "' in '" + Fn.Name +
+              "', used after the #endif: 'using if codegen' keeps it "
+              "visible there");
     return true;
   }
 

@@ -29,6 +29,8 @@ llvm::StringRef categoryName(SiteCategory C) {
     return "declaration";
   case SiteCategory::ListEntry:
     return "list-entry";
+  case SiteCategory::LocalDeclaration:
+    return "local-declaration";
   case SiteCategory::Value:
     return "value";
   case SiteCategory::NotConvertible:

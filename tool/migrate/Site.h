@@ -29,7 +29,10 @@ enum class SiteCategory {
   HostDeviceSplit, // host/device split in a __host__ __device__ function
   Declaration,     // chooses declarations at namespace scope or members
   ListEntry,       // chooses entries of a braced list
-  Value,           // __CUDA_ARCH__'s value in code, becomes __nvvm_arch's
+  /// declares in a function body what the code after it uses: 'using if
+  /// codegen'
+  LocalDeclaration,
+  Value, // __CUDA_ARCH__'s value in code, becomes __nvvm_arch's
   NotConvertible,
   Constant, // every architecture nvcc supports compiles the same branch
   Hazard,
@@ -37,17 +40,22 @@ enum class SiteCategory {
 
 /// Every category, in the order reports list them.
 inline constexpr SiteCategory SiteCategories[] = {
-    SiteCategory::Statement,   SiteCategory::HostDeviceSplit,
-    SiteCategory::Declaration, SiteCategory::ListEntry,
-    SiteCategory::Value,       SiteCategory::NotConvertible,
-    SiteCategory::Constant,    SiteCategory::Hazard};
+    SiteCategory::Statement,
+    SiteCategory::HostDeviceSplit,
+    SiteCategory::Declaration,
+    SiteCategory::ListEntry,
+    SiteCategory::LocalDeclaration,
+    SiteCategory::Value,
+    SiteCategory::NotConvertible,
+    SiteCategory::Constant,
+    SiteCategory::Hazard};
 
 llvm::StringRef siteKindName(SiteKind K);
 llvm::StringRef categoryName(SiteCategory C);
 inline bool isConvertible(SiteCategory C) {
   return C == SiteCategory::Statement || C == SiteCategory::HostDeviceSplit ||
          C == SiteCategory::Declaration || C == SiteCategory::ListEntry ||
-         C == SiteCategory::Value;
+         C == SiteCategory::LocalDeclaration || C == SiteCategory::Value;
 }
 
 /// One directive line of a conditional: #if, #elif..., #else or #endif.
@@ -78,6 +86,12 @@ struct Site {
   /// Macro aliases converted to the value form: where the body spells
   /// __CUDA_ARCH__.
   std::vector<unsigned> ValueOffsets;
+  /// Conditionals testing arch-specific feature macros (sm_90a), which
+  /// the passes (one per compute capability) do not define.
+  bool ArchFeature = false;
+  /// Conditionals: the passes that reach it (and compile one of its
+  /// branches or none).
+  uint64_t Reached = 0;
 };
 
 struct FileAudit {

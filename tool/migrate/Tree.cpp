@@ -375,6 +375,12 @@ std::vector<FileAudit> mergeAudits(
           continue;
         }
         Site &Kept = Into.Sites[SIt->second.first];
+        // The branches every unit's passes compile (--assume-arch keeps a
+        // branch only where all of them agree).
+        Kept.Reached |= S.Reached;
+        if (Kept.Directives.size() == S.Directives.size())
+          for (size_t I = 0; I < S.Directives.size(); ++I)
+            Kept.Directives[I].TakenBy |= S.Directives[I].TakenBy;
         if (verdictOf(Kept) == verdictOf(S) ||
             (!isConvertible(Kept.Category) && !isConvertible(S.Category)))
           continue;

@@ -286,6 +286,29 @@ TEST(ScanTest, CodegenIfChainWithElse) {
   EXPECT_EQ(S.text(S.nodes()[2].Whole), "\n}\n");
 }
 
+TEST(ScanTest, UsingCodegenIfIsACodegenChainFromTheUsing) {
+  Scanned S = scanOk("void f() {\n"
+                     "  using if codegen (c) { int *p = a; } else int *p;\n"
+                     "  using T = int; g(p);\n"
+                     "}\n");
+  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::Text, NK::Codegen, NK::Text}));
+  const Node &N = S.nodes()[1];
+  EXPECT_TRUE(N.Using);
+  EXPECT_EQ(N.Whole.Begin, S.offsetOf("using if"));
+  ASSERT_EQ(N.Branches.size(), 2u);
+  EXPECT_EQ(S.text(N.Branches[0].Cond), "c");
+  EXPECT_EQ(S.text(N.Branches[1].Body), "int *p;");
+  // An ordinary 'using' is ordinary code, and a plain chain no 'using' one.
+  Scanned P = scanOk("void f() { using T = int; if codegen (c) a(); }\n");
+  ASSERT_EQ(kinds(P.nodes()), (Kinds{NK::Text, NK::Codegen, NK::Text}));
+  EXPECT_FALSE(P.nodes()[1].Using);
+  // Where no statement can begin, the error is at the 'using'.
+  Scanned M = scanOk("void f() { int v = using if codegen (c) 1; }\n");
+  ASSERT_GE(M.nodes().size(), 2u);
+  EXPECT_EQ(M.nodes()[1].Kind, NK::Malformed);
+  EXPECT_EQ(M.nodes()[1].ErrorOffset, M.offsetOf("using if"));
+}
+
 TEST(ScanTest, OrdinaryElseIfEndsACodegenChain) {
   // 'else if (...)' without 'codegen' is the final else, holding an
   // ordinary if statement.

@@ -302,8 +302,8 @@ TEST_F(AuditFileTest, EachBranchIsParsedByAPassThatTakesIt) {
   ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
   ASSERT_EQ(Audit->front().Sites.size(), 1u);
   const Site &S = Audit->front().Sites.front();
-  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
-  EXPECT_NE(S.Reason.find("declares 'y', used after the #endif"),
+  EXPECT_EQ(S.Category, SiteCategory::LocalDeclaration);
+  EXPECT_NE(S.Reason.find("declares 'y' in 'f', used after the #endif"),
             std::string::npos)
       << S.Reason;
   EXPECT_EQ(S.Directives[0].TakenBy, from(80));

@@ -295,15 +295,26 @@ TEST_F(ClassifyTest, SplitsAndUnplacedSitesStay) {
     EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
     EXPECT_TRUE(contains(S.Reason, Reason)) << S.Reason;
   }
-  Group &G = ifElse();
-  G.Place = Placement::DeclaresNames;
-  G.PlaceDetail = "declares 'y', used after the #endif";
-  EXPECT_EQ(classify(G).Reason, G.PlaceDetail);
   Group &D = ifElse();
   D.Place = Placement::SplitsDeclaration;
   D.PlaceDetail = "its directive at line 2 is inside the declaration of 'f'";
   EXPECT_EQ(classify(D).Category, SiteCategory::NotConvertible);
   EXPECT_EQ(classify(D).Reason, D.PlaceDetail);
+}
+
+TEST_F(ClassifyTest, DeclaringWhatFollowsUsesIsALocalDeclaration) {
+  Group &G = ifElse();
+  G.Place = Placement::DeclaresNames;
+  G.PlaceDetail = "declares 'y' in 'f', used after the #endif";
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::LocalDeclaration);
+  EXPECT_EQ(S.Reason, G.PlaceDetail);
+  EXPECT_FALSE(S.Directives[0].Codegen.empty());
+  // Inside a conditional that stays it stays too.
+  Site Parent;
+  Parent.Line = 1;
+  Parent.Category = SiteCategory::NotConvertible;
+  EXPECT_EQ(classify(G, true, &Parent).Category, SiteCategory::NotConvertible);
 }
 
 TEST_F(ClassifyTest, InsideAConditionalThatStays) {

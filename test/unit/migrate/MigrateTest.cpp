@@ -86,6 +86,78 @@ TEST(MigrateTest, DropsBranchesNoArchitectureCompiles) {
             llvm::StringRef(Input).count('\n'));
 }
 
+TEST(MigrateTest, ALocalDeclarationChainBeginsWithUsing) {
+  const char *Text = R"(void f() {
+#if __CUDA_ARCH__ >= 300
+  int *p = a;
+#elif __CUDA_ARCH__ >= 800
+  int *p = b;
+#else
+  int *p = c;
+#endif
+  g(p);
+}
+)";
+  Site S = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+                       {"dead", "(int)__nvvm_arch >= 80", ""},
+                       SiteCategory::LocalDeclaration);
+  Migration M = migrate("f.cu", Text, {S});
+  // The first branch emitted opens the chain, 'using' once before it.
+  EXPECT_EQ(M.Text, R"(void f() {
+
+
+  using if codegen ((int)__nvvm_arch >= 80) {
+  int *p = b;
+  } else {
+  int *p = c;
+  }
+  g(p);
+}
+)");
+  ASSERT_EQ(M.Report.size(), 1u);
+  EXPECT_NE(M.Report[0].find("f.cu:2: converted (local-declaration): #if "
+                             "__CUDA_ARCH__ >= 300 -> using if codegen "
+                             "((int)__nvvm_arch >= 80) / else"),
+            std::string::npos)
+      << M.Report[0];
+}
+
+TEST(MigrateTest, AssumedArchitecturesKeepTheirOneLiveBranch) {
+  // Passes (bits): host 0, then one per architecture. The host and the
+  // assumed pass 2 compile the #else branch only: it stays, alone, and
+  // every other line of the conditional is left empty.
+  Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"}, {"", "", ""},
+                       SiteCategory::NotConvertible);
+  S.Directives[0].TakenBy = 0b1000;
+  S.Directives[1].TakenBy = 0b10;
+  S.Directives[2].TakenBy = 0b101;
+  S.Reached = 0b1111;
+  Migration M = migrate("f.cu", Input, {S}, uint64_t(0b101));
+  EXPECT_EQ(M.Text, "void f() {\n  int x = 0;\n\n\n\n\n\n  x = 2;\n\n"
+                    "  g(x);\n}\n");
+  EXPECT_EQ(M.Simplified, 1u);
+  ASSERT_EQ(M.Report.size(), 1u);
+  EXPECT_NE(M.Report[0].find("f.cu:3: simplified (not-convertible): #if "
+                             "__CUDA_ARCH__ >= 800 -> the branch at line 7"),
+            std::string::npos)
+      << M.Report[0];
+  // Without the assumption, or where the assumed passes compile two
+  // branches, a hazard or an arch-specific feature test: as before.
+  EXPECT_EQ(migrate("f.cu", Input, {S}).Text, Input);
+  EXPECT_EQ(migrate("f.cu", Input, {S}, uint64_t(0b111)).Text, Input);
+  Site H = S;
+  H.Category = SiteCategory::Hazard;
+  EXPECT_EQ(migrate("f.cu", Input, {H}, uint64_t(0b101)).Text, Input);
+  Site F = S;
+  F.ArchFeature = true;
+  EXPECT_EQ(migrate("f.cu", Input, {F}, uint64_t(0b101)).Simplified, 0u);
+  // An assumed pass that reaches it and compiles none of its branches
+  // ('#ifdef __CUDA_ARCH__' in the host pass) is one more choice.
+  Site N = S;
+  N.Directives[2].TakenBy = 0b100;
+  EXPECT_EQ(migrate("f.cu", Input, {N}, uint64_t(0b101)).Simplified, 0u);
+}
+
 TEST(MigrateTest, LeavesOtherSitesAndSaysWhy) {
   Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"}, {"", "", ""},
                        SiteCategory::NotConvertible);

@@ -163,7 +163,7 @@ TEST_F(PlacementTest, DeclaringAVariableUsedAfterTheEndif) {
       {0}, /*Parse=*/true);
   const Group &G = groupAt(2);
   EXPECT_EQ(G.Place, Placement::DeclaresNames);
-  EXPECT_NE(G.PlaceDetail.find("declares 'y', used after the #endif"),
+  EXPECT_NE(G.PlaceDetail.find("declares 'y' in 'f', used after the #endif"),
             std::string::npos)
       << G.PlaceDetail;
 }
@@ -179,7 +179,8 @@ TEST_F(PlacementTest, DeclaringAType) {
       {0}, /*Parse=*/true);
   const Group &G = groupAt(2);
   EXPECT_EQ(G.Place, Placement::DeclaresNames);
-  EXPECT_NE(G.PlaceDetail.find("declares 'T', which 'if codegen' would scope"),
+  EXPECT_NE(G.PlaceDetail.find(
+                "declares 'T' in 'f', which 'using if codegen' keeps visible"),
             std::string::npos)
       << G.PlaceDetail;
 }

@@ -186,6 +186,21 @@ TEST(MergeAuditsTest, ASiteTheUnitsSeeDifferentlyStays) {
   EXPECT_NE(S.Reason.find("statement in b.cu"), std::string::npos);
 }
 
+TEST(MergeAuditsTest, TheBranchesEveryUnitCompilesAreKept) {
+  // Not convertible in both units, so the verdicts agree; the passes that
+  // compile each branch are those of both.
+  Site A = site(9, SiteCategory::NotConvertible, "");
+  Site B = A;
+  A.Directives[0].TakenBy = A.Reached = 0b10;
+  B.Directives[0].TakenBy = B.Reached = 0b100;
+  std::vector<std::pair<std::string, std::vector<FileAudit>>> Units = {
+      {"a.cu", {{"h.cuh", {A}}}}, {"b.cu", {{"h.cuh", {B}}}}};
+  std::vector<FileAudit> M = mergeAudits(Units, same);
+  ASSERT_EQ(M.size(), 1u);
+  EXPECT_EQ(M[0].Sites.front().Directives[0].TakenBy, 0b110u);
+  EXPECT_EQ(M[0].Sites.front().Reached, 0b110u);
+}
+
 TEST(AuditUnitsTest, TheResultDoesNotDependOnTheJobs) {
   std::vector<std::string> Units = {"a.cu", "bad.cu", "c.cu", "d.cu"};
   std::atomic<unsigned> Calls{0};
