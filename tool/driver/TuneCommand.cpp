@@ -19,6 +19,7 @@
 #include "tune/Random.h"
 #include "tune/Replay.h"
 #include "tune/ResultCache.h"
+#include "tune/Sizes.h"
 #include "tune/Summary.h"
 #include "tune/T4.h"
 #include "tune/Tuner.h"
@@ -370,6 +371,57 @@ static std::string imageNote(llvm::StringRef Image, llvm::StringRef Arch,
       .str();
 }
 
+/// `--import DIR` of a space timed at several problem sizes: the table per
+/// size and the tuning file's entry per size (tune/Sizes.h).
+static int importSizes(const tune::BundleResults &Bundle,
+                       const tune::SearchSpace &Space,
+                       std::vector<std::string> Read) {
+  if (!T4Path.empty() || !KTCachePath.empty() || !ReportPath.empty() ||
+      !JournalPath.empty())
+    return fail("--t4, --kt-cache, --report and --journal hold one problem "
+                "size's evaluations; " +
+                ImportDir + " timed every candidate at " +
+                std::to_string(Bundle.Declared.Sizes.size()) +
+                " sizes (the summary and --tuning-file give each)");
+  tune::RunInfo Info;
+  Info.Kernel = Bundle.Declared.Kernel;
+  Info.Where = Bundle.Where;
+  Info.Driver = Bundle.Driver;
+  Info.Objective = Bundle.Declared.Objective;
+  Info.Source = ImportDir;
+  Info.Date = tune::currentDate();
+  Info.Note =
+      imageNote(Bundle.Options.Image, Bundle.Where.Arch, Bundle.Where.Device);
+  std::vector<tune::SizeRun> Runs = tune::sizeRuns(Bundle);
+  llvm::outs() << heading(Info) << ", imported from " << ImportDir << '\n';
+  llvm::outs() << llvm::formatv(
+      "  {0,-22} {1} valid configurations, {2} candidates timed at {3} "
+      "sizes\n",
+      "space", Space.size(), Bundle.Results.size(), Runs.size());
+  tune::printSizeTable(llvm::outs(), Space, Info.Objective,
+                       tune::analyseSizes(Info.Objective, Runs));
+  if (TuningFilePath.empty())
+    return 0;
+  auto Entries = tune::sizeEntries(Info, Space, Runs);
+  if (!Entries)
+    return fail(TuningFilePath + ": " + llvm::toString(Entries.takeError()));
+  auto Lock = FileLock::acquire(TuningFilePath);
+  if (!Lock)
+    return reportFailure(Lock.takeError());
+  auto U =
+      tune::mergeSizesIntoTuningFile(TuningFilePath, Info, *Entries, Force);
+  if (!U)
+    return fail(llvm::toString(U.takeError()));
+  if (U->Text)
+    if (llvm::Error Err = writeOutput(TuningFilePath, *U->Text,
+                                      withoutTuningFile(std::move(Read))))
+      return reportFailure(std::move(Err));
+  for (const auto &[Key, Entry, Merge] : U->Merges)
+    llvm::errs() << "metacu tune: " << TuningFilePath << ": "
+                 << Merge.describe(Key, Entry) << '\n';
+  return 0;
+}
+
 /// `--import DIR`: a bundle's results as a run of the bundle's strategy.
 static int importBundle() {
   auto Bundle = tune::readBundle(ImportDir);
@@ -390,6 +442,8 @@ static int importBundle() {
       return fail(ImportDir + " holds results for " + Bundle->Where.Arch +
                   ", not --arch " + *Arch);
   }
+  if (!Bundle->Declared.Sizes.empty())
+    return importSizes(*Bundle, *Space, std::move(Read));
   std::unique_ptr<tune::ResultCache> Journal;
   if (!JournalPath.empty()) {
     auto J = tune::ResultCache::open(JournalPath);
@@ -486,6 +540,13 @@ static int tuneKernel() {
   auto Space = Kernel->Declared.searchSpace();
   if (!Space)
     return fail(llvm::toString(Space.takeError()));
+  if (!Kernel->Declared.Sizes.empty() && EmitBundle.empty() &&
+      PredictPath.empty())
+    return fail("tune_space '" + Kernel->Declared.Kernel + "' declares " +
+                std::to_string(Kernel->Declared.Sizes.size()) +
+                " problem sizes: tune them with --emit-bundle DIR and "
+                "--import DIR, which time every candidate at each size (a "
+                "search here optimises one objective)");
   std::vector<std::string> Read = Kernel->Dependencies;
   if (!PredictionsPath.empty())
     Read.push_back(PredictionsPath);

@@ -50,6 +50,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,9 @@ inline std::string quoted(const char *s) {
 
 struct harness_options {
   std::vector<long long> size;
+  /// Several problem sizes (`--sizes 1024;2048`, a space's sizes()): the
+  /// problem is made at each, and each candidate timed at each.
+  std::vector<std::vector<long long>> sizes;
   double tolerance = 0;
   /// The candidates to run, in order; empty: all of them.
   std::vector<size_t> candidates;
@@ -113,6 +117,21 @@ inline bool parse_options(int argc, char **argv, harness_options &o) {
         if (end == p)
           return false;
         p = *end == ',' ? end + 1 : end;
+      }
+    } else if (!std::strcmp(a, "--sizes")) {
+      std::vector<long long> one;
+      for (const char *p = v;;) {
+        char *end;
+        one.push_back(std::strtoll(p, &end, 10));
+        if (end == p)
+          return false;
+        if (*end == ';' || !*end) {
+          o.sizes.push_back(std::move(one));
+          one.clear();
+        }
+        if (!*end)
+          break;
+        p = end + 1;
       }
     } else if (!std::strcmp(a, "--candidates")) {
       for (const char *p = v; *p;) {
@@ -345,21 +364,19 @@ inline std::string take_launch_error() {
 /// A launch error (bad configuration, too many resources) leaves the
 /// context usable; an error while the kernel ran (illegal address) does not.
 template <class Problem>
-bool run_checked(Problem &p, size_t i, const char *what, bool &fatal) {
+bool run_checked(Problem &p, size_t i, const char *what, bool &fatal,
+                 std::string &why) {
 #ifdef METACU_TUNE_MODULES
   redirect().copy_in = true;
 #endif
   p.launch(i);
   if (std::string e = take_launch_error(); !e.empty()) {
-    report_failure(i, "runtime", "cannot launch: " + e, false);
+    why = "cannot launch: " + e;
     return false;
   }
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
     fatal = true;
-    report_failure(i, "runtime",
-                   std::string(what) + ": " + cudaGetErrorString(e) +
-                       " (context lost)",
-                   true);
+    why = std::string(what) + ": " + cudaGetErrorString(e) + " (context lost)";
     return false;
   }
 #ifdef METACU_TUNE_MODULES
@@ -373,31 +390,53 @@ bool run_checked(Problem &p, size_t i, const char *what, bool &fatal) {
   return true;
 }
 
-/// Checks and times candidate \p i; false when the context is lost.
-template <class Problem>
-bool measure(Problem &problem, size_t i, const harness_options &o,
-             cudaEvent_t start, cudaEvent_t stop) {
-  std::printf("{\"start\": %zu}\n", i);
-  std::fflush(stdout);
+/// What checking and timing one candidate at one size gave.
+struct outcome {
+  /// "correct", or the failure's status.
+  std::string status = "correct";
+  std::string reason;
+  std::vector<double> times;
+  double error = 0, verification_ms = 0, benchmark_ms = 0;
+  /// The context is lost: the harness must exit.
   bool fatal = false;
+};
+
+/// The times of \p o as a JSON array's elements.
+inline std::string time_list(const outcome &o) {
+  std::string list;
+  for (double t : o.times) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.6g", list.empty() ? "" : ", ", t);
+    list += buf;
+  }
+  return list;
+}
+
+/// Checks and times candidate \p i on \p problem.
+template <class Problem>
+outcome measure_on(Problem &problem, size_t i, const harness_options &o,
+                   cudaEvent_t start, cudaEvent_t stop) {
+  outcome out;
   auto t0 = std::chrono::steady_clock::now();
   problem.clear();
-  if (!run_checked(problem, i, "while checking", fatal))
-    return !fatal;
-  double err = problem.error();
-  double verification_ms = ms_since(t0);
-  if (!(err <= o.tolerance)) {
+  if (!run_checked(problem, i, "while checking", out.fatal, out.reason)) {
+    out.status = "runtime";
+    return out;
+  }
+  out.error = problem.error();
+  out.verification_ms = ms_since(t0);
+  if (!(out.error <= o.tolerance)) {
     char why[128];
     std::snprintf(why, sizeof why,
-                  "largest error %.3g above the tolerance %.3g", err,
+                  "largest error %.3g above the tolerance %.3g", out.error,
                   o.tolerance);
-    report_failure(i, "correctness", why, false);
-    return true;
+    out.status = "correctness";
+    out.reason = why;
+    return out;
   }
   t0 = std::chrono::steady_clock::now();
   for (int w = 0; w < o.warmup; ++w)
     problem.launch(i);
-  std::vector<double> times;
   for (int r = 0; r < o.repeat; ++r) {
     cudaEventRecord(start);
     problem.launch(i);
@@ -405,26 +444,63 @@ bool measure(Problem &problem, size_t i, const harness_options &o,
     cudaEventSynchronize(stop);
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
+    out.times.push_back(ms);
   }
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
-    report_failure(i, "runtime",
-                   std::string("while timing: ") + cudaGetErrorString(e) +
-                       " (context lost)",
-                   true);
-    return false;
+    out.status = "runtime";
+    out.reason = std::string("while timing: ") + cudaGetErrorString(e) +
+                 " (context lost)";
+    out.fatal = true;
+    return out;
   }
-  double benchmark_ms = ms_since(t0);
-  std::string list;
-  for (double t : times) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%.6g", list.empty() ? "" : ", ", t);
-    list += buf;
+  out.benchmark_ms = ms_since(t0);
+  return out;
+}
+
+/// Checks and times candidate \p i on each problem (one per size) and
+/// writes its line: the first size's result, and with --sizes each size's
+/// under "sizes". False when the context is lost.
+template <class Problem>
+bool measure(std::vector<std::unique_ptr<Problem>> &problems, size_t i,
+             const harness_options &o, cudaEvent_t start, cudaEvent_t stop) {
+  std::printf("{\"start\": %zu}\n", i);
+  std::fflush(stdout);
+  std::vector<outcome> each;
+  for (auto &p : problems) {
+    each.push_back(measure_on(*p, i, o, start, stop));
+    if (each.back().fatal) {
+      std::string at;
+      if (!o.sizes.empty()) {
+        for (long long n : o.sizes[each.size() - 1])
+          at += (at.empty() ? "" : "x") + std::to_string(n);
+        at = " (size " + at + ")";
+      }
+      report_failure(i, "runtime", each.back().reason + at, true);
+      return false;
+    }
   }
-  std::printf("{\"candidate\": %zu, \"status\": \"correct\", \"times\": "
-              "[%s], \"error\": %.3g, \"verification_ms\": %.3f, "
-              "\"benchmark_ms\": %.3f}\n",
-              i, list.c_str(), err, verification_ms, benchmark_ms);
+  const outcome &first = each.front();
+  std::string line = "{\"candidate\": " + std::to_string(i) +
+                     ", \"status\": \"" + first.status + "\"";
+  auto fields = [](const outcome &x) {
+    char buf[160];
+    if (x.status != "correct")
+      return ", \"reason\": " + quoted(x.reason.c_str());
+    std::snprintf(buf, sizeof buf,
+                  ", \"error\": %.3g, \"verification_ms\": %.3f, "
+                  "\"benchmark_ms\": %.3f",
+                  x.error, x.verification_ms, x.benchmark_ms);
+    return ", \"times\": [" + time_list(x) + "]" + buf;
+  };
+  line += fields(first);
+  if (!o.sizes.empty()) {
+    line += ", \"sizes\": [";
+    for (size_t k = 0; k < each.size(); ++k)
+      line += (k ? ", {\"status\": \"" : "{\"status\": \"") + each[k].status +
+              "\"" + fields(each[k]) + "}";
+    line += "]";
+  }
+  std::printf("%s}\n", line.c_str());
   std::fflush(stdout);
   return true;
 }
@@ -452,11 +528,12 @@ template <class Problem> int run(int argc, char **argv) {
   auto started = std::chrono::steady_clock::now();
   harness_options o;
   if (!parse_options(argc, argv, o)) {
-    std::fprintf(stderr,
-                 "usage: %s [--size N,M,...] [--tolerance T] "
-                 "[--candidates I,J,... | --serve] [--warmup N] "
-                 "[--repeat N]\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s [--size N,M,... | --sizes N,M;N,M...] [--tolerance T] "
+        "[--candidates I,J,... | --serve] [--warmup N] "
+        "[--repeat N]\n",
+        argv[0]);
     return 2;
   }
   int dev = 0, driver = 0;
@@ -472,7 +549,14 @@ template <class Problem> int run(int argc, char **argv) {
               prop.major * 10 + prop.minor);
   std::fflush(stdout);
 
-  Problem problem(o.size);
+  // Every size's problem is made before any candidate runs, so that each
+  // candidate is timed at every size while its shard is loaded.
+  std::vector<std::unique_ptr<Problem>> problems;
+  if (o.sizes.empty())
+    problems.push_back(std::make_unique<Problem>(o.size));
+  for (const std::vector<long long> &size : o.sizes)
+    problems.push_back(std::make_unique<Problem>(size));
+  Problem &problem = *problems.front();
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
     std::fprintf(stderr, "metacu tune harness: problem setup failed: %s\n",
                  cudaGetErrorString(e));
@@ -516,7 +600,7 @@ template <class Problem> int run(int argc, char **argv) {
           report_failure(m.first, "runtime", e, false);
       } else {
         for (const auto &m : members)
-          if (!measure(problem, m.first, o, start, stop))
+          if (!measure(problems, m.first, o, start, stop))
             return 3;
         unload_shard();
       }
@@ -534,7 +618,7 @@ template <class Problem> int run(int argc, char **argv) {
     for (size_t i = 0; i < problem.candidates(); ++i)
       o.candidates.push_back(i);
   for (size_t i : o.candidates)
-    if (!exists(i) || !measure(problem, i, o, start, stop))
+    if (!exists(i) || !measure(problems, i, o, start, stop))
       return exists(i) ? 3 : 2;
   return 0;
 }

@@ -22,6 +22,7 @@
 #include <crt/host_defines.h>
 #undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <climits>
@@ -34,6 +35,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <source_location>
 #include <stdexcept>
@@ -929,43 +931,147 @@ inline json load_json(std::string_view path) {
   return json::parse(read_file(path), path);
 }
 
+/// One entry of a tuning file as tuned_params() reads it.
+struct tuning_entry {
+  /// The entry's architecture as nvvm_arch_t names it ("sm_90", "sm_90a").
+  std::string target;
+  /// Its number (90 for sm_90 and sm_90a).
+  int arch = 0;
+  /// The problem size it was tuned at; empty for an entry of every size.
+  std::vector<long long> size;
+  /// Its name in the file ("sm_90@1048576").
+  std::string key;
+  json params;
+};
+
 namespace detail {
 
-inline const json &tuned_params(const json &tuning, int arch,
-                                std::string_view exact,
-                                std::source_location where) {
-  const json &entries = tuning["entries"];
-  std::string wanted = "sm_" + std::to_string(arch);
-  // The exact target first (sm_90a), then, as select() does, the greatest
-  // plain sm_N not above it: sm_80 code runs on an sm_86 GPU.
-  const json *fit = nullptr;
-  int fit_arch = 0;
-  std::string known;
-  for (const auto &[name, entry] : entries.items()) {
-    known += (known.empty() ? "" : ", ") + name;
-    if (!exact.empty() && name == exact)
-      return entry["params"];
-    if (name.rfind("sm_", 0) != 0)
-      continue;
-    int n = 0;
-    const char *end = name.data() + name.size();
-    auto r = std::from_chars(name.data() + 3, end, n);
-    if (r.ec != std::errc() || r.ptr != end)
-      continue;
-    if (n <= arch && n >= fit_arch) {
-      fit = &entry;
-      fit_arch = n;
-    }
+/// Splits a tuning file's entry key: "sm_90" is the architecture's entry
+/// for every size, "sm_90@1048576" and "sm_90@4096x4096" its entries tuned
+/// at those problem sizes (docs/tune.md). False for a key that is not one.
+inline bool parse_entry_key(const std::string &key, tuning_entry &out) {
+  size_t at = key.find('@');
+  out.target = key.substr(0, at);
+  out.key = key;
+  out.size.clear();
+  if (out.target.rfind("sm_", 0) != 0)
+    return false;
+  const char *b = out.target.data() + 3,
+             *e = out.target.data() + out.target.size();
+  auto r = std::from_chars(b, e, out.arch);
+  if (r.ec != std::errc() || r.ptr == b ||
+      (r.ptr != e && std::string_view(r.ptr, e - r.ptr) != "a"))
+    return false;
+  if (at == std::string::npos)
+    return true;
+  const char *p = key.data() + at + 1, *end = key.data() + key.size();
+  for (;;) {
+    long long n = 0;
+    auto d = std::from_chars(p, end, n);
+    if (d.ec != std::errc() || d.ptr == p || n < 1)
+      return false;
+    out.size.push_back(n);
+    p = d.ptr;
+    if (p == end)
+      return true;
+    if (*p++ != 'x')
+      return false;
   }
-  if (!fit)
+}
+
+inline std::string size_text(const std::vector<long long> &size) {
+  std::string s;
+  for (long long n : size)
+    s += (s.empty() ? "" : "x") + std::to_string(n);
+  return s;
+}
+
+/// The entries of \p tuning that serve architecture \p arch: those of
+/// exactly \p exact (sm_90a) if it has any, else of the greatest plain
+/// sm_N not above \p arch, the fit select() makes (sm_80 code runs on an
+/// sm_86 GPU). Of those, the ones tuned per size when there are any (they
+/// say more than an entry for every size), else the one for every size.
+inline std::vector<tuning_entry> entries_for(const json &tuning, int arch,
+                                             std::string_view exact,
+                                             std::source_location where) {
+  std::vector<tuning_entry> all;
+  std::string known;
+  for (const auto &[name, entry] : tuning["entries"].items()) {
+    known += (known.empty() ? "" : ", ") + name;
+    tuning_entry e;
+    if (!parse_entry_key(name, e)) {
+      if (name.find('@') != std::string::npos)
+        throw error(tuning.where() + ": the entry '" + name +
+                        "' is no architecture and problem size "
+                        "(sm_90@1048576, sm_90@4096x4096)",
+                    where);
+      continue;
+    }
+    e.params = entry["params"];
+    all.push_back(std::move(e));
+  }
+  std::string target;
+  if (!exact.empty())
+    for (const tuning_entry &e : all)
+      if (e.target == exact)
+        target = e.target;
+  if (target.empty()) {
+    int fit = 0;
+    for (const tuning_entry &e : all)
+      if (e.target == "sm_" + std::to_string(e.arch) && e.arch <= arch &&
+          e.arch >= fit) {
+        fit = e.arch;
+        target = e.target;
+      }
+  }
+  if (target.empty())
     throw error(tuning.where() + ": no tuning entry fits " +
-                    (exact.empty() ? wanted : std::string(exact)) +
+                    (exact.empty() ? "sm_" + std::to_string(arch)
+                                   : std::string(exact)) +
                     (known.empty() ? "; the file has none"
                                    : "; the file has " + known) +
                     " (metacu tune --arch " + std::to_string(arch) +
                     " --tuning-file FILE writes one)",
                 where);
-  return (*fit)["params"];
+  std::vector<tuning_entry> sized, plain;
+  for (tuning_entry &e : all)
+    if (e.target == target)
+      (e.size.empty() ? plain : sized).push_back(std::move(e));
+  std::stable_sort(sized.begin(), sized.end(),
+                   [](const tuning_entry &a, const tuning_entry &b) {
+                     return a.size < b.size;
+                   });
+  return sized.empty() ? plain : sized;
+}
+
+inline const json &tuned_params(const json &tuning, int arch,
+                                std::string_view exact,
+                                const std::vector<long long> *problem,
+                                std::source_location where) {
+  std::vector<tuning_entry> fit = entries_for(tuning, arch, exact, where);
+  size_t pick = 0;
+  if (!fit.front().size.empty()) {
+    std::string sizes;
+    for (const tuning_entry &e : fit)
+      sizes += (sizes.empty() ? "" : ", ") + size_text(e.size);
+    if (!problem)
+      throw error(tuning.where() + ": the " + fit.front().target +
+                      " entries are per problem size (" + sizes +
+                      "); say which: metacu::tuned_params(tuning, arch, "
+                      "size)",
+                  where);
+    std::vector<std::vector<long long>> tuned;
+    for (const tuning_entry &e : fit)
+      tuned.push_back(e.size);
+    if (tuned.size() > 1 && tuned.front().size() != problem->size())
+      throw error(tuning.where() + ": a problem size of " +
+                      std::to_string(problem->size()) + " dimensions; the " +
+                      fit.front().target + " entries are tuned at " + sizes,
+                  where);
+    pick = nearest_size(tuned, *problem);
+  }
+  // A reference into the file's own tree, which outlives the call.
+  return tuning["entries"][fit[pick].key]["params"];
 }
 
 } // namespace detail
@@ -976,15 +1082,76 @@ inline const json &tuned_params(const json &tuning, int arch,
 /// nvvm_arch_t, an entry for exactly that target (sm_90a) comes first.
 ///   @meta const metacu::json &p = metacu::tuned_params(tuning, arch);
 ///   @meta int threads = p["block_size_x"].get<int>();
+/// An architecture tuned per problem size (entries "sm_90@N") needs the
+/// size: tuned_params(tuning, arch, size).
 template <class Arch>
 const json &
 tuned_params(const json &tuning, Arch arch,
              std::source_location where = std::source_location::current()) {
   if constexpr (std::is_enum_v<Arch>)
     return detail::tuned_params(tuning, static_cast<int>(arch), enum_name(arch),
-                                where);
+                                nullptr, where);
   else
-    return detail::tuned_params(tuning, arch, {}, where);
+    return detail::tuned_params(tuning, arch, {}, nullptr, where);
+}
+
+/// The parameters of the architecture's entry tuned at the size nearest
+/// \p size (metacu::nearest_size, the rule the program's
+/// metacu::select(table, arch, size) applies at run time); an architecture
+/// whose entry serves every size gives that one.
+///   @meta for (const auto &n : metacu::tuned_sizes(tuning)) ...
+///     @meta const metacu::json &p = metacu::tuned_params(tuning, arch, n);
+template <class Arch>
+const json &
+tuned_params(const json &tuning, Arch arch, const std::vector<long long> &size,
+             std::source_location where = std::source_location::current()) {
+  if constexpr (std::is_enum_v<Arch>)
+    return detail::tuned_params(tuning, static_cast<int>(arch), enum_name(arch),
+                                &size, where);
+  else
+    return detail::tuned_params(tuning, arch, {}, &size, where);
+}
+
+/// Every problem size a tuning file has an entry for, of any architecture,
+/// ascending and each once: the sizes to generate a kernel for.
+inline std::vector<std::vector<long long>>
+tuned_sizes(const json &tuning,
+            std::source_location where = std::source_location::current()) {
+  std::vector<std::vector<long long>> out;
+  for (const auto &[name, entry] : tuning["entries"].items()) {
+    tuning_entry e;
+    if (!detail::parse_entry_key(name, e) &&
+        name.find('@') != std::string::npos)
+      throw error(tuning.where() + ": the entry '" + name +
+                      "' is no architecture and problem size "
+                      "(sm_90@1048576, sm_90@4096x4096)",
+                  where);
+    if (!e.size.empty() &&
+        std::find(out.begin(), out.end(), e.size) == out.end())
+      out.push_back(e.size);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// The entries the program chooses from at run time, by architecture
+/// number: for each plain architecture of the file (sm_90, not sm_90a,
+/// whose image loaded_arch() cannot tell from sm_90's), its entries per
+/// problem size, ascending, or its one entry for every size (whose size is
+/// empty). What the host's table for metacu::select(table, arch, size) is
+/// generated from (samples/matmul_sizes): for each architecture,
+/// `{arch, {{{size}, value}, ...}}` with one value per entry.
+inline std::map<int, std::vector<tuning_entry>>
+tuning_entries(const json &tuning,
+               std::source_location where = std::source_location::current()) {
+  std::map<int, std::vector<tuning_entry>> out;
+  for (const auto &[name, entry] : tuning["entries"].items()) {
+    tuning_entry e;
+    if (detail::parse_entry_key(name, e) &&
+        e.target == "sm_" + std::to_string(e.arch) && !out.count(e.arch))
+      out[e.arch] = detail::entries_for(tuning, e.arch, e.target, where);
+  }
+  return out;
 }
 
 //===--- Tuning spaces (metacu tune, docs/tune.md) ------------------------===//
@@ -1041,12 +1208,55 @@ public:
     problem_size_ = std::move(size);
     return *this;
   }
+  /// The problem sizes to tune for, each handed to the harness's problem
+  /// as problem_size() is: every candidate is timed at every size, and the
+  /// tuning file gets an entry per architecture and size (docs/tune.md).
+  /// Each size has the same number of dimensions, each at least 1.
+  tune_space &sizes(std::vector<std::vector<long long>> sizes) {
+    if (sizes.empty())
+      throw error("tune_space '" + kernel_ + "': sizes() lists no size",
+                  where_);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const std::vector<long long> &s = sizes[i];
+      if (s.empty() || s.size() != sizes[0].size())
+        throw error("tune_space '" + kernel_ + "': size " +
+                        std::to_string(i + 1) + " has " +
+                        std::to_string(s.size()) + " dimensions, size 1 " +
+                        std::to_string(sizes[0].size()) +
+                        (s.empty() ? " (a size has at least one)" : ""),
+                    where_);
+      for (long long n : s)
+        if (n < 1)
+          throw error("tune_space '" + kernel_ + "': size " +
+                          std::to_string(i + 1) + " has a dimension of " +
+                          std::to_string(n) + "; each is at least 1",
+                      where_);
+      for (size_t j = 0; j < i; ++j)
+        if (sizes[j] == s)
+          throw error("tune_space '" + kernel_ + "': size " +
+                          detail::size_text(s) + " is listed twice",
+                      where_);
+    }
+    sizes_ = std::move(sizes);
+    return *this;
+  }
   /// The objective: a rate \p work / seconds of one run (work in the
   /// metric's unit times seconds: GFLOP for "GFLOP/s"), or, by default,
   /// "time" in milliseconds, minimised.
   tune_space &metric(std::string name, double work, tune_direction direction) {
     metric_ = std::move(name);
     work_ = work;
+    work_of_ = nullptr;
+    direction_ = direction;
+    return *this;
+  }
+  /// The same with the work of one run a function of the problem size, as
+  /// a space of several sizes() needs for a rate.
+  tune_space &metric(std::string name,
+                     std::function<double(const std::vector<long long> &)> work,
+                     tune_direction direction) {
+    metric_ = std::move(name);
+    work_of_ = std::move(work);
     direction_ = direction;
     return *this;
   }
@@ -1158,11 +1368,40 @@ public:
                   where_);
     if (launch_)
       s += "], \"launches\": [" + launches;
+    // A space of several sizes is measured at each; the first is the
+    // problem a single measurement (the model's launches) stands for.
+    const std::vector<long long> &size =
+        sizes_.empty() ? problem_size_ : sizes_.front();
+    if (sizes_.size() > 1 && metric_ != "time" && !work_of_)
+      throw error("tune_space '" + kernel_ + "': the metric '" + metric_ +
+                      "' of a space of several sizes needs the work of each: "
+                      ".metric(name, [](const std::vector<long long> &size) "
+                      "{ ... }, direction)",
+                  where_);
+    auto number = [](double v) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", v);
+      return std::string(buf);
+    };
+    auto work_at = [&](const std::vector<long long> &at) {
+      return work_of_ ? work_of_(at) : work_;
+    };
+    if (!sizes_.empty()) {
+      s += "], \"sizes\": [";
+      for (size_t i = 0; i < sizes_.size(); ++i) {
+        s += i ? ", [" : "[";
+        for (size_t k = 0; k < sizes_[i].size(); ++k)
+          s += (k ? ", " : "") + std::to_string(sizes_[i][k]);
+        s += "]";
+      }
+      s += "], \"size_work\": [";
+      for (size_t i = 0; i < sizes_.size(); ++i)
+        s += (i ? ", " : "") + number(work_at(sizes_[i]));
+    }
     s += "], \"problem_size\": [";
-    for (size_t i = 0; i < problem_size_.size(); ++i)
-      s += (i ? ", " : "") + std::to_string(problem_size_[i]);
-    char work[64];
-    std::snprintf(work, sizeof work, "%.17g", work_);
+    for (size_t i = 0; i < size.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(size[i]);
+    std::string work = number(work_at(size));
     char tol[64];
     std::snprintf(tol, sizeof tol, "%.17g", tolerance_);
     s += "], \"metric\": \"" + metric_ + "\", \"work\": " + work +
@@ -1230,8 +1469,10 @@ private:
   std::vector<std::function<bool(const json &)>> restrictions_;
   std::function<tune_launch(const json &)> launch_;
   std::vector<long long> problem_size_;
+  std::vector<std::vector<long long>> sizes_;
   std::string metric_ = "time";
   double work_ = 0;
+  std::function<double(const std::vector<long long> &)> work_of_;
   tune_direction direction_ = tune_direction::minimize;
   double tolerance_ = 1e-6;
   long long max_threads_ = 1024;
