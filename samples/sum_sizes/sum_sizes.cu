@@ -2,10 +2,13 @@
 //
 // Each thread adds `per_thread` values (loads a block apart, so a warp's are
 // coalesced), the block adds its threads' sums with warp shuffles and one
-// atomicAdd. How many values a thread and a block should take depends on n:
-// a small problem wants many small blocks to fill the GPU, a large one more
-// values a thread to spend less on the block's reduction and atomics. So the
-// space below declares problem sizes, `metacu tune` times every candidate at
+// atomicAdd. How many values a thread and a block should take may depend
+// on n (blocks enough to fill the GPU against the cost of each block's
+// reduction and atomic); on an H100 the best moved with n, but by no more
+// than the timer's noise: a memory-bound sum is mostly launch latency and
+// bandwidth at these sizes (docs/tune.md; samples/matmul_sizes is the
+// kernel whose choice matters). The space below declares problem sizes,
+// `metacu tune` times every candidate at
 // each and writes an entry per architecture and size into
 // sum_sizes.tuning.json ("sm_90@1048576"), and this file generates one
 // kernel per tuned size (each architecture's branch reads its entry nearest
