@@ -3,8 +3,9 @@
 // tuning file's entry that serves it or else the defaults, and the host's
 // table of the same; under `metacu tune` one kernel per candidate, its
 // parameters for every architecture (key 0 in the table). The standard
-// harness (METACU_TUNE_ARRAYS, a CPU reference and a reference kernel)
-// builds with nvcc, and is nothing in an ordinary build. No GPU.
+// harness (METACU_TUNE_ARRAYS: a CPU reference, a reference kernel, an
+// array updated in place) builds with nvcc, and is nothing in an ordinary
+// build. No GPU: the harness is compiled, not run.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/k.cu && cd %t
 // RUN: %metacu k.cu -o none.gen.cu --arch 75,90
 // RUN: FileCheck %s --check-prefix=NONE < none.gen.cu
@@ -47,10 +48,11 @@ METACU_TUNE_ARRAYS(conv_kernels.size(), [](metacu::tune::arrays &io) {
   float *x = io.output<float>(256, [](size_t) { return 0.0; });
   float *y = io.output_from_kernel<float>(
       256, [](float *ref) { conv_reference<<<1, 256>>>(ref); });
+  float *z = io.inout(std::vector<float>(256, 1.0f), [](size_t) { return 1.0; });
   return [=](size_t i) {
     const metacu::tuned_config &p = conv_kernels.config(i);
-    conv_kernels.kernel(i)<<<1, p["block_size_x"]>>>(x);
-    conv_kernels.kernel(i)<<<1, p["block_size_x"]>>>(y);
+    for (float *out : {x, y, z})
+      conv_kernels.kernel(i)<<<1, p["block_size_x"]>>>(out);
   };
 })
 
@@ -81,4 +83,4 @@ METACU_TUNE_ARRAYS(conv_kernels.size(), [](metacu::tune::arrays &io) {
 
 // BUILD: run.py: 2 candidates in
 
-// ERR: bad.cu:28:{{[0-9]+}}: error: tuned_kernels: the defaults of tune_space 'conv' give no value of 'tile'
+// ERR: bad.cu:29:{{[0-9]+}}: error: tuned_kernels: the defaults of tune_space 'conv' give no value of 'tile'

@@ -595,7 +595,7 @@ public:
   template <class T, class Reference>
   T *output(size_t n, Reference reference,
             const std::function<bool(size_t)> &checked = {}) {
-    check c = {allocate<T>(n), n * sizeof(T), {}, {}, &compare<T>};
+    check c = {allocate<T>(n), nullptr, n * sizeof(T), {}, {}, &compare<T>};
     for (size_t i = 0; i < n; ++i)
       if (!checked || checked(i)) {
         c.index.push_back(i);
@@ -603,6 +603,18 @@ public:
       }
     outputs.push_back(std::move(c));
     return static_cast<T *>(outputs.back().device);
+  }
+
+  /// A device copy of \p host that the candidates update in place (y = a *
+  /// x + y): restored from \p host before each checked run, then compared
+  /// as output() compares.
+  template <class T, class Reference>
+  T *inout(const std::vector<T> &host, Reference reference,
+           const std::function<bool(size_t)> &checked = {}) {
+    T *initial = input(host);
+    T *d = output<T>(host.size(), reference, checked);
+    outputs.back().initial = initial;
+    return d;
   }
 
   /// \p n elements compared, all of them, with what \p reference_kernel
@@ -623,7 +635,11 @@ public:
   size_t candidates() const { return count; }
   void clear() {
     for (const check &c : outputs)
-      METACU_CHECK(cudaMemset(c.device, 0xff, c.bytes));
+      if (c.initial)
+        METACU_CHECK(cudaMemcpy(c.device, c.initial, c.bytes,
+                                cudaMemcpyDeviceToDevice));
+      else
+        METACU_CHECK(cudaMemset(c.device, 0xff, c.bytes));
   }
   void launch(size_t i) { launcher(i); }
   double error() {
@@ -641,6 +657,8 @@ public:
 private:
   struct check {
     void *device;
+    /// What an updated-in-place output starts from; null: NaN.
+    const void *initial;
     size_t bytes;
     std::vector<size_t> index;
     std::vector<double> expected;
