@@ -31,6 +31,11 @@ TEST(TunerTest, ProposedConfigsAreWhatARunWithTheSeedMeasures) {
               measured(Run))
         << "batch " << Batch;
   }
+  // Random sampling draws the same sequence whatever the batch: a replay
+  // (one at a time) measures what a bundle of rounds of 64 holds.
+  EXPECT_EQ(
+      llvm::cantFail(proposedConfigs(B.Space, "random_sample", 11, 40, 1)),
+      llvm::cantFail(proposedConfigs(B.Space, "random_sample", 11, 40, 64)));
   auto All = llvm::cantFail(proposedConfigs(B.Space, "brute_force", 1, 0, 64));
   ASSERT_EQ(All.size(), B.Space.size());
   EXPECT_EQ(All.front(), 0u);
