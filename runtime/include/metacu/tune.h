@@ -50,11 +50,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
+#include <metacu/runtime.h>
 
 #ifdef METACU_TUNE_MODULES
 #include <cuda.h>
@@ -524,7 +526,9 @@ inline bool parse_shard(const std::string &line, std::string &path,
   return !path.empty() && !members.empty();
 }
 
-template <class Problem> int run(int argc, char **argv) {
+/// The harness over the problems \p make makes (a unique_ptr) from a
+/// problem size: one, or one per size of --sizes.
+template <class Make> int run_with(int argc, char **argv, Make make) {
   auto started = std::chrono::steady_clock::now();
   harness_options o;
   if (!parse_options(argc, argv, o)) {
@@ -551,12 +555,12 @@ template <class Problem> int run(int argc, char **argv) {
 
   // Every size's problem is made before any candidate runs, so that each
   // candidate is timed at every size while its shard is loaded.
-  std::vector<std::unique_ptr<Problem>> problems;
+  std::vector<decltype(make(o.size))> problems;
   if (o.sizes.empty())
-    problems.push_back(std::make_unique<Problem>(o.size));
+    problems.push_back(make(o.size));
   for (const std::vector<long long> &size : o.sizes)
-    problems.push_back(std::make_unique<Problem>(size));
-  Problem &problem = *problems.front();
+    problems.push_back(make(size));
+  auto &problem = *problems.front();
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
     std::fprintf(stderr, "metacu tune harness: problem setup failed: %s\n",
                  cudaGetErrorString(e));
@@ -623,6 +627,164 @@ template <class Problem> int run(int argc, char **argv) {
   return 0;
 }
 
+template <class Problem> int run(int argc, char **argv) {
+  return run_with(argc, argv, [](const std::vector<long long> &size) {
+    return std::make_unique<Problem>(size);
+  });
+}
+
+/// The common tuning problem without a class of its own (METACU_TUNE_ARRAYS,
+/// docs/tune.md): device arrays in, arrays out, each output compared with a
+/// reference made once, on the CPU or by a reference kernel. Its setup
+/// function makes the inputs and outputs here and returns how to launch
+/// candidate i.
+class arrays {
+public:
+  arrays(std::vector<long long> size, size_t candidates)
+      : size(std::move(size)), count(candidates) {}
+  arrays(const arrays &) = delete;
+  arrays &operator=(const arrays &) = delete;
+  ~arrays() {
+    for (void *p : owned)
+      cudaFree(p);
+  }
+
+  /// The size this problem is made for: the space's problem_size, or one
+  /// of its sizes() (the harness makes one arrays per size).
+  const std::vector<long long> size;
+
+  /// \p n values uniform in [-1, 1), the same on every run: successive
+  /// calls continue one linear congruential sequence (seeded 2024).
+  template <class T> std::vector<T> uniform(size_t n) {
+    std::vector<T> v(n);
+    for (T &x : v) {
+      state = state * 1664525u + 1013904223u;
+      x = T(float(state >> 8) / float(1u << 23) - 1.0f);
+    }
+    return v;
+  }
+
+  /// A device copy of \p host.
+  template <class T> T *input(const std::vector<T> &host) {
+    T *d = allocate<T>(host.size());
+    METACU_CHECK(cudaMemcpy(d, host.data(), host.size() * sizeof(T),
+                            cudaMemcpyHostToDevice));
+    return d;
+  }
+
+  /// \p n elements the candidates write, set to all-ones bytes (NaN) before
+  /// each checked run, then compared with \p reference(i) at each i that
+  /// \p checked accepts (every one without it), computed here once.
+  template <class T, class Reference>
+  T *output(size_t n, Reference reference,
+            const std::function<bool(size_t)> &checked = {}) {
+    check c = {allocate<T>(n), nullptr, n * sizeof(T), {}, {}, &compare<T>};
+    for (size_t i = 0; i < n; ++i)
+      if (!checked || checked(i)) {
+        c.index.push_back(i);
+        c.expected.push_back(double(reference(i)));
+      }
+    outputs.push_back(std::move(c));
+    return static_cast<T *>(outputs.back().device);
+  }
+
+  /// A device copy of \p host that the candidates update in place (y = a *
+  /// x + y): restored from \p host before each checked run, then compared
+  /// as output() compares.
+  template <class T, class Reference>
+  T *inout(const std::vector<T> &host, Reference reference,
+           const std::function<bool(size_t)> &checked = {}) {
+    T *initial = input(host);
+    T *d = output<T>(host.size(), reference, checked);
+    outputs.back().initial = initial;
+    return d;
+  }
+
+  /// \p n elements compared, all of them, with what \p reference_kernel
+  /// (a function that launches a reference kernel writing \p n elements to
+  /// the pointer it is given) writes, run here once.
+  template <class T, class Launch>
+  T *output_from_kernel(size_t n, Launch reference_kernel) {
+    T *ref = allocate<T>(n);
+    reference_kernel(ref);
+    METACU_CHECK(cudaGetLastError());
+    std::vector<T> host(n);
+    METACU_CHECK(
+        cudaMemcpy(host.data(), ref, n * sizeof(T), cudaMemcpyDeviceToHost));
+    return output<T>(n, [&](size_t i) { return host[i]; });
+  }
+
+  // The problem as the harness runs it.
+  size_t candidates() const { return count; }
+  void clear() {
+    for (const check &c : outputs)
+      if (c.initial)
+        METACU_CHECK(cudaMemcpy(c.device, c.initial, c.bytes,
+                                cudaMemcpyDeviceToDevice));
+      else
+        METACU_CHECK(cudaMemset(c.device, 0xff, c.bytes));
+  }
+  void launch(size_t i) { launcher(i); }
+  double error() {
+    double e = 0;
+    for (const check &c : outputs) {
+      double d = c.compare(c);
+      if (!(d <= e))
+        e = d;
+    }
+    return e;
+  }
+
+  std::function<void(size_t)> launcher;
+
+private:
+  struct check {
+    void *device;
+    /// What an updated-in-place output starts from; null: NaN.
+    const void *initial;
+    size_t bytes;
+    std::vector<size_t> index;
+    std::vector<double> expected;
+    double (*compare)(const check &);
+  };
+  /// The largest difference of the output from its reference (infinite
+  /// for a NaN, an element not written).
+  template <class T> static double compare(const check &c) {
+    std::vector<T> out(c.bytes / sizeof(T));
+    METACU_CHECK(
+        cudaMemcpy(out.data(), c.device, c.bytes, cudaMemcpyDeviceToHost));
+    double e = 0;
+    for (size_t k = 0; k < c.index.size(); ++k) {
+      double d = std::fabs(double(out[c.index[k]]) - c.expected[k]);
+      if (!(d <= e))
+        e = std::isnan(d) ? INFINITY : d;
+    }
+    return e;
+  }
+  template <class T> T *allocate(size_t n) {
+    void *p = nullptr;
+    METACU_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    owned.push_back(p);
+    return static_cast<T *>(p);
+  }
+
+  size_t count;
+  unsigned state = 2024u;
+  std::vector<void *> owned;
+  std::vector<check> outputs;
+};
+
+/// The harness over an arrays problem of \p candidates kernels, set up by
+/// \p setup(arrays &), which returns the launch of candidate i.
+template <class Setup>
+int run_arrays(int argc, char **argv, size_t candidates, Setup setup) {
+  return run_with(argc, argv, [&](const std::vector<long long> &size) {
+    auto a = std::make_unique<arrays>(size, candidates);
+    a->launcher = setup(*a);
+    return a;
+  });
+}
+
 } // namespace metacu::tune
 
 #ifdef METACU_TUNE_MODULES
@@ -666,6 +828,15 @@ extern "C" cudaError_t __wrap_cudaFuncSetAttribute(const void *stub,
 #define METACU_TUNE_MAIN(Problem)                                              \
   int main(int argc, char **argv) {                                            \
     return metacu::tune::run<Problem>(argc, argv);                             \
+  }
+
+/// Defines main() as the tuning harness over a metacu::tune::arrays
+/// problem of \p Candidates kernels (a tuned_table's size()), set up by
+/// \p ... (a function of metacu::tune::arrays & that returns the launch of
+/// candidate i; variadic, for the commas of a lambda).
+#define METACU_TUNE_ARRAYS(Candidates, ...)                                    \
+  int main(int argc, char **argv) {                                            \
+    return metacu::tune::run_arrays(argc, argv, Candidates, __VA_ARGS__);      \
   }
 
 #endif
