@@ -6,11 +6,15 @@
 // being asked; metacu does the same by default (block_size_x * block_size_y,
 // tune_space::max_threads_per_block) and says so. The candidates whose tiles
 // of B need more than 48 KiB of shared memory do not build (ptxas).
-#include <cmath>
+//
+// The tuning-specific code is the space, the tuned_kernels call, the
+// architecture loop around the body, the host table and the harness
+// (METACU_TUNE_ARRAYS): docs/tune.md counts its lines against Kernel
+// Tuner's script.
 #include <vector>
 
 #include <cuda_runtime.h>
-#include <metacu/runtime.h>
+#include <metacu/tuned.h>
 
 constexpr int width = 4096;
 
@@ -23,106 +27,65 @@ constexpr int width = 4096;
         .require([](const metacu::json& p) {
           return p["block_size_x"].as_int() == p["block_size_y"].as_int() * p["tile_size_y"].as_int();
         })
-        .problem_size({width})
         .metric("GFLOP/s", 2.0 * width * width * width / 1e9, metacu::tune_direction::maximize)
         .tolerance(1e-2);
+@meta metacu::tuned_kernels matmul(space, "matmul.tuning.json",
+    metacu::params({{"block_size_x", 32}, {"block_size_y", 8}, {"tile_size_x", 4}, {"tile_size_y", 4}}));
 
-@meta for (const metacu::tune_candidate& c : metacu::tune_candidates(space)) {
-__global__ void @(c.name)(float* C, const float* A, const float* B) {
-  @meta int BX = c.params["block_size_x"].as_int(), BY = c.params["block_size_y"].as_int();
-  @meta int TX = c.params["tile_size_x"].as_int(), TY = c.params["tile_size_y"].as_int();
-  __shared__ float sA[BY * TY][BX];
-  __shared__ float sB[BY * TY][BX * TX];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x = blockIdx.x * BX * TX + tx;
-  const int y = blockIdx.y * BY * TY + ty;
-  float sum[TY][TX] = {};
-  for (int k = 0; k < width; k += BX) {
-    __syncthreads();
+@meta for (const metacu::tuned_kernel& k : matmul) {
+__global__ void @(k.name)(float* C, const float* A, const float* B) {
+  @meta for enum (auto arch : nvvm_arch_t) {
+    if codegen (__nvvm_arch == arch) {
+      @meta const metacu::json& p = k.params(arch);
+      @meta int BX = p["block_size_x"].as_int(), BY = p["block_size_y"].as_int();
+      @meta int TX = p["tile_size_x"].as_int(), TY = p["tile_size_y"].as_int();
+      __shared__ float sA[BY * TY][BX];
+      __shared__ float sB[BY * TY][BX * TX];
+      const int tx = threadIdx.x, ty = threadIdx.y;
+      const int x = blockIdx.x * BX * TX + tx;
+      const int y = blockIdx.y * BY * TY + ty;
+      float sum[TY][TX] = {};
+      for (int k = 0; k < width; k += BX) {
+        __syncthreads();
 #pragma unroll
-    for (int i = 0; i < TY; i++) {
-      sA[ty + BY * i][tx] = A[(y + i * BY) * width + k + tx];
+        for (int i = 0; i < TY; i++) {
+          sA[ty + BY * i][tx] = A[(y + i * BY) * width + k + tx];
 #pragma unroll
-      for (int j = 0; j < TX; j++)
-        sB[ty + BY * i][tx + j * BX] = B[(k + ty + BY * i) * width + x + j * BX];
-    }
-    __syncthreads();
+          for (int j = 0; j < TX; j++)
+            sB[ty + BY * i][tx + j * BX] = B[(k + ty + BY * i) * width + x + j * BX];
+        }
+        __syncthreads();
 #pragma unroll
-    for (int kb = 0; kb < BX; kb++)
+        for (int kb = 0; kb < BX; kb++)
+#pragma unroll
+          for (int i = 0; i < TY; i++)
+#pragma unroll
+            for (int j = 0; j < TX; j++)
+              sum[i][j] += sA[ty + BY * i][kb] * sB[kb][tx + j * BX];
+      }
 #pragma unroll
       for (int i = 0; i < TY; i++)
 #pragma unroll
         for (int j = 0; j < TX; j++)
-          sum[i][j] += sA[ty + BY * i][kb] * sB[kb][tx + j * BX];
+          C[(y + BY * i) * width + x + j * BX] = sum[i][j];
+    }
   }
-#pragma unroll
-  for (int i = 0; i < TY; i++)
-#pragma unroll
-    for (int j = 0; j < TX; j++)
-      C[(y + BY * i) * width + x + j * BX] = sum[i][j];
 }
 }
 
-#ifdef METACU_TUNE
-#include <metacu/tune.h>
-struct matmul_kernel {
-  void (*kernel)(float*, const float*, const float*);
-  int bx, by, tx, ty;
-};
-const matmul_kernel kernels[] = {
-  @meta for (const metacu::tune_candidate& c : metacu::tune_candidates(space)) {
-    {@(c.name), c.params["block_size_x"].as_int(), c.params["block_size_y"].as_int(),
-     c.params["tile_size_x"].as_int(), c.params["tile_size_y"].as_int()},
-  }
-};
+const metacu::tuned_table<void(float*, const float*, const float*)> matmul_kernels = @(matmul.host_table());
 
-// A and B made once, C checked on every 128th row against the CPU's in
-// double.
-struct matmul_problem {
-  int n;
-  std::vector<float> a, b, c;
-  std::vector<double> ref;
-  float *da = nullptr, *db = nullptr, *dc = nullptr;
-  explicit matmul_problem(const std::vector<long long>&) : n(width), a(size_t(n) * n), b(a.size()), c(a.size()) {
-    unsigned state = 2024u;
-    auto uniform = [&] {
-      state = state * 1664525u + 1013904223u;
-      return float(state >> 8) / float(1u << 23) - 1.0f;
-    };
-    for (float& v : a)
-      v = uniform();
-    for (float& v : b)
-      v = uniform();
-    for (int y = 0; y < n; y += 128)
-      for (int x = 0; x < n; ++x) {
-        double s = 0;
-        for (int k = 0; k < n; ++k)
-          s += double(a[size_t(y) * n + k]) * b[size_t(k) * n + x];
-        ref.push_back(s);
-      }
-    for (float** p : {&da, &db, &dc})
-      METACU_CHECK(cudaMalloc(p, a.size() * sizeof(float)));
-    METACU_CHECK(cudaMemcpy(da, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice));
-    METACU_CHECK(cudaMemcpy(db, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice));
-  }
-  size_t candidates() const { return sizeof kernels / sizeof kernels[0]; }
-  void clear() { METACU_CHECK(cudaMemset(dc, 0xff, c.size() * sizeof(float))); } // NaN
-  void launch(size_t i) {
-    const matmul_kernel& k = kernels[i];
-    k.kernel<<<dim3(n / (k.bx * k.tx), n / (k.by * k.ty)), dim3(k.bx, k.by)>>>(dc, da, db);
-  }
-  double error() {
-    METACU_CHECK(cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    double e = 0;
-    size_t r = 0;
-    for (int y = 0; y < n; y += 128)
-      for (int x = 0; x < n; ++x) {
-        double d = std::fabs(c[size_t(y) * n + x] - ref[r++]);
-        if (!(d <= e))
-          e = std::isnan(d) ? INFINITY : d;
-      }
-    return e;
-  }
-};
-METACU_TUNE_MAIN(matmul_problem)
-#endif
+// The tuning harness (a tuning build's main): A and B made once, C checked
+// on every 128th row against the CPU's in double.
+METACU_TUNE_ARRAYS(matmul_kernels.size(), [](metacu::tune::arrays& io) {
+  std::vector<float> a = io.uniform<float>(width * width), b = io.uniform<float>(width * width);
+  const float *da = io.input(a), *db = io.input(b);
+  float* dc = io.output<float>(
+      size_t(width) * width, [&](size_t i) { double s = 0; for (int k = 0; k < width; ++k) s += double(a[i / width * width + k]) * b[k * width + i % width]; return s; },
+      [](size_t i) { return i / width % 128 == 0; });
+  return [=](size_t i) {
+    const metacu::tuned_config& p = matmul_kernels.config(i);
+    dim3 grid(width / (p["block_size_x"] * p["tile_size_x"]), width / (p["block_size_y"] * p["tile_size_y"]));
+    matmul_kernels.kernel(i)<<<grid, dim3(p["block_size_x"], p["block_size_y"])>>>(dc, da, db);
+  };
+})

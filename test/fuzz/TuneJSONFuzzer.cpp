@@ -12,7 +12,7 @@
 #include "tune/JSONError.h"
 #include "tune/KernelTunerCache.h"
 #include "tune/Predictions.h"
-#include "tune/ResultCache.h"
+#include "tune/Journal.h"
 #include "tune/TuningFile.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -77,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
 #elif METACU_TUNE_FUZZ_READER == 2 // journal
   std::string Dir = scratch({"journal.jsonl"});
   write(Dir + "/journal.jsonl", Text);
-  drop(ResultCache::open(Dir + "/journal.jsonl"));
+  drop(Journal::open(Dir + "/journal.jsonl"));
 #elif METACU_TUNE_FUZZ_READER == 3 // Kernel Tuner cache
   auto C = KernelTunerCache::parse(Text, "fuzz.json");
   if (!C) {

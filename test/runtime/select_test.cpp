@@ -76,6 +76,73 @@ TEST(Select, AnyValueType) {
 }
 
 //===----------------------------------------------------------------------===//
+// Problem sizes
+//===----------------------------------------------------------------------===//
+
+using metacu::nearest_size;
+using metacu::sized;
+
+const std::vector<std::vector<long long>> tuned_1d{
+    {1 << 18}, {1 << 20}, {1 << 22}};
+
+TEST(NearestSize, ExactSizesPickThemselves) {
+  EXPECT_EQ(nearest_size(tuned_1d, {1 << 18}), 0u);
+  EXPECT_EQ(nearest_size(tuned_1d, {1 << 20}), 1u);
+  EXPECT_EQ(nearest_size(tuned_1d, {1 << 22}), 2u);
+}
+
+TEST(NearestSize, NearestByRatioNotDifference) {
+  // 2^19 is a factor 2 from both 2^18 and 2^20: one below it goes down,
+  // one above it up.
+  EXPECT_EQ(nearest_size(tuned_1d, {(1 << 19) - 1}), 0u);
+  EXPECT_EQ(nearest_size(tuned_1d, {(1 << 19) + 1}), 1u);
+  // 600,000 is nearer 2^18 in difference (337,856 against 448,576) but
+  // a factor 2.29 above it and 1.75 below 2^20.
+  EXPECT_EQ(nearest_size(tuned_1d, {600000}), 1u);
+}
+
+TEST(NearestSize, TheMiddleGoesToTheLargerSize) {
+  EXPECT_EQ(nearest_size(tuned_1d, {1 << 19}), 1u);
+  EXPECT_EQ(nearest_size(tuned_1d, {1 << 21}), 2u);
+  // The order of the list does not matter.
+  EXPECT_EQ(nearest_size({{1 << 20}, {1 << 18}}, {1 << 19}), 0u);
+}
+
+TEST(NearestSize, OutsideTheRangeTakesTheEnds) {
+  EXPECT_EQ(nearest_size(tuned_1d, {1}), 0u);
+  EXPECT_EQ(nearest_size(tuned_1d, {0}), 0u);
+  EXPECT_EQ(nearest_size(tuned_1d, {-5}), 0u);
+  EXPECT_EQ(nearest_size(tuned_1d, {1ll << 40}), 2u);
+}
+
+TEST(NearestSize, ShapesSumTheLogRatiosOfTheirDimensions) {
+  const std::vector<std::vector<long long>> shapes{
+      {1024, 1024}, {4096, 256}, {4096, 4096}};
+  EXPECT_EQ(nearest_size(shapes, {1024, 1024}), 0u);
+  // A wide, flat problem is nearest the wide, flat shape, though its
+  // product is that of the square one.
+  EXPECT_EQ(nearest_size(shapes, {4096, 300}), 1u);
+  EXPECT_EQ(nearest_size(shapes, {3000, 3000}), 2u);
+}
+
+TEST(NearestSize, Errors) {
+  EXPECT_THROW(nearest_size({}, {1}), std::out_of_range);
+  EXPECT_THROW(nearest_size(tuned_1d, {1, 2}), std::invalid_argument);
+}
+
+TEST(SelectBySize, ArchitectureThenNearestSize) {
+  const std::map<int, std::vector<sized<int>>> table{
+      {80, {{{1 << 20}, 801}}},
+      {90, {{{1 << 18}, 901}, {{1 << 20}, 902}, {{1 << 22}, 903}}}};
+  EXPECT_EQ(select(table, 90, {1 << 18}), 901);
+  EXPECT_EQ(select(table, 100, {3 << 20}), 903);
+  EXPECT_EQ(select(table, 90, {700000}), 902);
+  // sm_86 takes sm_80's entries, whose one size serves every problem.
+  EXPECT_EQ(select(table, 86, {1 << 18}), 801);
+  EXPECT_THROW(select(table, 75, {1 << 18}), std::out_of_range);
+}
+
+//===----------------------------------------------------------------------===//
 // sm_t
 //===----------------------------------------------------------------------===//
 

@@ -637,8 +637,8 @@ private:
   }
 
   /// Files of metacu's runtime that the generator has without an #include
-  /// of the input: detail/generator.h includes detail/ and select.h, and
-  /// runtime.h is CUDA host code the generator must not see. The runtime's
+  /// of the input: detail/generator.h includes meta.h, detail/ and select.h,
+  /// and runtime.h is CUDA host code the generator must not see. The runtime's
   /// other headers (metacu/dma/plan.h, which <metacu/dma.cuh> includes for
   /// its meta code) come through the input's #include as a user header's do.
   bool generatorHas(FileID FID) const {
@@ -647,8 +647,8 @@ private:
     llvm::StringRef Name = SM.getFileEntryRefForID(FID)->getName();
     llvm::StringRef Rel = Name.drop_front(RuntimeInclude.size());
     Rel = Rel.ltrim(llvm::sys::path::get_separator());
-    return Rel.starts_with("metacu/detail/") || Rel == "metacu/select.h" ||
-           Rel == "metacu/runtime.h";
+    return Rel.starts_with("metacu/detail/") || Rel == "metacu/meta.h" ||
+           Rel == "metacu/select.h" || Rel == "metacu/runtime.h";
   }
 
   /// Marks the main-file #include that (transitively) brings in \p FID.

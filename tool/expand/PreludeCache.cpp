@@ -54,7 +54,7 @@ static std::string cacheKey(llvm::StringRef Header,
   // metacu's headers the library is made of, beside it in the include tree.
   llvm::StringRef Root = llvm::sys::path::parent_path(
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(Header)));
-  for (const char *Own : {"metacu/detail/generator.h",
+  for (const char *Own : {"metacu/meta.h", "metacu/detail/generator.h",
                           "metacu/detail/host_api.h", "metacu/select.h"}) {
     llvm::SmallString<256> P(Root);
     llvm::sys::path::append(P, Own);

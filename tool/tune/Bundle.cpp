@@ -45,8 +45,19 @@ static bool readDeclared(const json::Value &V, DeclaredSpace &D, json::Path P,
       !O.map("tolerance", D.Tolerance) || !O.map("launches", Launches) ||
       // Left out by generators older than the limit.
       !O.mapOptional("max_threads_per_block", D.MaxThreadsPerBlock) ||
-      !O.mapOptional("over_max_threads", D.OverMaxThreads))
+      !O.mapOptional("over_max_threads", D.OverMaxThreads) ||
+      !O.mapOptional("sizes", D.Sizes) ||
+      !O.mapOptional("size_work", D.SizeWork))
     return false;
+  for (size_t I = 0; I < D.Sizes.size(); ++I) {
+    if (D.Sizes[I].empty() || D.Sizes[I].size() != D.Sizes[0].size() ||
+        llvm::any_of(D.Sizes[I], [](int64_t N) { return N < 1; }))
+      return In.fail(P.field("sizes").index(I),
+                     "a size is as many dimensions as the first, each at "
+                     "least 1");
+  }
+  if (D.SizeWork.size() != D.Sizes.size())
+    return In.fail(P.field("size_work"), "one work per size");
   if (D.Valid.empty())
     return In.fail(P.field("valid"), "no valid configuration");
   for (size_t I = 1; I < D.Valid.size(); ++I)
@@ -62,6 +73,10 @@ static bool readDeclared(const json::Value &V, DeclaredSpace &D, json::Path P,
     return In.fail(P.field("work"), "metric '" + Metric +
                                         "' needs the work of one run "
                                         "(tune_space::metric)");
+  for (size_t I = 0; I < D.SizeWork.size(); ++I)
+    if (Metric != "time" && !(D.SizeWork[I] > 0))
+      return In.fail(P.field("size_work").index(I),
+                     "metric '" + Metric + "' needs the work of one run");
   if (Launches) {
     if (Launches->size() != D.Valid.size())
       return In.fail(P.field("launches"), "one launch per valid configuration");
@@ -115,6 +130,15 @@ json::Value DeclaredSpace::toJSON() const {
                  {"tolerance", Tolerance},
                  {"max_threads_per_block", MaxThreadsPerBlock},
                  {"over_max_threads", int64_t(OverMaxThreads)}};
+  if (!Sizes.empty()) {
+    json::Array Ss, W;
+    for (const std::vector<int64_t> &Size : Sizes)
+      Ss.push_back(json::Array(Size));
+    for (double X : SizeWork)
+      W.push_back(X);
+    O["sizes"] = std::move(Ss);
+    O["size_work"] = std::move(W);
+  }
   if (!Launches.empty()) {
     json::Array L;
     for (const auto &A : Launches) {
@@ -140,8 +164,9 @@ llvm::Expected<SearchSpace> DeclaredSpace::searchSpace() const {
   });
 }
 
-double DeclaredSpace::objective(double Ms) const {
-  return Objective.Name == "time" ? Ms : Work / (Ms / 1000);
+double DeclaredSpace::objective(double Ms, size_t Size) const {
+  double W = Size < SizeWork.size() ? SizeWork[Size] : Work;
+  return Objective.Name == "time" ? Ms : W / (Ms / 1000);
 }
 
 std::vector<Candidate>
@@ -303,9 +328,12 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
   if (llvm::Error E =
           copyTree(Options.RuntimeInclude, (Dir + "/include").str(), Files))
     return E;
-  json::Array Size, Flags;
+  json::Array Size, Sizes, Flags;
   for (int64_t N : D.ProblemSize)
     Size.push_back(N);
+  // run.py makes the problem at each and times every candidate at each.
+  for (const std::vector<int64_t> &S : D.Sizes)
+    Sizes.push_back(json::Array(S));
   for (const std::string &F : Options.NvccFlags)
     Flags.push_back(F);
   json::Object Manifest{{"format", 2},
@@ -318,6 +346,7 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
                         {"warmup", Options.Warmup},
                         {"repeat", Options.Repeat},
                         {"size", std::move(Size)},
+                        {"sizes", std::move(Sizes)},
                         {"tolerance", D.Tolerance},
                         {"nvcc_flags", std::move(Flags)},
                         {"batches", std::move(Batches)},
@@ -383,6 +412,20 @@ bool fromJSON(const json::Value &V, ManifestBatch &Out, json::Path P) {
   return O && O.map("candidates", Out.Candidates);
 }
 
+/// One size's result within a line (the harness's "sizes").
+struct SizeLine {
+  std::string Status;
+  std::optional<std::string> Reason;
+  std::optional<std::vector<double>> Times;
+  std::optional<double> BenchmarkMs, VerificationMs;
+};
+bool fromJSON(const json::Value &V, SizeLine &Out, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("status", Out.Status) && O.map("reason", Out.Reason) &&
+         O.map("times", Out.Times) && O.map("benchmark_ms", Out.BenchmarkMs) &&
+         O.map("verification_ms", Out.VerificationMs);
+}
+
 /// One line of results.jsonl as run.py writes it.
 struct ResultLine {
   ConfigIndex Config;
@@ -390,6 +433,7 @@ struct ResultLine {
   std::optional<std::string> Reason, Device, Driver, Timestamp;
   std::optional<std::vector<double>> Times;
   std::optional<double> CompileMs, BenchmarkMs, VerificationMs;
+  std::optional<std::vector<SizeLine>> Sizes;
 };
 bool fromJSON(const json::Value &V, ResultLine &Out, json::Path P) {
   json::ObjectMapper O(V, P);
@@ -398,7 +442,8 @@ bool fromJSON(const json::Value &V, ResultLine &Out, json::Path P) {
          O.map("driver", Out.Driver) && O.map("timestamp", Out.Timestamp) &&
          O.map("times", Out.Times) && O.map("compile_ms", Out.CompileMs) &&
          O.map("benchmark_ms", Out.BenchmarkMs) &&
-         O.map("verification_ms", Out.VerificationMs);
+         O.map("verification_ms", Out.VerificationMs) &&
+         O.map("sizes", Out.Sizes);
 }
 } // namespace
 
@@ -453,11 +498,13 @@ static llvm::Error readManifest(const std::string &Path, BundleResults &R,
   return llvm::Error::success();
 }
 
-/// A result line as a measurement: its status and times checked, a median
-/// time of 0 (a rate over it infinite) a failed measurement.
-static llvm::Expected<Measurement>
-measurementOf(const ResultLine &L, const DeclaredSpace &D, JSONInput &In) {
-  json::Path P(In.Root);
+/// A result line as a measurement at size \p Size (at \p P, the line or
+/// one of its "sizes"): its status and times checked, a median time of 0 (a
+/// rate over it infinite) a failed measurement.
+static llvm::Expected<Measurement> measurementOf(const ResultLine &L,
+                                                 const DeclaredSpace &D,
+                                                 JSONInput &In, json::Path P,
+                                                 size_t Size) {
   Measurement M;
   auto V = validityFromT4Name(L.Status);
   if (!V) {
@@ -484,7 +531,7 @@ measurementOf(const ResultLine &L, const DeclaredSpace &D, JSONInput &In) {
     size_t N = Sorted.size();
     double Median =
         N % 2 ? Sorted[N / 2] : (Sorted[N / 2 - 1] + Sorted[N / 2]) / 2;
-    M.Objective = D.objective(Median);
+    M.Objective = D.objective(Median, Size);
     // A time of 0 (a rate over it infinite) is a failed measurement of
     // this configuration, not a result to rank or record.
     std::string Why = D.Objective.whyNotMeasured(M.Objective);
@@ -560,9 +607,44 @@ llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
       continue;
     }
     LineOf[Config] = L + 1;
-    auto Meas = measurementOf(Result, R.Declared, In);
+    auto Meas = measurementOf(Result, R.Declared, In, P, 0);
     if (!Meas)
       return Meas.takeError();
+    if (!R.Declared.Sizes.empty()) {
+      std::vector<Measurement> Each;
+      if (!Result.Sizes) {
+        // A failure before the candidate ran at every size (it did not
+        // build, it lost the context): the same at each.
+        if (Meas->valid()) {
+          In.fail(P.field("sizes"),
+                  "a correct result of a space of " +
+                      std::to_string(R.Declared.Sizes.size()) +
+                      " sizes needs each size's");
+          return In.error();
+        }
+        Each.assign(R.Declared.Sizes.size(), *Meas);
+      } else if (Result.Sizes->size() != R.Declared.Sizes.size()) {
+        In.fail(P.field("sizes"), "one result per size of the space (" +
+                                      std::to_string(R.Declared.Sizes.size()) +
+                                      ")");
+        return In.error();
+      }
+      for (size_t K = 0; Result.Sizes && K < Result.Sizes->size(); ++K) {
+        const SizeLine &S = (*Result.Sizes)[K];
+        ResultLine One = Result;
+        One.Status = S.Status;
+        One.Reason = S.Reason;
+        One.Times = S.Times;
+        One.BenchmarkMs = S.BenchmarkMs;
+        One.VerificationMs = S.VerificationMs;
+        auto At =
+            measurementOf(One, R.Declared, In, P.field("sizes").index(K), K);
+        if (!At)
+          return At.takeError();
+        Each.push_back(std::move(*At));
+      }
+      R.PerSize.push_back(std::move(Each));
+    }
     if (Result.Device && R.Where.Device.empty())
       R.Where.Device = *Result.Device;
     if (Result.Driver && R.Driver.empty())

@@ -38,6 +38,12 @@ struct DeclaredSpace {
   /// product (last parameter fastest), ascending.
   std::vector<uint64_t> Valid;
   std::vector<int64_t> ProblemSize;
+  /// The problem sizes every candidate is timed at (tune_space::sizes);
+  /// empty for a space of one problem, ProblemSize. ProblemSize and Work
+  /// are then the first size's.
+  std::vector<std::vector<int64_t>> Sizes;
+  /// The work of one run at each of Sizes, for a rate.
+  std::vector<double> SizeWork;
   Metric Objective;
   /// For a rate: the work of one run in the metric's unit times seconds.
   double Work = 0;
@@ -59,8 +65,8 @@ struct DeclaredSpace {
   llvm::json::Value toJSON() const;
   /// The valid configurations as a search space.
   llvm::Expected<SearchSpace> searchSpace() const;
-  /// The objective of a run of \p Ms milliseconds.
-  double objective(double Ms) const;
+  /// The objective of a run of \p Ms milliseconds (at Sizes[\p Size]).
+  double objective(double Ms, size_t Size = 0) const;
 };
 
 /// A candidate as the kernel's meta code sees it: the name of the kernel to
@@ -129,8 +135,13 @@ struct BundleResults {
   /// The device (empty when nothing ran) and the image's architecture.
   Target Where;
   std::string Driver;
-  /// In the order they completed.
+  /// In the order they completed; of the first size when the space has
+  /// several (Declared.Sizes).
   std::vector<std::pair<uint32_t, Measurement>> Results;
+  /// With several sizes: PerSize[I][K] is Results[I]'s configuration at
+  /// Declared.Sizes[K] (a candidate that lost the context at one size
+  /// failed at every size).
+  std::vector<std::vector<Measurement>> PerSize;
   /// How many candidates the bundle holds (Results has one result for
   /// each that ran).
   size_t Candidates = 0;

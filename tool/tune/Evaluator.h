@@ -11,8 +11,8 @@
 #ifndef METACU_TUNE_EVALUATOR_H
 #define METACU_TUNE_EVALUATOR_H
 
+#include "Journal.h"
 #include "Measurement.h"
-#include "ResultCache.h"
 #include "SearchSpace.h"
 #include "runners/Runner.h"
 
@@ -76,7 +76,7 @@ struct EvaluatorOptions {
   Metric Objective;
   /// Answers configurations an earlier run measured and keeps new ones;
   /// none when null.
-  ResultCache *Journal = nullptr;
+  tune::Journal *Journal = nullptr;
   /// Told of each evaluation; none when null.
   EvaluationListener *Listener = nullptr;
   /// What the model predicts of each configuration, for the strategies

@@ -1,6 +1,6 @@
 //===- HtmlReport.h - A tuning run as one self-contained HTML page --------===//
 //
-// `--report out.html` writes what a run found for people to look at and
+// `--html out.html` writes what a run found for people to look at and
 // share: how the best configuration improved with the evaluations, how each
 // parameter affects the objective, the best configurations, the invalid
 // ones by reason, and the run's metadata. One file with inline CSS and

@@ -42,6 +42,15 @@ llvm::StringRef metacuVersion();
 /// Today's date in UTC, as RunInfo::Date spells it.
 std::string currentDate();
 
+/// "matmul on NVIDIA H100 80GB HBM3 (sm_90)", or "matmul for sm_90" when
+/// no result names the device (every candidate failed to build).
+std::string runHeading(const RunInfo &Info);
+
+/// "compute_80 image run on NVIDIA H100 80GB HBM3" when \p Image is not
+/// the device's own code (\p Arch); empty otherwise.
+std::string imageNote(llvm::StringRef Image, llvm::StringRef Arch,
+                      llvm::StringRef Device);
+
 } // namespace metacu::tune
 
 #endif

@@ -6,6 +6,32 @@
 
 using namespace metacu::tune;
 
+namespace {
+/// Measures nothing: records what the strategy asks for.
+class ProposalRunner : public Runner {
+public:
+  explicit ProposalRunner(unsigned Batch) : Batch(Batch) {}
+  const Target &target() const override { return None; }
+  unsigned preferredBatch() const override { return Batch; }
+  llvm::Error run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) override {
+    for (size_t I = 0; I < Configs.size(); ++I) {
+      Proposed.push_back(Configs[I]);
+      Measurement M;
+      M.Status = Validity::Runtime;
+      M.Reason = "not measured";
+      if (!Done(I, std::move(M)))
+        break;
+    }
+    return llvm::Error::success();
+  }
+  std::vector<uint32_t> Proposed;
+
+private:
+  Target None;
+  unsigned Batch;
+};
+} // namespace
+
 llvm::Expected<TuneResult> metacu::tune::runTuning(const SearchSpace &Space,
                                                    Runner &R,
                                                    const TuneOptions &Options) {
@@ -40,4 +66,25 @@ llvm::Expected<TuneResult> metacu::tune::runTuning(const SearchSpace &Space,
   Result.Trace.assign(E.trace().begin(), E.trace().end());
   Result.Best = E.best();
   return Result;
+}
+
+llvm::Expected<std::vector<uint32_t>>
+metacu::tune::proposedConfigs(const SearchSpace &Space,
+                              llvm::StringRef Strategy, uint64_t Seed,
+                              size_t Budget, unsigned Batch) {
+  const StrategyInfo *Info = findStrategy(Strategy);
+  if (Info && Info->Adaptive)
+    return llvm::createStringError(
+        "'" + Strategy +
+        "' chooses by what it measures, so it cannot choose a fixed set of "
+        "configurations ahead of the measurements");
+  ProposalRunner R(std::max(1u, Batch));
+  TuneOptions Options;
+  Options.Strategy = Strategy.str();
+  Options.Seed = Seed;
+  if (Budget)
+    Options.Evaluation.Limit.Evaluations = Budget;
+  if (auto Run = runTuning(Space, R, Options); !Run)
+    return Run.takeError();
+  return std::move(R.Proposed);
 }

@@ -38,6 +38,16 @@ struct TuneResult {
 llvm::Expected<TuneResult> runTuning(const SearchSpace &Space, Runner &R,
                                      const TuneOptions &Options);
 
+/// The configurations a strategy that does not adapt to its measurements
+/// (brute_force, random_sample) chooses, in order, for \p Seed within
+/// \p Budget evaluations (0: no limit), proposed \p Batch at a time as a
+/// runner of that batch would be asked: the same configurations a run of
+/// that strategy measures, so a bundle holds what a run on the GPU with
+/// the same seed would. An adaptive strategy is an error.
+llvm::Expected<std::vector<uint32_t>>
+proposedConfigs(const SearchSpace &Space, llvm::StringRef Strategy,
+                uint64_t Seed, size_t Budget, unsigned Batch);
+
 } // namespace metacu::tune
 
 #endif

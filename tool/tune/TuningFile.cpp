@@ -14,12 +14,44 @@
 using namespace metacu::tune;
 namespace json = llvm::json;
 
+std::string metacu::tune::entryKey(llvm::StringRef Arch,
+                                   llvm::ArrayRef<int64_t> Size) {
+  std::string Key = Arch.str();
+  for (size_t I = 0; I < Size.size(); ++I)
+    Key += (I ? "x" : "@") + std::to_string(Size[I]);
+  return Key;
+}
+
+bool metacu::tune::parseEntryKey(llvm::StringRef Key, std::string &Arch,
+                                 std::vector<int64_t> &Size) {
+  auto [Name, Dims] = Key.split('@');
+  Arch = Name.str();
+  Size.clear();
+  if (Name.size() == Key.size())
+    return true;
+  llvm::SmallVector<llvm::StringRef> Parts;
+  Dims.split(Parts, 'x');
+  for (llvm::StringRef P : Parts) {
+    int64_t N = 0;
+    if (P.empty() || !llvm::all_of(P, llvm::isDigit) || P.getAsInteger(10, N) ||
+        N < 1)
+      return false;
+    Size.push_back(N);
+  }
+  return true;
+}
+
 bool ArchOrder::operator()(const std::string &A, const std::string &B) const {
-  // "sm_" digits suffix; anything else sorts after, by name.
-  auto Parts = [](llvm::StringRef Name) {
+  // "sm_" digits suffix, then the size; anything else sorts after, by name.
+  auto Parts = [](llvm::StringRef Key) {
+    std::string Arch;
+    std::vector<int64_t> Size;
+    if (!parseEntryKey(Key, Arch, Size))
+      Arch = Key.str();
+    llvm::StringRef Name = Key.take_front(Arch.size());
     unsigned Number = 0;
     bool IsArch = Name.consume_front("sm_") && !Name.consumeInteger(10, Number);
-    return std::make_tuple(!IsArch, IsArch ? Number : 0u, Name);
+    return std::make_tuple(!IsArch, IsArch ? Number : 0u, Name.str(), Size);
   };
   return Parts(A) < Parts(B) || (Parts(A) == Parts(B) && A < B);
 }
@@ -129,6 +161,15 @@ llvm::Expected<TuningFile> TuningFile::parse(llvm::StringRef Text,
   }
   json::Path EntriesPath = P.field("entries");
   for (const auto &KV : *Entries) {
+    std::string Arch;
+    std::vector<int64_t> Size;
+    if (!parseEntryKey(KV.first, Arch, Size)) {
+      In.fail(EntriesPath.field(KV.first),
+              "an entry of a problem size is named like sm_90@1048576 or "
+              "sm_90@4096x4096, not '" +
+                  KV.first.str() + "'");
+      return In.error();
+    }
     TuningEntry E;
     if (!readEntry(KV.second, E, EntriesPath.field(KV.first), In))
       return In.error();
@@ -371,6 +412,32 @@ metacu::tune::mergeIntoTuningFile(llvm::StringRef Path, const RunInfo &Info,
   TuningFileUpdate U;
   U.Merge = File->merge(Info.Where.Arch, New, Force);
   if (U.Merge.Outcome != MergeOutcome::KeptRecorded)
+    U.Text = File->print();
+  return U;
+}
+
+llvm::Expected<SizedTuningFileUpdate> metacu::tune::mergeSizesIntoTuningFile(
+    llvm::StringRef Path, const RunInfo &Info,
+    llvm::ArrayRef<std::pair<std::string, TuningEntry>> New, bool Force) {
+  if (Info.Where.Arch.empty())
+    return llvm::createStringError(
+        "the architecture the results are for is unknown; give --arch");
+  auto File = TuningFile::read(Path);
+  if (!File)
+    return File.takeError();
+  if (!File->Kernel.empty() && File->Kernel != Info.Kernel && !Force)
+    return llvm::createStringError(
+        Path + " holds the tuning of kernel '" + File->Kernel + "', not '" +
+        Info.Kernel + "'; --force rewrites it for '" + Info.Kernel + "'");
+  File->Kernel = Info.Kernel;
+  SizedTuningFileUpdate U;
+  bool Changed = false;
+  for (const auto &[Key, Entry] : New) {
+    MergeResult R = File->merge(Key, Entry, Force);
+    Changed |= R.Outcome != MergeOutcome::KeptRecorded;
+    U.Merges.emplace_back(Key, Entry, std::move(R));
+  }
+  if (Changed)
     U.Text = File->print();
   return U;
 }

@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace metacu::tune {
 
@@ -55,7 +57,17 @@ struct TuningEntry {
   llvm::json::Object Other;
 };
 
-/// Orders "sm_75" < "sm_90" < "sm_90a" < "sm_100", as architectures go.
+/// An entry's key: the architecture, then "@" and the problem size it was
+/// tuned at for an entry of a space with sizes ("sm_90@1048576",
+/// "sm_90@4096x4096"); the architecture alone for an entry of every size.
+std::string entryKey(llvm::StringRef Arch, llvm::ArrayRef<int64_t> Size);
+/// Splits \p Key into its architecture and size (empty for none); false when
+/// what follows "@" is not positive integers joined by "x".
+bool parseEntryKey(llvm::StringRef Key, std::string &Arch,
+                   std::vector<int64_t> &Size);
+
+/// Orders "sm_75" < "sm_90" < "sm_90@256" < "sm_90@1024" < "sm_90a" <
+/// "sm_100", as architectures and then sizes go.
 struct ArchOrder {
   bool operator()(const std::string &A, const std::string &B) const;
 };
@@ -90,7 +102,7 @@ struct MergeResult {
 class TuningFile {
 public:
   std::string Kernel;
-  /// By architecture: "sm_90", "sm_90a".
+  /// By architecture: "sm_90", "sm_90a"; and size: "sm_90@1048576".
   std::map<std::string, TuningEntry, ArchOrder> Entries;
   /// Top-level fields written by someone else, kept as they were.
   llvm::json::Object Other;
@@ -102,10 +114,10 @@ public:
   /// The file's text: two-space indentation, stable order, a final newline.
   std::string print() const;
 
-  /// Puts \p New as the entry of \p Arch unless the recorded entry is the
-  /// same device, metric and parameters with an equal or better value;
-  /// \p Force puts it there regardless.
-  MergeResult merge(llvm::StringRef Arch, TuningEntry New, bool Force);
+  /// Puts \p New as the entry of \p Key (entryKey) unless the recorded
+  /// entry is the same device, metric and parameters with an equal or
+  /// better value; \p Force puts it there regardless.
+  MergeResult merge(llvm::StringRef Key, TuningEntry New, bool Force);
 };
 
 /// The entry for the best configuration of \p Run; fails when no
@@ -129,6 +141,21 @@ llvm::Expected<TuningFileUpdate> mergeIntoTuningFile(llvm::StringRef Path,
                                                      const RunInfo &Info,
                                                      const TuningEntry &New,
                                                      bool Force);
+
+/// What --tuning-file writes for a space of several sizes: an entry per
+/// size of \p Info's architecture.
+struct SizedTuningFileUpdate {
+  /// Per entry: its key, the new entry and what merging it did.
+  std::vector<std::tuple<std::string, TuningEntry, MergeResult>> Merges;
+  /// The file's new text; none when every recorded entry stays.
+  std::optional<std::string> Text;
+};
+
+/// Merges each of \p New (entry key and entry) as mergeIntoTuningFile
+/// merges one.
+llvm::Expected<SizedTuningFileUpdate> mergeSizesIntoTuningFile(
+    llvm::StringRef Path, const RunInfo &Info,
+    llvm::ArrayRef<std::pair<std::string, TuningEntry>> New, bool Force);
 
 } // namespace metacu::tune
 

@@ -335,7 +335,9 @@ class Harness:
         self.batch, self.gpu = batch, gpu
         cmd = [os.path.join(HERE, exe), "--serve", "--tolerance", repr(m["tolerance"]),
                "--warmup", str(m["warmup"]), "--repeat", str(m["repeat"])]
-        if m["size"]:
+        if m.get("sizes"):  # every candidate timed at each (tune_space::sizes)
+            cmd += ["--sizes", ";".join(",".join(str(n) for n in s) for s in m["sizes"])]
+        elif m["size"]:
             cmd += ["--size", ",".join(str(n) for n in m["size"])]
         stats.add(harnesses=1)
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -8,11 +8,13 @@
 #ifndef METACU_SELECT_H
 #define METACU_SELECT_H
 
+#include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 // Plain host compilers (and the interpreter) know neither the execution-space
 // qualifiers nor __forceinline__.
@@ -64,6 +66,92 @@ const typename Table::mapped_type &select(const Table &table, int arch) {
     detail::throw_no_fit("metacu::select", arch, "table", it->first);
   }
   return (--it)->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Problem sizes
+//===----------------------------------------------------------------------===//
+
+/// How far problem \p problem is from tuned size \p size: the sum over the
+/// dimensions of |ln problem_k - ln size_k|, so that 512 is as far from 256
+/// as from 1024 (a kernel's behaviour changes with the ratio of sizes, not
+/// their difference). A dimension below 1 counts as 1 (an empty problem is
+/// nearest the smallest size). Throws std::invalid_argument when the two
+/// have a different number of dimensions.
+inline double size_distance(const std::vector<long long> &size,
+                            const std::vector<long long> &problem) {
+  if (size.size() != problem.size())
+    throw std::invalid_argument(
+        "metacu: a problem of " + std::to_string(problem.size()) +
+        " dimensions against sizes of " + std::to_string(size.size()));
+  double d = 0;
+  for (std::size_t k = 0; k < size.size(); ++k)
+    d += std::fabs(std::log(double(problem[k] < 1 ? 1 : problem[k])) -
+                   std::log(double(size[k] < 1 ? 1 : size[k])));
+  return d;
+}
+
+/// The index in \p sizes of the tuned size nearest \p problem
+/// (size_distance); a single size serves every problem. A problem exactly
+/// between two sizes (512 between 256 and 1024) takes the larger, the one with
+/// the greater product of dimensions, then the later in \p sizes; distances
+/// within 1e-9 of each other count as equal, so that the program and metacu's
+/// generator, whose logarithms may differ in the last bit, choose alike. Throws
+/// std::out_of_range for no sizes, std::invalid_argument for a problem of
+/// another number of dimensions.
+inline std::size_t
+nearest_size(const std::vector<std::vector<long long>> &sizes,
+             const std::vector<long long> &problem) {
+  if (sizes.empty())
+    throw std::out_of_range("metacu: no tuned size to choose from");
+  if (sizes.size() == 1)
+    return 0;
+  auto product = [](const std::vector<long long> &s) {
+    double p = 1;
+    for (long long n : s)
+      p *= double(n);
+    return p;
+  };
+  std::size_t best = 0;
+  double best_d = size_distance(sizes[0], problem);
+  for (std::size_t i = 1; i < sizes.size(); ++i) {
+    double d = size_distance(sizes[i], problem);
+    bool tie = std::fabs(d - best_d) <= 1e-9;
+    if ((!tie && d < best_d) ||
+        (tie && product(sizes[i]) >= product(sizes[best]))) {
+      best = i;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+/// One entry of a table tuned per problem size: the size it was tuned at and
+/// what the program needs to run it (a kernel, its launch geometry).
+template <class V> struct sized {
+  std::vector<long long> size;
+  V value;
+};
+
+/// The value of the entry of \p entries tuned at the size nearest
+/// \p problem (nearest_size).
+template <class V>
+const V &select_size(const std::vector<sized<V>> &entries,
+                     const std::vector<long long> &problem) {
+  std::vector<std::vector<long long>> sizes;
+  for (const sized<V> &e : entries)
+    sizes.push_back(e.size);
+  return entries[nearest_size(sizes, problem)].value;
+}
+
+/// For a table tuned per architecture and problem size, such as
+/// std::map<int, std::vector<sized<V>>>: the architecture's entries as
+/// select(table, arch) finds them, then the one tuned nearest \p problem.
+///   const V &v = metacu::select(table, metacu::loaded_arch(kernel), {n});
+template <class Table>
+const auto &select(const Table &table, int arch,
+                   const std::vector<long long> &problem) {
+  return select_size(select(table, arch), problem);
 }
 
 //===----------------------------------------------------------------------===//

@@ -50,10 +50,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
+#include <metacu/runtime.h>
 
 #ifdef METACU_TUNE_MODULES
 #include <cuda.h>
@@ -86,6 +89,9 @@ inline std::string quoted(const char *s) {
 
 struct harness_options {
   std::vector<long long> size;
+  /// Several problem sizes (`--sizes 1024;2048`, a space's sizes()): the
+  /// problem is made at each, and each candidate timed at each.
+  std::vector<std::vector<long long>> sizes;
   double tolerance = 0;
   /// The candidates to run, in order; empty: all of them.
   std::vector<size_t> candidates;
@@ -113,6 +119,21 @@ inline bool parse_options(int argc, char **argv, harness_options &o) {
         if (end == p)
           return false;
         p = *end == ',' ? end + 1 : end;
+      }
+    } else if (!std::strcmp(a, "--sizes")) {
+      std::vector<long long> one;
+      for (const char *p = v;;) {
+        char *end;
+        one.push_back(std::strtoll(p, &end, 10));
+        if (end == p)
+          return false;
+        if (*end == ';' || !*end) {
+          o.sizes.push_back(std::move(one));
+          one.clear();
+        }
+        if (!*end)
+          break;
+        p = end + 1;
       }
     } else if (!std::strcmp(a, "--candidates")) {
       for (const char *p = v; *p;) {
@@ -345,21 +366,19 @@ inline std::string take_launch_error() {
 /// A launch error (bad configuration, too many resources) leaves the
 /// context usable; an error while the kernel ran (illegal address) does not.
 template <class Problem>
-bool run_checked(Problem &p, size_t i, const char *what, bool &fatal) {
+bool run_checked(Problem &p, size_t i, const char *what, bool &fatal,
+                 std::string &why) {
 #ifdef METACU_TUNE_MODULES
   redirect().copy_in = true;
 #endif
   p.launch(i);
   if (std::string e = take_launch_error(); !e.empty()) {
-    report_failure(i, "runtime", "cannot launch: " + e, false);
+    why = "cannot launch: " + e;
     return false;
   }
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
     fatal = true;
-    report_failure(i, "runtime",
-                   std::string(what) + ": " + cudaGetErrorString(e) +
-                       " (context lost)",
-                   true);
+    why = std::string(what) + ": " + cudaGetErrorString(e) + " (context lost)";
     return false;
   }
 #ifdef METACU_TUNE_MODULES
@@ -373,31 +392,53 @@ bool run_checked(Problem &p, size_t i, const char *what, bool &fatal) {
   return true;
 }
 
-/// Checks and times candidate \p i; false when the context is lost.
-template <class Problem>
-bool measure(Problem &problem, size_t i, const harness_options &o,
-             cudaEvent_t start, cudaEvent_t stop) {
-  std::printf("{\"start\": %zu}\n", i);
-  std::fflush(stdout);
+/// What checking and timing one candidate at one size gave.
+struct outcome {
+  /// "correct", or the failure's status.
+  std::string status = "correct";
+  std::string reason;
+  std::vector<double> times;
+  double error = 0, verification_ms = 0, benchmark_ms = 0;
+  /// The context is lost: the harness must exit.
   bool fatal = false;
+};
+
+/// The times of \p o as a JSON array's elements.
+inline std::string time_list(const outcome &o) {
+  std::string list;
+  for (double t : o.times) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.6g", list.empty() ? "" : ", ", t);
+    list += buf;
+  }
+  return list;
+}
+
+/// Checks and times candidate \p i on \p problem.
+template <class Problem>
+outcome measure_on(Problem &problem, size_t i, const harness_options &o,
+                   cudaEvent_t start, cudaEvent_t stop) {
+  outcome out;
   auto t0 = std::chrono::steady_clock::now();
   problem.clear();
-  if (!run_checked(problem, i, "while checking", fatal))
-    return !fatal;
-  double err = problem.error();
-  double verification_ms = ms_since(t0);
-  if (!(err <= o.tolerance)) {
+  if (!run_checked(problem, i, "while checking", out.fatal, out.reason)) {
+    out.status = "runtime";
+    return out;
+  }
+  out.error = problem.error();
+  out.verification_ms = ms_since(t0);
+  if (!(out.error <= o.tolerance)) {
     char why[128];
     std::snprintf(why, sizeof why,
-                  "largest error %.3g above the tolerance %.3g", err,
+                  "largest error %.3g above the tolerance %.3g", out.error,
                   o.tolerance);
-    report_failure(i, "correctness", why, false);
-    return true;
+    out.status = "correctness";
+    out.reason = why;
+    return out;
   }
   t0 = std::chrono::steady_clock::now();
   for (int w = 0; w < o.warmup; ++w)
     problem.launch(i);
-  std::vector<double> times;
   for (int r = 0; r < o.repeat; ++r) {
     cudaEventRecord(start);
     problem.launch(i);
@@ -405,26 +446,63 @@ bool measure(Problem &problem, size_t i, const harness_options &o,
     cudaEventSynchronize(stop);
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
+    out.times.push_back(ms);
   }
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
-    report_failure(i, "runtime",
-                   std::string("while timing: ") + cudaGetErrorString(e) +
-                       " (context lost)",
-                   true);
-    return false;
+    out.status = "runtime";
+    out.reason = std::string("while timing: ") + cudaGetErrorString(e) +
+                 " (context lost)";
+    out.fatal = true;
+    return out;
   }
-  double benchmark_ms = ms_since(t0);
-  std::string list;
-  for (double t : times) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%.6g", list.empty() ? "" : ", ", t);
-    list += buf;
+  out.benchmark_ms = ms_since(t0);
+  return out;
+}
+
+/// Checks and times candidate \p i on each problem (one per size) and
+/// writes its line: the first size's result, and with --sizes each size's
+/// under "sizes". False when the context is lost.
+template <class Problem>
+bool measure(std::vector<std::unique_ptr<Problem>> &problems, size_t i,
+             const harness_options &o, cudaEvent_t start, cudaEvent_t stop) {
+  std::printf("{\"start\": %zu}\n", i);
+  std::fflush(stdout);
+  std::vector<outcome> each;
+  for (auto &p : problems) {
+    each.push_back(measure_on(*p, i, o, start, stop));
+    if (each.back().fatal) {
+      std::string at;
+      if (!o.sizes.empty()) {
+        for (long long n : o.sizes[each.size() - 1])
+          at += (at.empty() ? "" : "x") + std::to_string(n);
+        at = " (size " + at + ")";
+      }
+      report_failure(i, "runtime", each.back().reason + at, true);
+      return false;
+    }
   }
-  std::printf("{\"candidate\": %zu, \"status\": \"correct\", \"times\": "
-              "[%s], \"error\": %.3g, \"verification_ms\": %.3f, "
-              "\"benchmark_ms\": %.3f}\n",
-              i, list.c_str(), err, verification_ms, benchmark_ms);
+  const outcome &first = each.front();
+  std::string line = "{\"candidate\": " + std::to_string(i) +
+                     ", \"status\": \"" + first.status + "\"";
+  auto fields = [](const outcome &x) {
+    char buf[160];
+    if (x.status != "correct")
+      return ", \"reason\": " + quoted(x.reason.c_str());
+    std::snprintf(buf, sizeof buf,
+                  ", \"error\": %.3g, \"verification_ms\": %.3f, "
+                  "\"benchmark_ms\": %.3f",
+                  x.error, x.verification_ms, x.benchmark_ms);
+    return ", \"times\": [" + time_list(x) + "]" + buf;
+  };
+  line += fields(first);
+  if (!o.sizes.empty()) {
+    line += ", \"sizes\": [";
+    for (size_t k = 0; k < each.size(); ++k)
+      line += (k ? ", {\"status\": \"" : "{\"status\": \"") + each[k].status +
+              "\"" + fields(each[k]) + "}";
+    line += "]";
+  }
+  std::printf("%s}\n", line.c_str());
   std::fflush(stdout);
   return true;
 }
@@ -448,15 +526,18 @@ inline bool parse_shard(const std::string &line, std::string &path,
   return !path.empty() && !members.empty();
 }
 
-template <class Problem> int run(int argc, char **argv) {
+/// The harness over the problems \p make makes (a unique_ptr) from a
+/// problem size: one, or one per size of --sizes.
+template <class Make> int run_with(int argc, char **argv, Make make) {
   auto started = std::chrono::steady_clock::now();
   harness_options o;
   if (!parse_options(argc, argv, o)) {
-    std::fprintf(stderr,
-                 "usage: %s [--size N,M,...] [--tolerance T] "
-                 "[--candidates I,J,... | --serve] [--warmup N] "
-                 "[--repeat N]\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s [--size N,M,... | --sizes N,M;N,M...] [--tolerance T] "
+        "[--candidates I,J,... | --serve] [--warmup N] "
+        "[--repeat N]\n",
+        argv[0]);
     return 2;
   }
   int dev = 0, driver = 0;
@@ -472,7 +553,14 @@ template <class Problem> int run(int argc, char **argv) {
               prop.major * 10 + prop.minor);
   std::fflush(stdout);
 
-  Problem problem(o.size);
+  // Every size's problem is made before any candidate runs, so that each
+  // candidate is timed at every size while its shard is loaded.
+  std::vector<decltype(make(o.size))> problems;
+  if (o.sizes.empty())
+    problems.push_back(make(o.size));
+  for (const std::vector<long long> &size : o.sizes)
+    problems.push_back(make(size));
+  auto &problem = *problems.front();
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
     std::fprintf(stderr, "metacu tune harness: problem setup failed: %s\n",
                  cudaGetErrorString(e));
@@ -516,7 +604,7 @@ template <class Problem> int run(int argc, char **argv) {
           report_failure(m.first, "runtime", e, false);
       } else {
         for (const auto &m : members)
-          if (!measure(problem, m.first, o, start, stop))
+          if (!measure(problems, m.first, o, start, stop))
             return 3;
         unload_shard();
       }
@@ -534,9 +622,167 @@ template <class Problem> int run(int argc, char **argv) {
     for (size_t i = 0; i < problem.candidates(); ++i)
       o.candidates.push_back(i);
   for (size_t i : o.candidates)
-    if (!exists(i) || !measure(problem, i, o, start, stop))
+    if (!exists(i) || !measure(problems, i, o, start, stop))
       return exists(i) ? 3 : 2;
   return 0;
+}
+
+template <class Problem> int run(int argc, char **argv) {
+  return run_with(argc, argv, [](const std::vector<long long> &size) {
+    return std::make_unique<Problem>(size);
+  });
+}
+
+/// The common tuning problem without a class of its own (METACU_TUNE_ARRAYS,
+/// docs/tune.md): device arrays in, arrays out, each output compared with a
+/// reference made once, on the CPU or by a reference kernel. Its setup
+/// function makes the inputs and outputs here and returns how to launch
+/// candidate i.
+class arrays {
+public:
+  arrays(std::vector<long long> size, size_t candidates)
+      : size(std::move(size)), count(candidates) {}
+  arrays(const arrays &) = delete;
+  arrays &operator=(const arrays &) = delete;
+  ~arrays() {
+    for (void *p : owned)
+      cudaFree(p);
+  }
+
+  /// The size this problem is made for: the space's problem_size, or one
+  /// of its sizes() (the harness makes one arrays per size).
+  const std::vector<long long> size;
+
+  /// \p n values uniform in [-1, 1), the same on every run: successive
+  /// calls continue one linear congruential sequence (seeded 2024).
+  template <class T> std::vector<T> uniform(size_t n) {
+    std::vector<T> v(n);
+    for (T &x : v) {
+      state = state * 1664525u + 1013904223u;
+      x = T(float(state >> 8) / float(1u << 23) - 1.0f);
+    }
+    return v;
+  }
+
+  /// A device copy of \p host.
+  template <class T> T *input(const std::vector<T> &host) {
+    T *d = allocate<T>(host.size());
+    METACU_CHECK(cudaMemcpy(d, host.data(), host.size() * sizeof(T),
+                            cudaMemcpyHostToDevice));
+    return d;
+  }
+
+  /// \p n elements the candidates write, set to all-ones bytes (NaN) before
+  /// each checked run, then compared with \p reference(i) at each i that
+  /// \p checked accepts (every one without it), computed here once.
+  template <class T, class Reference>
+  T *output(size_t n, Reference reference,
+            const std::function<bool(size_t)> &checked = {}) {
+    check c = {allocate<T>(n), nullptr, n * sizeof(T), {}, {}, &compare<T>};
+    for (size_t i = 0; i < n; ++i)
+      if (!checked || checked(i)) {
+        c.index.push_back(i);
+        c.expected.push_back(double(reference(i)));
+      }
+    outputs.push_back(std::move(c));
+    return static_cast<T *>(outputs.back().device);
+  }
+
+  /// A device copy of \p host that the candidates update in place (y = a *
+  /// x + y): restored from \p host before each checked run, then compared
+  /// as output() compares.
+  template <class T, class Reference>
+  T *inout(const std::vector<T> &host, Reference reference,
+           const std::function<bool(size_t)> &checked = {}) {
+    T *initial = input(host);
+    T *d = output<T>(host.size(), reference, checked);
+    outputs.back().initial = initial;
+    return d;
+  }
+
+  /// \p n elements compared, all of them, with what \p reference_kernel
+  /// (a function that launches a reference kernel writing \p n elements to
+  /// the pointer it is given) writes, run here once.
+  template <class T, class Launch>
+  T *output_from_kernel(size_t n, Launch reference_kernel) {
+    T *ref = allocate<T>(n);
+    reference_kernel(ref);
+    METACU_CHECK(cudaGetLastError());
+    std::vector<T> host(n);
+    METACU_CHECK(
+        cudaMemcpy(host.data(), ref, n * sizeof(T), cudaMemcpyDeviceToHost));
+    return output<T>(n, [&](size_t i) { return host[i]; });
+  }
+
+  // The problem as the harness runs it.
+  size_t candidates() const { return count; }
+  void clear() {
+    for (const check &c : outputs)
+      if (c.initial)
+        METACU_CHECK(cudaMemcpy(c.device, c.initial, c.bytes,
+                                cudaMemcpyDeviceToDevice));
+      else
+        METACU_CHECK(cudaMemset(c.device, 0xff, c.bytes));
+  }
+  void launch(size_t i) { launcher(i); }
+  double error() {
+    double e = 0;
+    for (const check &c : outputs) {
+      double d = c.compare(c);
+      if (!(d <= e))
+        e = d;
+    }
+    return e;
+  }
+
+  std::function<void(size_t)> launcher;
+
+private:
+  struct check {
+    void *device;
+    /// What an updated-in-place output starts from; null: NaN.
+    const void *initial;
+    size_t bytes;
+    std::vector<size_t> index;
+    std::vector<double> expected;
+    double (*compare)(const check &);
+  };
+  /// The largest difference of the output from its reference (infinite
+  /// for a NaN, an element not written).
+  template <class T> static double compare(const check &c) {
+    std::vector<T> out(c.bytes / sizeof(T));
+    METACU_CHECK(
+        cudaMemcpy(out.data(), c.device, c.bytes, cudaMemcpyDeviceToHost));
+    double e = 0;
+    for (size_t k = 0; k < c.index.size(); ++k) {
+      double d = std::fabs(double(out[c.index[k]]) - c.expected[k]);
+      if (!(d <= e))
+        e = std::isnan(d) ? INFINITY : d;
+    }
+    return e;
+  }
+  template <class T> T *allocate(size_t n) {
+    void *p = nullptr;
+    METACU_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    owned.push_back(p);
+    return static_cast<T *>(p);
+  }
+
+  size_t count;
+  unsigned state = 2024u;
+  std::vector<void *> owned;
+  std::vector<check> outputs;
+};
+
+/// The harness over an arrays problem of \p candidates kernels, set up by
+/// \p setup(arrays &), which returns the launch of candidate i.
+template <class Setup>
+int run_arrays(int argc, char **argv, size_t candidates, Setup setup) {
+  return run_with(argc, argv, [&](const std::vector<long long> &size) {
+    auto a = std::make_unique<arrays>(size, candidates);
+    a->launcher = setup(*a);
+    return a;
+  });
 }
 
 } // namespace metacu::tune
@@ -582,6 +828,15 @@ extern "C" cudaError_t __wrap_cudaFuncSetAttribute(const void *stub,
 #define METACU_TUNE_MAIN(Problem)                                              \
   int main(int argc, char **argv) {                                            \
     return metacu::tune::run<Problem>(argc, argv);                             \
+  }
+
+/// Defines main() as the tuning harness over a metacu::tune::arrays
+/// problem of \p Candidates kernels (a tuned_table's size()), set up by
+/// \p ... (a function of metacu::tune::arrays & that returns the launch of
+/// candidate i; variadic, for the commas of a lambda).
+#define METACU_TUNE_ARRAYS(Candidates, ...)                                    \
+  int main(int argc, char **argv) {                                            \
+    return metacu::tune::run_arrays(argc, argv, Candidates, __VA_ARGS__);      \
   }
 
 #endif

@@ -77,6 +77,42 @@ TEST(BundleTest, MalformedDescriptionsAreErrorsAtTheirPath) {
         "k.cu: params[0].values[1]: expected a number, a boolean or a string");
 }
 
+TEST(BundleTest, ASpaceOfSizesHasTheWorkOfEachAndRoundTrips) {
+  std::string Text = Described;
+  Text.insert(
+      Text.size() - 1,
+      R"(, "sizes": [[1024, 512], [2048, 1024]], "size_work": [2.5, 10])");
+  DeclaredSpace D = llvm::cantFail(DeclaredSpace::parse(Text, "k.cu"));
+  ASSERT_EQ(D.Sizes.size(), 2u);
+  EXPECT_EQ(D.Sizes[1], (std::vector<int64_t>{2048, 1024}));
+  // 10 GFLOP in 0.5 ms at the second size; the first's is Work.
+  EXPECT_DOUBLE_EQ(D.objective(0.5, 1), 20000);
+  EXPECT_DOUBLE_EQ(D.objective(0.5), 5000);
+  std::string Again;
+  llvm::raw_string_ostream(Again) << D.toJSON();
+  DeclaredSpace E = llvm::cantFail(DeclaredSpace::parse(Again, "again"));
+  EXPECT_EQ(E.Sizes, D.Sizes);
+  EXPECT_EQ(E.SizeWork, D.SizeWork);
+
+  auto Bad = [&](const char *Sizes, const char *Message) {
+    std::string T = Described;
+    T.insert(T.size() - 1, Sizes);
+    auto D = DeclaredSpace::parse(T, "k.cu");
+    ASSERT_FALSE(bool(D)) << T;
+    EXPECT_EQ(llvm::toString(D.takeError()), Message);
+  };
+  Bad(R"(, "sizes": [[1024], [2048, 2]], "size_work": [1, 2])",
+      "k.cu: sizes[1]: a size is as many dimensions as the first, each at "
+      "least 1");
+  Bad(R"(, "sizes": [[1024], [0]], "size_work": [1, 2])",
+      "k.cu: sizes[1]: a size is as many dimensions as the first, each at "
+      "least 1");
+  Bad(R"(, "sizes": [[1024], [2048]], "size_work": [1])",
+      "k.cu: size_work: one work per size");
+  Bad(R"(, "sizes": [[1024], [2048]], "size_work": [1, 0])",
+      "k.cu: size_work[1]: metric 'GFLOP/s' needs the work of one run");
+}
+
 TEST(BundleTest, AnIntegerAbove2To63IsNoParameterValue) {
   // llvm::json holds 2^63 exactly, as an unsigned integer; it is not read
   // as the double 9.2e18.

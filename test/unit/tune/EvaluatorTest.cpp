@@ -121,7 +121,7 @@ TEST(EvaluatorTest, JournalAnswersAnInterruptedRunsEvaluations) {
   std::string Path = T.path("journal.jsonl");
   std::vector<uint32_t> Plan{4, 9, 2, 17, 3, 11};
   {
-    auto J = llvm::cantFail(ResultCache::open(Path));
+    auto J = llvm::cantFail(Journal::open(Path));
     FakeRunner R(lineCost);
     R.FailAfter = 3; // the harness dies on the fourth candidate
     Evaluator E(S, R, {Budget{}, Metric{}, J.get()});
@@ -129,7 +129,7 @@ TEST(EvaluatorTest, JournalAnswersAnInterruptedRunsEvaluations) {
     llvm::consumeError(E.takeError());
     EXPECT_EQ(E.evaluations(), 3u);
   }
-  auto J = llvm::cantFail(ResultCache::open(Path));
+  auto J = llvm::cantFail(Journal::open(Path));
   FakeRunner R(lineCost);
   Evaluator E(S, R, {Budget{}, Metric{}, J.get()});
   std::vector<Cost> C = E.evaluate(Plan);

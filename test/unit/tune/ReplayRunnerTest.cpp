@@ -1,6 +1,6 @@
 //===- ReplayRunnerTest.cpp - Answers from a recorded cache ---------------===//
 #include "TuneTestData.h"
-#include "tune/runners/Replay.h"
+#include "tune/runners/ReplayRunner.h"
 
 #include <gtest/gtest.h>
 

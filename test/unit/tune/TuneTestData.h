@@ -11,7 +11,7 @@
 #include "FakeRunner.h"
 #include "tune/KernelTunerCache.h"
 #include "tune/SearchSpace.h"
-#include "tune/runners/Replay.h"
+#include "tune/runners/ReplayRunner.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"

@@ -140,6 +140,73 @@ TEST(TuningFileTest, ErrorsNameTheFileAndTheValue) {
   EXPECT_EQ(llvm::toString(Syntax.takeError()).rfind("t.json:3:", 0), 0u);
 }
 
+TEST(TuningFileTest, EntriesPerSizeSortBySizeAndReadBack) {
+  TuningFile F;
+  F.Kernel = "sum";
+  for (const char *Key : {"sm_90@1048576", "sm_90a", "sm_90@65536", "sm_80",
+                          "sm_90", "sm_90@262144"})
+    F.merge(Key, entry("H100", 0.5), false);
+  std::string Text = F.print();
+  std::vector<size_t> At;
+  for (const char *Key :
+       {"\"sm_80\"", "\"sm_90\"", "\"sm_90@65536\"", "\"sm_90@262144\"",
+        "\"sm_90@1048576\"", "\"sm_90a\""})
+    At.push_back(Text.find(Key));
+  for (size_t I = 1; I < At.size(); ++I)
+    EXPECT_LT(At[I - 1], At[I]) << Text;
+  TuningFile Back = llvm::cantFail(TuningFile::parse(Text, "t.json"));
+  EXPECT_EQ(Back.print(), Text);
+  EXPECT_EQ(Back.Entries.count("sm_90@262144"), 1u);
+}
+
+TEST(TuningFileTest, EntryKeysOfSizesAndShapes) {
+  EXPECT_EQ(entryKey("sm_90", {}), "sm_90");
+  EXPECT_EQ(entryKey("sm_90", {1048576}), "sm_90@1048576");
+  EXPECT_EQ(entryKey("sm_90a", {4096, 256}), "sm_90a@4096x256");
+  std::string Arch;
+  std::vector<int64_t> Size;
+  EXPECT_TRUE(parseEntryKey("sm_90a@4096x256", Arch, Size));
+  EXPECT_EQ(Arch, "sm_90a");
+  EXPECT_EQ(Size, (std::vector<int64_t>{4096, 256}));
+  EXPECT_TRUE(parseEntryKey("sm_80", Arch, Size));
+  EXPECT_TRUE(Size.empty());
+  for (const char *Bad : {"sm_90@", "sm_90@0", "sm_90@12x", "sm_90@-4",
+                          "sm_90@1e3", "sm_90@4096y256"})
+    EXPECT_FALSE(parseEntryKey(Bad, Arch, Size)) << Bad;
+  auto File = TuningFile::parse(
+      R"({"kernel": "k", "entries": {"sm_90@4k": {"params": {}}}})", "t.json");
+  EXPECT_EQ(llvm::toString(File.takeError()),
+            "t.json: entries.sm_90@4k: an entry of a problem size is named "
+            "like sm_90@1048576 or sm_90@4096x4096, not 'sm_90@4k'");
+}
+
+TEST(TuningFileTest, SizesMergeEachEntryAndKeepTheOthers) {
+  TempDir Dir;
+  // An old file: one entry per architecture, for every size.
+  std::string Path = Dir.write(
+      "k.tuning.json",
+      R"({"kernel": "k", "entries": {"sm_90": {"params": {"block_size_x": 32, "tile": 1}}}})");
+  RunInfo Info;
+  Info.Kernel = "k";
+  Info.Where.Arch = "sm_90";
+  std::vector<std::pair<std::string, TuningEntry>> New{
+      {"sm_90@1024", entry("H100", 0.5)},
+      {"sm_90@4096", entry("H100", 0.7, 128)}};
+  auto U = llvm::cantFail(mergeSizesIntoTuningFile(Path, Info, New, false));
+  ASSERT_TRUE(U.Text);
+  ASSERT_EQ(U.Merges.size(), 2u);
+  EXPECT_EQ(std::get<2>(U.Merges[0]).Outcome, MergeOutcome::Added);
+  TuningFile Back = llvm::cantFail(TuningFile::parse(*U.Text, Path));
+  EXPECT_EQ(Back.Entries.size(), 3u);
+  EXPECT_FALSE(Back.Entries["sm_90"].Measured);
+  EXPECT_EQ(Back.Entries["sm_90@4096"].Params["block_size_x"], 128);
+  // Nothing better: nothing to write.
+  Dir.write("k.tuning.json", *U.Text);
+  auto Again = llvm::cantFail(mergeSizesIntoTuningFile(Path, Info, New, false));
+  EXPECT_FALSE(Again.Text);
+  EXPECT_EQ(std::get<2>(Again.Merges[1]).Outcome, MergeOutcome::KeptRecorded);
+}
+
 TEST(TuningFileTest, BestEntryOfAReplay) {
   test::Bowl B = test::bowl();
   TuneOptions O;

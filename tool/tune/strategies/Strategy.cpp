@@ -21,9 +21,10 @@ static const StrategyInfo Strategies[] = {
      "the rest from the predicted fastest, re-ranked by what measurements "
      "teach (needs predictions)",
      createModelGuided, /*NeedsPredictions=*/true},
-    {"random_sample", "random configurations, each once", createRandomSample},
+    {"random_sample", "random configurations, each once", createRandomSample,
+     /*NeedsPredictions=*/false, /*Adaptive=*/false},
     {"brute_force", "every configuration, in enumeration order",
-     createBruteForce},
+     createBruteForce, /*NeedsPredictions=*/false, /*Adaptive=*/false},
 };
 
 llvm::ArrayRef<StrategyInfo> metacu::tune::strategies() { return Strategies; }

@@ -34,6 +34,9 @@ struct StrategyInfo {
   /// It ranks configurations by the model's predictions, which the run must
   /// then have (EvaluatorOptions::Predicted).
   bool NeedsPredictions = false;
+  /// What it chooses depends on what it measured: it cannot choose a
+  /// bundle's fixed set of candidates ahead of the measurements.
+  bool Adaptive = true;
 };
 
 /// Every strategy, the default first.

@@ -1,5 +1,5 @@
-//===- ResultCacheTest.cpp - The resumable journal ------------------------===//
-#include "tune/ResultCache.h"
+//===- JournalTest.cpp - The resumable journal ----------------------------===//
+#include "tune/Journal.h"
 #include "../TempDir.h"
 
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@ static Measurement timed(double Ms) {
 
 static const Target H100{"sm_90", "NVIDIA H100 80GB HBM3"};
 
-TEST(ResultCacheTest, ReopenedJournalAnswersWhatWasAppended) {
+TEST(JournalTest, ReopenedJournalAnswersWhatWasAppended) {
   TempDir T;
   std::string Path = T.path("journal.jsonl");
   llvm::json::Object A{{"bx", 16}, {"by", 4}}, B{{"bx", 32}, {"by", 4}};
@@ -26,12 +26,12 @@ TEST(ResultCacheTest, ReopenedJournalAnswersWhatWasAppended) {
   Failed.Status = Validity::Compile;
   Failed.Reason = "ptxas: too many registers";
   {
-    auto J = llvm::cantFail(ResultCache::open(Path));
+    auto J = llvm::cantFail(Journal::open(Path));
     EXPECT_EQ(J->size(), 0u);
     ASSERT_FALSE(bool(J->append(H100, A, timed(1.5))));
     ASSERT_FALSE(bool(J->append(H100, B, Failed)));
   }
-  auto J = llvm::cantFail(ResultCache::open(Path));
+  auto J = llvm::cantFail(Journal::open(Path));
   EXPECT_EQ(J->size(), 2u);
   const Measurement *MA = J->lookup(H100, A);
   ASSERT_TRUE(MA);
@@ -47,9 +47,9 @@ TEST(ResultCacheTest, ReopenedJournalAnswersWhatWasAppended) {
   EXPECT_FALSE(J->lookup(H100, llvm::json::Object{{"bx", 16}, {"by", 8}}));
 }
 
-TEST(ResultCacheTest, KeyedByArchitectureAndDeviceNotNameAlone) {
+TEST(JournalTest, KeyedByArchitectureAndDeviceNotNameAlone) {
   TempDir T;
-  auto J = llvm::cantFail(ResultCache::open(T.path("j.jsonl")));
+  auto J = llvm::cantFail(Journal::open(T.path("j.jsonl")));
   llvm::json::Object C{{"bx", 16}};
   ASSERT_FALSE(bool(J->append(H100, C, timed(1.0))));
   // The same GPU running the compute_80 image is another target.
@@ -60,11 +60,11 @@ TEST(ResultCacheTest, KeyedByArchitectureAndDeviceNotNameAlone) {
   EXPECT_EQ(J->lookup({"sm_80", H100.Device}, C)->Objective, 2.0);
 }
 
-TEST(ResultCacheTest, TornLastLineIsDroppedAndAppendingGoesOn) {
+TEST(JournalTest, TornLastLineIsDroppedAndAppendingGoesOn) {
   TempDir T;
   std::string Path = T.path("j.jsonl");
   {
-    auto J = llvm::cantFail(ResultCache::open(Path));
+    auto J = llvm::cantFail(Journal::open(Path));
     ASSERT_FALSE(
         bool(J->append(H100, llvm::json::Object{{"bx", 16}}, timed(1))));
   }
@@ -74,29 +74,29 @@ TEST(ResultCacheTest, TornLastLineIsDroppedAndAppendingGoesOn) {
     llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Append);
     OS << R"({"arch": "sm_90", "device": "NVIDIA H100 80GB HBM3", "config": {"bx": 3)";
   }
-  auto J = llvm::cantFail(ResultCache::open(Path));
+  auto J = llvm::cantFail(Journal::open(Path));
   EXPECT_EQ(J->size(), 1u);
   ASSERT_FALSE(bool(J->append(H100, llvm::json::Object{{"bx", 64}}, timed(3))));
-  auto Again = llvm::cantFail(ResultCache::open(Path));
+  auto Again = llvm::cantFail(Journal::open(Path));
   EXPECT_EQ(Again->size(), 2u);
   EXPECT_EQ(Again->lookup(H100, llvm::json::Object{{"bx", 64}})->Objective, 3);
 }
 
-TEST(ResultCacheTest, ACorruptCompleteLineIsAnErrorWithItsLine) {
+TEST(JournalTest, ACorruptCompleteLineIsAnErrorWithItsLine) {
   TempDir T;
   std::string Path = T.write("j.jsonl", "\n{\"arch\": 1}\n");
-  auto J = ResultCache::open(Path);
+  auto J = Journal::open(Path);
   ASSERT_FALSE(bool(J));
   std::string Message = llvm::toString(J.takeError());
   EXPECT_NE(Message.find("j.jsonl:2"), std::string::npos) << Message;
 }
 
-TEST(ResultCacheTest, AFileThatIsNoJournalIsLeftAsItWas) {
+TEST(JournalTest, AFileThatIsNoJournalIsLeftAsItWas) {
   TempDir T;
   for (llvm::StringRef Text :
        {"line one\nline two", "only line", "__global__ void k() {}\n", "{"}) {
     std::string Path = T.write("notes.txt", Text);
-    auto J = ResultCache::open(Path);
+    auto J = Journal::open(Path);
     ASSERT_FALSE(bool(J)) << Text.str();
     EXPECT_NE(llvm::toString(J.takeError()).find(Path + ":1:"),
               std::string::npos);
@@ -104,12 +104,12 @@ TEST(ResultCacheTest, AFileThatIsNoJournalIsLeftAsItWas) {
   }
 }
 
-TEST(ResultCacheTest, AppendsThroughALinkAndRefusesAReadOnlyJournal) {
+TEST(JournalTest, AppendsThroughALinkAndRefusesAReadOnlyJournal) {
   TempDir T;
   std::string Real = T.path("real.jsonl"), Link = T.path("link.jsonl");
   ASSERT_FALSE(llvm::sys::fs::create_link("real.jsonl", Link));
   {
-    auto J = llvm::cantFail(ResultCache::open(Link));
+    auto J = llvm::cantFail(Journal::open(Link));
     ASSERT_FALSE(
         bool(J->append(H100, llvm::json::Object{{"bx", 16}}, timed(1))));
   }
@@ -120,18 +120,18 @@ TEST(ResultCacheTest, AppendsThroughALinkAndRefusesAReadOnlyJournal) {
     OS << R"({"arch": "sm_9)";
   }
   {
-    auto J = llvm::cantFail(ResultCache::open(Link));
+    auto J = llvm::cantFail(Journal::open(Link));
     ASSERT_FALSE(
         bool(J->append(H100, llvm::json::Object{{"bx", 32}}, timed(2))));
   }
   llvm::sys::fs::file_status St;
   ASSERT_FALSE(llvm::sys::fs::status(Link, St, /*Follow=*/false));
   EXPECT_EQ(St.type(), llvm::sys::fs::file_type::symlink_file);
-  EXPECT_EQ(llvm::cantFail(ResultCache::open(Real))->size(), 2u);
+  EXPECT_EQ(llvm::cantFail(Journal::open(Real))->size(), 2u);
 
   ASSERT_FALSE(llvm::sys::fs::setPermissions(Real, llvm::sys::fs::all_read));
   std::string Before = TempDir::read(Real);
-  auto RO = ResultCache::open(Link);
+  auto RO = Journal::open(Link);
   ASSERT_FALSE(bool(RO));
   EXPECT_EQ(llvm::toString(RO.takeError()), "cannot append to the journal '" +
                                                 Link +
@@ -139,13 +139,13 @@ TEST(ResultCacheTest, AppendsThroughALinkAndRefusesAReadOnlyJournal) {
   EXPECT_EQ(TempDir::read(Real), Before);
 }
 
-TEST(ResultCacheTest, AWrongValueIsAnErrorAtItsLineAndPath) {
+TEST(JournalTest, AWrongValueIsAnErrorAtItsLineAndPath) {
   TempDir T;
   std::string Good = R"({"arch":"sm_90","config":{"x":1},"device":"D",)"
                      R"("objective":1,"status":"correct"})";
   auto Check = [&](const std::string &Second, const std::string &Message) {
     std::string Path = T.write("j.jsonl", Good + "\n" + Second + "\n");
-    auto C = ResultCache::open(Path);
+    auto C = Journal::open(Path);
     ASSERT_FALSE(bool(C)) << Second;
     EXPECT_EQ(llvm::toString(C.takeError()), Path + ":2: " + Message);
   };

@@ -1,5 +1,5 @@
-//===- ReplayTest.cpp - `metacu tune --replay` end to end -----------------===//
-#include "tune/Replay.h"
+//===- ReplayModeTest.cpp - `metacu tune --replay` end to end -------------===//
+#include "tune/ReplayMode.h"
 #include "../TempDir.h"
 #include "TuneTestData.h"
 
@@ -8,7 +8,7 @@
 using namespace metacu;
 using namespace metacu::tune;
 
-TEST(ReplayTest, RunsTheDefaultStrategyAndSummarises) {
+TEST(ReplayModeTest, RunsTheDefaultStrategyAndSummarises) {
   TempDir T;
   ReplayOptions O;
   O.CachePath = T.write("bowl.json", test::bowlCache());
@@ -43,13 +43,13 @@ TEST(ReplayTest, RunsTheDefaultStrategyAndSummarises) {
   EXPECT_NE(Text.find("60 ("), std::string::npos) << Text;
 }
 
-TEST(ReplayTest, ResumesFromAJournal) {
+TEST(ReplayModeTest, ResumesFromAJournal) {
   TempDir T;
   ReplayOptions O;
   O.CachePath = T.write("bowl.json", test::bowlCache());
   O.Strategy = "random_sample";
   O.Limit.Evaluations = 30;
-  O.JournalPath = T.path("journal.jsonl");
+  O.Outputs.Journal = T.path("journal.jsonl");
   ReplayResult First = llvm::cantFail(replay(O));
   ASSERT_EQ(First.Run.Trace.size(), 30u);
 
@@ -63,7 +63,7 @@ TEST(ReplayTest, ResumesFromAJournal) {
   EXPECT_EQ(Second.SimulatedSeconds, 0.0);
 }
 
-TEST(ReplayTest, TimeLimitOnTheRecordedClock) {
+TEST(ReplayModeTest, TimeLimitOnTheRecordedClock) {
   TempDir T;
   ReplayOptions O;
   O.CachePath = T.write("bowl.json", test::bowlCache());
@@ -74,7 +74,7 @@ TEST(ReplayTest, TimeLimitOnTheRecordedClock) {
   EXPECT_DOUBLE_EQ(R.SimulatedSeconds, 10.5);
 }
 
-TEST(ReplayTest, ErrorsNameTheProblem) {
+TEST(ReplayModeTest, ErrorsNameTheProblem) {
   ReplayOptions O;
   O.CachePath = "/nonexistent/cache.json.gz";
   auto Missing = replay(O);

@@ -1,5 +1,5 @@
-//===- Replay.cpp - Measurements answered from a recorded cache file ------===//
-#include "Replay.h"
+//===- ReplayRunner.cpp - Measurements answered from a recorded cache -----===//
+#include "ReplayRunner.h"
 
 using namespace metacu::tune;
 

@@ -1,4 +1,4 @@
-//===- Replay.h - Measurements answered from a recorded cache file --------===//
+//===- ReplayRunner.h - Measurements answered from a recorded cache -------===//
 //
 // Kernel Tuner's simulation mode: instead of compiling and timing a
 // configuration, return what a brute-force run recorded for it. Strategies
@@ -7,8 +7,8 @@
 // when it was recorded (compilation, benchmarking, verification, framework).
 //
 //===----------------------------------------------------------------------===//
-#ifndef METACU_TUNE_RUNNERS_REPLAY_H
-#define METACU_TUNE_RUNNERS_REPLAY_H
+#ifndef METACU_TUNE_RUNNERS_REPLAYRUNNER_H
+#define METACU_TUNE_RUNNERS_REPLAYRUNNER_H
 
 #include "../KernelTunerCache.h"
 #include "../SearchSpace.h"

@@ -1,5 +1,5 @@
-//===- ResultCache.cpp - Measurements kept across interrupted runs --------===//
-#include "ResultCache.h"
+//===- Journal.cpp - Measurements kept across interrupted runs ------------===//
+#include "Journal.h"
 #include "JSONError.h"
 
 #include "support/SourceFile.h"
@@ -7,8 +7,7 @@
 
 using namespace metacu::tune;
 
-std::string ResultCache::key(const Target &T,
-                             const llvm::json::Object &Config) {
+std::string Journal::key(const Target &T, const llvm::json::Object &Config) {
   // llvm::json prints object members sorted by name, so equal
   // configurations print equal whatever order they were built in.
   std::string Key;
@@ -70,7 +69,7 @@ bool fromJSON(const llvm::json::Value &V, JournalLine &Out,
 }
 } // namespace
 
-llvm::Error ResultCache::readLine(llvm::StringRef Line, unsigned LineNo) {
+llvm::Error Journal::readLine(llvm::StringRef Line, unsigned LineNo) {
   auto V = parseJSON(Line, Path, LineNo);
   if (!V)
     return V.takeError();
@@ -114,8 +113,7 @@ static bool isTornEntry(llvm::StringRef Tail, bool AfterEntries) {
   return Tail.starts_with(Start) || (AfterEntries && Start.starts_with(Tail));
 }
 
-llvm::Expected<std::unique_ptr<ResultCache>>
-ResultCache::open(llvm::StringRef Path) {
+llvm::Expected<std::unique_ptr<Journal>> Journal::open(llvm::StringRef Path) {
   // Everything is read and checked before the file is opened for writing:
   // a file that is not a journal (a mistyped name) is left as it was.
   if (isSpecialFile(Path))
@@ -132,7 +130,7 @@ ResultCache::open(llvm::StringRef Path) {
       return Read.takeError();
     Text = std::move(*Read);
   }
-  std::unique_ptr<ResultCache> C(new ResultCache(Path.str()));
+  std::unique_ptr<Journal> C(new Journal(Path.str()));
   llvm::StringRef Rest = Text;
   unsigned LineNo = 1;
   for (; Rest.contains('\n'); ++LineNo) {
@@ -175,15 +173,14 @@ ResultCache::open(llvm::StringRef Path) {
   return C;
 }
 
-const Measurement *ResultCache::lookup(const Target &T,
-                                       const llvm::json::Object &Config) const {
+const Measurement *Journal::lookup(const Target &T,
+                                   const llvm::json::Object &Config) const {
   auto It = Entries.find(key(T, Config));
   return It == Entries.end() ? nullptr : &It->second;
 }
 
-llvm::Error ResultCache::append(const Target &T,
-                                const llvm::json::Object &Config,
-                                const Measurement &M) {
+llvm::Error Journal::append(const Target &T, const llvm::json::Object &Config,
+                            const Measurement &M) {
   std::string Line;
   llvm::raw_string_ostream(Line)
       << llvm::json::Value(toJSON(T, Config, M)) << '\n';

@@ -1,4 +1,4 @@
-//===- ResultCache.h - Measurements kept across interrupted runs ----------===//
+//===- Journal.h - Measurements kept across interrupted runs --------------===//
 //
 // A long tuning run (a brute force over thousands of candidates) may be cut
 // short: a time slot on a GPU machine ends, a candidate kills the harness.
@@ -15,8 +15,8 @@
 // sm_90.
 //
 //===----------------------------------------------------------------------===//
-#ifndef METACU_TUNE_RESULTCACHE_H
-#define METACU_TUNE_RESULTCACHE_H
+#ifndef METACU_TUNE_JOURNAL_H
+#define METACU_TUNE_JOURNAL_H
 
 #include "Measurement.h"
 #include "runners/Runner.h"
@@ -30,14 +30,13 @@
 
 namespace metacu::tune {
 
-class ResultCache {
+class Journal {
 public:
   /// Reads the journal at \p Path, then opens it to append (through a
   /// symbolic link, never replacing the file), creating it if missing.
   /// Fails, changing nothing, on a line that is not a valid entry (but for a
   /// torn last one), a read-only file or one that is no regular file.
-  static llvm::Expected<std::unique_ptr<ResultCache>>
-  open(llvm::StringRef Path);
+  static llvm::Expected<std::unique_ptr<Journal>> open(llvm::StringRef Path);
 
   /// What \p Config (parameter name to value) measured on \p T, if known.
   const Measurement *lookup(const Target &T,
@@ -51,7 +50,7 @@ public:
   size_t size() const { return Entries.size(); }
 
 private:
-  explicit ResultCache(std::string Path) : Path(std::move(Path)) {}
+  explicit Journal(std::string Path) : Path(std::move(Path)) {}
   static std::string key(const Target &T, const llvm::json::Object &Config);
   llvm::Error readLine(llvm::StringRef Line, unsigned LineNo);
 

@@ -1,14 +1,17 @@
-//===- Replay.h - `metacu tune --replay`: a strategy on recorded times ----===//
+//===- ReplayMode.h - `metacu tune --replay`: a strategy on recorded times ===//
 //
 // Runs a strategy against a Kernel Tuner cache file instead of a GPU, and
 // says how well it did: the best configuration found, and after how many
 // evaluations it came within 1% and 2% of the best recorded one. This is
 // how strategies are developed and compared (scripts/bench-tune-replay).
+// The replay mode is this whole run; the replay runner
+// (runners/ReplayRunner.h) is the part that answers each evaluation.
 //
 //===----------------------------------------------------------------------===//
-#ifndef METACU_TUNE_REPLAY_H
-#define METACU_TUNE_REPLAY_H
+#ifndef METACU_TUNE_REPLAYMODE_H
+#define METACU_TUNE_REPLAYMODE_H
 
+#include "Outputs.h"
 #include "RunInfo.h"
 #include "SearchSpace.h"
 #include "Tuner.h"
@@ -30,8 +33,8 @@ struct ReplayOptions {
   /// What the model predicts of the cache's configurations (a predictions
   /// file, Predictions.h), for the strategies that use it; none when empty.
   std::string PredictionsPath;
-  /// A journal to resume from and append to; none when empty.
-  std::string JournalPath;
+  /// The files to write; its journal is resumed from and appended to.
+  RunOutputs Outputs;
   /// The architecture the recorded times stand for (for the tuning file
   /// and the report); a cache records only a device name.
   std::string Arch;
@@ -61,7 +64,12 @@ struct ReplayResult {
   std::optional<size_t> evaluationsToWithin(double Fraction) const;
 };
 
+/// The replay itself: the strategy against the cache, no output written.
 llvm::Expected<ReplayResult> replay(const ReplayOptions &Options);
+
+/// `metacu tune --replay`: checks the outputs, replays (progress on stderr
+/// unless \p Quiet), prints the summary on stdout and writes the outputs.
+llvm::Error runReplayMode(ReplayOptions Options, bool Quiet);
 
 /// The summary table printed at the end of a replay, with the \p Top best
 /// configurations.

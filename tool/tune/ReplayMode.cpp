@@ -1,10 +1,10 @@
-//===- Replay.cpp - `metacu tune --replay`: a strategy on recorded times --===//
-#include "Replay.h"
+//===- ReplayMode.cpp - `metacu tune --replay`: recorded times ------------===//
+#include "ReplayMode.h"
 #include "KernelTunerCache.h"
 #include "Predictions.h"
-#include "ResultCache.h"
+#include "Progress.h"
 #include "Summary.h"
-#include "runners/Replay.h"
+#include "runners/ReplayRunner.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -70,19 +70,15 @@ metacu::tune::replay(const ReplayOptions &Options) {
     Predicted = std::move(*P);
   }
 
-  std::unique_ptr<ResultCache> Journal;
-  if (!Options.JournalPath.empty()) {
-    auto J = ResultCache::open(Options.JournalPath);
-    if (!J)
-      return J.takeError();
-    Journal = std::move(*J);
-  }
+  auto Journal = openJournal(Options.Outputs);
+  if (!Journal)
+    return Journal.takeError();
   TuneOptions Tune;
   Tune.Strategy = Options.Strategy;
   Tune.Seed = Options.Seed;
   Tune.Evaluation.Limit = Options.Limit;
   Tune.Evaluation.Objective = Info.Objective;
-  Tune.Evaluation.Journal = Journal.get();
+  Tune.Evaluation.Journal = Journal->get();
   Tune.Evaluation.Listener = Options.Listener;
   Tune.Evaluation.Predicted = Predicted ? &*Predicted : nullptr;
   auto Run = runTuning(*Space, **Runner, Tune);
@@ -132,4 +128,21 @@ void metacu::tune::printReplaySummary(llvm::raw_ostream &OS,
                       N ? std::to_string(*N) + " evaluations" : "not reached");
   }
   printSummary(OS, Rows, R.Space, R.Run.Trace, Info.Objective, Top);
+}
+
+llvm::Error metacu::tune::runReplayMode(ReplayOptions Options, bool Quiet) {
+  std::vector<std::string> Read{Options.CachePath};
+  if (!Options.PredictionsPath.empty())
+    Read.push_back(Options.PredictionsPath);
+  if (llvm::Error Err = checkRunOutputs(Options.Outputs, Read))
+    return Err;
+  std::optional<Progress> Shown;
+  if (!Quiet)
+    Options.Listener = &Shown.emplace(llvm::errs(), Progress::styleForStderr());
+  auto Result = replay(Options);
+  if (!Result)
+    return Result.takeError();
+  printReplaySummary(llvm::outs(), *Result, Options.Outputs.Top);
+  return writeRunOutputs(Options.Outputs, Result->Info, Result->Space,
+                         Result->Run, std::move(Read), llvm::errs());
 }
