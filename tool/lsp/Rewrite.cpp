@@ -372,8 +372,39 @@ void Mapper::resultToUser(llvm::StringRef Method, const Document *D,
     }
     return;
   }
+  if (Method == "textDocument/rename")
+    if (json::Object *Edit = Result.getAsObject()) {
+      dropDialectEdits(*Edit);
+      return;
+    }
   if (!mapValue(D, Result))
     Result = nullptr;
+}
+
+void Mapper::dropDialectEdits(json::Object &Edit) const {
+  auto IsDialect = [&](llvm::StringRef Uri) {
+    const Document *T = Find(Uri);
+    return T && T->Dialect;
+  };
+  if (json::Object *Changes = Edit.getObject("changes")) {
+    std::vector<std::string> Drop;
+    for (auto &KV : *Changes)
+      if (IsDialect(KV.first))
+        Drop.push_back(KV.first.str());
+    for (const std::string &U : Drop)
+      Changes->erase(U);
+  }
+  if (json::Array *Changes = Edit.getArray("documentChanges")) {
+    json::Array Kept;
+    for (json::Value &C : *Changes) {
+      const json::Object *O = C.getAsObject();
+      const json::Object *TD = O ? O->getObject("textDocument") : nullptr;
+      auto Uri = TD ? TD->getString("uri") : std::nullopt;
+      if (!Uri || !IsDialect(*Uri))
+        Kept.push_back(std::move(C));
+    }
+    *Changes = std::move(Kept);
+  }
 }
 
 json::Array Mapper::diagnosticsToUser(const Document &D,

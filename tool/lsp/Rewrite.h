@@ -56,6 +56,10 @@ public:
   llvm::json::Object tokenRange(const TextLines &Text, unsigned Line,
                                 unsigned Col) const;
 
+  /// Removes from workspace edit \p Edit what it would change in dialect
+  /// files: positions of their expansions, not of the user's text.
+  void dropDialectEdits(llvm::json::Object &Edit) const;
+
   PositionEncoding encoding() const { return Encoding; }
 
 private:

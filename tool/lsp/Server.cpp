@@ -279,9 +279,27 @@ static json::Value emptyResult(llvm::StringRef Method) {
       Method == "textDocument/documentSymbol" ||
       Method == "textDocument/codeAction" ||
       Method == "textDocument/inlayHint" ||
-      Method == "textDocument/foldingRange")
+      Method == "textDocument/foldingRange" ||
+      Method == "textDocument/formatting" ||
+      Method == "textDocument/rangeFormatting" ||
+      Method == "textDocument/onTypeFormatting" ||
+      Method == "textDocument/willSaveWaitUntil")
     return json::Array();
   return nullptr;
+}
+
+/// Whether \p Method answers with edits. clangd's edits of a dialect file
+/// are edits of its expansion: one in generated text has no place in the
+/// user's, and a rename would miss the uses in meta code. They are never
+/// applied to the user's text.
+static bool answersWithEdits(llvm::StringRef Method) {
+  return Method == "textDocument/rename" ||
+         Method == "textDocument/prepareRename" ||
+         Method == "textDocument/codeAction" ||
+         Method == "textDocument/formatting" ||
+         Method == "textDocument/rangeFormatting" ||
+         Method == "textDocument/onTypeFormatting" ||
+         Method == "textDocument/willSaveWaitUntil";
 }
 
 bool Server::completeInProbe(Document &D, json::Object &Msg) {
@@ -318,7 +336,19 @@ bool Server::completeInProbe(Document &D, json::Object &Msg) {
 
 bool Server::answerWithoutClangd(Document &D, const json::Value &Id,
                                  llvm::StringRef Method, json::Object &Params) {
-  if (!D.Expanded) {
+  if (Method == "textDocument/rename" ||
+      Method == "textDocument/prepareRename") {
+    toClient(json::Object{
+        {"jsonrpc", "2.0"},
+        {"id", Id},
+        {"error", json::Object{{"code", -32803},
+                               {"message", "metacu lsp: renaming in a dialect "
+                                           "file is not supported (clangd "
+                                           "sees its expansion, not meta "
+                                           "code)"}}}});
+    return true;
+  }
+  if (!D.Expanded || answersWithEdits(Method)) {
     reply(Id, emptyResult(Method));
     return true;
   }
@@ -358,6 +388,9 @@ void Server::fromClangd(json::Object Msg) {
   auto Method = Msg.getString("method");
   if (Method) {
     json::Object *Params = Msg.getObject("params");
+    if (*Method == "workspace/applyEdit" && Params)
+      if (json::Object *Edit = Params->getObject("edit"))
+        Map.dropDialectEdits(*Edit);
     auto Uri = Params ? Params->getString("uri") : std::nullopt;
     if (!Uri && Params)
       if (const json::Object *TD = Params->getObject("textDocument"))
