@@ -36,7 +36,11 @@ struct Document {
   /// The expansion clangd holds (the last good one), and where the text
   /// has changed since, when to expand it again.
   std::shared_ptr<ExpandedDocument> Expanded;
+  /// The text Expanded is the expansion of (the text itself, shared).
+  std::shared_ptr<TextLines> ExpandedText;
   std::optional<Clock::time_point> Due;
+  /// Whether clangd has not yet published diagnostics of the text sent.
+  bool AwaitingClangd = false;
   /// metacu's errors in the latest text, as LSP diagnostics; empty when it
   /// expanded.
   llvm::json::Array MetacuDiagnostics;
@@ -49,6 +53,25 @@ struct Document {
 llvm::Expected<std::string> applyChange(const TextLines &Text,
                                         const llvm::json::Object &Change,
                                         PositionEncoding E);
+
+/// One edit of a text: bytes [Begin, End) replaced by Text.
+struct TextEdit {
+  unsigned Begin = 0, End = 0;
+  std::string Text;
+};
+
+/// The one edit that turns \p Old into \p New, keeping what they share at
+/// both ends.
+TextEdit difference(llvm::StringRef Old, llvm::StringRef New);
+
+/// Whether \p E, which turns \p Old into \p New (of \p Path), edits only
+/// ordinary code on one line: no line break, comment, string, character,
+/// directive or meta construct in what it removes or adds, no name meta
+/// code declares (nor codegen, __nvvm_arch, nvvm_arch_t) among the words
+/// it touches, and no #define that may make a meta macro. Such an edit
+/// changes the expansion only where the text is copied.
+bool editsOrdinaryCode(llvm::StringRef Path, llvm::StringRef Old,
+                       llvm::StringRef New, const TextEdit &E);
 
 /// Whether \p Text (of \p Path) is written in the dialect: it has a meta
 /// construct, names __nvvm_arch or nvvm_arch_t, or does not scan (a

@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -58,6 +59,15 @@ public:
   /// The generated text written at the document's \p Line:\p Col for the
   /// construct there (a meta value's constant), in the pass shown.
   std::optional<std::string> generatedAt(unsigned Line, unsigned Col) const;
+
+  /// The expansion after an edit of ordinary code on the document's
+  /// 0-based line \p Line, bytes [\p Begin, \p End) of it replaced by
+  /// \p Text (no line break): each copy of those bytes edited alike. None
+  /// where some copy is not a verbatim copy of all of them (the edit
+  /// touches a meta value, a splice, a construct), or the line has none.
+  std::shared_ptr<ExpandedDocument> withLineEdit(unsigned Line, unsigned Begin,
+                                                 unsigned End,
+                                                 llvm::StringRef Text) const;
 
 private:
   TextLines Body;

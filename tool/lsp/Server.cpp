@@ -99,7 +99,14 @@ private:
   bool answerWithoutClangd(Document &D, const json::Value &Id,
                            llvm::StringRef Method, json::Object &Params);
   bool completeInProbe(Document &D, json::Object &Msg);
+  bool editOrdinaryCode(Document &D, const TextLines &Old);
   std::optional<int> nextTimeout() const;
+  /// Whether \p D waits for an expansion that may run now. One that only
+  /// confirms an edit already applied to the expansion waits until clangd
+  /// has answered that edit: the expansion holds the server meanwhile.
+  static bool expandable(const Document &D) {
+    return D.Due && !(D.AwaitingClangd && D.ExpandedText == D.Text);
+  }
 
   int In, Out;
   const ServerOptions &Opts;
@@ -117,7 +124,7 @@ private:
 std::optional<int> Server::nextTimeout() const {
   std::optional<Clock::time_point> First;
   for (const auto &E : Docs)
-    if (E.second.Due && (!First || *E.second.Due < *First))
+    if (expandable(E.second) && (!First || *E.second.Due < *First))
       First = E.second.Due;
   if (!First)
     return std::nullopt;
@@ -142,7 +149,7 @@ llvm::Expected<int> Server::run() {
       return llvm::errorCodeToError(
           std::error_code(errno, std::generic_category()));
     for (auto &E : Docs)
-      if (E.second.Due && *E.second.Due <= Clock::now())
+      if (expandable(E.second) && *E.second.Due <= Clock::now())
         expand(E.second);
     for (int I = 0; I < 2; ++I) {
       if (!(Fds[I].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -233,6 +240,7 @@ void Server::fromClient(json::Object Msg) {
       }
       Text = std::move(*New);
     }
+    std::shared_ptr<TextLines> Old = std::move(D->Text);
     D->Text = std::make_shared<TextLines>(std::move(Text));
     D->Version = TD->getInteger("version").value_or(D->Version + 1);
     if (!D->Dialect && !isDialect(D->Path, D->Text->text())) {
@@ -240,6 +248,8 @@ void Server::fromClient(json::Object Msg) {
       toClangd(std::move(Msg));
       return;
     }
+    if (D->Dialect && D->ExpandedText == Old && editOrdinaryCode(*D, *Old))
+      return;
     D->Due = Clock::now() + Opts.Debounce;
     return;
   }
@@ -300,6 +310,36 @@ static bool answersWithEdits(llvm::StringRef Method) {
          Method == "textDocument/rangeFormatting" ||
          Method == "textDocument/onTypeFormatting" ||
          Method == "textDocument/willSaveWaitUntil";
+}
+
+/// How long after an edit of ordinary code (applied to the expansion at
+/// once) the whole file is expanded again, to confirm it: a pause in
+/// typing, so that clangd's answer to the edit comes first.
+constexpr std::chrono::milliseconds ConfirmAfter{1000};
+
+/// An edit of ordinary code on one line changes the expansion only where
+/// the line is copied (Documents.h): clangd gets the edited expansion
+/// without waiting for the generator, and the whole file is expanded once
+/// typing pauses, in case the edit meant more (a call that makes a helper
+/// __host__ __device__).
+bool Server::editOrdinaryCode(Document &D, const TextLines &Old) {
+  if (!D.Expanded || !D.MetacuDiagnostics.empty())
+    return false;
+  TextEdit E = difference(Old.text(), D.Text->text());
+  if (!editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), E))
+    return false;
+  LspPosition At = Old.position(E.Begin, PositionEncoding::UTF8);
+  unsigned Col = At.Character;
+  auto Edited =
+      D.Expanded->withLineEdit(At.Line, Col, Col + (E.End - E.Begin), E.Text);
+  if (!Edited)
+    return false;
+  D.Expanded = std::move(Edited);
+  D.ExpandedText = D.Text;
+  D.ClangdDiagnostics.clear();
+  sendText(D, D.Expanded->body().text());
+  D.Due = Clock::now() + ConfirmAfter;
+  return true;
 }
 
 bool Server::completeInProbe(Document &D, json::Object &Msg) {
@@ -405,6 +445,7 @@ void Server::fromClangd(json::Object Msg) {
         return;
       if (const json::Array *Diags = Params->getArray("diagnostics"))
         D->ClangdDiagnostics = *Diags;
+      D->AwaitingClangd = false;
       publish(*D);
       return;
     }
@@ -489,6 +530,7 @@ void Server::fromClangd(json::Object Msg) {
 
 void Server::sendText(Document &D, llvm::StringRef Text) {
   ++D.ClangdVersion;
+  D.AwaitingClangd = true;
   if (!D.InClangd) {
     D.InClangd = true;
     toClangd(notification(
@@ -649,6 +691,7 @@ void Server::expand(Document &D) {
     return;
   }
   D.MetacuDiagnostics.clear();
+  D.ExpandedText = D.Text;
   auto E = std::make_shared<ExpandedDocument>(X->Text, X->BodyOffset,
                                               std::move(X->Map), D.Path,
                                               uint64_t(1) << Opts.ShownPass);
@@ -668,8 +711,10 @@ void Server::expand(Document &D) {
   D.Expanded = std::move(E);
   if (Same) {
     // clangd would not parse the same text again, nor say anything: its
-    // diagnostics of it stand (metacu's, if any, are gone).
-    publish(D);
+    // diagnostics of it stand (metacu's, if any, are gone), or are still
+    // to come.
+    if (!D.AwaitingClangd)
+      publish(D);
     return;
   }
   D.ClangdDiagnostics.clear();

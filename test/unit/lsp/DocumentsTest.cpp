@@ -53,3 +53,35 @@ TEST(DocumentsTest, UrisRoundTripWithEscapes) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(DocumentsTest, TheDifferenceKeepsBothEnds) {
+  TextEdit E = difference("int a = 1;\n", "int ab = 1;\n");
+  EXPECT_EQ(E.Begin, 5u);
+  EXPECT_EQ(E.End, 5u);
+  EXPECT_EQ(E.Text, "b");
+  E = difference("abc", "abc");
+  EXPECT_EQ(E.Begin, E.End);
+  EXPECT_EQ(E.Text, "");
+}
+
+TEST(DocumentsTest, OnlyOrdinaryEditsOfOneLineAreOrdinary) {
+  llvm::StringRef Old = "@meta int n = 4;\nint a = 1;\n";
+  auto Ordinary = [&](llvm::StringRef New) {
+    return editsOrdinaryCode("k.cu", Old, New, difference(Old, New));
+  };
+  EXPECT_TRUE(Ordinary("@meta int n = 4;\nint a = 12;\n"));
+  EXPECT_TRUE(Ordinary("@meta int n = 4;\nint ab = 1;\n"));
+  // A meta name, a construct, a line break, a comment.
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = n;\n"));
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = @(1);\n"));
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = 1;\nint b;\n"));
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = 1; // x\n"));
+  // Renaming a meta variable touches a name meta code declares. (Other
+  // edits of meta code pass here: the expansion has no copy of them, which
+  // ExpandedDocument::withLineEdit finds.)
+  EXPECT_FALSE(Ordinary("@meta int n2 = 4;\nint a = 1;\n"));
+}
+
+} // namespace

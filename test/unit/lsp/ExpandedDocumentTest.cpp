@@ -59,3 +59,26 @@ TEST(ExpandedDocumentTest, AMetaValueIsTheConstantOfThePassShown) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ExpandedDocumentTest, AnEditOfCopiedBytesEditsEveryCopy) {
+  // "int a = @(n);" -> "int ab = @(n);": both copies, the splice moved.
+  auto E = twoPasses(1).withLineEdit(0, 5, 5, "b");
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->body().text(), "int ab = 4;\nint ab = 8;\n");
+  EXPECT_EQ(E->toBody(0, 5), 5u);
+  EXPECT_EQ(E->generatedAt(0, 9), "4");
+  auto Semi = E->toUser(10);
+  ASSERT_TRUE(Semi);
+  EXPECT_EQ(Semi->Col, 13u);
+  EXPECT_EQ(E->toUser(21)->Col, 9u); // the second copy's constant
+}
+
+TEST(ExpandedDocumentTest, AnEditOfAMetaValueOrMetaCodeIsNoCopyEdit) {
+  EXPECT_FALSE(twoPasses(1).withLineEdit(0, 9, 10, "m")); // in '@(n)'
+  EXPECT_FALSE(twoPasses(1).withLineEdit(0, 6, 10, "x")); // across it
+  EXPECT_FALSE(twoPasses(1).withLineEdit(1, 0, 0, "x"));  // no copy
+}
+
+} // namespace
