@@ -108,6 +108,23 @@ class LspTest(unittest.TestCase):
         self.assertIn("float", hover["contents"]["value"])
         self.assertEqual(hover["range"]["start"], at)
 
+    def test_hover_after_an_edit_of_ordinary_code(self):
+        # Applied to the four unrolled copies at once: what follows the edit
+        # on its line has moved in each.
+        path = os.path.join(INPUTS, "symbols.cu")
+        text = read(path)
+        self.open(path)
+        edited = text.replace("= scale_2(value);", "= scale_2(  value);")
+        version = self.client.change(path, edited)
+        _, diags = self.client.wait_diagnostics(path, version=version)
+        self.assertEqual(diags, [])
+        at = position(edited, "(  value)", 3)
+        hover = self.client.request("textDocument/hover", {
+            "textDocument": {"uri": uri(path)}, "position": at})
+        self.assertIn("value", hover["contents"]["value"])
+        self.assertEqual(hover["range"]["start"], at)
+        self.client.change(path, text)
+
     def test_hover_on_meta_value_shows_its_constant(self):
         path = os.path.join(INPUTS, "symbols.cu")
         self.open(path)
