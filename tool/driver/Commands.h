@@ -22,6 +22,7 @@ extern llvm::cl::SubCommand AuditSubcommand;
 extern llvm::cl::SubCommand MigrateSubcommand;
 extern llvm::cl::SubCommand TuneSubcommand;
 extern llvm::cl::SubCommand ReportSubcommand;
+extern llvm::cl::SubCommand LspSubcommand;
 
 /// metacu INPUT.cu -o OUTPUT --arch LIST: the top-level command.
 int runExpandCommand();
@@ -33,6 +34,8 @@ int runMigrateCommand();
 int runTuneCommand();
 /// metacu report INPUT.cu --arch LIST ...
 int runReportCommand();
+/// metacu lsp [--arch LIST] [--pass host|ARCH]: a language server on stdio.
+int runLspCommand();
 
 /// The tree \p Args names (files and directories, Tree.h); an error if it
 /// holds no CUDA source or header.

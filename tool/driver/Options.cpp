@@ -82,6 +82,8 @@ static cl::opt<std::string> CacheDir(
     cl::value_desc("dir"), cl::init(defaultCacheDirectory()), cl::sub(all()),
     cl::cat(MetacuCategory));
 
+llvm::StringRef buildDirectory() { return BuildDir; }
+
 llvm::Expected<PipelineOptions> pipelineOptionsFor(llvm::StringRef File) {
   auto Flags = compileFlagsFor(File);
   if (!Flags)

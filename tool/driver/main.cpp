@@ -112,7 +112,9 @@ static const char *const Overview =
     "  metacu tune --replay CACHE.json.gz  runs a tuning strategy on "
     "recorded times (tune --help for more)\n"
     "  metacu report kernel.cu --arch 75,90 --block 256  resources, "
-    "occupancy and a predicted time per kernel (report --help for more)\n";
+    "occupancy and a predicted time per kernel (report --help for more)\n"
+    "  metacu lsp               a language server on stdio: clangd on the "
+    "expansion of dialect files (lsp --help for more)\n";
 
 int main(int Argc, char **Argv) {
   llvm::InitLLVM X(Argc, Argv);
@@ -128,5 +130,7 @@ int main(int Argc, char **Argv) {
     return runTuneCommand();
   if (ReportSubcommand)
     return runReportCommand();
+  if (LspSubcommand)
+    return runLspCommand();
   return runExpandCommand();
 }

@@ -28,38 +28,58 @@ public:
   LineWriter(const SourceFile &File, std::string &Out) : File(File), Out(Out) {}
 
   void put(llvm::StringRef Text, unsigned Offset, bool Verbatim) {
+    bool Started = false;
     for (size_t I = 0; I < Text.size(); ++I) {
       char C = Text[I];
       if (C == '\n') {
         // A line that generated code ends with nothing but indentation on
         // it (a meta branch of meta statements only, a block that a '@meta
         // break' left) is not written; an empty one is a blank line.
-        if (!Verbatim && !Source && !Line.empty())
+        if (!Verbatim && !Source && !Line.empty()) {
           Line.clear();
-        else
+          Stretches.clear();
+        } else {
           endLine();
+        }
+        Started = false;
         continue;
       }
       if (!Source && C != ' ' && C != '\t' && C != '\r')
         Source = File.origin(Verbatim ? Offset + I : Offset);
+      if (!Started)
+        Stretches.push_back({unsigned(Line.size()),
+                             Verbatim ? unsigned(Offset + I) : Offset, Verbatim,
+                             Passes});
+      Started = true;
       Line += C;
     }
   }
+
+  /// The passes whose preprocessing keeps what is put from now on.
+  void setPasses(uint64_t P) { Passes = P; }
+  /// Where each stretch of the output was written from; its offsets count
+  /// from the output's first byte.
+  OutputMap takeMap() { return std::move(Map); }
 
   void directive(const std::string &D) {
     // A directive needs a line of its own; indentation already written for
     // the next line waits for it.
     std::string Indent;
-    if (Source)
+    std::vector<Stretch> IndentStretches;
+    if (Source) {
       endLine();
-    else
+    } else {
       Indent = std::move(Line);
+      IndentStretches = std::move(Stretches);
+    }
     Line.clear();
+    Stretches.clear();
     Out += D;
     Out += '\n';
     if (Presumed)
       ++Presumed;
     Line = std::move(Indent);
+    Stretches = std::move(IndentStretches);
   }
 
   void finish() {
@@ -78,6 +98,17 @@ private:
       Presumed = Source->Where.Line;
       PathOf = Source->LinePath;
     }
+    for (size_t I = 0; I < Stretches.size(); ++I) {
+      const Stretch &S = Stretches[I];
+      unsigned End = I + 1 < Stretches.size() ? Stretches[I + 1].LineOffset
+                                              : unsigned(Line.size());
+      Origin O = File.origin(S.Input);
+      Map.add({unsigned(Out.size()) + S.LineOffset, unsigned(Out.size()) + End,
+               InputPlace{Map.fileIndex(O.Path), O.Where.Line, O.Where.Col,
+                          S.Verbatim},
+               S.Passes});
+    }
+    Stretches.clear();
     Out += Line;
     Out += '\n';
     if (Presumed)
@@ -86,9 +117,21 @@ private:
     Source.reset();
   }
 
+  /// A stretch of the line being written that one put() call wrote.
+  struct Stretch {
+    unsigned LineOffset;
+    /// The input byte of LineOffset (verbatim), or the construct's.
+    unsigned Input;
+    bool Verbatim;
+    uint64_t Passes;
+  };
+
   const SourceFile &File;
   std::string &Out;
   std::string Line;
+  std::vector<Stretch> Stretches;
+  uint64_t Passes = ~uint64_t(0);
+  OutputMap Map;
   std::optional<Origin> Source;
   /// The file nvcc presumes, once a #line named one.
   llvm::StringRef PathOf;
@@ -137,11 +180,28 @@ std::optional<llvm::StringRef> runtimeHeader(const std::string &Body) {
 
 } // namespace
 
-std::string emitOutput(const SourceFile &File, const ArchList &Archs,
+EmittedFile emitMapped(const SourceFile &File, const ArchList &Archs,
                        const Expansion &X, const EmitOptions &Opts) {
   std::string Body;
   LineWriter W(File, Body);
+  // The masks of the #if blocks open around the current event: an #elif
+  // or #else replaces its block's, and nested blocks keep what all keep.
+  std::vector<uint64_t> Blocks;
+  auto Kept = [&] {
+    uint64_t M = ~uint64_t(0);
+    for (uint64_t B : Blocks)
+      M &= B;
+    return M;
+  };
   for (const Event &E : X.Events) {
+    if (E.K == Event::Directive) {
+      if (E.DirectiveKind == METACU_DIRECTIVE_IF)
+        Blocks.push_back(E.Mask);
+      else if (E.DirectiveKind == METACU_DIRECTIVE_ENDIF && !Blocks.empty())
+        Blocks.pop_back();
+      else if (!Blocks.empty())
+        Blocks.back() = E.Mask;
+    }
     switch (E.K) {
     case Event::Text:
       W.put(File.text().slice(E.Begin, E.End), E.Begin, /*Verbatim=*/true);
@@ -164,6 +224,7 @@ std::string emitOutput(const SourceFile &File, const ArchList &Archs,
         W.directive("#endif");
         break;
       }
+      W.setPasses(Kept());
       break;
     }
   }
@@ -181,7 +242,17 @@ std::string emitOutput(const SourceFile &File, const ArchList &Archs,
   Out += "#endif\n";
   Out += Archs.enumDefinition() + "\n";
   Out += Archs.valueDefinition();
-  return Out + Body;
+  EmittedFile Result;
+  Result.BodyOffset = Out.size();
+  Result.Map = W.takeMap();
+  Result.Map.shift(Out.size());
+  Result.Text = std::move(Out) + Body;
+  return Result;
+}
+
+std::string emitOutput(const SourceFile &File, const ArchList &Archs,
+                       const Expansion &X, const EmitOptions &Opts) {
+  return emitMapped(File, Archs, X, Opts).Text;
 }
 
 std::string dependencyRule(llvm::StringRef Target,

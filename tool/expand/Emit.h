@@ -10,9 +10,10 @@
 #ifndef METACU_EXPAND_EMIT_H
 #define METACU_EXPAND_EMIT_H
 
-#include "toolchain/Arch.h"
 #include "expand/Execute.h"
+#include "expand/OutputMap.h"
 #include "support/SourceFile.h"
+#include "toolchain/Arch.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -27,6 +28,16 @@ struct EmitOptions {
 };
 
 std::string emitOutput(const SourceFile &File, const ArchList &Archs,
+                       const Expansion &X, const EmitOptions &Opts);
+
+/// The output of emitOutput with where each part of it comes from.
+struct EmittedFile {
+  std::string Text;
+  /// Where the expanded code starts, after the prelude.
+  size_t BodyOffset = 0;
+  OutputMap Map;
+};
+EmittedFile emitMapped(const SourceFile &File, const ArchList &Archs,
                        const Expansion &X, const EmitOptions &Opts);
 
 /// A Makefile rule "Target: Deps..." with paths escaped as Make and Ninja

@@ -220,7 +220,10 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
   addHostCopies(*X, G->HostCopyChains);
   Clock.lap("execute");
 
-  Result.Text = emitOutput(File, Archs, *X, {Opts.OutputName});
+  EmittedFile Emitted = emitMapped(File, Archs, *X, {Opts.OutputName});
+  Result.Text = std::move(Emitted.Text);
+  Result.BodyOffset = Emitted.BodyOffset;
+  Result.Map = std::move(Emitted.Map);
   Clock.lap("emit");
   if (Opts.Verify) {
     if (auto Err = verifyOutput(File, Result.Text, Archs, Opts))

@@ -2,17 +2,18 @@
 //
 // scan -> host slice -> check -> lower -> execute -> emit, for one input
 // with its options (an input that includes dialect headers runs them again
-// with the headers spliced in, DialectHeaders.h), in one call that prints nothing: the expansion comes
-// back with the files it read and how long each stage took, or as errors
-// placed in the user's file. The expand subcommand is a thin user of it;
-// subcommands that expand many inputs (tune, report) call it once each, in
-// one process.
+// with the headers spliced in, DialectHeaders.h), in one call that prints
+// nothing: the expansion comes back with the files it read and how long each
+// stage took, or as errors placed in the user's file. The expand subcommand is
+// a thin user of it; subcommands that expand many inputs (tune, report) call it
+// once each, in one process.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_EXPAND_PIPELINE_H
 #define METACU_EXPAND_PIPELINE_H
 
 #include "expand/Execute.h"
+#include "expand/OutputMap.h"
 #include "support/Isolation.h"
 #include "support/SourceFile.h"
 #include "toolchain/Arch.h"
@@ -53,6 +54,11 @@ struct StageTime {
 struct ExpandedFile {
   /// The generated CUDA file.
   std::string Text;
+  /// Where its expanded code starts, after the prelude (nvvm_arch_t, the
+  /// architecture guard).
+  size_t BodyOffset = 0;
+  /// Where each part of Text was written from (an editor's positions).
+  OutputMap Map;
   /// Every file the expansion read: the input as given, then the headers
   /// the preprocessor read and the data files meta code read, as real
   /// paths (a build tool could not follow '..' after a symbolic link).

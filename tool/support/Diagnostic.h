@@ -66,6 +66,8 @@ public:
   llvm::StringRef path() const { return Path; }
   LineCol where() const { return Where; }
   const std::string &text() const { return Message; }
+  /// "error", "warning" or "note".
+  const std::string &severity() const { return Severity; }
 
   /// The whole diagnostic, as Clang prints it, without a final newline.
   void log(llvm::raw_ostream &OS) const override;

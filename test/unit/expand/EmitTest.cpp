@@ -253,3 +253,37 @@ TEST(EmitTest, DependencyRuleEscapesSpacesHashesAndDollars) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(EmitMappedTest, MapsCopiesByteForByteAndGeneratedTextToItsConstruct) {
+  // "int a = @(n);" with the splice's value generated, in a block the host
+  // pass keeps.
+  SourceFile F("k.cu", "int a = @(n);\n");
+  ArchList A = archs("75");
+  Expansion X;
+  X.Events = {directive(METACU_DIRECTIVE_IF, 1), text(0, 8), code(8, "4"),
+              text(12, 14), directive(METACU_DIRECTIVE_ENDIF, 0)};
+  EmittedFile E = emitMapped(F, A, X, {"k.gen.cu"});
+  EXPECT_EQ(E.Text, emitOutput(F, A, X, {"k.gen.cu"}));
+  llvm::StringRef Body = llvm::StringRef(E.Text).substr(E.BodyOffset);
+  size_t Line = Body.find("int a = 4;");
+  ASSERT_NE(Line, llvm::StringRef::npos) << Body.str();
+  unsigned Out = E.BodyOffset + Line;
+  auto At = E.Map.toInput(Out + 4); // 'a'
+  ASSERT_TRUE(At);
+  EXPECT_EQ(E.Map.files()[At->File], "k.cu");
+  EXPECT_EQ(At->Line, 1u);
+  EXPECT_EQ(At->Col, 5u);
+  EXPECT_TRUE(At->Verbatim);
+  auto Four = E.Map.toInput(Out + 8);
+  ASSERT_TRUE(Four);
+  EXPECT_FALSE(Four->Verbatim);
+  EXPECT_EQ(Four->Col, 9u); // the splice's '@'
+  EXPECT_EQ(E.Map.toInput(Out + 9)->Col, 13u); // ';' again a copy
+  // The prelude and the directives map nowhere; the copy is the host's.
+  EXPECT_FALSE(E.Map.toInput(0));
+  EXPECT_EQ(E.Map.pieceAt(Out)->Passes, 1u);
+}
+
+} // namespace

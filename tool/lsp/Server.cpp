@@ -1,0 +1,731 @@
+//===- Server.cpp ---------------------------------------------------------===//
+#include "lsp/Server.h"
+#include "lsp/ClangdProcess.h"
+#include "lsp/Documents.h"
+#include "lsp/MetaCompletion.h"
+#include "lsp/Rewrite.h"
+#include "lsp/Transport.h"
+#include "support/Diagnostic.h"
+#include "support/Output.h"
+#include "toolchain/Invocation.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include <cerrno>
+#include <map>
+#include <poll.h>
+#include <unistd.h>
+
+namespace json = llvm::json;
+
+namespace metacu {
+
+namespace {
+
+/// A request whose answer is rewritten: its method and document.
+struct Pending {
+  std::string Method;
+  std::string Uri;
+  /// A completion clangd ran in a probe (MetaCompletion.h): the user's
+  /// range its edits replace.
+  std::optional<json::Object> ProbeEdit;
+};
+
+std::string idKey(const json::Value &Id) {
+  std::string S;
+  llvm::raw_string_ostream(S) << Id;
+  return S;
+}
+
+json::Object notification(llvm::StringRef Method, json::Object Params) {
+  return json::Object{
+      {"jsonrpc", "2.0"}, {"method", Method}, {"params", std::move(Params)}};
+}
+
+/// Temporary files (the preludes clangd reads), removed with the server.
+class TempDir {
+public:
+  TempDir() {
+    llvm::SmallString<128> P;
+    if (!llvm::sys::fs::createUniqueDirectory("metacu-lsp", P))
+      Path = std::string(P);
+  }
+  ~TempDir() {
+    if (!Path.empty())
+      llvm::sys::fs::remove_directories(Path);
+  }
+  const std::string &path() const { return Path; }
+
+private:
+  std::string Path;
+};
+
+class Server {
+public:
+  Server(int In, int Out, const ServerOptions &Opts)
+      : In(In), Out(Out), Opts(Opts),
+        Map([this](llvm::StringRef Uri) { return find(Uri); },
+            PositionEncoding::UTF16) {}
+
+  llvm::Expected<int> run();
+
+private:
+  const Document *find(llvm::StringRef Uri) const {
+    auto It = Docs.find(Uri);
+    return It == Docs.end() ? nullptr : &It->second;
+  }
+  void toClient(const json::Value &V) { writeAll(Out, frameMessage(V)); }
+  void toClangd(const json::Value &V) {
+    writeAll(Clangd.input(), frameMessage(V));
+  }
+  void reply(const json::Value &Id, json::Value Result) {
+    toClient(json::Object{
+        {"jsonrpc", "2.0"}, {"id", Id}, {"result", std::move(Result)}});
+  }
+
+  void fromClient(json::Object Msg);
+  void fromClangd(json::Object Msg);
+  void expand(Document &D);
+  void sendText(Document &D, llvm::StringRef Text);
+  void publish(Document &D);
+  /// Gives clangd \p D's compile command; false if it has it already.
+  bool configure(Document &D, const PipelineOptions &P,
+                 llvm::StringRef PreludePath);
+  json::Array metacuDiagnostics(const Document &D, llvm::Error Err);
+  bool answerWithoutClangd(Document &D, const json::Value &Id,
+                           llvm::StringRef Method, json::Object &Params);
+  bool completeInProbe(Document &D, json::Object &Msg);
+  bool editOrdinaryCode(Document &D, const TextLines &Old);
+  std::optional<int> nextTimeout() const;
+  /// Whether \p D waits for an expansion that may run now. One that only
+  /// confirms an edit already applied to the expansion waits until clangd
+  /// has answered that edit: the expansion holds the server meanwhile.
+  static bool expandable(const Document &D) {
+    return D.Due && !(D.AwaitingClangd && D.ExpandedText == D.Text);
+  }
+
+  int In, Out;
+  const ServerOptions &Opts;
+  ClangdProcess Clangd;
+  MessageReader FromClient, FromClangd;
+  llvm::StringMap<Document> Docs;
+  std::map<std::string, Pending> Requests;
+  Mapper Map;
+  TempDir Preludes;
+  /// The command each dialect file was last configured with.
+  llvm::StringMap<std::vector<std::string>> Commands;
+  bool ShutDown = false, Exited = false;
+};
+
+std::optional<int> Server::nextTimeout() const {
+  std::optional<Clock::time_point> First;
+  for (const auto &E : Docs)
+    if (expandable(E.second) && (!First || *E.second.Due < *First))
+      First = E.second.Due;
+  if (!First)
+    return std::nullopt;
+  auto Ms = std::chrono::duration_cast<std::chrono::milliseconds>(*First -
+                                                                  Clock::now())
+                .count();
+  return Ms < 0 ? 0 : int(Ms);
+}
+
+llvm::Expected<int> Server::run() {
+  std::vector<std::string> Args = Opts.ClangdArgs;
+  if (auto Err = Clangd.start(Opts.Clangd, Args))
+    return std::move(Err);
+  char Buffer[65536];
+  while (!Exited) {
+    pollfd Fds[2] = {{In, POLLIN, 0}, {Clangd.output(), POLLIN, 0}};
+    auto Timeout = nextTimeout();
+    int N = poll(Fds, 2, Timeout ? *Timeout : -1);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      return llvm::errorCodeToError(
+          std::error_code(errno, std::generic_category()));
+    for (auto &E : Docs)
+      if (expandable(E.second) && *E.second.Due <= Clock::now())
+        expand(E.second);
+    for (int I = 0; I < 2; ++I) {
+      if (!(Fds[I].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      ssize_t Got = read(Fds[I].fd, Buffer, sizeof Buffer);
+      if (Got < 0 && errno == EINTR)
+        continue;
+      if (Got <= 0) {
+        if (I == 0) // The editor went away without 'exit'.
+          return 1;
+        return llvm::createStringError(
+            "clangd ended before the editor sent 'exit'");
+      }
+      MessageReader &R = I == 0 ? FromClient : FromClangd;
+      R.feed(llvm::StringRef(Buffer, Got));
+      while (auto Msg = R.next()) {
+        if (!*Msg) {
+          llvm::errs() << "metacu lsp: " << llvm::toString(Msg->takeError())
+                       << "\n";
+          continue;
+        }
+        json::Object *O = (*Msg)->getAsObject();
+        if (!O)
+          continue;
+        if (I == 0)
+          fromClient(std::move(*O));
+        else
+          fromClangd(std::move(*O));
+        if (Exited)
+          break;
+      }
+    }
+  }
+  Clangd.wait();
+  return ShutDown ? 0 : 1;
+}
+
+void Server::fromClient(json::Object Msg) {
+  auto Method = Msg.getString("method");
+  const json::Value *Id = Msg.get("id");
+  if (!Method) { // The editor's answer to a request of clangd's.
+    toClangd(std::move(Msg));
+    return;
+  }
+  std::string M = Method->str();
+  json::Object *Params = Msg.getObject("params");
+  const json::Object *TD = Params ? Params->getObject("textDocument") : nullptr;
+  std::string Uri =
+      TD && TD->getString("uri") ? TD->getString("uri")->str() : std::string();
+
+  if (M == "textDocument/didOpen" && TD) {
+    auto Path = uriToPath(Uri);
+    auto Text = TD->getString("text");
+    if (!Path || !Text) {
+      toClangd(std::move(Msg));
+      return;
+    }
+    Document &D = Docs[Uri];
+    D = Document();
+    D.Uri = Uri;
+    D.Path = *Path;
+    D.Text = std::make_shared<TextLines>(Text->str());
+    D.Version = TD->getInteger("version").value_or(0);
+    D.Dialect = isDialect(D.Path, *Text);
+    if (!D.Dialect) {
+      D.InClangd = true;
+      D.ClangdVersion = D.Version;
+      toClangd(std::move(Msg));
+      return;
+    }
+    expand(D);
+    return;
+  }
+  auto It = Docs.find(Uri);
+  Document *D = It == Docs.end() ? nullptr : &It->second;
+  if (M == "textDocument/didChange" && D) {
+    const json::Array *Changes = Params->getArray("contentChanges");
+    std::string Text = D->Text->text().str();
+    for (const json::Value &C : Changes ? *Changes : json::Array()) {
+      const json::Object *CO = C.getAsObject();
+      if (!CO)
+        continue;
+      auto New = applyChange(TextLines(Text), *CO, Map.encoding());
+      if (!New) {
+        llvm::errs() << "metacu lsp: " << llvm::toString(New.takeError())
+                     << "\n";
+        continue;
+      }
+      Text = std::move(*New);
+    }
+    std::shared_ptr<TextLines> Old = std::move(D->Text);
+    D->Text = std::make_shared<TextLines>(std::move(Text));
+    D->Version = TD->getInteger("version").value_or(D->Version + 1);
+    if (!D->Dialect && !isDialect(D->Path, D->Text->text())) {
+      D->ClangdVersion = D->Version;
+      toClangd(std::move(Msg));
+      return;
+    }
+    if (D->Dialect && D->ExpandedText == Old && editOrdinaryCode(*D, *Old))
+      return;
+    D->Due = Clock::now() + Opts.Debounce;
+    return;
+  }
+  if (M == "textDocument/didClose" && D) {
+    if (D->InClangd)
+      toClangd(std::move(Msg));
+    Docs.erase(It);
+    return;
+  }
+  if (M == "exit") {
+    toClangd(std::move(Msg));
+    Exited = true;
+    return;
+  }
+  if (M == "shutdown")
+    ShutDown = true;
+  if (M == "textDocument/didSave" && D && !D->InClangd)
+    return;
+  if (D && D->Dialect && Id && Params) {
+    if (M == "textDocument/completion" && D->Expanded &&
+        completeInProbe(*D, Msg))
+      return;
+    if (answerWithoutClangd(*D, *Id, M, *Params))
+      return;
+  }
+  if (Id)
+    Requests[idKey(*Id)] = {M, D && D->Dialect ? Uri : std::string()};
+  toClangd(std::move(Msg));
+}
+
+/// The empty answer of a request about a place clangd has no copy of.
+static json::Value emptyResult(llvm::StringRef Method) {
+  if (Method == "textDocument/completion")
+    return json::Object{{"isIncomplete", false}, {"items", json::Array()}};
+  if (Method == "textDocument/references" ||
+      Method == "textDocument/documentHighlight" ||
+      Method == "textDocument/documentSymbol" ||
+      Method == "textDocument/codeAction" ||
+      Method == "textDocument/inlayHint" ||
+      Method == "textDocument/foldingRange" ||
+      Method == "textDocument/formatting" ||
+      Method == "textDocument/rangeFormatting" ||
+      Method == "textDocument/onTypeFormatting" ||
+      Method == "textDocument/willSaveWaitUntil")
+    return json::Array();
+  return nullptr;
+}
+
+/// Whether \p Method answers with edits. clangd's edits of a dialect file
+/// are edits of its expansion: one in generated text has no place in the
+/// user's, and a rename would miss the uses in meta code. They are never
+/// applied to the user's text.
+static bool answersWithEdits(llvm::StringRef Method) {
+  return Method == "textDocument/rename" ||
+         Method == "textDocument/prepareRename" ||
+         Method == "textDocument/codeAction" ||
+         Method == "textDocument/formatting" ||
+         Method == "textDocument/rangeFormatting" ||
+         Method == "textDocument/onTypeFormatting" ||
+         Method == "textDocument/willSaveWaitUntil";
+}
+
+/// How long after an edit of ordinary code (applied to the expansion at
+/// once) the whole file is expanded again, to confirm it: a pause in
+/// typing, so that clangd's answer to the edit comes first.
+constexpr std::chrono::milliseconds ConfirmAfter{1000};
+
+/// An edit of ordinary code on one line changes the expansion only where
+/// the line is copied (Documents.h): clangd gets the edited expansion
+/// without waiting for the generator, and the whole file is expanded once
+/// typing pauses, in case the edit meant more (a call that makes a helper
+/// __host__ __device__).
+bool Server::editOrdinaryCode(Document &D, const TextLines &Old) {
+  if (!D.Expanded || !D.MetacuDiagnostics.empty())
+    return false;
+  TextEdit E = difference(Old.text(), D.Text->text());
+  if (!editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), E))
+    return false;
+  LspPosition At = Old.position(E.Begin, PositionEncoding::UTF8);
+  unsigned Col = At.Character;
+  auto Edited =
+      D.Expanded->withLineEdit(At.Line, Col, Col + (E.End - E.Begin), E.Text);
+  if (!Edited)
+    return false;
+  D.Expanded = std::move(Edited);
+  D.ExpandedText = D.Text;
+  D.ClangdDiagnostics.clear();
+  sendText(D, D.Expanded->body().text());
+  D.Due = Clock::now() + ConfirmAfter;
+  return true;
+}
+
+bool Server::completeInProbe(Document &D, json::Object &Msg) {
+  json::Object &Params = *Msg.getObject("params");
+  const json::Object *P = Params.getObject("position");
+  if (!P)
+    return false;
+  LspPosition Pos{unsigned(P->getInteger("line").value_or(0)),
+                  unsigned(P->getInteger("character").value_or(0))};
+  unsigned Cursor = D.Text->offset(Pos, Map.encoding());
+  auto Probe = metaMemberProbe(D.Path, D.Text->text(), Cursor,
+                               D.Expanded->body().text());
+  if (!Probe)
+    return false;
+  // clangd completes in the text it holds when the request arrives: the
+  // probe goes in just before and the expansion back just after.
+  TextLines ProbeText(Probe->Text);
+  Params["position"] = json::Object{
+      {"line", ProbeText.position(Probe->Cursor, Map.encoding()).Line},
+      {"character",
+       ProbeText.position(Probe->Cursor, Map.encoding()).Character}};
+  LspPosition Begin = D.Text->position(Probe->WordBegin, Map.encoding());
+  Requests[idKey(*Msg.get("id"))] = {
+      "textDocument/completion", D.Uri,
+      json::Object{{"start", json::Object{{"line", Begin.Line},
+                                          {"character", Begin.Character}}},
+                   {"end", json::Object{{"line", Pos.Line},
+                                        {"character", Pos.Character}}}}};
+  sendText(D, Probe->Text);
+  toClangd(std::move(Msg));
+  sendText(D, D.Expanded->body().text());
+  return true;
+}
+
+bool Server::answerWithoutClangd(Document &D, const json::Value &Id,
+                                 llvm::StringRef Method, json::Object &Params) {
+  if (Method == "textDocument/rename" ||
+      Method == "textDocument/prepareRename") {
+    toClient(json::Object{
+        {"jsonrpc", "2.0"},
+        {"id", Id},
+        {"error", json::Object{{"code", -32803},
+                               {"message", "metacu lsp: renaming in a dialect "
+                                           "file is not supported (clangd "
+                                           "sees its expansion, not meta "
+                                           "code)"}}}});
+    return true;
+  }
+  if (!D.Expanded || answersWithEdits(Method)) {
+    reply(Id, emptyResult(Method));
+    return true;
+  }
+  if (Map.requestToClangd(D, Params))
+    return false;
+  // Meta code has no copy in the expansion. Hovering a meta value shows
+  // the constant it became, for the pass shown.
+  if (Method == "textDocument/hover") {
+    if (const json::Object *P = Params.getObject("position")) {
+      LspPosition Pos{unsigned(P->getInteger("line").value_or(0)),
+                      unsigned(P->getInteger("character").value_or(0))};
+      LspPosition B = D.Text->position(D.Text->offset(Pos, Map.encoding()),
+                                       PositionEncoding::UTF8);
+      llvm::StringRef Line = D.Text->line(B.Line);
+      // The value is recorded at the start of its chain (cfg.table[2].nt).
+      for (unsigned Col = std::min<unsigned>(B.Character, Line.size());;
+           --Col) {
+        if (auto Value = D.Expanded->generatedAt(B.Line, Col)) {
+          reply(Id, json::Object{
+                        {"contents", json::Object{{"kind", "markdown"},
+                                                  {"value", "meta value: `" +
+                                                                *Value + "`"}}},
+                        {"range", Map.tokenRange(*D.Text, B.Line, Col)}});
+          return true;
+        }
+        if (Col == 0 || !(llvm::isAlnum(Line[Col - 1]) ||
+                          llvm::StringRef("_.[]->").contains(Line[Col - 1])))
+          break;
+      }
+    }
+  }
+  reply(Id, emptyResult(Method));
+  return true;
+}
+
+void Server::fromClangd(json::Object Msg) {
+  auto Method = Msg.getString("method");
+  if (Method) {
+    json::Object *Params = Msg.getObject("params");
+    if (*Method == "workspace/applyEdit" && Params)
+      if (json::Object *Edit = Params->getObject("edit"))
+        Map.dropDialectEdits(*Edit);
+    auto Uri = Params ? Params->getString("uri") : std::nullopt;
+    if (!Uri && Params)
+      if (const json::Object *TD = Params->getObject("textDocument"))
+        Uri = TD->getString("uri");
+    auto It = Uri ? Docs.find(*Uri) : Docs.end();
+    Document *D = It == Docs.end() ? nullptr : &It->second;
+    if (D && D->Dialect && *Method == "textDocument/publishDiagnostics") {
+      // Only of the text clangd holds now: not of an older one, nor the
+      // versionless clearing of a document closed before this one opened.
+      auto Version = Params->getInteger("version");
+      if (!Version || *Version != D->ClangdVersion)
+        return;
+      if (const json::Array *Diags = Params->getArray("diagnostics"))
+        D->ClangdDiagnostics = *Diags;
+      D->AwaitingClangd = false;
+      publish(*D);
+      return;
+    }
+    if (D && D->Dialect && *Method == "textDocument/inactiveRegions") {
+      if (!D->Expanded)
+        return;
+      json::Value Regions = Params->get("regions") ? *Params->get("regions")
+                                                   : json::Value(json::Array());
+      Map.resultToUser(*Method, D, Regions);
+      // A line some copy of which the pass shown keeps is live.
+      json::Array Kept;
+      if (json::Array *A = Regions.getAsArray())
+        for (json::Value &R : *A) {
+          const json::Object *RO = R.getAsObject();
+          const json::Object *S = RO ? RO->getObject("start") : nullptr;
+          if (!S)
+            continue;
+          LspPosition P{unsigned(S->getInteger("line").value_or(0)), 0};
+          llvm::StringRef Line = D->Text->line(P.Line);
+          size_t Col = Line.find_first_not_of(" \t");
+          auto Copy = D->Expanded->toBody(
+              P.Line, Col == llvm::StringRef::npos ? 0 : unsigned(Col));
+          if (Copy && D->Expanded->live(*Copy))
+            continue;
+          Kept.push_back(std::move(R));
+        }
+      (*Params)["regions"] = std::move(Kept);
+      toClient(std::move(Msg));
+      return;
+    }
+    toClient(std::move(Msg));
+    return;
+  }
+  const json::Value *Id = Msg.get("id");
+  if (!Id) {
+    toClient(std::move(Msg));
+    return;
+  }
+  auto P = Requests.find(idKey(*Id));
+  if (P == Requests.end()) {
+    toClient(std::move(Msg));
+    return;
+  }
+  Pending Req = std::move(P->second);
+  Requests.erase(P);
+  json::Value *Result = Msg.get("result");
+  if (Result && Req.Method == "initialize") {
+    if (json::Object *Caps =
+            Result->getAsObject()
+                ? Result->getAsObject()->getObject("capabilities")
+                : nullptr) {
+      auto Enc = Caps->getString("positionEncoding");
+      if (!Enc)
+        Enc = Caps->getString("offsetEncoding");
+      Map = Mapper([this](llvm::StringRef Uri) { return find(Uri); },
+                   Enc ? parseEncoding(*Enc) : PositionEncoding::UTF16);
+      // Deltas of semantic tokens would be deltas of the expansion's.
+      if (json::Object *ST = Caps->getObject("semanticTokensProvider"))
+        (*ST)["full"] = true;
+    }
+  } else if (Result && Req.ProbeEdit) {
+    json::Object *O = Result->getAsObject();
+    json::Array *Items = O ? O->getArray("items") : Result->getAsArray();
+    for (json::Value &V : Items ? *Items : json::Array()) {
+      json::Object *Item = V.getAsObject();
+      if (!Item)
+        continue;
+      Item->erase("additionalTextEdits");
+      if (json::Object *Edit = Item->getObject("textEdit")) {
+        Edit->erase("insert");
+        Edit->erase("replace");
+        json::Object Range = *Req.ProbeEdit;
+        (*Edit)["range"] = std::move(Range);
+      }
+    }
+  } else if (Result) {
+    const Document *D = Req.Uri.empty() ? nullptr : find(Req.Uri);
+    Map.resultToUser(Req.Method, D, *Result);
+  }
+  toClient(std::move(Msg));
+}
+
+void Server::sendText(Document &D, llvm::StringRef Text) {
+  ++D.ClangdVersion;
+  D.AwaitingClangd = true;
+  if (!D.InClangd) {
+    D.InClangd = true;
+    toClangd(notification(
+        "textDocument/didOpen",
+        json::Object{{"textDocument", json::Object{{"uri", D.Uri},
+                                                   {"languageId", "cuda"},
+                                                   {"version", D.ClangdVersion},
+                                                   {"text", Text.str()}}}}));
+    return;
+  }
+  toClangd(notification(
+      "textDocument/didChange",
+      json::Object{{"textDocument",
+                    json::Object{{"uri", D.Uri}, {"version", D.ClangdVersion}}},
+                   {"contentChanges",
+                    json::Array{json::Object{{"text", Text.str()}}}}}));
+}
+
+bool Server::configure(Document &D, const PipelineOptions &P,
+                       llvm::StringRef PreludePath) {
+  InvocationOptions IO;
+  IO.Mode = ClangMode::Verify;
+  IO.RuntimeInclude = P.RuntimeInclude;
+  if (Opts.ShownPass)
+    IO.GpuArch = Opts.Archs.archs()[Opts.ShownPass - 1].name();
+  std::vector<std::string> Command;
+  // The driver beside clangd (clangd reads its name for the driver mode
+  // and where to look for the toolchain).
+  llvm::SmallString<256> Driver;
+  if (llvm::sys::fs::real_path(Opts.Clangd, Driver))
+    Driver = Opts.Clangd;
+  llvm::sys::path::remove_filename(Driver);
+  llvm::sys::path::append(Driver, "clang++");
+  for (std::string &A : clangCommandLine(P.Toolkit, P.Flags, IO, D.Path)) {
+    // clangd does its own parsing, and shows the user's warnings.
+    if (A == "-fsyntax-only" || A == "-w")
+      continue;
+    Command.push_back(std::move(A));
+  }
+  Command.front() = std::string(Driver);
+  // Before the file: the prelude (nvvm_arch_t, __nvvm_arch) comes first,
+  // outside the text clangd reparses on each edit.
+  Command.insert(Command.end() - 1, {"-include", PreludePath.str()});
+  auto &Last = Commands[D.Path];
+  if (Last == Command)
+    return false;
+  Last = Command;
+  json::Array Args;
+  for (const std::string &A : Command)
+    Args.push_back(A);
+  toClangd(notification(
+      "workspace/didChangeConfiguration",
+      json::Object{
+          {"settings",
+           json::Object{
+               {"compilationDatabaseChanges",
+                json::Object{
+                    {D.Path,
+                     json::Object{
+                         {"workingDirectory",
+                          llvm::sys::path::parent_path(D.Path).str()},
+                         {"compilationCommand", std::move(Args)}}}}}}}}));
+  return true;
+}
+
+json::Array Server::metacuDiagnostics(const Document &D, llvm::Error Err) {
+  json::Array Out;
+  auto Add = [&](llvm::StringRef Severity, llvm::StringRef Message,
+                 json::Object Range, std::optional<json::Object> Related) {
+    if (Severity == "note" && !Out.empty()) {
+      json::Object &Prev = *Out.back().getAsObject();
+      if (!Prev.getArray("relatedInformation"))
+        Prev["relatedInformation"] = json::Array();
+      if (Related)
+        Prev.getArray("relatedInformation")
+            ->push_back(json::Object{{"location", std::move(*Related)},
+                                     {"message", Message.str()}});
+      return;
+    }
+    Out.push_back(json::Object{{"range", std::move(Range)},
+                               {"severity", Severity == "warning" ? 2
+                                            : Severity == "note"  ? 3
+                                                                  : 1},
+                               {"source", "metacu"},
+                               {"message", Message.str()}});
+  };
+  json::Object Top{{"start", json::Object{{"line", 0}, {"character", 0}}},
+                   {"end", json::Object{{"line", 0}, {"character", 0}}}};
+  llvm::handleAllErrors(
+      std::move(Err),
+      [&](const SourceError &E) {
+        LineCol W = E.where();
+        llvm::SmallString<256> Path(E.path());
+        if (llvm::sys::path::is_relative(Path)) {
+          Path = llvm::sys::path::parent_path(D.Path);
+          llvm::sys::path::append(Path, E.path());
+        }
+        if (Path == D.Path && W.Line) {
+          auto R = [&] {
+            return Map.tokenRange(*D.Text, W.Line - 1, W.Col - 1);
+          };
+          Add(E.severity(), E.text(), R(),
+              json::Object{{"uri", D.Uri}, {"range", R()}});
+          return;
+        }
+        // In another file (a dialect header): said at the top, with its
+        // place.
+        std::string Where = E.path().str();
+        if (W.Line)
+          Where += ":" + std::to_string(W.Line) + ":" + std::to_string(W.Col);
+        json::Object R{
+            {"start", json::Object{{"line", W.Line ? W.Line - 1 : 0},
+                                   {"character", W.Col ? W.Col - 1 : 0}}},
+            {"end", json::Object{{"line", W.Line ? W.Line - 1 : 0},
+                                 {"character", W.Col ? W.Col - 1 : 0}}}};
+        Add(E.severity(), Where + ": " + E.text(), Top,
+            json::Object{{"uri", pathToUri(Path)}, {"range", std::move(R)}});
+      },
+      [&](const llvm::ErrorInfoBase &E) {
+        Add("error", E.message(), Top, std::nullopt);
+      });
+  return Out;
+}
+
+void Server::publish(Document &D) {
+  json::Array Diags = D.MetacuDiagnostics.empty()
+                          ? Map.diagnosticsToUser(D, D.ClangdDiagnostics)
+                          : D.MetacuDiagnostics;
+  toClient(notification("textDocument/publishDiagnostics",
+                        json::Object{{"uri", D.Uri},
+                                     {"version", D.Version},
+                                     {"diagnostics", std::move(Diags)}}));
+}
+
+void Server::expand(Document &D) {
+  D.Due.reset();
+  if (!isDialect(D.Path, D.Text->text())) {
+    // No longer in the dialect: clangd gets the text itself.
+    D.Dialect = false;
+    D.Expanded.reset();
+    D.MetacuDiagnostics.clear();
+    D.ClangdDiagnostics.clear();
+    sendText(D, D.Text->text());
+    return;
+  }
+  D.Dialect = true;
+  auto P = Opts.OptionsFor(D.Path);
+  if (!P) {
+    D.MetacuDiagnostics = metacuDiagnostics(D, P.takeError());
+    publish(D);
+    return;
+  }
+  P->OutputName = llvm::sys::path::filename(D.Path).str() + ".gen.cu";
+  auto X = expandFile(SourceFile(D.Path, D.Text->text().str()), Opts.Archs, *P);
+  if (!X) {
+    D.MetacuDiagnostics = metacuDiagnostics(D, X.takeError());
+    publish(D);
+    return;
+  }
+  D.MetacuDiagnostics.clear();
+  D.ExpandedText = D.Text;
+  auto E = std::make_shared<ExpandedDocument>(X->Text, X->BodyOffset,
+                                              std::move(X->Map), D.Path,
+                                              uint64_t(1) << Opts.ShownPass);
+  // One prelude per file, rewritten only when it changes (another target
+  // list), so that clangd keeps its preamble.
+  std::string Prelude =
+      Preludes.path() + "/" + llvm::utohexstr(llvm::xxh3_64bits(D.Path)) + ".h";
+  if (!D.Expanded || D.Expanded->prelude() != E->prelude())
+    if (auto Err = writeOutput(Prelude, E->prelude())) {
+      D.MetacuDiagnostics = metacuDiagnostics(D, std::move(Err));
+      publish(D);
+      return;
+    }
+  bool Reconfigured = configure(D, *P, Prelude);
+  bool Same = !Reconfigured && D.Expanded &&
+              D.Expanded->body().text() == E->body().text();
+  D.Expanded = std::move(E);
+  if (Same) {
+    // clangd would not parse the same text again, nor say anything: its
+    // diagnostics of it stand (metacu's, if any, are gone), or are still
+    // to come.
+    if (!D.AwaitingClangd)
+      publish(D);
+    return;
+  }
+  D.ClangdDiagnostics.clear();
+  sendText(D, D.Expanded->body().text());
+}
+
+} // namespace
+
+llvm::Expected<int> serve(int In, int Out, const ServerOptions &Opts) {
+  Server S(In, Out, Opts);
+  return S.run();
+}
+
+} // namespace metacu
