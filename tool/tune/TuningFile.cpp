@@ -395,9 +395,11 @@ llvm::Expected<TuningEntry> metacu::tune::bestEntry(const RunInfo &Info,
   return E;
 }
 
-llvm::Expected<TuningFileUpdate>
-metacu::tune::mergeIntoTuningFile(llvm::StringRef Path, const RunInfo &Info,
-                                  const TuningEntry &New, bool Force) {
+/// The tuning file at \p Path, read to take the results of \p Info's run:
+/// refused when the run's architecture is unknown, or when the file tunes
+/// another kernel and \p Force does not say to rewrite it.
+static llvm::Expected<TuningFile> readForRun(llvm::StringRef Path,
+                                             const RunInfo &Info, bool Force) {
   if (Info.Where.Arch.empty())
     return llvm::createStringError(
         "the architecture the results are for is unknown; give --arch");
@@ -409,6 +411,15 @@ metacu::tune::mergeIntoTuningFile(llvm::StringRef Path, const RunInfo &Info,
         Path + " holds the tuning of kernel '" + File->Kernel + "', not '" +
         Info.Kernel + "'; --force rewrites it for '" + Info.Kernel + "'");
   File->Kernel = Info.Kernel;
+  return File;
+}
+
+llvm::Expected<TuningFileUpdate>
+metacu::tune::mergeIntoTuningFile(llvm::StringRef Path, const RunInfo &Info,
+                                  const TuningEntry &New, bool Force) {
+  auto File = readForRun(Path, Info, Force);
+  if (!File)
+    return File.takeError();
   TuningFileUpdate U;
   U.Merge = File->merge(Info.Where.Arch, New, Force);
   if (U.Merge.Outcome != MergeOutcome::KeptRecorded)
@@ -419,17 +430,9 @@ metacu::tune::mergeIntoTuningFile(llvm::StringRef Path, const RunInfo &Info,
 llvm::Expected<SizedTuningFileUpdate> metacu::tune::mergeSizesIntoTuningFile(
     llvm::StringRef Path, const RunInfo &Info,
     llvm::ArrayRef<std::pair<std::string, TuningEntry>> New, bool Force) {
-  if (Info.Where.Arch.empty())
-    return llvm::createStringError(
-        "the architecture the results are for is unknown; give --arch");
-  auto File = TuningFile::read(Path);
+  auto File = readForRun(Path, Info, Force);
   if (!File)
     return File.takeError();
-  if (!File->Kernel.empty() && File->Kernel != Info.Kernel && !Force)
-    return llvm::createStringError(
-        Path + " holds the tuning of kernel '" + File->Kernel + "', not '" +
-        Info.Kernel + "'; --force rewrites it for '" + Info.Kernel + "'");
-  File->Kernel = Info.Kernel;
   SizedTuningFileUpdate U;
   bool Changed = false;
   for (const auto &[Key, Entry] : New) {
