@@ -47,7 +47,7 @@ static llvm::Error importSizes(const ImportOptions &Options,
   auto Lock = FileLock::acquire(O.TuningFile);
   if (!Lock)
     return Lock.takeError();
-  auto U = mergeSizesIntoTuningFile(O.TuningFile, Info, *Entries, O.Force);
+  auto U = mergeIntoTuningFile(O.TuningFile, Info, *Entries, O.Force);
   if (!U)
     return U.takeError();
   if (U->Text)

@@ -110,7 +110,6 @@ llvm::Error metacu::tune::writeRunOutputs(const RunOutputs &O,
   // Held from reading the tuning file to writing it: a run updating it at
   // the same time waits, then merges into what this one wrote.
   std::optional<FileLock> Lock;
-  std::optional<TuningEntry> Entry;
   std::optional<TuningFileUpdate> Update;
   if (!O.TuningFile.empty()) {
     auto E = bestEntry(Info, Space, Run);
@@ -121,12 +120,12 @@ llvm::Error metacu::tune::writeRunOutputs(const RunOutputs &O,
     if (!L)
       return L.takeError();
     Lock.emplace(std::move(*L));
-    auto U = mergeIntoTuningFile(O.TuningFile, Info, *E, O.Force);
+    auto U = mergeIntoTuningFile(O.TuningFile, Info,
+                                 {{Info.Where.Arch, std::move(*E)}}, O.Force);
     if (!U)
       return U.takeError();
     if (U->Text)
       Files.push_back({O.TuningFile, *U->Text});
-    Entry = std::move(*E);
     Update = std::move(*U);
   }
   if (!O.Journal.empty())
@@ -135,7 +134,8 @@ llvm::Error metacu::tune::writeRunOutputs(const RunOutputs &O,
           writeOutputs(Files, withoutTuningFile(O, std::move(Read))))
     return Err;
   if (Update)
-    Log << "metacu tune: " << O.TuningFile << ": "
-        << Update->Merge.describe(Info.Where.Arch, *Entry) << '\n';
+    for (const auto &[Key, Entry, Merge] : Update->Merges)
+      Log << "metacu tune: " << O.TuningFile << ": "
+          << Merge.describe(Key, Entry) << '\n';
   return llvm::Error::success();
 }

@@ -414,26 +414,13 @@ static llvm::Expected<TuningFile> readForRun(llvm::StringRef Path,
   return File;
 }
 
-llvm::Expected<TuningFileUpdate>
-metacu::tune::mergeIntoTuningFile(llvm::StringRef Path, const RunInfo &Info,
-                                  const TuningEntry &New, bool Force) {
-  auto File = readForRun(Path, Info, Force);
-  if (!File)
-    return File.takeError();
-  TuningFileUpdate U;
-  U.Merge = File->merge(Info.Where.Arch, New, Force);
-  if (U.Merge.Outcome != MergeOutcome::KeptRecorded)
-    U.Text = File->print();
-  return U;
-}
-
-llvm::Expected<SizedTuningFileUpdate> metacu::tune::mergeSizesIntoTuningFile(
+llvm::Expected<TuningFileUpdate> metacu::tune::mergeIntoTuningFile(
     llvm::StringRef Path, const RunInfo &Info,
     llvm::ArrayRef<std::pair<std::string, TuningEntry>> New, bool Force) {
   auto File = readForRun(Path, Info, Force);
   if (!File)
     return File.takeError();
-  SizedTuningFileUpdate U;
+  TuningFileUpdate U;
   bool Changed = false;
   for (const auto &[Key, Entry] : New) {
     MergeResult R = File->merge(Key, Entry, Force);

@@ -127,35 +127,22 @@ bestEntry(const RunInfo &Info, const SearchSpace &Space, const TuneResult &Run);
 
 /// What --tuning-file writes.
 struct TuningFileUpdate {
-  MergeResult Merge;
-  /// The file's new text; none when the recorded entry stays.
-  std::optional<std::string> Text;
-};
-
-/// Reads \p Path (or starts a new file) and merges \p New as the entry of
-/// \p Info's architecture. A file for another kernel is an error unless
-/// \p Force. The caller writes Text with the run's other outputs, holding
-/// the file's lock (support/FileLock.h) from before this read so that a
-/// run updating the file at the same time loses nothing.
-llvm::Expected<TuningFileUpdate> mergeIntoTuningFile(llvm::StringRef Path,
-                                                     const RunInfo &Info,
-                                                     const TuningEntry &New,
-                                                     bool Force);
-
-/// What --tuning-file writes for a space of several sizes: an entry per
-/// size of \p Info's architecture.
-struct SizedTuningFileUpdate {
   /// Per entry: its key, the new entry and what merging it did.
   std::vector<std::tuple<std::string, TuningEntry, MergeResult>> Merges;
   /// The file's new text; none when every recorded entry stays.
   std::optional<std::string> Text;
 };
 
-/// Merges each of \p New (entry key and entry) as mergeIntoTuningFile
-/// merges one.
-llvm::Expected<SizedTuningFileUpdate> mergeSizesIntoTuningFile(
-    llvm::StringRef Path, const RunInfo &Info,
-    llvm::ArrayRef<std::pair<std::string, TuningEntry>> New, bool Force);
+/// Reads \p Path (or starts a new file) and merges each of \p New (an
+/// entry's key and the entry: the run's architecture, or an entry per size
+/// of it, "sm_90@1024"). A file for another kernel is an error unless
+/// \p Force. The caller writes Text with the run's other outputs, holding
+/// the file's lock (support/FileLock.h) from before this read so that a
+/// run updating the file at the same time loses nothing.
+llvm::Expected<TuningFileUpdate>
+mergeIntoTuningFile(llvm::StringRef Path, const RunInfo &Info,
+                    llvm::ArrayRef<std::pair<std::string, TuningEntry>> New,
+                    bool Force);
 
 } // namespace metacu::tune
 

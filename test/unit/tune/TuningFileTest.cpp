@@ -192,7 +192,7 @@ TEST(TuningFileTest, SizesMergeEachEntryAndKeepTheOthers) {
   std::vector<std::pair<std::string, TuningEntry>> New{
       {"sm_90@1024", entry("H100", 0.5)},
       {"sm_90@4096", entry("H100", 0.7, 128)}};
-  auto U = llvm::cantFail(mergeSizesIntoTuningFile(Path, Info, New, false));
+  auto U = llvm::cantFail(mergeIntoTuningFile(Path, Info, New, false));
   ASSERT_TRUE(U.Text);
   ASSERT_EQ(U.Merges.size(), 2u);
   EXPECT_EQ(std::get<2>(U.Merges[0]).Outcome, MergeOutcome::Added);
@@ -202,7 +202,7 @@ TEST(TuningFileTest, SizesMergeEachEntryAndKeepTheOthers) {
   EXPECT_EQ(Back.Entries["sm_90@4096"].Params["block_size_x"], 128);
   // Nothing better: nothing to write.
   Dir.write("k.tuning.json", *U.Text);
-  auto Again = llvm::cantFail(mergeSizesIntoTuningFile(Path, Info, New, false));
+  auto Again = llvm::cantFail(mergeIntoTuningFile(Path, Info, New, false));
   EXPECT_FALSE(Again.Text);
   EXPECT_EQ(std::get<2>(Again.Merges[1]).Outcome, MergeOutcome::KeptRecorded);
 }
@@ -236,13 +236,13 @@ TEST(TuningFileTest, BestEntryOfAReplay) {
 static llvm::Expected<MergeResult> update(llvm::StringRef Path,
                                           const RunInfo &Info,
                                           const TuningEntry &New, bool Force) {
-  auto U = mergeIntoTuningFile(Path, Info, New, Force);
+  auto U = mergeIntoTuningFile(Path, Info, {{Info.Where.Arch, New}}, Force);
   if (!U)
     return U.takeError();
   if (U->Text)
     if (llvm::Error E = metacu::writeOutput(Path, *U->Text))
       return std::move(E);
-  return U->Merge;
+  return std::get<2>(U->Merges.front());
 }
 
 TEST(TuningFileTest, UpdateWritesOnlyWhatChangedAndChecksTheKernel) {
