@@ -170,30 +170,34 @@ TEST(ModelTest, BankConflictsCostSharedPasses) {
                    32 * Cycles("\tmov.u32 %r3, %r1;\n"));
 }
 
-TEST(ModelTest, WhatNeighboursLoadedComesFromL2) {
+TEST(ModelTest, WhatNeighboursLoadedComesFromL2AndItsOwnRereadsFromL1) {
   // The same kernel and blocks: in a 2D grid a block's neighbour a row of
   // blocks before it loaded 8 of its 40 sectors, which L2 serves; in a 1D
   // grid no block loads what another did. Its own threads' repeated rows
-  // come from L2 in both.
+  // (each row loaded by three rows of threads) come from the SM's L1 in
+  // both: no DRAM or L2 transfer, only L1's bytes.
   auto Kernels = countPtx(ColumnStencilPtx);
   ASSERT_TRUE(bool(Kernels));
   const ArchLimits &L = *archLimits(90);
-  auto Dram = [&](Dim3 Grid) {
+  auto Predict = [&](Dim3 Grid) {
     LaunchConfig Launch;
     Launch.Block = {32, 8, 1};
     Launch.Grid = Grid;
     KernelResources R;
     R.Registers = 16;
     Occupancy O = computeOccupancy(L, {16, 0, 0, std::nullopt}, Launch);
-    return predict((*Kernels)[0], R, O, L, Launch).DramCycles;
+    return predict((*Kernels)[0], R, O, L, Launch);
   };
-  double TwoD = Dram({256, 1024, 1}), OneD = Dram({256 * 1024, 1, 1});
+  Prediction TwoD = Predict({256, 1024, 1}), OneD = Predict({256 * 1024, 1, 1});
   // Per block, DRAM: 32 sectors and the stores (1024 + 1024 bytes)
-  // against 40 (1280 + 1024), at 12.8 bytes a clock, with the rest of the
-  // 3072 bytes loaded at L2's 64.
+  // against 40 (1280 + 1024), at 12.8 bytes a clock; the neighbour's 8
+  // sectors (256 bytes) at L2's 64; the other 1792 of the 3072 bytes
+  // loaded nowhere but L1.
   double Share = 3350 / 1.98 / 132;
-  EXPECT_NEAR(TwoD / OneD, (2048 / Share + 2048 / 64.0) / (2304 / Share + 1792 / 64.0),
-              1e-9);
+  EXPECT_NEAR(TwoD.DramCycles / OneD.DramCycles,
+              (2048 / Share + 256 / 64.0) / (2304 / Share), 1e-9);
+  // L1 moves every byte loaded and stored in both.
+  EXPECT_DOUBLE_EQ(TwoD.L1SharedCycles, OneD.L1SharedCycles);
 }
 
 TEST(ModelTest, ComputeBoundFollowsInstructions) {
