@@ -77,10 +77,10 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
                     const DeviceParams &D) {
   BlockCost B;
   B.Issue = K.WarpInstructions / IssuePerClock;
-  B.Fp =
-      (K.fpWarpInstructions(FpType::F32) + K.fpWarpInstructions(FpType::F16)) *
-          WarpSize / D.Fp32Lanes +
-      K.fpWarpInstructions(FpType::F64) * WarpSize / D.Fp64Lanes;
+  B.Fp = (K.fpWarpInstructions(FpType::F32) +
+          K.fpWarpInstructions(FpType::F16)) *
+             WarpSize / D.Fp32Lanes +
+         K.fpWarpInstructions(FpType::F64) * WarpSize / D.Fp64Lanes;
   // A warp's shared access takes at least one pass of the banks; global and
   // local traffic passes L1 at its own rate. Spills are local traffic.
   B.SharedPasses =
@@ -200,8 +200,9 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   P.SharedConflictPasses = Block.SharedConflictPasses;
   // Repeated launches over data that fits in L2 never reach DRAM. An
   // assumed wave stands for the steady state of a large grid, which does.
-  bool L2Resident = !P.GridAssumed &&
-                    (B.Bytes + B.L2Bytes) * P.GridBlocks <= double(D.L2Bytes);
+  bool L2Resident =
+      !P.GridAssumed &&
+      (B.Bytes + B.L2Bytes) * P.GridBlocks <= double(D.L2Bytes);
   WaveTime Full = waveTime(B, D, Occ.BlocksPerSM, D.SMs, L2Resident, false);
   double Cycles;
   if (P.GridBlocks <= PerWave) {
