@@ -485,27 +485,9 @@ void Server::fromClangd(json::Object Msg) {
     if (D && D->Dialect && *Method == "textDocument/inactiveRegions") {
       if (!D->Expanded)
         return;
-      json::Value Regions = Params->get("regions") ? *Params->get("regions")
-                                                   : json::Value(json::Array());
-      Map.resultToUser(*Method, D, Regions);
-      // A line some copy of which the pass shown keeps is live.
-      json::Array Kept;
-      if (json::Array *A = Regions.getAsArray())
-        for (json::Value &R : *A) {
-          const json::Object *RO = R.getAsObject();
-          const json::Object *S = RO ? RO->getObject("start") : nullptr;
-          if (!S)
-            continue;
-          LspPosition P{unsigned(S->getInteger("line").value_or(0)), 0};
-          llvm::StringRef Line = D->Text->line(P.Line);
-          size_t Col = Line.find_first_not_of(" \t");
-          auto Copy = D->Expanded->toBody(
-              P.Line, Col == llvm::StringRef::npos ? 0 : unsigned(Col));
-          if (Copy && D->Expanded->live(*Copy))
-            continue;
-          Kept.push_back(std::move(R));
-        }
-      (*Params)["regions"] = std::move(Kept);
+      const json::Array *Regions = Params->getArray("regions");
+      (*Params)["regions"] =
+          Map.inactiveRegionsToUser(*D, Regions ? *Regions : json::Array());
       toClient(std::move(Msg));
       return;
     }
