@@ -1,6 +1,7 @@
 //===- Worker.cpp ---------------------------------------------------------===//
 #include "lsp/Worker.h"
 
+#include "llvm/Support/ErrorHandling.h"
 #include <cerrno>
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,8 +9,12 @@
 namespace metacu {
 
 Worker::Worker() {
-  if (pipe2(Done, O_CLOEXEC) == 0)
-    fcntl(Done[0], F_SETFL, O_NONBLOCK);
+  // Without the pipe no task would ever be seen done: the server would
+  // wait forever. It is made at the server's start, so say so there.
+  if (pipe2(Done, O_CLOEXEC) != 0)
+    llvm::report_fatal_error("metacu lsp: cannot create a pipe for the "
+                             "worker thread");
+  fcntl(Done[0], F_SETFL, O_NONBLOCK);
   Thread = std::thread([this] { loop(); });
 }
 
@@ -21,8 +26,7 @@ Worker::~Worker() {
   Wake.notify_one();
   Thread.join();
   for (int Fd : Done)
-    if (Fd >= 0)
-      close(Fd);
+    close(Fd);
 }
 
 void Worker::run(llvm::unique_function<void()> T) {
