@@ -16,6 +16,10 @@
 # includes, and the input's directory is added to the generated file's
 # include path, so `#include "local.h"` still resolves next to the input.
 # Errors in meta code are reported by metacu at the input's line and column.
+# compile_commands.json has the generated file's command, not the input's:
+# <top binary dir>/metacu_sources.json maps each input to its generated file,
+# so that `metacu -p` and `metacu lsp -p` (and the clangd behind it) give the
+# input the flags its target compiles it with.
 
 if(CMAKE_VERSION VERSION_LESS 3.20)
   message(FATAL_ERROR "metacu_target_sources needs CMake 3.20 or newer (DEPFILE)")
@@ -104,6 +108,8 @@ function(metacu_target_sources target)
         "or put '${target}' in its own directory")
     endif()
     set_property(GLOBAL PROPERTY "METACU_OUTPUT_${output}" ${target})
+    set_property(GLOBAL APPEND PROPERTY METACU_SOURCE_INPUTS "${input}")
+    set_property(GLOBAL APPEND PROPERTY METACU_SOURCE_OUTPUTS "${output}")
 
     file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${output}")
     add_custom_command(
@@ -128,6 +134,40 @@ function(metacu_target_sources target)
   endforeach()
 
   target_link_libraries(${target} ${scope} metacu::runtime)
+
+  # Written once every directory has been read (the top one ends last).
+  get_property(deferred GLOBAL PROPERTY METACU_SOURCES_DEFERRED)
+  if(NOT deferred)
+    set_property(GLOBAL PROPERTY METACU_SOURCES_DEFERRED TRUE)
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}"
+                   CALL _metacu_write_sources)
+  endif()
+endfunction()
+
+# <top binary dir>/metacu_sources.json: [{"file": <input>, "output":
+# <generated file>}, ...], absolute paths, for every metacu_target_sources
+# call of the build tree. Rewritten only when it changes.
+function(_metacu_write_sources)
+  get_property(inputs GLOBAL PROPERTY METACU_SOURCE_INPUTS)
+  get_property(outputs GLOBAL PROPERTY METACU_SOURCE_OUTPUTS)
+  set(entries)
+  foreach(input output IN ZIP_LISTS inputs outputs)
+    foreach(path input output)
+      string(REPLACE "\\" "\\\\" ${path} "${${path}}")
+      string(REPLACE "\"" "\\\"" ${path} "${${path}}")
+    endforeach()
+    list(APPEND entries "  {\"file\": \"${input}\", \"output\": \"${output}\"}")
+  endforeach()
+  list(JOIN entries ",\n" body)
+  set(json "[\n${body}\n]\n")
+  set(path "${CMAKE_BINARY_DIR}/metacu_sources.json")
+  set(old "")
+  if(EXISTS "${path}")
+    file(READ "${path}" old)
+  endif()
+  if(NOT old STREQUAL json)
+    file(WRITE "${path}" "${json}")
+  endif()
 endfunction()
 
 # metacu_add_tune_target(<file.cu> ARCH <N> [NAME <name>] [TUNING_FILE <json>]

@@ -21,7 +21,7 @@ run(log 0 "${CMAKE_COMMAND}" --install "${METACU_BUILD_DIR}" --prefix "${prefix}
 step("configure and build from scratch")
 run(log 0 "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja
     "-DCMAKE_MAKE_PROGRAM=${NINJA}" "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}"
-    "-DCMAKE_PREFIX_PATH=${prefix}")
+    "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
 run(log 0 "${NINJA}" -C "${build}")
 expect_match("${log}" "metacu: generating kernel.gen.cu" "first build")
 file(READ "${build}/kernel.gen.cu" gen)
@@ -38,6 +38,19 @@ expect_match("${gen}" "\"tile: %d\\\\n\", 8\\)" "header's meta value in kernel.c
 run(cmd 0 "${NINJA}" -C "${build}" -t commands consumer)
 expect_match("${cmd}" "${prefix}/bin/metacu" "the installed metacu runs")
 expect_match("${cmd}" "--arch=80" "--arch from CUDA_ARCHITECTURES")
+
+step("metacu_sources.json: a dialect file has its target's flags with -p")
+file(READ "${build}/metacu_sources.json" sources)
+expect_match("${sources}" "\"file\": \"${src}/kernel.cu\", \"output\": \"${build}/kernel.gen.cu\""
+             "kernel.cu's generated file")
+expect_match("${sources}" "\"file\": \"${src}/other.cu\", \"output\": \"${build}/other.gen.cu\""
+             "other.cu's generated file")
+# As an editor's server reads it: CONSUMER_SCALE=3 and the include
+# directory come from the target, through kernel.gen.cu's command.
+run(log 0 "${prefix}/bin/metacu" "${src}/kernel.cu" -p "${build}" --arch 80
+    -o "${WORK_DIR}/kernel.editor.gen.cu")
+file(READ "${WORK_DIR}/kernel.editor.gen.cu" editor)
+expect_match("${editor}" "= 1109;" "the file expanded with the target's flags")
 
 step("build again, nothing touched: nothing may run")
 run(log 0 "${NINJA}" -C "${build}" -n -d explain)

@@ -38,6 +38,7 @@ class Client:
                     "documentSymbol": {
                         "hierarchicalDocumentSymbolSupport": True},
                     "completion": {"completionItem": {"snippetSupport": False}},
+                    "inactiveRegionsCapabilities": {"inactiveRegions": True},
                     "semanticTokens": {
                         "requests": {"full": True},
                         "tokenTypes": [], "tokenModifiers": [],
@@ -160,6 +161,24 @@ class Client:
                 left = end - time.monotonic()
                 if left <= 0:
                     raise TimeoutError("diagnostics of " + path)
+                self.cond.wait(left)
+
+    def wait_notification(self, method, path, after, timeout=120):
+        """The params of the first notification method about path received
+        after the index after in self.notifications."""
+        u = uri(path)
+        end = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for msg in self.notifications[after:]:
+                    p = msg.get("params") or {}
+                    doc = p.get("textDocument", {}).get("uri", p.get("uri"))
+                    if msg["method"] == method and doc == u:
+                        return p
+                self._check()
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(method + " of " + path)
                 self.cond.wait(left)
 
     def close(self):

@@ -178,6 +178,54 @@ class LspTest(unittest.TestCase):
                 self.assertEqual(s["selectionRange"]["start"], splice)
 
 
+class LspPassTest(unittest.TestCase):
+    """--pass 80: the editor shows sm_80's device pass."""
+
+    def test_the_pass_shown_is_live_and_the_others_inactive(self):
+        log = open(os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                                "metacu-lsp-pass-test.log"), "w")
+        client = Client([METACU, "lsp", "--arch", "75,80,90", "--pass", "80",
+                         "--clangd-arg=--background-index=false"],
+                        ROOT, stderr=log)
+        try:
+            path = os.path.join(INPUTS, "pass.cu")
+            text = read(path)
+            seen = len(client.notifications)
+            client.open(path)
+            _, diags = client.wait_diagnostics(path, version=1)
+            self.assertEqual(diags, [])
+            regions = client.wait_notification("textDocument/inactiveRegions",
+                                               path, seen)["regions"]
+
+            def inactive(needle):
+                line = position(text, needle)["line"]
+                return any(r["start"]["line"] <= line <= r["end"]["line"]
+                           for r in regions)
+            # sm_80's copy of the unrolled branch is live; the sm_90 branch
+            # is not (in the host pass both would be inactive, in sm_90's
+            # both live).
+            self.assertFalse(inactive("int arch"), regions)
+            self.assertFalse(inactive("out[threadIdx.x] = arch;"), regions)
+            self.assertTrue(inactive("int hopper"), regions)
+            self.assertTrue(inactive("out[0] = hopper;"), regions)
+            # A meta value is the constant it became in sm_80's copy (the
+            # host pass would show the first copy's, sm_75).
+            at = position(text, "(int)sm", len("(int)"))
+            hover = client.request("textDocument/hover", {
+                "textDocument": {"uri": uri(path)}, "position": at})
+            self.assertIn("sm_80", hover["contents"]["value"])
+            self.assertNotIn("sm_75", hover["contents"]["value"])
+            # clangd answers in the live copy: the variable is sm_80's.
+            at = position(text, "= arch;", 2)
+            hover = client.request("textDocument/hover", {
+                "textDocument": {"uri": uri(path)}, "position": at})
+            self.assertIn("arch", hover["contents"]["value"])
+            self.assertEqual(hover["range"]["start"], at)
+        finally:
+            self.assertEqual(client.close(), 0)
+            log.close()
+
+
 def main():
     global METACU
     parser = argparse.ArgumentParser()

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <unistd.h>
 
@@ -583,6 +584,40 @@ startInterpreter(const std::vector<std::string> &Args,
   return std::move(*Interp);
 }
 
+/// The interpreters kept between runs (ExecuteOptions::KeepInterpreter),
+/// by their command line and prelude, the most recently used last. Each
+/// holds the precompiled library and its JIT (tens of MiB), so only a few.
+struct KeptInterpreters {
+  static constexpr size_t Max = 2;
+  std::mutex Lock;
+  std::vector<std::pair<std::string, std::unique_ptr<clang::Interpreter>>> List;
+
+  clang::Interpreter *find(const std::string &Key) {
+    auto It = llvm::find_if(List, [&](auto &E) { return E.first == Key; });
+    if (It == List.end())
+      return nullptr;
+    std::rotate(It, It + 1, List.end());
+    return List.back().second.get();
+  }
+  clang::Interpreter *keep(std::string Key,
+                           std::unique_ptr<clang::Interpreter> I) {
+    // Only the copies in child processes report anything.
+    I->getCompilerInstance()->getDiagnostics().setClient(
+        new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
+    if (List.size() == Max)
+      List.erase(List.begin());
+    List.emplace_back(std::move(Key), std::move(I));
+    return List.back().second.get();
+  }
+};
+
+KeptInterpreters &keptInterpreters() {
+  // Never destroyed: an interpreter's JIT may not outlive LLVM's own
+  // globals, whose order at exit is not this file's to decide.
+  static auto *Kept = new KeptInterpreters;
+  return *Kept;
+}
+
 } // namespace
 
 llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
@@ -623,116 +658,157 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     return All;
   };
 
-  // Only the user's -D, -U and -include can make the first input fail.
-  if (llvm::any_of(Opts.Flags.Args, [](llvm::StringRef A) {
-        return A.starts_with("-D") || A.starts_with("-U") ||
-               A.starts_with("-include");
-      })) {
-    std::vector<std::string> Args = Base;
-    llvm::append_range(Args, Rest);
-    if (!firstInputCompiles(Args, Diags))
-      return Failure(llvm::createStringError(
-          "the -D, -U and -include options do not compile"));
+  std::unique_lock<std::mutex> Keeping;
+  std::string Key;
+  clang::Interpreter *Kept = nullptr;
+  if (Opts.KeepInterpreter) {
+    Keeping = std::unique_lock<std::mutex>(keptInterpreters().Lock);
+    for (const std::string &A : Base)
+      Key += A + '\0';
+    for (const std::string &A : Rest)
+      Key += A + '\0';
+    Key += G.Prelude;
+    Kept = keptInterpreters().find(Key);
   }
 
+  // Started here, unless kept from an earlier run.
   std::unique_ptr<clang::Interpreter> Interp;
-  llvm::SmallString<256> Header(Opts.RuntimeInclude);
-  llvm::sys::path::append(Header, "metacu", "detail", "generator.h");
-  if (auto PCH = precompiledPrelude(Opts.CacheDir, Header, Base)) {
-    std::vector<std::string> Args = Base;
-    Args.insert(Args.end(), {"-include-pch", *PCH});
-    llvm::append_range(Args, Rest);
-    clang::IgnoringDiagConsumer Ignore;
-    auto I = startInterpreter(Args, Ignore, G.Prelude);
-    if (I) {
+  if (!Kept) {
+    // Only the user's -D, -U and -include can make the first input fail.
+    if (llvm::any_of(Opts.Flags.Args, [](llvm::StringRef A) {
+          return A.starts_with("-D") || A.starts_with("-U") ||
+                 A.starts_with("-include");
+        })) {
+      std::vector<std::string> Args = Base;
+      llvm::append_range(Args, Rest);
+      if (!firstInputCompiles(Args, Diags))
+        return Failure(llvm::createStringError(
+            "the -D, -U and -include options do not compile"));
+    }
+
+    llvm::SmallString<256> Header(Opts.RuntimeInclude);
+    llvm::sys::path::append(Header, "metacu", "detail", "generator.h");
+    if (auto PCH = precompiledPrelude(Opts.CacheDir, Header, Base)) {
+      std::vector<std::string> Args = Base;
+      Args.insert(Args.end(), {"-include-pch", *PCH});
+      llvm::append_range(Args, Rest);
+      clang::IgnoringDiagConsumer Ignore;
+      auto I = startInterpreter(Args, Ignore, G.Prelude);
+      if (I) {
+        Interp = std::move(*I);
+      } else {
+        // Stale (a system header changed since): rebuilt on the next run.
+        llvm::consumeError(I.takeError());
+        llvm::sys::fs::remove(*PCH);
+      }
+    }
+    if (!Interp) {
+      std::vector<std::string> Args = Base;
+      llvm::append_range(Args, Rest);
+      auto I = startInterpreter(Args, Diags, G.Prelude);
+      if (!I) {
+        llvm::consumeError(I.takeError());
+        return llvm::joinErrors(
+            Failure(llvm::Error::success()),
+            llvm::createStringError("cannot compile the generator library "
+                                    "(metacu/detail/generator.h "
+                                    "in '%s'); is the installation complete?",
+                                    Opts.RuntimeInclude.c_str()));
+      }
       Interp = std::move(*I);
-    } else {
-      // Stale (a system header changed since): rebuilt on the next run.
-      llvm::consumeError(I.takeError());
-      llvm::sys::fs::remove(*PCH);
     }
   }
-  if (!Interp) {
-    std::vector<std::string> Args = Base;
-    llvm::append_range(Args, Rest);
-    auto I = startInterpreter(Args, Diags, G.Prelude);
-    if (!I) {
-      llvm::consumeError(I.takeError());
-      return llvm::joinErrors(
-          Failure(llvm::Error::success()),
-          llvm::createStringError(
-              "cannot compile the generator library (metacu/detail/generator.h "
-              "in '%s'); is the installation complete?",
-              Opts.RuntimeInclude.c_str()));
+  // Compiles and runs the program on \p I, started with the prelude.
+  auto RunProgram = [&](clang::Interpreter &I) -> llvm::Expected<Expansion> {
+    I.getCompilerInstance()->getDiagnostics().setClient(
+        &Diags, /*ShouldOwnClient=*/false);
+
+    auto Host = I.getSymbolAddress("metacu_host");
+    if (!Host)
+      return Host.takeError();
+    std::vector<int> Passes{0};
+    for (const Arch &A : Archs.archs())
+      Passes.push_back(int(A.CC));
+    std::string DirStr(Dir);
+    auto *API = Host->toPtr<metacu_host_api *>();
+    // Until the program runs in its own process, where it gets a word the
+    // two processes share.
+    volatile uint64_t Running = 0;
+    *API = {&S,
+            hostText,
+            hostCode,
+            hostDirective,
+            hostError,
+            hostDepend,
+            DirStr.c_str(),
+            Passes.data(),
+            unsigned(Passes.size()),
+            &Running};
+
+    auto PTU = I.Parse(G.Program);
+    if (!PTU)
+      return Failure(PTU.takeError());
+    {
+      clang::ASTContext &Ctx = I.getCompilerInstance()->getASTContext();
+      std::unique_ptr<clang::MangleContext> Mangle(Ctx.createMangleContext());
+      reportUndefined(*PTU->TUPart, Ctx, *Mangle, G, S);
+      if (!S.Errors.empty())
+        return Failure(llvm::Error::success());
     }
-    Interp = std::move(*I);
-  }
-  Interp->getCompilerInstance()->getDiagnostics().setClient(
-      &Diags, /*ShouldOwnClient=*/false);
-
-  auto Host = Interp->getSymbolAddress("metacu_host");
-  if (!Host)
-    return Host.takeError();
-  std::vector<int> Passes{0};
-  for (const Arch &A : Archs.archs())
-    Passes.push_back(int(A.CC));
-  std::string DirStr(Dir);
-  auto *API = Host->toPtr<metacu_host_api *>();
-  // Until the program runs in its own process, where it gets a word the
-  // two processes share.
-  volatile uint64_t Running = 0;
-  *API = {&S,
-          hostText,
-          hostCode,
-          hostDirective,
-          hostError,
-          hostDepend,
-          DirStr.c_str(),
-          Passes.data(),
-          unsigned(Passes.size()),
-          &Running};
-
-  auto PTU = Interp->Parse(G.Program);
-  if (!PTU)
-    return Failure(PTU.takeError());
-  {
-    clang::ASTContext &Ctx = Interp->getCompilerInstance()->getASTContext();
-    std::unique_ptr<clang::MangleContext> Mangle(Ctx.createMangleContext());
-    reportUndefined(*PTU->TUPart, Ctx, *Mangle, G, S);
-    if (!S.Errors.empty())
-      return Failure(llvm::Error::success());
-  }
-  gatherInitializers(*PTU->TheModule);
-  // The program is compiled to machine code and run in a child process:
-  // whatever meta code does, this process reports it.
-  auto Run = [&]() -> llvm::Error {
-    StdoutToStderr Redirect;
-    if (auto Err = Interp->Execute(*PTU))
-      return Failure(std::move(Err));
-    auto Run = Interp->getSymbolAddress(METACU_RUN_INITIALIZERS);
-    if (!Run)
-      return Failure(Run.takeError());
-    auto Init = Interp->getSymbolAddress(METACU_INITIALIZERS);
-    if (!Init)
-      return Failure(Init.takeError());
-    Run->toPtr<void (*)(void (*)())>()(Init->toPtr<void (*)()>());
-    Diags.flush();
-    if (!S.Errors.empty() || !Diags.Unmapped.empty())
-      return Failure(llvm::Error::success());
-    return llvm::Error::success();
+    gatherInitializers(*PTU->TheModule);
+    // The program is compiled to machine code and run in a child process:
+    // whatever meta code does, this process reports it.
+    auto Run = [&]() -> llvm::Error {
+      StdoutToStderr Redirect;
+      if (auto Err = I.Execute(*PTU))
+        return Failure(std::move(Err));
+      auto Run = I.getSymbolAddress(METACU_RUN_INITIALIZERS);
+      if (!Run)
+        return Failure(Run.takeError());
+      auto Init = I.getSymbolAddress(METACU_INITIALIZERS);
+      if (!Init)
+        return Failure(Init.takeError());
+      Run->toPtr<void (*)(void (*)())>()(Init->toPtr<void (*)()>());
+      Diags.flush();
+      if (!S.Errors.empty() || !Diags.Unmapped.empty())
+        return Failure(llvm::Error::success());
+      return llvm::Error::success();
+    };
+    auto Child = runIsolated(
+        [&](llvm::raw_ostream &Out, volatile uint64_t &Running) {
+          API->running = S.Running = &Running;
+          writeRun(Out, S.X, Run());
+        },
+        Opts.Limits);
+    if (!Child)
+      return Child.takeError();
+    if (Child->Failure)
+      return errorAt(unsigned(Child->Failure->Progress),
+                     Child->Failure->describe(Opts.Limits));
+    return readRun(Child->Output);
   };
-  auto Child = runIsolated(
-      [&](llvm::raw_ostream &Out, volatile uint64_t &Running) {
-        API->running = S.Running = &Running;
-        writeRun(Out, S.X, Run());
+  if (!Opts.KeepInterpreter)
+    return RunProgram(*Interp);
+  if (!Kept)
+    Kept = keptInterpreters().keep(std::move(Key), std::move(Interp));
+  // The kept interpreter stays as started: the program is compiled and
+  // run in a copy of this process.
+  auto Copy = runIsolated(
+      [&](llvm::raw_ostream &Out, volatile uint64_t &) {
+        auto X = RunProgram(*Kept);
+        if (!X)
+          writeRun(Out, Expansion(), X.takeError());
+        else
+          writeRun(Out, *X, llvm::Error::success());
       },
-      Opts.Limits);
-  if (!Child)
-    return Child.takeError();
-  if (Child->Failure)
-    return errorAt(unsigned(Child->Failure->Progress),
-                   Child->Failure->describe(Opts.Limits));
-  return readRun(Child->Output);
+      IsolationLimits());
+  if (!Copy)
+    return Copy.takeError();
+  if (Copy->Failure)
+    return llvm::createStringError(
+        "the process compiling the generator program ended: " +
+        Copy->Failure->describe(IsolationLimits()));
+  return readRun(Copy->Output);
 }
 
 } // namespace metacu

@@ -79,6 +79,13 @@ struct ExecuteOptions : HostSliceOptions {
   /// The most the expansion may hold, counting every record the generator
   /// makes as well as its text.
   size_t MaxOutputBytes = size_t(256) << 20;
+  /// Keep the interpreter started for a generator library and prelude
+  /// (the dearest part of a run: the precompiled library loaded, the
+  /// prelude compiled) for the next run with the same ones, as a
+  /// long-running process expanding a file again and again does (metacu
+  /// lsp). The program is then compiled in a child process, a copy of the
+  /// kept interpreter, which stays as it was started.
+  bool KeepInterpreter = false;
 };
 
 /// Runs \p G. Its errors come back joined: LocatedErrors in the input where

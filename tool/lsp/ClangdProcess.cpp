@@ -4,6 +4,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
@@ -79,6 +80,9 @@ llvm::Error ClangdProcess::start(llvm::StringRef Program,
   return llvm::Error::success();
 }
 
+/// How long clangd may take to end once told to.
+constexpr std::chrono::seconds ExitGrace{5};
+
 int ClangdProcess::wait() {
   if (In >= 0) {
     close(In);
@@ -86,8 +90,22 @@ int ClangdProcess::wait() {
   }
   int Status = 0;
   if (Pid > 0) {
-    while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
-      ;
+    // clangd finishes the file its background index is reading before it
+    // ends, which on a loaded machine took over 30 s; the editor waits for
+    // the server meanwhile. What it would still write to its index is
+    // redone at its next start.
+    auto Deadline = std::chrono::steady_clock::now() + ExitGrace;
+    pid_t Ended;
+    while ((Ended = waitpid(Pid, &Status, WNOHANG)) == 0 ||
+           (Ended < 0 && errno == EINTR)) {
+      if (std::chrono::steady_clock::now() >= Deadline) {
+        kill(Pid, SIGKILL);
+        while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+          ;
+        break;
+      }
+      usleep(20000);
+    }
     Pid = -1;
   }
   if (Out >= 0) {

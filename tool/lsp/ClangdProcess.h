@@ -36,7 +36,8 @@ public:
   int input() const { return In; }
   /// Where clangd's messages come from.
   int output() const { return Out; }
-  /// Waits for clangd to end (after the exit notification); its status.
+  /// Waits for clangd to end (after the exit notification), killing it
+  /// after a few seconds; its status.
   int wait();
 
 private:

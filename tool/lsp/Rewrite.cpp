@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 namespace json = llvm::json;
@@ -99,6 +100,70 @@ bool Mapper::requestToClangd(const Document &D, json::Object &Params) const {
     *R = range({0, 0}, Body.position(Body.text().size(), Encoding));
   }
   return true;
+}
+
+/// The document's line that line \p BodyLine of its expansion copies (by
+/// its first non-blank byte); none for the emit stage's own lines.
+static std::optional<unsigned> userLine(const Document &D, int64_t BodyLine) {
+  const TextLines &Body = D.Expanded->body();
+  if (BodyLine < 0 || BodyLine >= Body.lineCount())
+    return std::nullopt;
+  llvm::StringRef L = Body.line(BodyLine);
+  size_t Col = L.find_first_not_of(" \t");
+  if (Col == llvm::StringRef::npos)
+    return std::nullopt;
+  auto P = D.Expanded->toUser(
+      Body.offset({unsigned(BodyLine), 0}, PositionEncoding::UTF8) + Col);
+  if (!P || P->Path != D.Path)
+    return std::nullopt;
+  return P->Line;
+}
+
+json::Array Mapper::inactiveRegionsToUser(const Document &D,
+                                          const json::Array &Regions) const {
+  if (!D.Expanded)
+    return json::Array();
+  std::set<unsigned> Lines;
+  for (const json::Value &R : Regions) {
+    const json::Object *O = R.getAsObject();
+    auto S = O ? readPosition(O->get("start")) : std::nullopt;
+    auto E = O ? readPosition(O->get("end")) : std::nullopt;
+    if (!S || !E)
+      continue;
+    for (unsigned L = S->Line; L <= E->Line; ++L)
+      if (auto U = userLine(D, L))
+        Lines.insert(*U);
+  }
+  // A line some byte of which has a copy the pass shown keeps is live (an
+  // 'if codegen' line by its brace).
+  auto Live = [&](unsigned Line) {
+    for (unsigned Col = 0, N = D.Text->line(Line).size(); Col < N; ++Col)
+      if (auto Copy = D.Expanded->toBody(Line, Col))
+        if (D.Expanded->live(*Copy))
+          return true;
+    return false;
+  };
+  json::Array Out;
+  std::optional<unsigned> First, Last;
+  auto Flush = [&] {
+    if (!First)
+      return;
+    unsigned End = D.Text->offset({*Last, 0}, PositionEncoding::UTF8) +
+                   D.Text->line(*Last).size();
+    Out.push_back(range({*First, 0}, D.Text->position(End, Encoding)));
+    First.reset();
+  };
+  for (unsigned L : Lines) {
+    if (Live(L))
+      continue;
+    if (First && *Last + 1 != L)
+      Flush();
+    if (!First)
+      First = L;
+    Last = L;
+  }
+  Flush();
+  return Out;
 }
 
 std::optional<Mapper::UserRange>
@@ -314,18 +379,7 @@ void Mapper::resultToUser(llvm::StringRef Method, const Document *D,
     if (!A)
       return;
     json::Array Kept;
-    auto UserLine = [&](int64_t BodyLine) -> std::optional<unsigned> {
-      const TextLines &Body = D->Expanded->body();
-      llvm::StringRef L = Body.line(BodyLine);
-      size_t Col = L.find_first_not_of(" \t");
-      if (Col == llvm::StringRef::npos)
-        return std::nullopt;
-      auto P = D->Expanded->toUser(
-          Body.offset({unsigned(BodyLine), 0}, PositionEncoding::UTF8) + Col);
-      if (!P || P->Path != D->Path)
-        return std::nullopt;
-      return P->Line;
-    };
+    auto UserLine = [&](int64_t BodyLine) { return userLine(*D, BodyLine); };
     for (json::Value &V : *A) {
       json::Object *O = V.getAsObject();
       if (!O)

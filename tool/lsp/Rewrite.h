@@ -51,6 +51,15 @@ public:
   llvm::json::Array diagnosticsToUser(const Document &D,
                                       const llvm::json::Array &Diags) const;
 
+  /// clangd's inactive regions of \p D's expansion (the branches of the
+  /// emit stage's #if lines the pass shown does not take), on the user's
+  /// text: the runs of the document's lines no copy of which is live. A
+  /// region's first line is the emit stage's own (#line): it is read line
+  /// by line, not by its ends.
+  llvm::json::Array
+  inactiveRegionsToUser(const Document &D,
+                        const llvm::json::Array &Regions) const;
+
   /// A range of the user's text from 0-based \p Line, byte \p Col to the
   /// end of the token there (at least one character).
   llvm::json::Object tokenRange(const TextLines &Text, unsigned Line,

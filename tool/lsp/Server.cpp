@@ -5,6 +5,7 @@
 #include "lsp/MetaCompletion.h"
 #include "lsp/Rewrite.h"
 #include "lsp/Transport.h"
+#include "lsp/Worker.h"
 #include "support/Diagnostic.h"
 #include "support/Output.h"
 #include "toolchain/Invocation.h"
@@ -45,6 +46,15 @@ json::Object notification(llvm::StringRef Method, json::Object Params) {
   return json::Object{
       {"jsonrpc", "2.0"}, {"method", Method}, {"params", std::move(Params)}};
 }
+
+/// An expansion handed to the worker: the text expanded, and its result
+/// once the worker is done.
+struct Expansion {
+  std::string Uri, Path;
+  std::shared_ptr<TextLines> Text;
+  PipelineOptions Options;
+  std::optional<llvm::Expected<ExpandedFile>> Result;
+};
 
 /// Temporary files (the preludes clangd reads), removed with the server.
 class TempDir {
@@ -89,7 +99,11 @@ private:
 
   void fromClient(json::Object Msg);
   void fromClangd(json::Object Msg);
+  /// Starts expanding \p D on the worker, which is free.
   void expand(Document &D);
+  /// Gives clangd the expansion the worker finished, if its document still
+  /// has the text expanded (else a newer expansion is due).
+  void expanded(Expansion &X);
   void sendText(Document &D, llvm::StringRef Text);
   void publish(Document &D);
   /// Gives clangd \p D's compile command; false if it has it already.
@@ -103,7 +117,8 @@ private:
   std::optional<int> nextTimeout() const;
   /// Whether \p D waits for an expansion that may run now. One that only
   /// confirms an edit already applied to the expansion waits until clangd
-  /// has answered that edit: the expansion holds the server meanwhile.
+  /// has answered that edit: on two cores the expansion would slow clangd's
+  /// answer down.
   static bool expandable(const Document &D) {
     return D.Due && !(D.AwaitingClangd && D.ExpandedText == D.Text);
   }
@@ -119,9 +134,16 @@ private:
   /// The command each dialect file was last configured with.
   llvm::StringMap<std::vector<std::string>> Commands;
   bool ShutDown = false, Exited = false;
+  /// The expansion the worker runs; an edit meanwhile makes its result
+  /// stale, and the document's next expansion waits until it is done.
+  std::shared_ptr<Expansion> Running;
+  /// Last: destroyed first, it waits for the expansion running.
+  Worker Expander;
 };
 
 std::optional<int> Server::nextTimeout() const {
+  if (Expander.busy())
+    return std::nullopt;
   std::optional<Clock::time_point> First;
   for (const auto &E : Docs)
     if (expandable(E.second) && (!First || *E.second.Due < *First))
@@ -140,17 +162,28 @@ llvm::Expected<int> Server::run() {
     return std::move(Err);
   char Buffer[65536];
   while (!Exited) {
-    pollfd Fds[2] = {{In, POLLIN, 0}, {Clangd.output(), POLLIN, 0}};
+    pollfd Fds[3] = {{In, POLLIN, 0},
+                     {Clangd.output(), POLLIN, 0},
+                     {Expander.doneFd(), POLLIN, 0}};
     auto Timeout = nextTimeout();
-    int N = poll(Fds, 2, Timeout ? *Timeout : -1);
+    int N = poll(Fds, 3, Timeout ? *Timeout : -1);
     if (N < 0 && errno == EINTR)
       continue;
     if (N < 0)
       return llvm::errorCodeToError(
           std::error_code(errno, std::generic_category()));
+    if ((Fds[2].revents & POLLIN) && Expander.finished()) {
+      std::shared_ptr<Expansion> Done = std::move(Running);
+      expanded(*Done);
+    }
+    // The document waiting longest goes first.
+    Document *Next = nullptr;
     for (auto &E : Docs)
-      if (expandable(E.second) && *E.second.Due <= Clock::now())
-        expand(E.second);
+      if (expandable(E.second) && *E.second.Due <= Clock::now() &&
+          (!Next || *E.second.Due < *Next->Due))
+        Next = &E.second;
+    if (Next && !Expander.busy())
+      expand(*Next);
     for (int I = 0; I < 2; ++I) {
       if (!(Fds[I].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;
@@ -220,7 +253,7 @@ void Server::fromClient(json::Object Msg) {
       toClangd(std::move(Msg));
       return;
     }
-    expand(D);
+    D.Due = Clock::now();
     return;
   }
   auto It = Docs.find(Uri);
@@ -452,27 +485,9 @@ void Server::fromClangd(json::Object Msg) {
     if (D && D->Dialect && *Method == "textDocument/inactiveRegions") {
       if (!D->Expanded)
         return;
-      json::Value Regions = Params->get("regions") ? *Params->get("regions")
-                                                   : json::Value(json::Array());
-      Map.resultToUser(*Method, D, Regions);
-      // A line some copy of which the pass shown keeps is live.
-      json::Array Kept;
-      if (json::Array *A = Regions.getAsArray())
-        for (json::Value &R : *A) {
-          const json::Object *RO = R.getAsObject();
-          const json::Object *S = RO ? RO->getObject("start") : nullptr;
-          if (!S)
-            continue;
-          LspPosition P{unsigned(S->getInteger("line").value_or(0)), 0};
-          llvm::StringRef Line = D->Text->line(P.Line);
-          size_t Col = Line.find_first_not_of(" \t");
-          auto Copy = D->Expanded->toBody(
-              P.Line, Col == llvm::StringRef::npos ? 0 : unsigned(Col));
-          if (Copy && D->Expanded->live(*Copy))
-            continue;
-          Kept.push_back(std::move(R));
-        }
-      (*Params)["regions"] = std::move(Kept);
+      const json::Array *Regions = Params->getArray("regions");
+      (*Params)["regions"] =
+          Map.inactiveRegionsToUser(*D, Regions ? *Regions : json::Array());
       toClient(std::move(Msg));
       return;
     }
@@ -684,7 +699,29 @@ void Server::expand(Document &D) {
     return;
   }
   P->OutputName = llvm::sys::path::filename(D.Path).str() + ".gen.cu";
-  auto X = expandFile(SourceFile(D.Path, D.Text->text().str()), Opts.Archs, *P);
+  // The file is expanded again on each edit: the interpreter that runs its
+  // generator, started with the library and prelude, is kept for the next.
+  P->KeepInterpreter = true;
+  Running = std::make_shared<Expansion>();
+  Running->Uri = D.Uri;
+  Running->Path = D.Path;
+  Running->Text = D.Text;
+  Running->Options = std::move(*P);
+  Expander.run([X = Running, &Archs = Opts.Archs] {
+    X->Result.emplace(expandFile(SourceFile(X->Path, X->Text->text().str()),
+                                 Archs, X->Options));
+  });
+}
+
+void Server::expanded(Expansion &Done) {
+  auto It = Docs.find(Done.Uri);
+  if (It == Docs.end() || It->second.Text != Done.Text) {
+    if (!*Done.Result)
+      llvm::consumeError(Done.Result->takeError());
+    return;
+  }
+  Document &D = It->second;
+  llvm::Expected<ExpandedFile> &X = *Done.Result;
   if (!X) {
     D.MetacuDiagnostics = metacuDiagnostics(D, X.takeError());
     publish(D);
@@ -705,7 +742,7 @@ void Server::expand(Document &D) {
       publish(D);
       return;
     }
-  bool Reconfigured = configure(D, *P, Prelude);
+  bool Reconfigured = configure(D, Done.Options, Prelude);
   bool Same = !Reconfigured && D.Expanded &&
               D.Expanded->body().text() == E->body().text();
   D.Expanded = std::move(E);

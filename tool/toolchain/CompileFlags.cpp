@@ -3,7 +3,10 @@
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <optional>
 
 namespace metacu {
 
@@ -61,6 +64,39 @@ bool CompileFlags::consume(const std::vector<std::string> &CL, size_t &I,
   return false;
 }
 
+/// The file metacu_target_sources generates from \p File, as
+/// metacu_sources.json in \p BuildDir records it: [{"file": ..., "output":
+/// ...}, ...], absolute paths. None where there is no such file or entry.
+static llvm::Expected<std::optional<std::string>>
+generatedFrom(llvm::StringRef BuildDir, llvm::StringRef File) {
+  llvm::SmallString<256> Path(BuildDir);
+  llvm::sys::path::append(Path, "metacu_sources.json");
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return std::nullopt;
+  auto Bad = [&](llvm::Twine Why) {
+    return llvm::createStringError("cannot read '" + Path + "': " + Why);
+  };
+  auto Json = llvm::json::parse((*Buffer)->getBuffer());
+  if (!Json)
+    return Bad(llvm::toString(Json.takeError()));
+  const llvm::json::Array *Entries = Json->getAsArray();
+  if (!Entries)
+    return Bad("not an array");
+  for (const llvm::json::Value &E : *Entries) {
+    const llvm::json::Object *O = E.getAsObject();
+    auto In = O ? O->getString("file") : std::nullopt;
+    auto Out = O ? O->getString("output") : std::nullopt;
+    if (!In || !Out)
+      return Bad("an entry without 'file' and 'output'");
+    llvm::SmallString<256> Entry(*In);
+    llvm::sys::path::remove_dots(Entry, /*remove_dot_dot=*/true);
+    if (Entry == File)
+      return Out->str();
+  }
+  return std::nullopt;
+}
+
 llvm::Error CompileFlags::addFromDatabase(llvm::StringRef BuildDir,
                                           llvm::StringRef File) {
   std::string Err;
@@ -72,6 +108,12 @@ llvm::Error CompileFlags::addFromDatabase(llvm::StringRef BuildDir,
                                    BuildDir.str().c_str(), Err.c_str());
   llvm::SmallString<256> Abs(File);
   llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  auto Generated = generatedFrom(BuildDir, Abs);
+  if (!Generated)
+    return Generated.takeError();
+  if (*Generated)
+    Abs = **Generated;
   auto Commands = DB->getCompileCommands(Abs);
   if (Commands.empty())
     Commands = clang::tooling::inferMissingCompileCommands(std::move(DB))

@@ -34,7 +34,10 @@ struct CompileFlags {
                llvm::StringRef Directory);
 
   /// Reads the flags compile_commands.json in \p BuildDir records for
-  /// \p File (or, failing that, for the closest file it knows).
+  /// \p File (or, failing that, for the closest file it knows). A dialect
+  /// file CMake's metacu_target_sources expands has no entry of its own:
+  /// the metacu_sources.json it writes beside compile_commands.json names
+  /// its generated file, whose entry (the target's flags) is read instead.
   llvm::Error addFromDatabase(llvm::StringRef BuildDir, llvm::StringRef File);
 };
 

@@ -61,6 +61,7 @@ protected:
     ExecuteOptions EO;
     EO.Toolkit = SO.Toolkit;
     EO.RuntimeInclude = SO.RuntimeInclude;
+    EO.KeepInterpreter = Keep;
     ::testing::internal::CaptureStderr();
     auto X = execute(*File, *G, *Archs, EO);
     Stderr = ::testing::internal::GetCapturedStderr();
@@ -87,7 +88,31 @@ protected:
   TempDir Tmp;
   std::unique_ptr<SourceFile> File;
   std::string Stderr, Error;
+  /// ExecuteOptions::KeepInterpreter.
+  bool Keep = false;
 };
+
+TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
+  // One library and prelude: the runs after the first reuse the
+  // interpreter it started, which must hold none of the programs before
+  // (a second 'struct tile' would be a redefinition).
+  Keep = true;
+  auto First =
+      run("struct tile { int n = 1; };\n@meta tile t;\nint a = t.n;\n");
+  ASSERT_TRUE(First) << Error;
+  EXPECT_NE(First->find("int a = 1;"), std::string::npos) << *First;
+  auto Second =
+      run("struct tile { int n = 2; };\n@meta tile t;\nint a = t.n;\n");
+  ASSERT_TRUE(Second) << Error;
+  EXPECT_NE(Second->find("int a = 2;"), std::string::npos) << *Second;
+  // Errors come back from the copy that compiled the program, placed.
+  EXPECT_FALSE(run("struct tile { int n = 2; };\n@meta tile t;\n"
+                   "@meta static_assert(t.n == 1, \"n is not 1\");\n"));
+  EXPECT_NE(Error.find(errorAt("@meta static_assert") +
+                       "static assertion failed: n is not 1"),
+            std::string::npos)
+      << Error;
+}
 
 TEST_F(ExecuteTest, MetaValuesAreSpelledAsLiteralsOfTheirExactType) {
   auto Out = run(R"cu(#include <climits>

@@ -143,6 +143,41 @@ TEST_F(CompileFlagsDatabaseTest, InfersFlagsForAFileNotInTheDatabase) {
   EXPECT_TRUE(Has("-DMODE=2")) << ::testing::PrintToString(F.Args);
 }
 
+TEST_F(CompileFlagsDatabaseTest, ADialectFileHasItsGeneratedFilesFlags) {
+  // metacu_target_sources' map: kernel.cu is compiled as gen/kernel.gen.cu.
+  // The database's closest entry to kernel.cu would be kernel.cpp's.
+  std::string D = Tmp.dir().str();
+  writeDatabase("[{\"directory\": \"" + D +
+                "\", \"arguments\": [\"nvcc\", \"-DTARGET\", \"-c\", \"" + D +
+                "/gen/kernel.gen.cu\"], \"file\": \"" + D +
+                "/gen/kernel.gen.cu\"}, {\"directory\": \"" + D +
+                "\", \"arguments\": [\"c++\", \"-DOTHER\", \"-c\", \"" + D +
+                "/src/kernel.cpp\"], \"file\": \"" + D + "/src/kernel.cpp\"}]");
+  Tmp.write("metacu_sources.json", "[{\"file\": \"" + D +
+                                       "/src/kernel.cu\", \"output\": \"" + D +
+                                       "/gen/kernel.gen.cu\"}]");
+  CompileFlags F;
+  llvm::Error E =
+      F.addFromDatabase(Tmp.dir(), Tmp.path("src/../src/kernel.cu"));
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(F.Args, (Args{"-DTARGET"}));
+  // A file the map does not name is found as before.
+  CompileFlags Other;
+  E = Other.addFromDatabase(Tmp.dir(), Tmp.path("src/kernel.cpp"));
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(Other.Args, (Args{"-DOTHER"}));
+}
+
+TEST_F(CompileFlagsDatabaseTest, ADamagedMapIsAnErrorNamingIt) {
+  writeDatabase("[]");
+  Tmp.write("metacu_sources.json", "{\"file\": 1}");
+  CompileFlags F;
+  llvm::Error E = F.addFromDatabase(Tmp.dir(), Tmp.path("k.cu"));
+  ASSERT_TRUE(bool(E));
+  std::string Msg = llvm::toString(std::move(E));
+  EXPECT_NE(Msg.find("metacu_sources.json"), std::string::npos) << Msg;
+}
+
 TEST_F(CompileFlagsDatabaseTest, MissingDatabaseIsAnError) {
   CompileFlags F;
   llvm::Error E = F.addFromDatabase(Tmp.dir(), Tmp.path("k.cu"));
