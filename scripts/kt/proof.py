@@ -34,11 +34,9 @@ import glob
 import gzip
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
-import sys
 import time
 
 import numpy as np
