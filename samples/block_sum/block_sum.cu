@@ -1,13 +1,14 @@
-// block_sum: the sum of n unsigned ints (exact, modulo 2^32) with a
-// per-architecture tuning table, and a tuning space for `metacu tune`.
+// block_sum: the sum of n unsigned ints (exact, modulo 2^32) with its tile
+// per architecture from block_sum.tuning.json, and a tuning space for
+// `metacu tune`.
 //
 // Each block sums one full tile, threads x values per thread x vector width
 // unsigned ints, and writes one partial sum; a one-block kernel then sums the
-// partials. As in samples/axpy, one std::map serves meta code (each
-// architecture's kernel image gets its own tile as compile-time constants,
-// so the loads are unrolled and all issued before the first add, and the
-// shuffle tree is unrolled) and the host, which keys on metacu::loaded_arch
-// (the image the driver loaded) to size the grid.
+// partials. One call, metacu::tuned_kernels, gives meta code each
+// architecture's tile from the tuning file (compile-time constants, so the
+// loads are unrolled and all issued before the first add, and the shuffle
+// tree is unrolled) and the host the same tiles, keyed on
+// metacu::loaded_arch (the image the driver loaded), to size the grid.
 //
 // A block sum is the canonical memory-bound kernel: 4 bytes read per add and
 // nothing written but one value per block. What decides its speed is what
@@ -24,28 +25,14 @@
 //   block_sum [n]    (default 2^26 values)
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
 #include <metacu/runtime.h>
+#include <metacu/tuned.h>
 
 #include "../common/sample.h"
-
-struct block_sum_config {
-  int threads; // threads per block: a multiple of 32, at most 1024
-  int items;   // vectors per thread
-  int vec = 1; // unsigned ints per load: 1, 2 (uint2) or 4 (uint4)
-};
-
-// Starting points, not measured optima: about 8 to 16 values in flight per
-// thread, wider loads where the tile stays the same size.
-const std::map<int, block_sum_config> block_sum_tuning{
-    {75, {256, 8, 1}},
-    {80, {256, 4, 4}},
-    {90, {512, 4, 4}},
-};
 
 // What `metacu tune` searches. The problem size is a multiple of every
 // candidate's tile (threads x items x vec: 3 x 2^24 is a multiple of
@@ -66,26 +53,19 @@ constexpr size_t problem_n = size_t(3) << 24;
         .metric("GB/s", 4.0 * problem_n / 1e9, metacu::tune_direction::maximize)
         .tolerance(0); // the sum is exact
 
-@meta block_sum_config from_params(const metacu::json& p) {
-  return block_sum_config{p["block_size_x"].as_int(), p["items_per_thread"].as_int(),
-                          p["vector_width"].as_int()};
-}
+// The kernel: one, named block_sum, whose tile for each architecture is the
+// tuning file's entry (its sm_75, sm_80 and sm_90 entries are starting
+// points, not measured optima: about 8 to 16 values in flight per thread,
+// wider loads where the tile stays the same size), or under `metacu tune`
+// one per candidate it measures.
+@meta metacu::tuned_kernels kernels(space, "block_sum.tuning.json",
+    metacu::params({{"block_size_x", 512}, {"items_per_thread", 4}, {"vector_width", 4}}));
 
-@meta struct variant {
-  std::string name;
-  bool per_arch;           // the configuration comes from block_sum_tuning
-  block_sum_config config; // otherwise this one
+@meta struct block_sum_config {
+  int threads; // threads per block: a multiple of 32, at most 1024
+  int items;   // vectors per thread
+  int vec;     // unsigned ints per load: 1, 2 (uint2) or 4 (uint4)
 };
-
-// The per-architecture kernel, and under `metacu tune` one kernel per
-// candidate it measures (the program's main, which a tuning build leaves
-// out, still names block_sum when `metacu report` compiles the candidates).
-@meta std::vector<variant> variants() {
-  std::vector<variant> v = {{"block_sum", true, {}}};
-  for (const metacu::tune_candidate& c : metacu::tune_candidates(space))
-    v.push_back({c.name, false, from_params(c.params)});
-  return v;
-}
 
 __device__ __forceinline__ unsigned lanes_sum(unsigned v) { return v; }
 __device__ __forceinline__ unsigned lanes_sum(uint2 v) { return v.x + v.y; }
@@ -98,11 +78,13 @@ __device__ __forceinline__ unsigned lanes_sum(uint4 v) { return (v.x + v.y) + (v
 // shuffle tree per warp, the warps' sums through shared memory, and a
 // shuffle tree over them in the first warp (a block of one warp needs
 // neither).
-@meta for (const variant& v : variants()) {
-__global__ void @(v.name)(const unsigned* __restrict__ in, unsigned* __restrict__ out) {
+@meta for (const metacu::tuned_kernel& k : kernels) {
+__global__ void @(k.name)(const unsigned* __restrict__ in, unsigned* __restrict__ out) {
   @meta for enum (auto arch : nvvm_arch_t) {
     if codegen (__nvvm_arch == arch) {
-      @meta block_sum_config cfg = v.per_arch ? metacu::select(block_sum_tuning, (int)arch) : v.config;
+      @meta const metacu::json& p = k.params(arch);
+      @meta block_sum_config cfg{p["block_size_x"].as_int(), p["items_per_thread"].as_int(),
+                                 p["vector_width"].as_int()};
       @meta std::string type = cfg.vec == 1 ? "unsigned" : "uint" + std::to_string(cfg.vec);
       @meta int warps = cfg.threads / 32;
       using vec_t = @(type);
@@ -162,15 +144,26 @@ __global__ void __launch_bounds__(sum_threads) block_sum_one_block(const unsigne
   }
 }
 
-// The partial sums of n values in partials with kernel, whose geometry is
-// cfg: one per full tile, then one for the values after them. Returns how
-// many it writes.
-static size_t launch_tiles(void (*kernel)(const unsigned*, unsigned*), block_sum_config cfg,
-                           const unsigned* in, unsigned* partials, size_t n) {
-  size_t per_block = size_t(cfg.threads) * cfg.items * cfg.vec;
+// The kernels and their tiles on the host: the one kernel with the tile of
+// the image the GPU loaded, or a tuning build's candidates.
+const metacu::tuned_table<void(const unsigned*, unsigned*)> block_sum_kernels =
+    @(kernels.host_table());
+
+// Values a block of kernel i of block_sum_kernels sums, and its threads.
+static size_t tile_of(size_t i) {
+  const metacu::tuned_config& c = block_sum_kernels.config(i);
+  return size_t(c["block_size_x"] * c["items_per_thread"] * c["vector_width"]);
+}
+static unsigned threads_of(size_t i) { return unsigned(block_sum_kernels.config(i)["block_size_x"]); }
+
+// The partial sums of n values in partials with kernel i of
+// block_sum_kernels: one per full tile, then one for the values after them.
+// Returns how many it writes.
+static size_t launch_tiles(size_t i, const unsigned* in, unsigned* partials, size_t n) {
+  size_t per_block = tile_of(i);
   size_t full = n / per_block;
   if (full > 0)
-    kernel<<<unsigned(full), cfg.threads>>>(in, partials);
+    block_sum_kernels.kernel(i)<<<unsigned(full), threads_of(i)>>>(in, partials);
   size_t rest = n - full * per_block;
   if (rest > 0)
     block_sum_one_block<<<1, sum_threads>>>(in + full * per_block, partials + full, rest);
@@ -198,20 +191,6 @@ static unsigned cpu_sum(const unsigned* v, size_t n) {
 }
 
 #ifdef METACU_TUNE
-#include <metacu/tune.h>
-
-struct block_sum_variant {
-  const char* name;
-  void (*kernel)(const unsigned*, unsigned*);
-  block_sum_config config;
-};
-
-const block_sum_variant block_sum_candidates[] = {
-  @meta for (const metacu::tune_candidate& c : metacu::tune_candidates(space)) {
-    {c.name, @(c.name), from_params(c.params)},
-  }
-};
-
 // The tuning problem (metacu/tune.h): the input made once; a timed run is
 // the tile kernel alone (what `metacu report` predicts), one partial sum per
 // tile; the check adds the partials on the CPU. A size that is not a
@@ -230,15 +209,14 @@ struct block_sum_problem {
     METACU_CHECK(cudaMalloc(&dpartials, (n / 32 + 1) * sizeof(unsigned))); // tiles of 32 at least
     METACU_CHECK(cudaMemcpy(din, data.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
   }
-  size_t candidates() const { return sizeof block_sum_candidates / sizeof block_sum_candidates[0]; }
+  size_t candidates() const { return block_sum_kernels.size(); }
   void clear() {
     METACU_CHECK(cudaMemset(dpartials, 0xff, (n / 32 + 1) * sizeof(unsigned)));
   }
   void launch(size_t i) {
-    block_sum_config cfg = block_sum_candidates[i].config;
-    tiles = n / (size_t(cfg.threads) * cfg.items * cfg.vec);
+    tiles = n / tile_of(i);
     if (tiles > 0)
-      block_sum_candidates[i].kernel<<<unsigned(tiles), cfg.threads>>>(din, dpartials);
+      block_sum_kernels.kernel(i)<<<unsigned(tiles), threads_of(i)>>>(din, dpartials);
   }
   double error() {
     partials.resize(tiles);
@@ -249,11 +227,10 @@ struct block_sum_problem {
 };
 METACU_TUNE_MAIN(block_sum_problem)
 #else
-// The sum of the n values at din by the per-architecture kernel with
-// geometry cfg, then one block over the partials, into *dresult.
-static void device_sum(block_sum_config cfg, const unsigned* din, unsigned* dpartials,
-                       unsigned* dresult, size_t n) {
-  size_t count = launch_tiles(block_sum, cfg, din, dpartials, n);
+// The sum of the n values at din by the per-architecture kernel, then one
+// block over the partials, into *dresult.
+static void device_sum(const unsigned* din, unsigned* dpartials, unsigned* dresult, size_t n) {
+  size_t count = launch_tiles(0, din, dpartials, n);
   block_sum_one_block<<<1, sum_threads>>>(dpartials, dresult, count);
 }
 
@@ -270,10 +247,13 @@ int main(int argc, char** argv) {
 
   // The configuration of the image that runs (not the one the device's
   // compute capability would name: samples/axpy shows the difference).
-  int arch = metacu::loaded_arch(block_sum);
+  int arch = metacu::loaded_arch(block_sum_kernels.kernel());
   int cc = device_compute_capability();
-  block_sum_config cfg = metacu::select(block_sum_tuning, arch);
-  device_sum(cfg, din, dpartials, dresult, n);
+  const metacu::tuned_config& p = block_sum_kernels.config();
+  struct {
+    int threads, items, vec;
+  } cfg = {int(p["block_size_x"]), int(p["items_per_thread"]), int(p["vector_width"])};
+  device_sum(din, dpartials, dresult, n);
   METACU_CHECK(cudaGetLastError());
   unsigned got = 0;
   METACU_CHECK(cudaMemcpy(&got, dresult, sizeof(unsigned), cudaMemcpyDeviceToHost));
@@ -288,7 +268,7 @@ int main(int argc, char** argv) {
   // Bandwidth, counting bytes read and written: the sum reads n values (the
   // partials are a fraction of a percent more); a device-to-device copy
   // reads and writes n.
-  float sum_ms = median_ms([&] { device_sum(cfg, din, dpartials, dresult, n); });
+  float sum_ms = median_ms([&] { device_sum(din, dpartials, dresult, n); });
   float copy_ms = median_ms([&] {
     METACU_CHECK(cudaMemcpyAsync(dcopy, din, n * sizeof(unsigned), cudaMemcpyDeviceToDevice));
   });

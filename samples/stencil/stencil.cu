@@ -1,7 +1,7 @@
 // stencil: one explicit step of the heat equation on a 2D float grid with
 // the fourth-order Laplacian, a radius-2 star (the point, and two neighbours
-// each way in x and in y), out of place, with a per-architecture tuning
-// table and a tuning space for `metacu tune`.
+// each way in x and in y), out of place, with its shape per architecture from
+// stencil.tuning.json and a tuning space for `metacu tune`.
 //
 // The grid carries a ghost layer of `radius` cells on every side (the
 // boundary values), so every output has all its inputs and the kernel has
@@ -17,22 +17,23 @@
 // blocks share comes mostly from L2 rather than DRAM, but every byte of it
 // is a load issued and a byte through L2 and shared memory. Larger tiles
 // cost shared memory (fewer blocks per SM) and longer staging before the
-// barrier. As in samples/block_sum, one std::map serves meta code (each
-// image's kernel gets its tile as compile-time constants, so the staging and
-// the stencil are unrolled) and the host, which keys on metacu::loaded_arch
-// to size the grid. `metacu tune stencil.cu --arch 90` searches the shapes.
+// barrier. One call, metacu::tuned_kernels, gives meta code each image's
+// shape from the tuning file (compile-time constants, so the staging and
+// the stencil are unrolled) and the host the same shapes, keyed on
+// metacu::loaded_arch, to size the grid. `metacu tune stencil.cu --arch 90`
+// searches the shapes and writes the file's entry.
 //
 //   stencil [width height]    (default 8192 x 6144 outputs; multiples of the
 //                              loaded image's tile)
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
 #include <metacu/runtime.h>
+#include <metacu/tuned.h>
 
 #include "../common/sample.h"
 
@@ -42,19 +43,6 @@ constexpr int radius = 2;
 // point and of its neighbours at distance 1 and 2.
 constexpr float alpha = 0.1f;
 constexpr float weight[radius + 1] = {1.0f - 2 * 30 * alpha / 12, 16 * alpha / 12, -alpha / 12};
-
-struct stencil_config {
-  int block_x, block_y; // threads per block
-  int tile_y;           // outputs per thread, down a column
-};
-
-// Starting points, not measured optima: a warp or more per row, a tile of
-// 16 to 32 rows.
-const std::map<int, stencil_config> stencil_tuning{
-    {75, {64, 4, 4}},
-    {80, {128, 4, 4}},
-    {90, {128, 4, 8}},
-};
 
 // Floats in a row of the input: the width and its ghost cells, rounded up
 // so that every row starts 128-byte aligned.
@@ -97,26 +85,17 @@ constexpr double problem_bytes =
         .metric("GB/s", problem_bytes / 1e9, metacu::tune_direction::maximize)
         .tolerance(1e-5);
 
-@meta stencil_config from_params(const metacu::json& p) {
-  return stencil_config{p["block_size_x"].as_int(), p["block_size_y"].as_int(),
-                        p["tile_size_y"].as_int()};
-}
+// The kernel: one, named stencil, whose shape for each architecture is the
+// tuning file's entry (its sm_75, sm_80 and sm_90 entries are starting
+// points, not measured optima: a warp or more per row, a tile of 16 to 32
+// rows), or under `metacu tune` one per candidate it measures.
+@meta metacu::tuned_kernels kernels(space, "stencil.tuning.json",
+    metacu::params({{"block_size_x", 128}, {"block_size_y", 4}, {"tile_size_y", 8}}));
 
-@meta struct variant {
-  std::string name;
-  bool per_arch;         // the configuration comes from stencil_tuning
-  stencil_config config; // otherwise this one
+@meta struct stencil_config {
+  int block_x, block_y; // threads per block
+  int tile_y;           // outputs per thread, down a column
 };
-
-// The per-architecture kernel, and under `metacu tune` one kernel per
-// candidate it measures (the program's main, which a tuning build leaves
-// out, still names stencil when `metacu report` compiles the candidates).
-@meta std::vector<variant> variants() {
-  std::vector<variant> v = {{"stencil", true, {}}};
-  for (const metacu::tune_candidate& c : metacu::tune_candidates(space))
-    v.push_back({c.name, false, from_params(c.params)});
-  return v;
-}
 
 // One tile per block, no bounds check: block (bx, by) writes outputs
 // [bx * out_w, +out_w) x [by * out_h, +out_h) of out (rows of out_pitch
@@ -128,18 +107,20 @@ constexpr double problem_bytes =
 // a warp loads 32 consecutive floats of the window (one or two rows; three
 // where the window is 20 wide), so the loads coalesce, and only the last
 // round, when the window is not a multiple of the block, is bounds-checked.
-@meta for (const variant& v : variants()) {
-__global__ void @(v.name)(const float* __restrict__ in, int in_pitch, float* __restrict__ out,
+@meta for (const metacu::tuned_kernel& k : kernels) {
+__global__ void @(k.name)(const float* __restrict__ in, int in_pitch, float* __restrict__ out,
                           int out_pitch) {
   @meta for enum (auto arch : nvvm_arch_t) {
     if codegen (__nvvm_arch == arch) {
-      @meta stencil_config c = v.per_arch ? metacu::select(stencil_tuning, (int)arch) : v.config;
+      @meta const metacu::json& p = k.params(arch);
+      @meta stencil_config c{p["block_size_x"].as_int(), p["block_size_y"].as_int(),
+                             p["tile_size_y"].as_int()};
       @meta int threads = c.block_x * c.block_y;
       @meta int out_w = c.block_x, out_h = c.block_y * c.tile_y;
       @meta int in_w = out_w + 2 * radius;
       @meta int in_size = staged_floats(c.block_x, c.block_y, c.tile_y);
       @meta if (in_size * 4 > 48 * 1024)
-        metacu::fail(v.name + ": the staged tile needs more than 48 KiB of shared memory");
+        metacu::fail(k.name + ": the staged tile needs more than 48 KiB of shared memory");
 
       __shared__ float staged[in_size];
       const int x0 = blockIdx.x * out_w, y0 = blockIdx.y * out_h;
@@ -241,66 +222,48 @@ static double max_error(const float* dout, int w, const std::vector<int>& rows,
   return max_err;
 }
 
-using stencil_kernel = void (*)(const float*, int, float*, int);
+// The kernels and their shapes on the host: the one kernel with the shape
+// of the image the GPU loaded, or a tuning build's candidates.
+const metacu::tuned_table<void(const float*, int, float*, int)> stencil_kernels =
+    @(kernels.host_table());
 
-// One run of kernel, whose geometry is c, over the w x h grid.
-static void run_stencil(stencil_kernel kernel, stencil_config c, const float* din, float* dout, int w,
-                   int h) {
-  dim3 block(c.block_x, c.block_y);
-  dim3 grid(w / c.block_x, h / (c.block_y * c.tile_y));
-  kernel<<<grid, block>>>(din, input_pitch(w), dout, w);
+// One run of kernel i of stencil_kernels over the w x h grid.
+static void run_stencil(size_t i, const float* din, float* dout, int w, int h) {
+  const metacu::tuned_config& c = stencil_kernels.config(i);
+  dim3 block(c["block_size_x"], c["block_size_y"]);
+  dim3 grid(w / c["block_size_x"], h / (c["block_size_y"] * c["tile_size_y"]));
+  stencil_kernels.kernel(i)<<<grid, block>>>(din, input_pitch(w), dout, w);
 }
 
-#ifdef METACU_TUNE
-#include <metacu/tune.h>
+// The tuning harness (metacu/tune.h): the input and the CPU's values of
+// the checked rows, made once; each candidate is launched with its own grid
+// and checked against them.
+METACU_TUNE_ARRAYS(stencil_kernels.size(), [](metacu::tune::arrays& io) {
+  const int w = int(io.size.at(0)), h = int(io.size.at(1));
+  const std::vector<float> in = make_input(w, h);
+  const float* din = io.input(in);
+  std::vector<bool> checked(h);
+  for (int y : checked_rows(h))
+    checked[y] = true;
+  float* dout = io.output<float>(
+      size_t(w) * h, [&](size_t i) { return reference(in, w, int(i % w), int(i / w)); },
+      [&](size_t i) { return checked[i / w]; });
+  return [=](size_t i) { run_stencil(i, din, dout, w, h); };
+})
 
-struct stencil_variant {
-  const char* name;
-  stencil_kernel kernel;
-  stencil_config config;
-};
-
-const stencil_variant stencil_candidates[] = {
-  @meta for (const metacu::tune_candidate& c : metacu::tune_candidates(space)) {
-    {c.name, @(c.name), from_params(c.params)},
-  }
-};
-
-// The tuning problem (metacu/tune.h): the input and the CPU's values of the
-// checked rows, made once; each candidate is launched with its own grid and
-// checked against them.
-struct stencil_problem {
-  int w, h;
-  std::vector<int> rows;
-  std::vector<double> ref;
-  float *din = nullptr, *dout = nullptr;
-
-  explicit stencil_problem(const std::vector<long long>& size)
-      : w(int(size.at(0))), h(int(size.at(1))), rows(checked_rows(h)) {
-    std::vector<float> in = make_input(w, h);
-    ref = reference_rows(in, w, rows);
-    METACU_CHECK(cudaMalloc(&din, in.size() * sizeof(float)));
-    METACU_CHECK(cudaMalloc(&dout, size_t(w) * h * sizeof(float)));
-    METACU_CHECK(cudaMemcpy(din, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice));
-  }
-  size_t candidates() const { return sizeof stencil_candidates / sizeof stencil_candidates[0]; }
-  void clear() { METACU_CHECK(cudaMemset(dout, 0xff, size_t(w) * h * sizeof(float))); } // NaN
-  void launch(size_t i) {
-    run_stencil(stencil_candidates[i].kernel, stencil_candidates[i].config, din, dout, w, h);
-  }
-  double error() { return max_error(dout, w, rows, ref); }
-};
-METACU_TUNE_MAIN(stencil_problem)
-#else
+#ifndef METACU_TUNE
 int main(int argc, char** argv) {
   int w = argc > 2 ? std::atoi(argv[1]) : problem_w;
   int h = argc > 2 ? std::atoi(argv[2]) : problem_h;
 
   // The configuration of the image that runs (not the one the device's
   // compute capability would name: samples/axpy shows the difference).
-  int arch = metacu::loaded_arch(stencil);
+  int arch = metacu::loaded_arch(stencil_kernels.kernel());
   int cc = device_compute_capability();
-  stencil_config c = metacu::select(stencil_tuning, arch);
+  const metacu::tuned_config& p = stencil_kernels.config();
+  struct {
+    int block_x, block_y, tile_y;
+  } c = {int(p["block_size_x"]), int(p["block_size_y"]), int(p["tile_size_y"])};
   if (w <= 0 || h <= 0 || w % c.block_x != 0 || h % (c.block_y * c.tile_y) != 0) {
     std::fprintf(stderr,
                  "stencil: the grid must be a positive multiple of the loaded image's tile, "
@@ -319,7 +282,7 @@ int main(int argc, char** argv) {
   METACU_CHECK(cudaMemcpy(din, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice));
 
   METACU_CHECK(cudaMemset(dout, 0xff, size_t(w) * h * sizeof(float))); // NaN
-  run_stencil(stencil, c, din, dout, w, h);
+  run_stencil(0, din, dout, w, h);
   METACU_CHECK(cudaGetLastError());
   double err = max_error(dout, w, rows, ref);
   bool ok = err <= 1e-5;
@@ -335,7 +298,7 @@ int main(int argc, char** argv) {
   // not counted); a device-to-device copy of the output's size reads and
   // writes it.
   double bytes = 4.0 * (double(w + 2 * radius) * (h + 2 * radius) + double(w) * h);
-  float ms = median_ms([&] { run_stencil(stencil, c, din, dout, w, h); });
+  float ms = median_ms([&] { run_stencil(0, din, dout, w, h); });
   float copy_ms = median_ms([&] {
     METACU_CHECK(cudaMemcpyAsync(dcopy, dout, size_t(w) * h * sizeof(float),
                                  cudaMemcpyDeviceToDevice));

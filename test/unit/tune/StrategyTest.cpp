@@ -65,6 +65,26 @@ TEST_P(EveryStrategy, RunsWithABatchingRunner) {
     EXPECT_LE(Batch.size(), 4u);
 }
 
+TEST(StrategyTest, IlsMeasuresASpaceThatFitsOneBatchInOneBatch) {
+  // A round's fixed cost dominates on the GPU: a space the runner takes at
+  // once is measured whole in one round, not climbed in several.
+  test::Bowl B = test::bowl();
+  for (unsigned Batch : {unsigned(B.Space.size()), unsigned(B.Space.size()) - 1}) {
+    test::FakeRunner R = test::replayingRunner(B);
+    R.Batch = Batch;
+    TuneOptions O;
+    O.Strategy = "ils";
+    TuneResult A = llvm::cantFail(runTuning(B.Space, R, O));
+    EXPECT_EQ(A.Best, B.optimum());
+    if (Batch == B.Space.size()) {
+      ASSERT_EQ(R.Batches.size(), 1u);
+      EXPECT_EQ(R.Batches.front().size(), B.Space.size());
+    } else {
+      EXPECT_GT(R.Batches.size(), 1u);
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy,
                          ::testing::Values("ils", "greedy_ils", "mls",
                                            "random_sample", "brute_force"),
