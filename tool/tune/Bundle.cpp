@@ -8,7 +8,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
 
@@ -213,12 +212,11 @@ static llvm::Error copyTree(llvm::StringRef From, llvm::StringRef To,
        It != End && !EC; It.increment(EC)) {
     if (It->type() != llvm::sys::fs::file_type::regular_file)
       continue;
-    auto Buf = llvm::MemoryBuffer::getFile(It->path());
-    if (!Buf)
-      return llvm::createStringError("cannot read " + It->path() + ": " +
-                                     Buf.getError().message());
+    auto Text = readInputFile(It->path());
+    if (!Text)
+      return Text.takeError();
     llvm::StringRef Rel = llvm::StringRef(It->path()).drop_front(From.size());
-    Files.push_back({(To + Rel).str(), (*Buf)->getBuffer().str()});
+    Files.push_back({(To + Rel).str(), std::move(*Text)});
   }
   if (EC)
     return llvm::createStringError("cannot read " + From + ": " + EC.message());
@@ -326,11 +324,12 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
     }
   }
   for (const auto &[Rel, From] : Options.Files) {
-    auto Buf = llvm::MemoryBuffer::getFile(From);
-    if (!Buf)
-      return llvm::createStringError("cannot read " + From + ": " +
-                                     Buf.getError().message());
-    Files.push_back({Src + Rel, (*Buf)->getBuffer().str()});
+    // The one reader: a FIFO among the kernel's files is an error, not a
+    // wait for a writer.
+    auto Text = readInputFile(From);
+    if (!Text)
+      return Text.takeError();
+    Files.push_back({Src + Rel, std::move(*Text)});
   }
   if (llvm::Error E =
           copyTree(Options.RuntimeInclude, (Dir + "/include").str(), Files))
