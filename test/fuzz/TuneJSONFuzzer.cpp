@@ -3,9 +3,9 @@
 // Arbitrary bytes as any JSON file `metacu tune` reads must never crash or
 // hang it: each reader returns its value or an error. One executable per
 // reader (METACU_TUNE_FUZZ_READER names it), so each has its own corpus and
-// coverage: the tuning file, the journal, a Kernel Tuner cache, a bundle's
-// manifest and its results, a predictions file and a tune_space's
-// description.
+// coverage: the tuning file, the journal, a Kernel Tuner cache (parsed, and
+// streamed as --replay reads it), a bundle's manifest and its results, a
+// predictions file and a tune_space's description.
 //
 //===----------------------------------------------------------------------===//
 #include "tune/Bundle.h"
@@ -14,6 +14,7 @@
 #include "tune/Predictions.h"
 #include "tune/Journal.h"
 #include "tune/TuningFile.h"
+#include "tune/runners/ReplayRunner.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -89,6 +90,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       drop(C->measurement(E));
   else
     llvm::consumeError(Space.takeError());
+  // What --replay does with a file: streamed, each entry kept compactly.
+  std::string Dir = scratch({"cache.json"});
+  write(Dir + "/cache.json", Text);
+  KernelTunerCache Header;
+  SearchSpace Recorded;
+  drop(ReplayRunner::read(Dir + "/cache.json", Header, Recorded));
 #elif METACU_TUNE_FUZZ_READER == 4 // bundle manifest
   std::string Dir = scratch({"manifest.json", "results.jsonl"});
   write(Dir + "/manifest.json", Text);

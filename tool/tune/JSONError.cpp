@@ -15,7 +15,8 @@
 using namespace metacu::tune;
 
 llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
-                                            llvm::Error E, unsigned FirstLine) {
+                                            llvm::Error E, unsigned FirstLine,
+                                            unsigned FirstColumn) {
   std::string Message = llvm::toString(std::move(E));
   // llvm::json::ParseError logs "[LINE:COL, byte=OFFSET]: MESSAGE" and
   // keeps the numbers private.
@@ -23,11 +24,15 @@ llvm::Error metacu::tune::locatedParseError(llvm::StringRef FileName,
   int Consumed = 0;
   if (std::sscanf(Message.c_str(), "[%u:%u, byte=%u]: %n", &Line, &Col, &Offset,
                   &Consumed) == 3 &&
-      Consumed > 0)
+      Consumed > 0) {
     // Columns count from 1; llvm::json says 0 at a line's end of file.
+    Col = std::max(Col, 1u);
+    if (Line == 1)
+      Col += FirstColumn - 1;
     return llvm::createStringError(
         FileName + ":" + llvm::Twine(Line + FirstLine - 1) + ":" +
-        llvm::Twine(std::max(Col, 1u)) + ": " + Message.substr(Consumed));
+        llvm::Twine(Col) + ": " + Message.substr(Consumed));
+  }
   return llvm::createStringError(FileName + ": " + Message);
 }
 
@@ -104,13 +109,15 @@ static std::optional<std::string> nonFinite(const llvm::json::Value &V,
 
 llvm::Expected<llvm::json::Value>
 metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
-                        unsigned FirstLine) {
+                        unsigned FirstLine, unsigned FirstColumn,
+                        llvm::StringRef PathPrefix) {
   if (llvm::Error E = checkJSONNesting(Text, FileName, FirstLine))
     return std::move(E);
   auto V = llvm::json::parse(Text);
   if (!V)
-    return locatedParseError(FileName, V.takeError(), FirstLine);
-  if (llvm::Error E = checkNumbersFinite(*V, Text, FileName, FirstLine))
+    return locatedParseError(FileName, V.takeError(), FirstLine, FirstColumn);
+  if (llvm::Error E =
+          checkNumbersFinite(*V, Text, FileName, FirstLine, PathPrefix))
     return std::move(E);
   return V;
 }
@@ -146,8 +153,9 @@ static unsigned lineOfNonFinite(llvm::StringRef Text, unsigned FirstLine) {
 llvm::Error metacu::tune::checkNumbersFinite(const llvm::json::Value &V,
                                              llvm::StringRef Text,
                                              llvm::StringRef FileName,
-                                             unsigned FirstLine) {
-  if (auto Path = nonFinite(V, ""))
+                                             unsigned FirstLine,
+                                             llvm::StringRef PathPrefix) {
+  if (auto Path = nonFinite(V, PathPrefix.str()))
     return llvm::createStringError(
         FileName + ":" + llvm::Twine(lineOfNonFinite(Text, FirstLine)) + ": " +
         (Path->empty() ? "the value" : *Path) +

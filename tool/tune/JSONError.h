@@ -41,14 +41,18 @@ llvm::Error checkJSONNesting(llvm::StringRef Text, llvm::StringRef FileName,
 /// for a double", LINE that of the number in the text.
 llvm::Error checkNumbersFinite(const llvm::json::Value &V, llvm::StringRef Text,
                                llvm::StringRef FileName,
-                               unsigned FirstLine = 1);
+                               unsigned FirstLine = 1,
+                               llvm::StringRef PathPrefix = "");
 
 /// checkJSONNesting(), then llvm::json::parse with its error located; a
 /// number too large for a double (1e999, read as an infinity that no JSON
-/// writer can spell) is an error at its path.
-llvm::Expected<llvm::json::Value> parseJSON(llvm::StringRef Text,
-                                            llvm::StringRef FileName,
-                                            unsigned FirstLine = 1);
+/// writer can spell) is an error at its path. \p Text starts at line
+/// \p FirstLine, column \p FirstColumn of the file, and is the value at
+/// \p PathPrefix of its document ("cache.16,0"; empty: the whole).
+llvm::Expected<llvm::json::Value>
+parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
+          unsigned FirstLine = 1, unsigned FirstColumn = 1,
+          llvm::StringRef PathPrefix = "");
 
 /// Whether \p Text, a JSON-lines file's text after its last newline, is a
 /// record torn by a writer killed mid-line: not JSON. A whole value that is
@@ -56,9 +60,10 @@ llvm::Expected<llvm::json::Value> parseJSON(llvm::StringRef Text,
 bool isTornRecord(llvm::StringRef Text);
 
 /// Rewrites llvm::json's parse error as "FILE:LINE:COL: message"; the text
-/// parsed starts at line \p FirstLine of the file.
+/// parsed starts at line \p FirstLine, column \p FirstColumn of the file.
 llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E,
-                              unsigned FirstLine = 1);
+                              unsigned FirstLine = 1,
+                              unsigned FirstColumn = 1);
 
 /// Where a value read from a JSON file is wrong, in llvm::json's style:
 /// readers are fromJSON(const json::Value &, T &, json::Path) functions and

@@ -2,114 +2,251 @@
 #include "KernelTunerCache.h"
 #include "Gzip.h"
 #include "JSONError.h"
+#include "JSONStream.h"
 
 using namespace metacu::tune;
-
-/// Kernel Tuner appends entries as it measures them and closes the braces
-/// only at the end; its reader closes an interrupted file the same way.
-static std::string closeOpenCache(llvm::StringRef Text) {
-  llvm::StringRef T = Text.rtrim();
-  if (T.ends_with("}\n}") || T.ends_with("}}}"))
-    return Text.str();
-  if (T.ends_with(","))
-    T = T.drop_back();
-  return T.str() + "}\n}";
-}
 
 static const char *const HeaderFields[] = {"device_name",      "kernel_name",
                                            "tune_params_keys", "tune_params",
                                            "objective",        "cache"};
 
-llvm::Expected<KernelTunerCache>
-KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
-  if (llvm::Error E = checkJSONNesting(Text, FileName))
-    return std::move(E);
-  auto Root = llvm::json::parse(Text);
-  if (!Root) {
-    std::string Closed = closeOpenCache(Text);
-    auto Repaired = llvm::json::parse(Closed);
-    if (Closed == Text || !Repaired) {
-      if (!Repaired)
-        llvm::consumeError(Repaired.takeError());
-      return locatedParseError(FileName, Root.takeError());
-    }
-    llvm::consumeError(Root.takeError());
-    Root = std::move(Repaired);
-  }
-  // A time, a rate or a parameter value of 1e999 anywhere.
-  if (llvm::Error E = checkNumbersFinite(*Root, Text, FileName))
-    return std::move(E);
+llvm::Error KernelTunerCache::readHeader(const llvm::json::Object &Header) {
+  llvm::json::Value Root = llvm::json::Object(Header);
   JSONInput In(FileName);
   llvm::json::Path P(In.Root);
-  llvm::json::ObjectMapper M(*Root, P);
-  KernelTunerCache C;
-  C.FileName = FileName.str();
-  std::optional<std::string> Device, Kernel, Objective;
+  llvm::json::ObjectMapper M(Root, P);
+  std::optional<std::string> Device, Kernel, Goal;
   std::vector<std::string> Keys;
-  if (!M || !M.map("device_name", Device) || !M.map("kernel_name", Kernel) ||
-      !M.map("objective", Objective) || !M.map("tune_params_keys", Keys))
+  if (!M.map("device_name", Device) || !M.map("kernel_name", Kernel) ||
+      !M.map("objective", Goal) || !M.map("tune_params_keys", Keys))
     return In.error();
-  C.DeviceName = Device.value_or("");
-  C.KernelName = Kernel.value_or("");
-  C.Objective = Objective.value_or("time");
-  const llvm::json::Object *O = Root->getAsObject();
-  const llvm::json::Object *Values = O->getObject("tune_params");
-  const llvm::json::Object *Cache = O->getObject("cache");
-  for (auto [Name, Field] :
-       {std::pair{"tune_params", Values}, {"cache", Cache}})
-    if (!Field) {
-      In.fail(P.field(Name),
-              O->get(Name) ? "expected an object" : "missing value");
-      return In.error();
-    }
-  llvm::json::Path ParamsPath = P.field("tune_params");
-  for (const std::string &Name : Keys) {
-    Parameter Param{Name, {}};
-    const llvm::json::Value *List = Values->get(Name);
-    if (!List) {
-      In.fail(ParamsPath.field(Name), "missing value");
-      return In.error();
-    }
-    if (!fromJSON(*List, Param.Values, ParamsPath.field(Name)))
-      return In.error();
-    C.Params.push_back(std::move(Param));
+  DeviceName = Device.value_or("");
+  KernelName = Kernel.value_or("");
+  Objective = Goal.value_or("time");
+  const llvm::json::Object *Values = Header.getObject("tune_params");
+  if (!Values) {
+    In.fail(P.field("tune_params"),
+            Header.get("tune_params") ? "expected an object" : "missing value");
+    return In.error();
   }
-
-  for (const auto &[Key, V] : *O) {
-    bool Known = false;
-    for (const char *H : HeaderFields)
-      Known |= Key == H;
-    if (!Known)
-      C.OtherFields[Key] = V;
-  }
-
-  // Each record moved out of the parsed file, not copied: a cache of 10^6
-  // entries would hold two copies at once.
-  C.Entries.reserve(Cache->size());
-  for (auto &[Key, V] : *Root->getAsObject()->getObject("cache")) {
-    llvm::json::Object *Record = V.getAsObject();
-    if (!Record) {
-      In.fail(P.field("cache").field(Key), "expected an object");
-      return In.error();
+  // Read again once the fields after "cache" are known: the parameters,
+  // read before the entries, may have had their float spellings recovered.
+  if (Params.empty()) {
+    llvm::json::Path ParamsPath = P.field("tune_params");
+    for (const std::string &Name : Keys) {
+      Parameter Param{Name, {}};
+      const llvm::json::Value *List = Values->get(Name);
+      if (!List) {
+        In.fail(ParamsPath.field(Name), "missing value");
+        return In.error();
+      }
+      if (!fromJSON(*List, Param.Values, ParamsPath.field(Name)))
+        return In.error();
+      Params.push_back(std::move(Param));
     }
-    C.Entries.push_back({Key.str(), std::move(*Record)});
   }
-  // llvm::json::Object does not keep the file's order; key order at least
-  // makes the entries, and a rewritten file, the same on every run.
-  llvm::sort(C.Entries,
-             [](const Entry &A, const Entry &B) { return A.Key < B.Key; });
-  C.recoverFloatSpellings();
-  return C;
+  OtherFields.clear();
+  for (const auto &[Key, V] : Header)
+    if (llvm::none_of(HeaderFields, [&](const char *H) { return Key == H; }))
+      OtherFields[Key] = V;
+  return llvm::Error::success();
 }
 
-void KernelTunerCache::recoverFloatSpellings() {
+/// One reading of a cache file: its top-level object a member at a time,
+/// "cache" an entry at a time. Kernel Tuner writes the header first; a file
+/// whose "cache" comes before the fields its entries are read by is read
+/// twice, the entries the second time.
+class KernelTunerCache::Reader {
+public:
+  using OpenFn =
+      llvm::function_ref<llvm::Expected<std::unique_ptr<ChunkSource>>()>;
+
+  static llvm::Expected<KernelTunerCache>
+  run(OpenFn Open, llvm::StringRef FileName, EntryFn OnEntry) {
+    Reader R(FileName, OnEntry);
+    for (bool First : {true, false}) {
+      auto Source = Open();
+      if (!Source)
+        return Source.takeError();
+      JSONStream S(std::move(*Source), FileName.str());
+      if (llvm::Error E = R.document(S, First))
+        return std::move(E);
+      if (First)
+        if (llvm::Error E = R.C.readHeader(R.Header))
+          return std::move(E);
+      if (R.EntriesGiven)
+        break;
+    }
+    return std::move(R.C);
+  }
+
+private:
+  Reader(llvm::StringRef FileName, EntryFn OnEntry) : OnEntry(OnEntry) {
+    C.FileName = FileName.str();
+  }
+
+  /// Kernel Tuner appends entries as it measures them and closes the
+  /// braces only at the end; its reader closes an interrupted file, and so
+  /// does this one: the file may end after an entry, a comma or the
+  /// cache's brace.
+  llvm::Error document(JSONStream &S, bool ReadHeader) {
+    auto P = S.peek();
+    if (!P)
+      return P.takeError();
+    if (*P != '{') {
+      // Whatever it is, an error in it first (nesting 50,000 deep).
+      unsigned Line = S.line(), Column = S.column();
+      if (!*P)
+        return S.error("unexpected end of file, expected a JSON object");
+      if (auto V = S.value(MaxHeaderFieldBytes, ""); !V)
+        return V.takeError();
+      return S.errorAt(Line, Column, "expected a JSON object");
+    }
+    llvm::cantFail(S.expect('{', "'{'"));
+    P = S.peek();
+    if (!P)
+      return P.takeError();
+    bool MayEnd = false, SawCache = false;
+    if (*P == '}') {
+      llvm::cantFail(S.expect('}', "'}'"));
+    } else {
+      while (true) {
+        unsigned Line = S.line(), Column = S.column();
+        auto Key = S.string(MaxHeaderFieldBytes);
+        if (!Key)
+          return Key.takeError();
+        if (llvm::Error E = S.expect(':', "':'"))
+          return E;
+        if (*Key == "cache") {
+          if (SawCache)
+            return S.errorAt(Line, Column, "\"cache\" given twice");
+          SawCache = true;
+          bool Give = !ReadHeader || (headerReady() && !readHeaderNow(S));
+          if (HeaderError)
+            return std::move(HeaderError);
+          auto Open = entries(S, Give);
+          if (!Open)
+            return Open.takeError();
+          EntriesGiven = Give;
+          if (*Open)
+            return llvm::Error::success();
+          MayEnd = true;
+        } else if (ReadHeader) {
+          if (Header.get(*Key))
+            return S.errorAt(Line, Column, "\"" + *Key + "\" given twice");
+          auto V = S.value(MaxHeaderFieldBytes, *Key);
+          if (!V)
+            return V.takeError();
+          Header[*Key] = std::move(*V);
+        } else if (llvm::Error E = S.skipValue(MaxHeaderFieldBytes)) {
+          return E;
+        }
+        P = S.peek();
+        if (!P)
+          return P.takeError();
+        if (!*P && MayEnd)
+          return llvm::Error::success();
+        if (*P == '}') {
+          llvm::cantFail(S.expect('}', "'}'"));
+          break;
+        }
+        if (llvm::Error E = S.expect(',', "',' or '}'"))
+          return E;
+        MayEnd = false;
+      }
+    }
+    P = S.peek();
+    if (!P)
+      return P.takeError();
+    if (*P)
+      return S.error("text after the end of the document");
+    return llvm::Error::success();
+  }
+
+  /// Whether the fields an entry is read by are known.
+  bool headerReady() const {
+    return Header.get("tune_params_keys") && Header.get("tune_params") &&
+           Header.get("objective");
+  }
+
+  /// Reads the header before the entries; false when it is read.
+  bool readHeaderNow(JSONStream &S) {
+    HeaderError = C.readHeader(Header);
+    return bool(HeaderError);
+  }
+
+  /// The entries of "cache", given to OnEntry when \p Give; whether the
+  /// file ended inside it (open, as Kernel Tuner leaves it).
+  llvm::Expected<bool> entries(JSONStream &S, bool Give) {
+    auto P = S.peek();
+    if (!P)
+      return P.takeError();
+    if (*P != '{')
+      return S.error("cache: expected an object");
+    llvm::cantFail(S.expect('{', "'{'"));
+    Count = 0;
+    for (bool First = true;; First = false) {
+      P = S.peek();
+      if (!P)
+        return P.takeError();
+      if (!*P)
+        return true;
+      if (*P == '}') {
+        llvm::cantFail(S.expect('}', "'}'"));
+        return false;
+      }
+      if (!First)
+        if (llvm::Error E = S.expect(',', "',' or '}'"))
+          return std::move(E);
+      P = S.peek();
+      if (!P)
+        return P.takeError();
+      if (!*P)
+        return true;
+      unsigned Line = S.line(), Column = S.column();
+      auto Key = S.string(MaxEntryBytes);
+      if (!Key)
+        return Key.takeError();
+      if (llvm::Error E = S.expect(':', "':'"))
+        return std::move(E);
+      if (++Count > MaxCacheEntries)
+        return S.errorAt(Line, Column,
+                         "more than " + llvm::Twine(MaxCacheEntries) +
+                             " entries in the cache");
+      if (!Give) {
+        if (llvm::Error E = S.skipValue(MaxEntryBytes))
+          return std::move(E);
+        continue;
+      }
+      auto V = S.value(MaxEntryBytes, "cache." + *Key);
+      if (!V)
+        return V.takeError();
+      llvm::json::Object *Record = V->getAsObject();
+      if (!Record)
+        return S.errorAt(Line, Column,
+                         "cache.\"" + *Key + "\": expected an object");
+      Entry E{std::move(*Key), std::move(*Record), Line, Column};
+      if (Count == 1)
+        C.recoverFloatSpellings(E.Key);
+      if (llvm::Error Err = OnEntry(C, E))
+        return std::move(Err);
+    }
+  }
+
+  KernelTunerCache C;
+  EntryFn OnEntry;
+  llvm::json::Object Header;
+  llvm::Error HeaderError = llvm::Error::success();
+  size_t Count = 0;
+  bool EntriesGiven = false;
+};
+
+void KernelTunerCache::recoverFloatSpellings(llvm::StringRef Key) {
   // llvm::json reads 1.0 as the integer 1, but Kernel Tuner keys the entry
   // "1.0", and a key metacu writes must match the one Kernel Tuner looks up.
   // The keys show which parameters were floats.
-  if (Entries.empty())
-    return;
   llvm::SmallVector<llvm::StringRef, 16> Parts;
-  llvm::StringRef(Entries.front().Key).split(Parts, ',');
+  Key.split(Parts, ',');
   if (Parts.size() != Params.size())
     return; // a string value with a comma: the key cannot be split
   for (size_t P = 0; P < Params.size(); ++P) {
@@ -125,11 +262,49 @@ void KernelTunerCache::recoverFloatSpellings() {
   }
 }
 
+/// All entries of a cache, sorted by key: llvm::json::Object did not keep
+/// the file's order, and key order at least makes a rewritten file the same
+/// on every run.
+static llvm::Expected<KernelTunerCache>
+collect(llvm::Expected<KernelTunerCache> C,
+        std::vector<KernelTunerCache::Entry> Entries) {
+  if (!C)
+    return C.takeError();
+  llvm::sort(Entries, [](const KernelTunerCache::Entry &A,
+                         const KernelTunerCache::Entry &B) {
+    return A.Key < B.Key;
+  });
+  C->Entries = std::move(Entries);
+  return C;
+}
+
+llvm::Expected<KernelTunerCache>
+KernelTunerCache::parse(llvm::StringRef Text, llvm::StringRef FileName) {
+  std::vector<Entry> Entries;
+  auto C = Reader::run(
+      [&]() -> llvm::Expected<std::unique_ptr<ChunkSource>> {
+        return ChunkSource::ofText(Text, MaxCacheBytes);
+      },
+      FileName, [&](const KernelTunerCache &, Entry &E) {
+        Entries.push_back(std::move(E));
+        return llvm::Error::success();
+      });
+  return collect(std::move(C), std::move(Entries));
+}
+
+llvm::Expected<KernelTunerCache>
+KernelTunerCache::stream(llvm::StringRef Path, EntryFn OnEntry) {
+  return Reader::run([&] { return ChunkSource::open(Path, MaxCacheBytes); },
+                     Path, OnEntry);
+}
+
 llvm::Expected<KernelTunerCache> KernelTunerCache::read(llvm::StringRef Path) {
-  auto Text = readMaybeGzipFile(Path);
-  if (!Text)
-    return Text.takeError();
-  return parse(*Text, Path);
+  std::vector<Entry> Entries;
+  auto C = stream(Path, [&](const KernelTunerCache &, Entry &E) {
+    Entries.push_back(std::move(E));
+    return llvm::Error::success();
+  });
+  return collect(std::move(C), std::move(Entries));
 }
 
 std::string KernelTunerCache::print() const {
@@ -172,13 +347,19 @@ KernelTunerCache::file(llvm::StringRef Path) const {
   return maybeGzipFile(Path, print());
 }
 
+std::string KernelTunerCache::where(const Entry &E,
+                                    llvm::StringRef Field) const {
+  std::string At = FileName;
+  if (E.Line)
+    At += ":" + std::to_string(E.Line) + ":" + std::to_string(E.Column);
+  return At + ": cache.\"" + E.Key + "\"." + Field.str() + ": ";
+}
+
 llvm::Expected<Config> KernelTunerCache::configOf(const Entry &E) const {
   Config C;
   for (const Parameter &P : Params) {
     const llvm::json::Value *V = E.Record.get(P.Name);
-    auto Where = [&] {
-      return FileName + ": cache.\"" + E.Key + "\"." + P.Name + ": ";
-    };
+    auto Where = [&] { return where(E, P.Name); };
     if (!V)
       return llvm::createStringError(Where() + "missing");
     auto PV = Value::fromJSON(*V);
@@ -211,9 +392,7 @@ llvm::Expected<SearchSpace> KernelTunerCache::recordedSpace() const {
 llvm::Expected<Measurement>
 KernelTunerCache::measurement(const Entry &E) const {
   Measurement M;
-  auto Where = [&](llvm::StringRef Field) {
-    return FileName + ": cache.\"" + E.Key + "\"." + Field.str() + ": ";
-  };
+  auto Where = [&](llvm::StringRef Field) { return where(E, Field); };
   const llvm::json::Value *Time = E.Record.get("time");
   if (!Time)
     return llvm::createStringError(Where("time") + "missing");

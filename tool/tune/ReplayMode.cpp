@@ -27,31 +27,25 @@ std::optional<size_t> ReplayResult::evaluationsToWithin(double Fraction) const {
 
 llvm::Expected<ReplayResult>
 metacu::tune::replay(const ReplayOptions &Options) {
-  auto Cache = KernelTunerCache::read(Options.CachePath);
-  if (!Cache)
-    return Cache.takeError();
-  auto Space = Cache->recordedSpace();
-  if (!Space)
-    return Space.takeError();
-  auto Runner = ReplayRunner::create(*Cache, *Space);
+  // Streamed: the runner keeps a fixed size of each entry, not its record.
+  KernelTunerCache Cache;
+  SearchSpace Space;
+  auto Runner = ReplayRunner::read(Options.CachePath, Cache, Space);
   if (!Runner)
     return Runner.takeError();
-  // The runner holds what each entry recorded; the records themselves
-  // (most of a large cache's memory) are not needed again.
-  std::vector<KernelTunerCache::Entry>().swap(Cache->Entries);
 
   ReplayResult Result;
   RunInfo &Info = Result.Info;
-  Info.Kernel = Cache->KernelName;
-  Info.Where = {Options.Arch, Cache->DeviceName};
-  Info.Objective = Metric::fromObjective(Cache->Objective);
+  Info.Kernel = Cache.KernelName;
+  Info.Where = {Options.Arch, Cache.DeviceName};
+  Info.Objective = Metric::fromObjective(Cache.Objective);
   Info.Limit = Options.Limit;
   Info.Source = Options.CachePath;
   Info.Note = ("replay of " + llvm::sys::path::filename(Options.CachePath) +
-               ", recorded on " + Cache->DeviceName)
+               ", recorded on " + Cache.DeviceName)
                   .str();
-  for (uint32_t I = 0; I < Space->size(); ++I) {
-    const Measurement &M = (*Runner)->recorded(I);
+  for (uint32_t I = 0; I < Space.size(); ++I) {
+    Measurement M = (*Runner)->recorded(I);
     if (!M.valid())
       continue;
     ++Result.ValidConfigs;
@@ -64,7 +58,7 @@ metacu::tune::replay(const ReplayOptions &Options) {
 
   std::optional<Predictions> Predicted;
   if (!Options.PredictionsPath.empty()) {
-    auto P = Predictions::read(Options.PredictionsPath, *Space);
+    auto P = Predictions::read(Options.PredictionsPath, Space);
     if (!P)
       return P.takeError();
     Predicted = std::move(*P);
@@ -81,7 +75,7 @@ metacu::tune::replay(const ReplayOptions &Options) {
   Tune.Evaluation.Journal = Journal->get();
   Tune.Evaluation.Listener = Options.Listener;
   Tune.Evaluation.Predicted = Predicted ? &*Predicted : nullptr;
-  auto Run = runTuning(*Space, **Runner, Tune);
+  auto Run = runTuning(Space, **Runner, Tune);
   if (!Run)
     return Run.takeError();
   Result.Run = std::move(*Run);
@@ -89,7 +83,7 @@ metacu::tune::replay(const ReplayOptions &Options) {
     Result.BestObjective = (*Runner)->recorded(*Result.Run.Best).Objective;
   Result.SimulatedSeconds = (*Runner)->seconds();
   Info.Date = currentDate();
-  Result.Space = std::move(*Space);
+  Result.Space = std::move(Space);
   return Result;
 }
 

@@ -85,17 +85,30 @@ SearchSpace::restricted(std::vector<Parameter> Params, Restriction Allowed) {
 llvm::Expected<SearchSpace>
 SearchSpace::recorded(std::vector<Parameter> Params,
                       llvm::ArrayRef<Config> Configs) {
+  std::vector<uint32_t> Values;
+  for (const Config &C : Configs) {
+    if (C.size() != Params.size())
+      return llvm::createStringError(
+          "a configuration has " + std::to_string(C.size()) + " values for " +
+          std::to_string(Params.size()) + " parameters");
+    Values.insert(Values.end(), C.begin(), C.end());
+  }
+  return recordedValues(std::move(Params), Values);
+}
+
+llvm::Expected<SearchSpace>
+SearchSpace::recordedValues(std::vector<Parameter> Params,
+                            llvm::ArrayRef<uint32_t> Values) {
   SearchSpace S;
   if (auto Err = check(Params, S.Product))
     return std::move(Err);
   S.Params = std::move(Params);
   S.Weights = weightsOf(S.Params);
-  for (const Config &C : Configs) {
-    if (C.size() != S.Params.size())
-      return llvm::createStringError(
-          "a configuration has " + std::to_string(C.size()) + " values for " +
-          std::to_string(S.Params.size()) + " parameters");
-    for (size_t I = 0; I < C.size(); ++I)
+  size_t Width = S.Params.size();
+  S.Codes.reserve(Values.size() / Width);
+  for (size_t At = 0; At + Width <= Values.size(); At += Width) {
+    llvm::ArrayRef<uint32_t> C = Values.slice(At, Width);
+    for (size_t I = 0; I < Width; ++I)
       if (C[I] >= S.Params[I].Values.size())
         return llvm::createStringError("value index out of range for '" +
                                        S.Params[I].Name + "'");
@@ -103,6 +116,7 @@ SearchSpace::recorded(std::vector<Parameter> Params,
   }
   llvm::sort(S.Codes);
   S.Codes.erase(std::unique(S.Codes.begin(), S.Codes.end()), S.Codes.end());
+  S.Codes.shrink_to_fit();
   S.index();
   return S;
 }

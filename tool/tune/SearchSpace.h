@@ -60,6 +60,11 @@ public:
   /// into enumeration order; duplicates are merged.
   static llvm::Expected<SearchSpace> recorded(std::vector<Parameter> Params,
                                               llvm::ArrayRef<Config> Configs);
+  /// recorded() of configurations given one after another, a value index
+  /// per parameter each: a million take 4 bytes a value, not a Config each.
+  static llvm::Expected<SearchSpace>
+  recordedValues(std::vector<Parameter> Params,
+                 llvm::ArrayRef<uint32_t> Values);
 
   llvm::ArrayRef<Parameter> parameters() const { return Params; }
   /// The position of the parameter called \p Name.

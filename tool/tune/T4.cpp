@@ -24,8 +24,7 @@ static llvm::json::Object t4Result(const SearchSpace &Space,
                            {"framework", M.FrameworkMs},
                            {"validation", M.VerificationMs},
                            {"runtimes", llvm::json::Array(M.Times)}};
-  return llvm::json::Object{
-      {"timestamp", M.Timestamp},
+  llvm::json::Object Result{
       {"configuration", Space.toJSON(E.Config)},
       {"objectives", llvm::json::Array{Objective}},
       {"times", std::move(Times)},
@@ -34,6 +33,10 @@ static llvm::json::Object t4Result(const SearchSpace &Space,
       // checked", and a failed build or launch produced no result to check.
       {"correctness", M.Status == Validity::Correctness ? 0 : 1},
       {"measurements", llvm::json::Array{std::move(Measured)}}};
+  // Optional in T4, and none is known of a replayed evaluation.
+  if (!M.Timestamp.empty())
+    Result["timestamp"] = M.Timestamp;
+  return Result;
 }
 
 llvm::json::Value metacu::tune::t4Results(const SearchSpace &Space,

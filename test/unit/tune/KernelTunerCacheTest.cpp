@@ -1,5 +1,6 @@
 //===- KernelTunerCacheTest.cpp - Kernel Tuner's cache file format --------===//
 #include "tune/KernelTunerCache.h"
+#include "tune/Gzip.h"
 #include "../TempDir.h"
 #include "TuneTestData.h"
 
@@ -131,7 +132,7 @@ TEST(KernelTunerCacheTest, ShapeErrorsNameFileAndPath) {
   auto M = K.measurement(entry(K, "32,1"));
   ASSERT_FALSE(bool(M));
   EXPECT_EQ(llvm::toString(M.takeError()),
-            "t.json: cache.\"32,1\".time: unknown outcome 'Exploded'");
+            "t.json:13:1: cache.\"32,1\".time: unknown outcome 'Exploded'");
 
   std::string Stray = Small;
   Stray.replace(Stray.find("\"bx\": 32, \"ro\": 0"), 9, "\"bx\": 64,");
@@ -139,7 +140,8 @@ TEST(KernelTunerCacheTest, ShapeErrorsNameFileAndPath) {
   auto Space = S.recordedSpace();
   ASSERT_FALSE(bool(Space));
   EXPECT_NE(llvm::toString(Space.takeError())
-                .find("v.json: cache.\"32,0\".bx: 64 is not among tune_params"),
+                .find("v.json:12:1: cache.\"32,0\".bx: 64 is not among "
+                      "tune_params"),
             std::string::npos);
 }
 
@@ -215,4 +217,63 @@ TEST(KernelTunerCacheTest, ANumberNoDoubleHoldsIsAnErrorAnywhere) {
   ASSERT_FALSE(bool(P));
   EXPECT_EQ(llvm::toString(P.takeError()),
             "inf.json:6: tune_params.bx[1]: a number too large for a double");
+}
+
+TEST(KernelTunerCacheTest, ACacheCutInsideAnEntryIsAnErrorAtTheCut) {
+  // An entry Kernel Tuner was writing when it was killed: not closed, as
+  // its reader would not close it either.
+  std::string Text = Small;
+  std::string Torn = Text.substr(0, Text.find("\"32,1\"") + 12);
+  auto C = KernelTunerCache::parse(Torn, "torn.json");
+  ASSERT_FALSE(bool(C));
+  EXPECT_EQ(llvm::toString(C.takeError()),
+            "torn.json:13:13: unexpected end of file inside a value");
+  // Cut after the cache's brace: the document is closed as Kernel Tuner's
+  // reader closes it.
+  std::string NoRoot = Text.substr(0, Text.rfind('}'));
+  EXPECT_EQ(llvm::cantFail(KernelTunerCache::parse(NoRoot, "c.json"))
+                .Entries.size(),
+            4u);
+}
+
+TEST(KernelTunerCacheTest, AHeaderAfterTheCacheIsReadFirst) {
+  const char *Late = R"({"cache": {"2,x": {"n": 2, "s": "x", "time": 1.0}},
+    "tune_params": {"n": [1, 2], "s": ["x"]}, "objective": "time",
+    "tune_params_keys": ["n", "s"], "device_name": "GPU"})";
+  KernelTunerCache C = llvm::cantFail(KernelTunerCache::parse(Late, "l.json"));
+  EXPECT_EQ(C.DeviceName, "GPU");
+  ASSERT_EQ(C.Entries.size(), 1u);
+  EXPECT_EQ(llvm::cantFail(C.configOf(C.Entries[0])), (Config{1, 0}));
+}
+
+TEST(KernelTunerCacheTest, StreamingGivesEachEntryWithWhereItIsAndKeepsNone) {
+  TempDir T;
+  std::string Path = T.write("s.json.gz", llvm::cantFail(gzip(Small)));
+  std::vector<std::string> Seen;
+  auto C = KernelTunerCache::stream(
+      Path, [&](const KernelTunerCache &H, KernelTunerCache::Entry &E) {
+        EXPECT_EQ(H.Params.size(), 2u);
+        Seen.push_back(E.Key + "@" + std::to_string(E.Line) + ":" +
+                       std::to_string(E.Column));
+        return llvm::Error::success();
+      });
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_TRUE(C->Entries.empty());
+  EXPECT_EQ(Seen, (std::vector<std::string>{"16,0@10:1", "16,1@11:1",
+                                            "32,0@12:1", "32,1@13:1"}));
+}
+
+TEST(KernelTunerCacheTest, MalformedEntriesAreErrorsAtTheirLineAndColumn) {
+  for (auto [Bad, Where] : std::vector<std::pair<std::string, std::string>>{
+           {R"("32,0": [1])", "b.json:12:1: cache.\"32,0\": expected an object"},
+           {R"("32,0": {"bx": 32,, "ro": 0})",
+            "b.json:12:19: Expected object key"},
+           {R"("32,0" {"bx": 32, "ro": 0})", "b.json:12:8: expected ':'"}}) {
+    std::string Text = Small;
+    size_t At = Text.find("\"32,0\"");
+    Text.replace(At, Text.find('\n', At) - At - 1, Bad);
+    auto C = KernelTunerCache::parse(Text, "b.json");
+    ASSERT_FALSE(bool(C)) << Bad;
+    EXPECT_EQ(llvm::toString(C.takeError()), Where);
+  }
 }

@@ -6,6 +6,13 @@
 // exactly. Time passes on a simulated clock by what each evaluation cost
 // when it was recorded (compilation, benchmarking, verification, framework).
 //
+// A cache may record a million configurations, so the runner keeps of each
+// only what a replay needs, in a fixed size (sizeof(Recorded), 48 bytes;
+// about 170 bytes an entry with the space's own index, measured in
+// docs/tune.md): its objective, its validity, what it cost and the day it
+// was measured (the date of a tuning file's entry). Each run's time and the
+// time of day are not kept: a replayed evaluation has none.
+//
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TUNE_RUNNERS_REPLAYRUNNER_H
 #define METACU_TUNE_RUNNERS_REPLAYRUNNER_H
@@ -25,19 +32,40 @@ public:
   /// record (its recordedSpace() does).
   static llvm::Expected<std::unique_ptr<ReplayRunner>>
   create(const KernelTunerCache &Cache, const SearchSpace &Space);
+  /// Streams the cache file \p Path (KernelTunerCache::stream): its header
+  /// into \p Header, the space of exactly the configurations it records
+  /// into \p Space, and a runner of them. A configuration recorded twice is
+  /// an error at the second.
+  static llvm::Expected<std::unique_ptr<ReplayRunner>>
+  read(llvm::StringRef Path, KernelTunerCache &Header, SearchSpace &Space);
 
   const Target &target() const override { return Device; }
   llvm::Error run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) override;
   double seconds() const override { return Clock; }
 
   /// What configuration \p Index recorded.
-  const Measurement &recorded(uint32_t Index) const { return ByIndex[Index]; }
+  Measurement recorded(uint32_t Index) const;
 
 private:
-  ReplayRunner() = default;
+  /// What a replay keeps of an entry.
+  struct Recorded {
+    double Objective = 0;
+    double CompileMs = 0, BenchmarkMs = 0, VerificationMs = 0,
+           FrameworkMs = 0;
+    /// The timestamp's date as YYYYMMDD; 0: none.
+    uint32_t Day = 0;
+    Validity Status = Validity::Correct;
+    /// Recorded as a number that is no measured value (a time of 0): its
+    /// reason is Metric::whyNotMeasured's, else Kernel Tuner's name.
+    bool Unmeasured = false;
+  };
+  static Recorded compact(const Measurement &M);
+
+  explicit ReplayRunner(const KernelTunerCache &Cache);
 
   Target Device;
-  std::vector<Measurement> ByIndex;
+  Metric Objective;
+  std::vector<Recorded> ByIndex;
   double Clock = 0;
 };
 
