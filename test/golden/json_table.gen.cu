@@ -25,6 +25,7 @@ __global__ void copy(const float* x, float* y) {
 #line 12 "json_table.cu"
       { y[base + 1 * 128] = x[base + 1 * 128]; }
 #endif
+#line 14 "json_table.cu"
   }
 #line 6 "json_table.cu"
   {
@@ -40,5 +41,6 @@ __global__ void copy(const float* x, float* y) {
 #line 12 "json_table.cu"
       { y[base + 3 * 256] = x[base + 3 * 256]; }
 #endif
+#line 14 "json_table.cu"
   }
 }

@@ -167,6 +167,7 @@ __global__ void inside_codegen(int* out) {
 #line 48 "meta_break.cu"
       out[0] = 7;
 #endif
+#line 50 "meta_break.cu"
   }
 #line 43 "meta_break.cu"
   {
