@@ -18,23 +18,18 @@ __global__ void copy(const float* x, float* y) {
 #line 6 "json_table.cu"
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#line 7 "json_table.cu"
-    {
 #line 10 "json_table.cu"
       int base = blockIdx.x * 256 + threadIdx.x;
 #line 12 "json_table.cu"
       { y[base + 0 * 128] = x[base + 0 * 128]; }
 #line 12 "json_table.cu"
       { y[base + 1 * 128] = x[base + 1 * 128]; }
-    }
 #endif
 #line 14 "json_table.cu"
   }
 #line 6 "json_table.cu"
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 800
-#line 7 "json_table.cu"
-    {
 #line 10 "json_table.cu"
       int base = blockIdx.x * 1024 + threadIdx.x;
 #line 12 "json_table.cu"
@@ -45,7 +40,6 @@ __global__ void copy(const float* x, float* y) {
       { y[base + 2 * 256] = x[base + 2 * 256]; }
 #line 12 "json_table.cu"
       { y[base + 3 * 256] = x[base + 3 * 256]; }
-    }
 #endif
 #line 14 "json_table.cu"
   }

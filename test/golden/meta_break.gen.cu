@@ -162,27 +162,17 @@ __global__ void triangle(int* out) {
 __global__ void inside_codegen(int* out) {
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
-#line 44 "meta_break.cu"
-    {
       out[0] = 9;
-#line 47 "meta_break.cu"
-    }
 #else
-#line 47 "meta_break.cu"
-    {
+#line 48 "meta_break.cu"
       out[0] = 7;
-    }
 #endif
 #line 50 "meta_break.cu"
   }
 #line 43 "meta_break.cu"
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
-#line 44 "meta_break.cu"
-    {
       out[1] = 9;
-#line 47 "meta_break.cu"
-    }
 #endif
 #line 50 "meta_break.cu"
   }

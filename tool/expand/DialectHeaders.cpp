@@ -84,6 +84,8 @@ struct Directive {
   /// The include search path finds the same file by the name as written,
   /// from any includer: nvcc, reading it in the generated file, does too.
   bool Searchable = false;
+  /// The name as written, without its quotes or angle brackets.
+  std::string Written;
 };
 
 /// One entry into a file: a file included twice is two of them.
@@ -125,6 +127,7 @@ public:
     D.FoundIn = realPath(SearchPath);
     D.Target = realPath(File->getName());
     D.Searchable = searchable(FileName, File->getName());
+    D.Written = FileName.str();
     Files[Includer].Directives.push_back(std::move(D));
     Pending = Includer;
   }
@@ -374,17 +377,31 @@ private:
           Out += '\n';
         Pos = std::min(End + 1, Text.size());
         mark(Name, Lines.line(Pos), Library);
-      } else if (I != 0 && !D->Angled && D->FoundIn == ParentDir &&
-                 ParentDir != InputDir && !D->Searchable) {
+      } else if (I != 0 && !D->Angled && ParentDir != InputDir &&
+                 ((D->FoundIn == ParentDir && !D->Searchable) ||
+                  shadowedFromInput(*D))) {
         // Found beside the header, and not through the include path (which
-        // nvcc searches for it in the generated file as written): the text
-        // now reads from the input's directory.
+        // nvcc searches for it in the generated file as written), or by a
+        // name that opens another file from the input's directory (which
+        // nvcc searches first from the generated file): the text now reads
+        // from the input's directory.
         Out += Text.slice(Pos, Unified.offset(D->NameBegin));
         Out += "\"" + relativePath(InputDir, D->Target) + "\"";
         Pos = Unified.offset(D->NameEnd);
       }
     }
     Out += Text.substr(Pos);
+  }
+
+  /// Whether the quote-include \p D's name as written, looked up first
+  /// where the generated file is (the input's directory), opens another
+  /// file than the header's include did.
+  bool shadowedFromInput(const Directive &D) const {
+    if (llvm::sys::path::is_absolute(D.Written))
+      return false;
+    llvm::SmallString<256> P(InputDir);
+    llvm::sys::path::append(P, D.Written);
+    return llvm::sys::fs::exists(P) && !llvm::sys::fs::equivalent(P, D.Target);
   }
 
   /// Offsets of the pragmas of \p Text that mean something in a header

@@ -61,7 +61,9 @@ public:
   /// from the output's first byte.
   OutputMap takeMap() { return std::move(Map); }
 
-  void directive(const std::string &D) {
+  /// \p Kind: the conditional directive it is, which nvcc's line count
+  /// depends on (a '#line' in a branch a pass skips is skipped too).
+  void directive(const std::string &D, metacu_directive_kind Kind) {
     // A directive needs a line of its own; indentation already written for
     // the next line waits for it.
     std::string Indent;
@@ -78,6 +80,20 @@ public:
     Out += '\n';
     if (Presumed)
       ++Presumed;
+    // After a branch that wrote a '#line', the passes that skipped it count
+    // on from elsewhere: the next line needs a '#line' of its own.
+    if (Kind == METACU_DIRECTIVE_IF) {
+      LineInBranch.push_back(false);
+    } else if (!LineInBranch.empty() && LineInBranch.back()) {
+      Presumed = 0;
+      if (Kind == METACU_DIRECTIVE_ENDIF) {
+        LineInBranch.pop_back();
+        if (!LineInBranch.empty())
+          LineInBranch.back() = true;
+      }
+    } else if (Kind == METACU_DIRECTIVE_ENDIF && !LineInBranch.empty()) {
+      LineInBranch.pop_back();
+    }
     Line = std::move(Indent);
     Stretches = std::move(IndentStretches);
   }
@@ -97,6 +113,8 @@ private:
              quotedPath(Source->LinePath) + "\n";
       Presumed = Source->Where.Line;
       PathOf = Source->LinePath;
+      if (!LineInBranch.empty())
+        LineInBranch.back() = true;
     }
     for (size_t I = 0; I < Stretches.size(); ++I) {
       const Stretch &S = Stretches[I];
@@ -138,6 +156,8 @@ private:
   /// The line number nvcc presumes for the next output line; 0 before the
   /// first #line.
   unsigned Presumed = 0;
+  /// Per open conditional, whether a '#line' was written inside it.
+  std::vector<bool> LineInBranch;
 };
 
 /// The metacu header the expanded code needs, if any. The lowering's
@@ -212,16 +232,16 @@ EmittedFile emitMapped(const SourceFile &File, const ArchList &Archs,
     case Event::Directive:
       switch (E.DirectiveKind) {
       case METACU_DIRECTIVE_IF:
-        W.directive("#if " + Archs.guard(E.Mask));
+        W.directive("#if " + Archs.guard(E.Mask), METACU_DIRECTIVE_IF);
         break;
       case METACU_DIRECTIVE_ELIF:
-        W.directive("#elif " + Archs.guard(E.Mask));
+        W.directive("#elif " + Archs.guard(E.Mask), METACU_DIRECTIVE_ELIF);
         break;
       case METACU_DIRECTIVE_ELSE:
-        W.directive("#else");
+        W.directive("#else", METACU_DIRECTIVE_ELSE);
         break;
       case METACU_DIRECTIVE_ENDIF:
-        W.directive("#endif");
+        W.directive("#endif", METACU_DIRECTIVE_ENDIF);
         break;
       }
       W.setPasses(Kept());

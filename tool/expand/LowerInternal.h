@@ -63,6 +63,9 @@ struct Scope {
   /// bodies, or 'using if codegen'): its ordinary declarations are the
   /// enclosing scope's.
   bool OpensNoScope = false;
+  /// A braced 'if codegen' branch in a function whose braces are not
+  /// emitted, since they cannot change what it means (BranchBraces.h).
+  bool Unbraced = false;
 };
 
 /// \p S as a C++ string literal.
@@ -177,8 +180,7 @@ private:
   /// template parameter is an enumeration that its meta code reads.
   std::optional<Specialization> enumSpecialization(unsigned Open,
                                                    unsigned StmtStart) const;
-  void openBranches(const Specialization &S, unsigned Open,
-                    unsigned &Pending);
+  void openBranches(const Specialization &S, unsigned Open, unsigned &Pending);
   void openSpecializations(const Specialization &S, unsigned Open,
                            unsigned &Pending);
 
@@ -234,6 +236,9 @@ private:
   llvm::Error lowerLoop(const Node &N);
   llvm::Error lowerMetaIf(const Node &N);
   llvm::Error lowerCodegen(const Node &N);
+  /// Per branch of the chain \p N, whether it is lowered without its
+  /// braces (BranchBraces.h).
+  std::vector<bool> bracesCanGo(const Node &N) const;
   bool isTemplateDependent(llvm::ArrayRef<Token> HT) const;
   /// 'for (T i = A; i OP B; STEP)' whose bounds use template parameters:
   /// only the C++ compiler can count it, so it becomes a fold over an index

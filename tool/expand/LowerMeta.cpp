@@ -8,6 +8,7 @@
 // C++ compiler unrolls.
 //
 //===----------------------------------------------------------------------===//
+#include "expand/BranchBraces.h"
 #include "expand/LowerInternal.h"
 #include "expand/MetaNames.h"
 #include "support/Diagnostic.h"
@@ -144,13 +145,13 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
   bool Owns = ownsLines(N);
   std::string Indent = Owns ? indentOf(N.Whole.Begin) : "";
   unsigned BB = B.Body.Begin, BE = B.Body.End;
-  if (Scopes.back().Kind == ScopeKind::Function && !N.Using) {
+  if (Scopes.back().Kind == ScopeKind::Function && !N.Using &&
+      !Scopes.back().Unbraced) {
     // The end of each output block is written by a guard, so that a '@meta
     // break' or '@meta continue' inside the body still closes it.
-    auto Body = [&](unsigned From, unsigned To,
-                    llvm::function_ref<void()> WriteEnd,
-                    std::optional<unsigned> EarlyIndent =
-                        std::nullopt) -> llvm::Error {
+    auto Body =
+        [&](unsigned From, unsigned To, llvm::function_ref<void()> WriteEnd,
+            std::optional<unsigned> EarlyIndent = std::nullopt) -> llvm::Error {
       openGuardedBlock(WriteEnd, EarlyIndent);
       llvm::Error Err = lowerSequence(B.Nodes, From, To);
       closeGuardedBlock();
@@ -183,9 +184,9 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
       emitCode(BE, std::string(IsLoop ? " }" : "") + (Owns ? "\n" : " "));
     });
   }
-  // Namespace, class and initializer scope, and a 'using if codegen'
-  // branch: the braces are not emitted, so a loop can generate
-  // declarations and a branch declares into the scope around it.
+  // Namespace, class and initializer scope, a 'using if codegen' branch
+  // and one that can lose its braces: the braces are not emitted, so a loop can
+  // generate declarations and a branch declares into the scope around it.
   if (B.Braced) {
     unsigned IB = BB + 1, IE = BE - 1;
     llvm::StringRef Inner = File.text().slice(IB, IE);
@@ -319,9 +320,9 @@ llvm::Error Lowering::lowerDependentIf(const Node &N) {
     pushBodyScope();
     ++DependentDepth;
     emitCode(B.Body.Begin, B.Braced ? "" : "{ ");
-    llvm::Error Err =
-        B.Braced ? lowerBracedBody(B) : lowerSequence(B.Nodes, B.Body.Begin,
-                                                      B.Body.End);
+    llvm::Error Err = B.Braced
+                          ? lowerBracedBody(B)
+                          : lowerSequence(B.Nodes, B.Body.Begin, B.Body.End);
     bool Last = I + 1 == N.Branches.size();
     emitCode(B.Body.End, std::string(B.Braced ? "" : " }") + (Last ? "" : " "));
     --DependentDepth;
@@ -359,10 +360,15 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
                    "variable ('T t[] = {...}')");
   // A 'using' chain's branches are no blocks that 'if (false)' could
   // guard, and the names they declare are the function's.
-  if (Scopes.back().DeviceOnly && !N.Using &&
-      llvm::any_of(Scan.tokensIn(N.Whole),
-                   [](const Token &T) { return T.isIdent("return"); }))
+  bool HostCopy = Scopes.back().DeviceOnly && !N.Using &&
+                  llvm::any_of(Scan.tokensIn(N.Whole), [](const Token &T) {
+                    return T.isIdent("return");
+                  });
+  if (HostCopy)
     HostCopyChains.push_back(N.Whole.Begin);
+  // The host pass's copy puts each branch under 'if (false)': a block.
+  std::vector<bool> Unbraced =
+      HostCopy ? std::vector<bool>(N.Branches.size(), false) : bracesCanGo(N);
   ensureRun();
   write("{\n");
   setLocation(N.Whole.Begin);
@@ -386,6 +392,7 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
     pushBodyScope();
     Scopes.back().OpensNoScope =
         N.Using || Scopes.back().Kind != ScopeKind::Function;
+    Scopes.back().Unbraced = Unbraced[I];
     auto Err = emitBody(N, N.Branches[I], /*IsLoop=*/false);
     Scope Branch = std::move(Scopes.back());
     Scopes.pop_back();
@@ -401,6 +408,43 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
   }
   write("}\n");
   return llvm::Error::success();
+}
+
+std::vector<bool> Lowering::bracesCanGo(const Node &N) const {
+  std::vector<bool> Can(N.Branches.size(), false);
+  if (Scopes.back().Kind != ScopeKind::Function || N.Using)
+    return Can;
+  unsigned First = Scan.tokenAt(N.Whole.Begin);
+  unsigned Last = Scan.tokenAt(N.Whole.End) - 1;
+  if (!startsStatement(Toks, First))
+    return Can;
+  bool Ends = endsBlock(Toks, Last);
+  // What the function declared before the chain, in any block: more than
+  // the chain's block holds, which only keeps braces that could go.
+  std::optional<llvm::StringSet<>> Before;
+  auto DeclaredBefore = [&]() -> const llvm::StringSet<> & {
+    if (!Before) {
+      auto Function = llvm::find_if(
+          Scopes, [](const Scope &S) { return S.Kind == ScopeKind::Function; });
+      Before = declaredBefore(
+          Toks, functionHeadBegin(Toks, Scan.tokenAt(Function->OpenOffset)),
+          First);
+    }
+    return *Before;
+  };
+  for (size_t I = 0; I < N.Branches.size(); ++I) {
+    const Branch &B = N.Branches[I];
+    if (!B.Braced)
+      continue;
+    std::optional<llvm::StringSet<>> Declared = declaredAtTopLevel(
+        Toks, Scan.tokenAt(B.Body.Begin), Scan.tokenAt(B.Body.End - 1));
+    Can[I] = Declared &&
+             (Declared->empty() ||
+              (Ends && llvm::none_of(Declared->keys(), [&](llvm::StringRef K) {
+                 return DeclaredBefore().contains(K);
+               })));
+  }
+  return Can;
 }
 
 bool Lowering::isTemplateDependent(llvm::ArrayRef<Token> HT) const {

@@ -124,6 +124,22 @@ TEST(EmitTest, LineDirectiveWhereTheOutputSkipsInputLines) {
             "#line 1 \"k.cu\"\none\n#line 4 \"k.cu\"\nfour\n");
 }
 
+TEST(EmitTest, LineDirectiveAfterABranchThatWroteOne) {
+  SourceFile F("k.cu", "a\nif\nb\nelse\nc\nend\nd\n");
+  // The first branch repeats its line, so it writes a '#line'. A pass that
+  // takes the other branch skips that '#line' and counts on from the
+  // physical lines, and one that takes the first skips the other's: the
+  // other branch and the code after the chain get their own '#line'.
+  EXPECT_EQ(
+      body(F, archs("75,80"),
+           {text(0, 2), directive(METACU_DIRECTIVE_IF, 0b100), text(5, 7),
+            code(5, "b2\n"), directive(METACU_DIRECTIVE_ELSE, 0), text(12, 14),
+            directive(METACU_DIRECTIVE_ENDIF, 0), text(18, 20)}),
+      "#line 1 \"k.cu\"\na\n#if defined(__CUDA_ARCH__) && "
+      "__CUDA_ARCH__ == 800\nb\n#line 3 \"k.cu\"\nb2\n#else\n"
+      "#line 5 \"k.cu\"\nc\n#endif\n#line 7 \"k.cu\"\nd\n");
+}
+
 TEST(EmitTest, LineDirectiveWhereTheOutputRepeatsAnInputLine) {
   SourceFile F("k.cu", "head\n  x[i] = 0;\ntail\n");
   // A loop body emitted twice, with generated text at its line.
@@ -279,7 +295,7 @@ TEST(EmitMappedTest, MapsCopiesByteForByteAndGeneratedTextToItsConstruct) {
   auto Four = E.Map.toInput(Out + 8);
   ASSERT_TRUE(Four);
   EXPECT_FALSE(Four->Verbatim);
-  EXPECT_EQ(Four->Col, 9u); // the splice's '@'
+  EXPECT_EQ(Four->Col, 9u);                    // the splice's '@'
   EXPECT_EQ(E.Map.toInput(Out + 9)->Col, 13u); // ';' again a copy
   // The prelude and the directives map nowhere; the copy is the host's.
   EXPECT_FALSE(E.Map.toInput(0));
