@@ -546,6 +546,9 @@ private:
   void findByName(const DeclContext *DC) {
     for (const Decl *D : DC->decls()) {
       if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D)) {
+        if (const auto *NS = dyn_cast<NamespaceDecl>(D))
+          if (NS->getIdentifier())
+            isReferenced(NS, NS->getName());
         findByName(cast<DeclContext>(D));
         continue;
       }
@@ -563,18 +566,25 @@ private:
 
   /// Whether meta code names \p Name declared by \p D: qualified by D's
   /// namespace, or unqualified where an unqualified name can mean it (the
-  /// global namespace, or the input file itself).
-  bool isReferenced(const NamedDecl *D, llvm::StringRef Name) const {
+  /// global namespace, or the input file itself). A name found is recorded
+  /// as one meta code can see.
+  bool isReferenced(const NamedDecl *D, llvm::StringRef Name) {
     const DeclContext *DC = D->getDeclContext();
     while (DC && (DC->isInlineNamespace() || isa<LinkageSpecDecl>(DC)))
       DC = DC->getParent();
     if (const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC))
-      if (NS->getIdentifier() &&
-          Names.contains((NS->getName() + "::" + Name).str()))
-        return true;
-    if (!Names.contains(Name))
+      if (NS->getIdentifier()) {
+        std::string Qualified = (NS->getName() + "::" + Name).str();
+        if (Names.contains(Qualified)) {
+          R.Visible.insert(Qualified);
+          return true;
+        }
+      }
+    if (!Names.contains(Name) ||
+        !(!DC || DC->isTranslationUnit() || inMainFile(D)))
       return false;
-    return !DC || DC->isTranslationUnit() || inMainFile(D);
+    R.Visible.insert(Name);
+    return true;
   }
 
   void use(const Decl *D) {
@@ -685,6 +695,7 @@ private:
       const MacroInfo *MI = PP.getMacroInfo(II);
       if (!MI || MI->isBuiltinMacro())
         continue;
+      R.Visible.insert(N.getKey());
       SourceLocation L = SM.getExpansionLoc(MI->getDefinitionLoc());
       if (L.isInvalid() || SM.isWrittenInMainFile(L))
         continue;
