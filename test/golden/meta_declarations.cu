@@ -1,6 +1,7 @@
 // RUN: %check-golden %s -- --arch 80
 // Meta concepts and templates at namespace scope; __LINE__ and __FILE__ in
-// meta code are the user's; an ordinary static_assert reads meta values.
+// meta code are the user's; an ordinary static_assert on meta values is
+// meta code, checked at generation time.
 #include <concepts>
 #include <string>
 

@@ -9,7 +9,7 @@ __device__ void no_device_code(int Line, int Arch) {
   printf("line %d: no device code for arch %d\n", Line, Arch);
 }
 
-#ifdef __CUDA_ARCH__ // AUDIT: not-convertible
+#ifdef __CUDA_ARCH__ // AUDIT: macro-definition
 #define NO_DEVICE_CODE no_device_code(__LINE__, __CUDA_ARCH__) // AUDIT: value
 #else
 #define NO_DEVICE_CODE

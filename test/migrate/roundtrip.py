@@ -26,7 +26,7 @@ import tempfile
 
 ARCHS = ["75", "80", "90"]
 CONVERTIBLE = {"statement", "host-device-split", "declaration", "list-entry",
-               "local-declaration", "value"}
+               "local-declaration", "macro-definition", "value"}
 # nvcc names internal-linkage entities after the file's name, a hash of
 # its contents and a number that changes from one compilation to the next;
 # a mangled name's length prefix counts that name too. The number runs

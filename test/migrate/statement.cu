@@ -5,7 +5,7 @@
 
 #define MY_ARCH __CUDA_ARCH__ // AUDIT: not-convertible
 
-#if __CUDA_ARCH__ >= 800 // AUDIT: not-convertible
+#if __CUDA_ARCH__ >= 800 // AUDIT: macro-definition
 #define HAS_REDUX 1
 #endif
 

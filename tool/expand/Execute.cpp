@@ -232,7 +232,9 @@ private:
     return ("meta value of type '" + Type +
             "' has no constant spelling in ordinary code (only numbers, "
             "booleans, enumerators, strings and aggregates of those have "
-            "one)")
+            "one); a static_assert on it is checked at generation time if "
+            "its condition names only meta variables and what meta code "
+            "sees (no local, member or template parameter)")
         .str();
   }
 

@@ -50,13 +50,41 @@ bool isIncludeDirective(const metacu::Token &T) {
          T.isIdent("import");
 }
 
+/// The macros the input defines in 'if codegen' branches: per
+/// architecture, since each branch becomes an #if. The masked parse sees
+/// no such #define (the construct is blanked), so the scan tells.
+static std::vector<std::string> perArchMacros(const ScanResult &Scan) {
+  std::vector<std::string> Names;
+  const std::vector<metacu::Token> &T = Scan.Tokens;
+  walkNodes(Scan.Nodes, [&](const Node &N) {
+    if (N.Kind == NodeKind::Codegen)
+      for (const Branch &B : N.Branches)
+        for (unsigned I = Scan.tokenAt(B.Body.Begin);
+             I + 2 < T.size() && T[I].Offset < B.Body.End; ++I)
+          if (T[I].is(tok::hash) && T[I].StartOfLine &&
+              T[I + 1].isIdent("define") && T[I + 2].isIdent())
+            Names.push_back(T[I + 2].Text.str());
+    return WalkNext::Children;
+  });
+  return Names;
+}
+
 /// What the preprocessor tells about the main file, and about the user
 /// headers where it matters to dialect headers.
 class SliceCallbacks : public PPCallbacks {
 public:
+  /// \p PerArch: macros defined in 'if codegen' branches, which differ
+  /// per architecture as one defined under '#if __CUDA_ARCH__ >= 800'
+  /// does.
   SliceCallbacks(SourceManager &SM, Preprocessor &PP, HostSliceResult &R,
-                 const DialectScope &Scope)
-      : SM(SM), PP(PP), R(R), Scope(Scope) {}
+                 const DialectScope &Scope,
+                 const std::vector<std::string> &PerArch)
+      : SM(SM), PP(PP), R(R), Scope(Scope) {
+    for (const std::string &N : PerArch) {
+      ArchDerived.insert(N);
+      PassDerived.insert(N);
+    }
+  }
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
                    SrcMgr::CharacteristicKind, FileID) override {
@@ -546,6 +574,9 @@ private:
   void findByName(const DeclContext *DC) {
     for (const Decl *D : DC->decls()) {
       if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D)) {
+        if (const auto *NS = dyn_cast<NamespaceDecl>(D))
+          if (NS->getIdentifier())
+            isReferenced(NS, NS->getName());
         findByName(cast<DeclContext>(D));
         continue;
       }
@@ -563,18 +594,25 @@ private:
 
   /// Whether meta code names \p Name declared by \p D: qualified by D's
   /// namespace, or unqualified where an unqualified name can mean it (the
-  /// global namespace, or the input file itself).
-  bool isReferenced(const NamedDecl *D, llvm::StringRef Name) const {
+  /// global namespace, or the input file itself). A name found is recorded
+  /// as one meta code can see.
+  bool isReferenced(const NamedDecl *D, llvm::StringRef Name) {
     const DeclContext *DC = D->getDeclContext();
     while (DC && (DC->isInlineNamespace() || isa<LinkageSpecDecl>(DC)))
       DC = DC->getParent();
     if (const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC))
-      if (NS->getIdentifier() &&
-          Names.contains((NS->getName() + "::" + Name).str()))
-        return true;
-    if (!Names.contains(Name))
+      if (NS->getIdentifier()) {
+        std::string Qualified = (NS->getName() + "::" + Name).str();
+        if (Names.contains(Qualified)) {
+          R.Visible.insert(Qualified);
+          return true;
+        }
+      }
+    if (!Names.contains(Name) ||
+        !(!DC || DC->isTranslationUnit() || inMainFile(D)))
       return false;
-    return !DC || DC->isTranslationUnit() || inMainFile(D);
+    R.Visible.insert(Name);
+    return true;
   }
 
   void use(const Decl *D) {
@@ -685,6 +723,7 @@ private:
       const MacroInfo *MI = PP.getMacroInfo(II);
       if (!MI || MI->isBuiltinMacro())
         continue;
+      R.Visible.insert(N.getKey());
       SourceLocation L = SM.getExpansionLoc(MI->getDefinitionLoc());
       if (L.isInvalid() || SM.isWrittenInMainFile(L))
         continue;
@@ -923,8 +962,8 @@ public:
     // function bodies anyway.
     CI.getFrontendOpts().SkipFunctionBodies = true;
     Preprocessor &PP = CI.getPreprocessor();
-    PP.addPPCallbacks(
-        std::make_unique<SliceCallbacks>(CI.getSourceManager(), PP, R, Scope));
+    PP.addPPCallbacks(std::make_unique<SliceCallbacks>(
+        CI.getSourceManager(), PP, R, Scope, perArchMacros(Scan)));
     return true;
   }
 
@@ -1004,22 +1043,25 @@ static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
 
   HostSliceResult Nvcc;
   struct Action : public PreprocessOnlyAction {
-    Action(HostSliceResult &R, const HostSliceOptions &Opts)
-        : R(R), Scope(Opts) {}
+    Action(HostSliceResult &R, const HostSliceOptions &Opts,
+           std::vector<std::string> PerArch)
+        : R(R), Scope(Opts), PerArch(std::move(PerArch)) {}
     bool BeginSourceFileAction(CompilerInstance &CI) override {
       Preprocessor &PP = CI.getPreprocessor();
-      PP.addPPCallbacks(std::make_unique<SliceCallbacks>(CI.getSourceManager(),
-                                                         PP, R, Scope));
+      PP.addPPCallbacks(std::make_unique<SliceCallbacks>(
+          CI.getSourceManager(), PP, R, Scope, PerArch));
       return true;
     }
     HostSliceResult &R;
     DialectScope Scope;
+    std::vector<std::string> PerArch;
   };
   FatalErrorRecorder Fatal;
   auto Files =
       Whole ? filesWith(File.text(), Path) : maskedFiles(File, Scan, Path);
-  tooling::ToolInvocation Invocation(Args, std::make_unique<Action>(Nvcc, Opts),
-                                     Files.get());
+  tooling::ToolInvocation Invocation(
+      Args, std::make_unique<Action>(Nvcc, Opts, perArchMacros(Scan)),
+      Files.get());
   Invocation.setDiagnosticConsumer(&Fatal);
   if (!Invocation.run() || Fatal.Offset || Nvcc.Files.empty())
     return false;

@@ -115,6 +115,10 @@ struct HostSliceResult {
   bool UnfollowedInclude = false;
   /// Every file the preprocessor read, the input first.
   std::vector<std::string> Files;
+  /// The names meta code uses (as metaIdentifiers records them) that the
+  /// parse found declared outside function bodies, in the input or a
+  /// header, or defined as macros: what the generator can compile.
+  llvm::StringSet<> Visible;
 };
 
 struct HostSliceOptions {

@@ -155,6 +155,23 @@ llvm::Error Lowering::lowerTokens(unsigned B, unsigned E) {
         PendingParams.push_back(C.first);
         return true;
       });
+    if (T.isIdent("static_assert"))
+      if (std::optional<StaticAssertParts> P = metaAssertAt(I, E)) {
+        unsigned Semi = P->Close + 1;
+        // Alone on its lines, it takes them with it, as a meta statement.
+        bool OwnsLines = T.StartOfLine && (Semi + 1 >= Toks.size() ||
+                                           Toks[Semi + 1].StartOfLine);
+        unsigned From =
+            OwnsLines ? std::max(Pending, File.lineStart(T.Offset)) : T.Offset;
+        emitText(Pending, From);
+        writeMetaAssert(Toks, *P, T.Offset);
+        I = Semi;
+        Pending = OwnsLines ? std::min(afterLineEnd(Toks[I].end()), E)
+                            : Toks[I].end();
+        PendingTemplateParams.clear();
+        StmtStart = I + 1;
+        continue;
+      }
     if (!T.isIdent())
       continue;
     if (!isMetaName(T.Text)) {
@@ -298,6 +315,39 @@ llvm::Error Lowering::checkMacroUse(unsigned I) const {
                      "macros; pass the value as an argument ('" +
                      Name + "(..., " + *Meta +
                      ")') or use a constexpr variable");
+}
+
+std::optional<StaticAssertParts> Lowering::metaAssertAt(unsigned I,
+                                                        unsigned E) const {
+  std::optional<StaticAssertParts> P = staticAssertParts(Toks, I);
+  if (!P || P->Close + 1 >= Toks.size() || !Toks[P->Close + 1].is(tok::semi) ||
+      Toks[P->Close + 1].end() > E)
+    return std::nullopt;
+  bool NamesMeta = false;
+  for (unsigned K = P->CondBegin; K < P->CondEnd; ++K) {
+    const Token &C = Toks[K];
+    if (C.InDirective || isInactive(C.Offset))
+      return std::nullopt;
+    if (!C.isIdent() || isKeyword(C.Text) || C.isIdent("__LINE__") ||
+        C.isIdent("__FILE__"))
+      continue;
+    const Token &Prev = Toks[K - 1];
+    if (Prev.is(tok::period) || Prev.is(tok::arrow) || Prev.is(tok::coloncolon))
+      continue;
+    if (isMetaName(C.Text)) {
+      NamesMeta = true;
+      continue;
+    }
+    // What the generator always has, and what the host slice compiles
+    // into it; a template parameter of that name hides the latter.
+    bool Visible = C.isIdent("nvvm_arch_t") || C.isIdent("metacu") ||
+                   Slice.Visible.contains(C.Text) || Macros.count(C.Text);
+    if (!Visible || isTemplateParam(C.Text))
+      return std::nullopt;
+  }
+  if (!NamesMeta)
+    return std::nullopt;
+  return P;
 }
 
 unsigned Lowering::chainEnd(unsigned I, unsigned E) const {

@@ -14,6 +14,7 @@
 #define METACU_EXPAND_LOWERINTERNAL_H
 
 #include "expand/Lower.h"
+#include "expand/MetaNames.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -213,6 +214,11 @@ private:
   std::optional<std::string> metaNameInMacro(llvm::StringRef Name,
                                              llvm::StringSet<> &Seen) const;
   llvm::Error checkMacroUse(unsigned I) const;
+  /// The ordinary 'static_assert' at \p I (ending before \p E) that is
+  /// meta code: its condition names a meta variable and nothing the
+  /// generator cannot compile (a local, a member, a template parameter).
+  /// Then its parts; the program checks it, as '@meta static_assert'.
+  std::optional<StaticAssertParts> metaAssertAt(unsigned I, unsigned E) const;
   void emitValue(unsigned B, unsigned E);
   void writeDeclaration(const SliceDecl &D);
 
@@ -231,6 +237,10 @@ private:
 
   llvm::Error lowerStatement(const Node &N);
   llvm::Error lowerStaticAssert(const Node &N, llvm::ArrayRef<Token> HT);
+  /// The program checks the static_assert \p P of \p T when it runs; a
+  /// failure is reported at input offset \p At.
+  void writeMetaAssert(llvm::ArrayRef<Token> T, const StaticAssertParts &P,
+                       unsigned At);
   /// Emits one iteration of a loop body or one taken branch.
   llvm::Error emitBody(const Node &N, const Branch &B, bool IsLoop);
   llvm::Error lowerLoop(const Node &N);

@@ -117,28 +117,26 @@ llvm::Error Lowering::lowerStaticAssert(const Node &N,
                                         llvm::ArrayRef<Token> HT) {
   if (HT.size() < 3 || !HT[1].is(tok::l_paren))
     return errorAt(N.Head.Begin, "expected '(' after 'static_assert'");
-  // The closing parenthesis of the argument list.
-  std::optional<unsigned> Close = partnerOf(HT, 1);
-  if (!Close)
+  std::optional<StaticAssertParts> P = staticAssertParts(HT, 0);
+  if (!P)
     return errorAt(N.Head.Begin, "malformed static_assert");
-  // The message is a trailing run of string literals after a comma.
-  unsigned MsgBegin = *Close;
-  while (MsgBegin > 2 && HT[MsgBegin - 1].is(tok::string_literal))
-    --MsgBegin;
-  bool HasMsg = MsgBegin < *Close && HT[MsgBegin - 1].is(tok::comma);
-  unsigned CondEnd = HasMsg ? MsgBegin - 1 : *Close;
-  Range Cond{HT[2].Offset, HT[CondEnd - 1].end()};
+  writeMetaAssert(HT, *P, N.Whole.Begin);
+  return llvm::Error::success();
+}
+
+void Lowering::writeMetaAssert(llvm::ArrayRef<Token> T,
+                               const StaticAssertParts &P, unsigned At) {
+  Range Cond{T[P.CondBegin].Offset, T[P.CondEnd - 1].end()};
   ensureRun();
-  setLocation(N.Whole.Begin);
+  setLocation(At);
   write("::metacu::detail::meta_assert(static_cast<bool>(");
   writeVerbatim(Cond.Begin, Cond.End);
   write("), ");
-  if (HasMsg)
-    writeVerbatim(HT[MsgBegin].Offset, HT[*Close - 1].end());
+  if (P.MsgBegin < P.MsgEnd)
+    writeVerbatim(T[P.MsgBegin].Offset, T[P.MsgEnd - 1].end());
   else
     write("nullptr");
   write(", " + cppString(File.text().slice(Cond.Begin, Cond.End)) + ");\n");
-  return llvm::Error::success();
 }
 
 llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {

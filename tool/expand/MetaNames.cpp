@@ -1,6 +1,7 @@
 //===- MetaNames.cpp ------------------------------------------------------===//
 #include "expand/MetaNames.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace tok = clang::tok;
@@ -262,6 +263,29 @@ std::vector<std::string> loopVariables(llvm::ArrayRef<Token> Head) {
   return declaredNames(Head.take_front(End)).Values;
 }
 
+std::optional<StaticAssertParts> staticAssertParts(llvm::ArrayRef<Token> Toks,
+                                                   unsigned I) {
+  if (I + 2 >= Toks.size() || !Toks[I + 1].is(tok::l_paren))
+    return std::nullopt;
+  std::optional<unsigned> Close = partnerOf(Toks, I + 1);
+  if (!Close || *Close == I + 2)
+    return std::nullopt;
+  StaticAssertParts P;
+  P.Close = *Close;
+  P.CondBegin = I + 2;
+  // The message is a trailing run of string literals after a comma.
+  unsigned MsgBegin = *Close;
+  while (MsgBegin > I + 3 && Toks[MsgBegin - 1].is(tok::string_literal))
+    --MsgBegin;
+  bool HasMsg = MsgBegin < *Close && Toks[MsgBegin - 1].is(tok::comma);
+  P.CondEnd = HasMsg ? MsgBegin - 1 : *Close;
+  if (HasMsg) {
+    P.MsgBegin = MsgBegin;
+    P.MsgEnd = *Close;
+  }
+  return P;
+}
+
 llvm::StringSet<> declaredMetaNames(const ScanResult &Scan) {
   llvm::StringSet<> Declared;
   walkNodes(Scan.Nodes, [&](const Node &N) {
@@ -303,6 +327,18 @@ llvm::StringSet<> metaIdentifiers(const ScanResult &Scan) {
     return WalkNext::Children;
   });
   llvm::StringSet<> Declared = declaredMetaNames(Scan);
+  for (unsigned I = 0; I < T.size(); ++I) {
+    if (!T[I].isIdent("static_assert") || T[I].InDirective)
+      continue;
+    std::optional<StaticAssertParts> P = staticAssertParts(T, I);
+    if (!P)
+      continue;
+    llvm::ArrayRef<Token> Cond(&T[P->CondBegin], &T[P->CondEnd]);
+    if (llvm::any_of(Cond, [&](const Token &C) {
+          return C.isIdent() && Declared.contains(C.Text);
+        }))
+      AddRange({Cond.front().Offset, Cond.back().end()});
+  }
   llvm::StringSet<> Result;
   for (auto &U : Used)
     if (!Declared.contains(U.getKey()))

@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringSet.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,13 +44,28 @@ std::vector<std::string> loopVariables(llvm::ArrayRef<Token> Head);
 /// Whether \p Name is a C++ keyword (or a CUDA one such as __global__).
 bool isKeyword(llvm::StringRef Name);
 
+/// The parts of a 'static_assert(COND)' or 'static_assert(COND, "msg")'
+/// whose keyword is \p Toks[I], as token indices of \p Toks.
+struct StaticAssertParts {
+  /// The condition: [CondBegin, CondEnd).
+  unsigned CondBegin = 0, CondEnd = 0;
+  /// The message's string literals: [MsgBegin, MsgEnd), empty if none.
+  unsigned MsgBegin = 0, MsgEnd = 0;
+  /// The ')' that closes the arguments.
+  unsigned Close = 0;
+};
+std::optional<StaticAssertParts> staticAssertParts(llvm::ArrayRef<Token> Toks,
+                                                   unsigned I);
+
 /// The names meta code in \p Scan declares, anywhere: meta statements'
 /// declarations and meta loops' variables.
 llvm::StringSet<> declaredMetaNames(const ScanResult &Scan);
 
 /// The names meta code in \p Scan refers to, less those that meta code
-/// declares itself: what the host slice must resolve. An unqualified use is
-/// recorded as "name", a qualified one as "qualifier::name" (the qualifier
+/// declares itself: what the host slice must resolve. The condition of an
+/// ordinary static_assert that names a meta variable counts as meta code:
+/// the lowering checks it at generation time where it can. An unqualified use
+/// is recorded as "name", a qualified one as "qualifier::name" (the qualifier
 /// being the identifier right before '::'). Member names after '.' and '->'
 /// are left out: they are not namespace-scope declarations.
 llvm::StringSet<> metaIdentifiers(const ScanResult &Scan);

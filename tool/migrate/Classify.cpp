@@ -242,18 +242,28 @@ std::optional<unsigned> firstInside(const std::set<FileKey> &Set,
   return std::nullopt;
 }
 
-/// #include and #define lines in a branch must keep their preprocessor
-/// meaning, which an 'if codegen' branch does not have.
+/// An #include in a branch must keep its preprocessor meaning, which an
+/// 'if codegen' branch does not have: metacu reads the file once, and the
+/// header it names is part of what it reads. A #define or #undef keeps
+/// its meaning there: the branch becomes an #if for the passes that take
+/// it, with the directive inside, so each pass defines what it defined.
 void keepPreprocessorLines(Site &S, const Group &G, const Facts &F,
                            const LineTable &Lines) {
   if (!isConvertible(S.Category))
     return;
+  if (std::optional<unsigned> Def = firstInside(F.Defines, G)) {
+    // 'using if codegen' keeps its form; the defines ride along.
+    if (S.Category != SiteCategory::LocalDeclaration &&
+        S.Category != SiteCategory::ListEntry)
+      S.Category = SiteCategory::MacroDefinition;
+    S.Reason = "defines macros per architecture (line " +
+               std::to_string(Lines.lineOf(*Def)) +
+               "): the #define stays in the 'if codegen' branch, an #if of "
+               "the architectures that take it";
+  }
   if (std::optional<unsigned> Inc = firstInside(F.Includes, G))
     S.Reason =
         "gates the #include at line " + std::to_string(Lines.lineOf(*Inc));
-  else if (std::optional<unsigned> Def = firstInside(F.Defines, G))
-    S.Reason = "defines macros per architecture (line " +
-               std::to_string(Lines.lineOf(*Def)) + ")";
   else
     return;
   S.Category = SiteCategory::NotConvertible;

@@ -31,6 +31,8 @@ llvm::StringRef categoryName(SiteCategory C) {
     return "list-entry";
   case SiteCategory::LocalDeclaration:
     return "local-declaration";
+  case SiteCategory::MacroDefinition:
+    return "macro-definition";
   case SiteCategory::Value:
     return "value";
   case SiteCategory::NotConvertible:

@@ -32,6 +32,9 @@ enum class SiteCategory {
   /// declares in a function body what the code after it uses: 'using if
   /// codegen'
   LocalDeclaration,
+  /// defines macros per architecture: the #define lines stay in the 'if
+  /// codegen' branches, which become #if's for the passes that take them
+  MacroDefinition,
   Value, // __CUDA_ARCH__'s value in code, becomes __nvvm_arch's
   NotConvertible,
   Constant, // every architecture nvcc supports compiles the same branch
@@ -45,6 +48,7 @@ inline constexpr SiteCategory SiteCategories[] = {
     SiteCategory::Declaration,
     SiteCategory::ListEntry,
     SiteCategory::LocalDeclaration,
+    SiteCategory::MacroDefinition,
     SiteCategory::Value,
     SiteCategory::NotConvertible,
     SiteCategory::Constant,
@@ -55,7 +59,8 @@ llvm::StringRef categoryName(SiteCategory C);
 inline bool isConvertible(SiteCategory C) {
   return C == SiteCategory::Statement || C == SiteCategory::HostDeviceSplit ||
          C == SiteCategory::Declaration || C == SiteCategory::ListEntry ||
-         C == SiteCategory::LocalDeclaration || C == SiteCategory::Value;
+         C == SiteCategory::LocalDeclaration ||
+         C == SiteCategory::MacroDefinition || C == SiteCategory::Value;
 }
 
 /// One directive line of a conditional: #if, #elif..., #else or #endif.

@@ -114,6 +114,11 @@ static void addNvccAdditions(std::vector<std::string> &Args,
         List += (List.empty() ? "" : ",") + std::to_string(CC * 10);
       Args.push_back("-D__CUDA_ARCH_LIST__=" + List);
     }
+  } else if (Opts.Mode == ClangMode::HostSliceCuda) {
+    // nvcc's host pass: its version macros (__CUDACC_VER_MAJOR__), which
+    // Clang's CUDA mode lacks, decide blocks such as '#if
+    // __CUDACC_VER_MAJOR__ >= 11' around meta constructs.
+    addDefines(Args, Toolkit.nvccMacros(/*DevicePass=*/false));
   } else if (Opts.Mode != ClangMode::Verify) {
     addDefines(Args, Toolkit.Defines);
   }

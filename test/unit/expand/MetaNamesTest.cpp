@@ -201,3 +201,30 @@ TEST(MetaNamesTest, MetaIdentifiersExcludeMetaTypesFunctionsAndEnumerators) {
 }
 
 } // namespace
+
+TEST(MetaNamesTest, AnOrdinaryStaticAssertOnAMetaNameIsMetaCode) {
+  // Its condition's names are resolved for the generator, which checks it;
+  // one that names no meta variable is nvcc's.
+  auto Ids = metaIds("@meta auto it = table.find(80);\n"
+                     "static_assert(it != config.end(), \"found\");\n"
+                     "static_assert(sizeof(plain) == 4, \"nvcc's\");\n");
+  EXPECT_TRUE(Ids.count("config"));
+  EXPECT_FALSE(Ids.count("plain"));
+}
+
+TEST(MetaNamesTest, StaticAssertPartsSplitConditionAndMessage) {
+  std::vector<Token> T =
+      lexRaw("static_assert(a < b, \"one\" \"two\"); static_assert(f(x, y));");
+  auto P = staticAssertParts(T, 0);
+  ASSERT_TRUE(P);
+  EXPECT_EQ(T[P->CondBegin].Text, "a");
+  EXPECT_EQ(T[P->CondEnd - 1].Text, "b");
+  EXPECT_EQ(P->MsgEnd - P->MsgBegin, 2u);
+  EXPECT_EQ(T[P->Close + 1].Text, ";");
+  unsigned Second = P->Close + 2;
+  auto Q = staticAssertParts(T, Second);
+  ASSERT_TRUE(Q);
+  EXPECT_EQ(T[Q->CondEnd - 1].Text, ")");
+  EXPECT_EQ(Q->MsgBegin, Q->MsgEnd);
+  EXPECT_FALSE(staticAssertParts(lexRaw("static_assert;"), 0));
+}

@@ -212,13 +212,14 @@ TEST(AuditPrinterTest, KindAndCategoryNamesAreTheDocumentedOnes) {
     Names.push_back(categoryName(C).str());
   EXPECT_EQ(Names, (std::vector<std::string>{
                        "statement", "host-device-split", "declaration",
-                       "list-entry", "local-declaration", "value",
-                       "not-convertible", "constant", "hazard"}));
+                       "list-entry", "local-declaration", "macro-definition",
+                       "value", "not-convertible", "constant", "hazard"}));
   EXPECT_TRUE(isConvertible(SiteCategory::Statement));
   EXPECT_TRUE(isConvertible(SiteCategory::HostDeviceSplit));
   EXPECT_TRUE(isConvertible(SiteCategory::Declaration));
   EXPECT_TRUE(isConvertible(SiteCategory::ListEntry));
   EXPECT_TRUE(isConvertible(SiteCategory::LocalDeclaration));
+  EXPECT_TRUE(isConvertible(SiteCategory::MacroDefinition));
   EXPECT_FALSE(isConvertible(SiteCategory::Constant));
 }
 

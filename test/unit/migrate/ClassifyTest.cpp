@@ -331,16 +331,26 @@ TEST_F(ClassifyTest, InsideAConditionalThatStays) {
             SiteCategory::Statement);
 }
 
-TEST_F(ClassifyTest, IncludesAndDefinesKeepTheirPreprocessorMeaning) {
+TEST_F(ClassifyTest, IncludesKeepTheirPreprocessorMeaningDefinesRideAlong) {
   Group &G = ifElse();
   F.Includes.insert({"k.cu", unsigned(llvm::StringRef(IfElse).find("x += 1"))});
   Site S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
   EXPECT_EQ(S.Reason, "gates the #include at line 3");
   EXPECT_EQ(S.Directives[0].Codegen, "");
+  // A #define stays inside the 'if codegen' branch, which becomes an #if
+  // of the passes that take it.
   F.Includes.clear();
   F.Defines.insert({"k.cu", unsigned(llvm::StringRef(IfElse).find("x -= 1"))});
-  EXPECT_EQ(classify(G).Reason, "defines macros per architecture (line 5)");
+  S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::MacroDefinition);
+  EXPECT_TRUE(contains(S.Reason, "defines macros per architecture (line 5)"))
+      << S.Reason;
+  EXPECT_NE(S.Directives[0].Codegen, "");
+  // Beside an #include it stays with it.
+  F.Includes.insert({"k.cu", unsigned(llvm::StringRef(IfElse).find("x += 1"))});
+  EXPECT_EQ(classify(G).Category, SiteCategory::NotConvertible);
+  F.Includes.clear();
   // One after the #endif is no concern of the conditional's.
   F.Defines = {{"k.cu", unsigned(llvm::StringRef(IfElse).find("return"))}};
   EXPECT_EQ(classify(G).Category, SiteCategory::Statement);

@@ -6,15 +6,15 @@
 #define BK_CC_AMPERE 800
 #define BK_CC_HOPPER 900
 
-#if __CUDA_ARCH__ >= BK_CC_TURING // AUDIT: not-convertible
+#if __CUDA_ARCH__ >= BK_CC_TURING // AUDIT: macro-definition
 #define BK_TURING_MMA_AVAILABLE
 #endif
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= BK_CC_AMPERE // AUDIT: not-convertible
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= BK_CC_AMPERE // AUDIT: macro-definition
 #define BK_CP_ASYNC_AVAILABLE
 #define BK_BF16_AVAILABLE
 #endif
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= BK_CC_HOPPER // AUDIT: not-convertible
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= BK_CC_HOPPER // AUDIT: macro-definition
 #define BK_CLUSTER_AVAILABLE
 #endif
