@@ -12,7 +12,8 @@
 // each branch, to see where each conditional sits (Placement.h), unless
 // another unit's parse placed it already (PlacementCache.h). The toolkit's
 // headers, most of every pass, cost it their directives only: their code is
-// lexed without expanding macros, and a parse skips their function bodies
+// lexed without expanding macros, and a parse skips their function bodies,
+// as it skips those of user files with no conditional it places
 // (PreprocessorPass.cpp, Placement.cpp).
 // Classify.h gives each site its category, AuditPrinter.h prints them.
 //

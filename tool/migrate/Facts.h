@@ -120,6 +120,10 @@ struct Facts {
   /// invocations: a macro named there may expand inside another's
   /// expansion (stringified, pasted), where its value form would differ.
   llvm::StringSet<> NamedInMacros;
+  /// The passes whose preprocessing these facts hold (a bit per index of
+  /// auditPasses()): a parse of one of them knows beforehand which files
+  /// hold conditionals it compiles.
+  uint64_t Preprocessed = 0;
 };
 
 } // namespace metacu

@@ -1,5 +1,6 @@
 //===- Placement.cpp ------------------------------------------------------===//
 #include "migrate/Placement.h"
+#include "migrate/Classify.h"
 #include "support/Tokens.h"
 
 #include "clang/AST/ASTContext.h"
@@ -303,20 +304,39 @@ private:
 class PlacementConsumer : public ASTConsumer {
 public:
   PlacementConsumer(CompilerInstance &CI, Facts &F, unsigned Pass)
-      : SM(CI.getSourceManager()), LO(CI.getLangOpts()), F(F), Pass(Pass) {}
+      : SM(CI.getSourceManager()), LO(CI.getLangOpts()), F(F), Pass(Pass),
+        KnowsFiles(F.Preprocessed >> Pass & 1) {
+    for (auto &[K, G] : F.Groups)
+      if (toPlace(G))
+        ByFile[G.File].push_back(&G);
+  }
 
-  /// Only user files hold conditionals to place: the bodies of a system
-  /// header's functions (the toolkit's, CCCL's: most of a parse) are
-  /// skipped. Clang parses those it may need for the user's code anyway:
-  /// constexpr functions and those with a deduced return type.
+  /// Only the files with conditionals to place need their function
+  /// bodies: those of a system header (the toolkit's, CCCL's: most of a
+  /// parse) and of a user file with none (a header another unit's parse
+  /// placed, one without sites) are skipped. Clang parses those it may
+  /// need for the user's code anyway: constexpr functions and those with
+  /// a deduced return type. A body is kept where an #include follows it
+  /// in its file (a file included inside the body may hold some), and
+  /// wherever this pass was not preprocessed before: its conditionals are
+  /// then known only as the parse reaches them.
   bool shouldSkipFunctionBody(Decl *D) override {
-    return SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+    SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+    if (SM.isInSystemHeader(Loc))
+      return true;
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(Loc));
+    if (!KnowsFiles || !FE || ByFile.count(FE->getName()))
+      return false;
+    auto Next =
+        F.Includes.upper_bound({FE->getName().str(), SM.getFileOffset(Loc)});
+    return Next == F.Includes.end() || Next->first != FE->getName();
   }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    std::map<std::string, std::vector<Group *>> ByFile;
+    // The parse itself may have found more.
+    ByFile.clear();
     for (auto &[K, G] : F.Groups)
-      if (G.Taken[Pass] != Unreached)
+      if (toPlace(G))
         ByFile[G.File].push_back(&G);
     llvm::DenseMap<FileID, FileShapes> Shapes;
     std::vector<std::pair<FileID, std::vector<Group *> *>> Work;
@@ -336,6 +356,13 @@ public:
   }
 
 private:
+  /// Whether this parse places \p G: a site this pass compiles that no
+  /// other unit's parse placed (placing the other conditionals, include
+  /// guards among them, would change nothing the audit reports).
+  bool toPlace(const Group &G) const {
+    return G.Taken[Pass] != Unreached && !G.Cached && isSite(G);
+  }
+
   FileID fileNamed(llvm::StringRef Name) {
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
       if (It->first.getName() == Name)
@@ -659,6 +686,10 @@ private:
   const LangOptions &LO;
   Facts &F;
   unsigned Pass;
+  /// Whether the facts held this pass's conditionals before the parse.
+  bool KnowsFiles;
+  /// The conditionals to place, by file.
+  std::map<std::string, std::vector<Group *>, std::less<>> ByFile;
 };
 
 } // namespace

@@ -677,6 +677,7 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
   if (F.FileOrder.empty())
     return llvm::make_error<SourceError>(Path.str(), LineCol{}, std::nullopt,
                                          "cannot read the file");
+  F.Preprocessed |= uint64_t(1) << Pass;
   return llvm::Error::success();
 }
 

@@ -294,4 +294,41 @@ __device__ int g(int x) {
   EXPECT_EQ(groupAt(10).Place, Placement::Statement);
 }
 
+TEST_F(PlacementTest, BodiesOfFilesWithNothingToPlaceAreSkipped) {
+  // A parse error is recorded only where Clang parsed the body.
+  Tmp.write("plain.cuh", R"(__device__ int g(int x) {
+  x += ) 1;
+  return x;
+}
+)");
+  // An #include after a body may be inside it: the body is parsed.
+  Tmp.write("tail.cuh", R"(__device__ int h(int x) {
+  x += ) 1;
+#include "inner.inc"
+  return x;
+}
+)");
+  Tmp.write("inner.inc", "x += 2;\n");
+  const char *Code = R"(#include "plain.cuh"
+#include "tail.cuh"
+__device__ int f(int x) {
+#if __CUDA_ARCH__ >= 800
+  x += 1;
+#endif
+  return x;
+}
+)";
+  // The preprocessing of the pass tells which files hold conditionals.
+  run(Code, {80});
+  run(Code, {80}, /*Parse=*/true);
+  EXPECT_EQ(groupAt(4).Place, Placement::Statement);
+  auto ErrorsIn = [&](llvm::StringRef Name) {
+    return llvm::count_if(F.ParseErrors, [&](const auto &E) {
+      return llvm::StringRef(E.first.second.first).ends_with(Name);
+    });
+  };
+  EXPECT_EQ(ErrorsIn("plain.cuh"), 0);
+  EXPECT_EQ(ErrorsIn("tail.cuh"), 1);
+}
+
 } // namespace
