@@ -45,17 +45,10 @@ __global__ void k(uint4 *out, const uint4 *in) {
   __shared__ uint4 tile[32];
   copy16(tile + threadIdx.x, in + threadIdx.x);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
-#line 32 "macros_per_arch.cu"
-  {
     out[threadIdx.x].x = tile[threadIdx.x].x + 1;
-  }
 #else
-#line 34 "macros_per_arch.cu"
-  {
     if (tile[threadIdx.x].x == 0)
       RUNTIME_ASSERT("zero");
     out[threadIdx.x] = tile[threadIdx.x];
-  }
 #endif
-#line 39 "macros_per_arch.cu"
 }

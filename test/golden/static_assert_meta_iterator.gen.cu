@@ -38,39 +38,30 @@ template <int nt, int vt> __device__ void copy(const float *x, float *y) {
 __global__ void k(const float *x, float *y) {
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#line 25 "static_assert_meta_iterator.cu"
-    {
 #line 30 "static_assert_meta_iterator.cu"
       constexpr int lanes = 32;
       static_assert(128 % lanes == 0, "whole warps");
       copy<128, 4>(x, y);
-    }
 #endif
 #line 34 "static_assert_meta_iterator.cu"
   }
 #line 24 "static_assert_meta_iterator.cu"
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 800
-#line 25 "static_assert_meta_iterator.cu"
-    {
 #line 30 "static_assert_meta_iterator.cu"
       constexpr int lanes = 32;
       static_assert(256 % lanes == 0, "whole warps");
       copy<256, 8>(x, y);
-    }
 #endif
 #line 34 "static_assert_meta_iterator.cu"
   }
 #line 24 "static_assert_meta_iterator.cu"
   {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
-#line 25 "static_assert_meta_iterator.cu"
-    {
 #line 30 "static_assert_meta_iterator.cu"
       constexpr int lanes = 32;
       static_assert(64 % lanes == 0, "whole warps");
       copy<64, 1>(x, y);
-    }
 #endif
 #line 34 "static_assert_meta_iterator.cu"
   }
