@@ -43,6 +43,11 @@ namespace metacu {
 /// label's ':'.
 bool startsStatement(llvm::ArrayRef<Token> Toks, unsigned First);
 
+/// Whether the token \p First comes right after the head of a '@meta for'
+/// or '@meta if' (no code between, directive lines aside): the body of a
+/// meta construct, whose copies stand where the construct stands.
+bool followsMetaHead(llvm::ArrayRef<Token> Toks, unsigned First);
+
 /// Whether the token after \p Last (no code between, directive lines aside)
 /// is the '}' that closes the block.
 bool endsBlock(llvm::ArrayRef<Token> Toks, unsigned Last);

@@ -370,8 +370,17 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
   ensureRun();
   write("{\n");
   setLocation(N.Whole.Begin);
+  // The body of an 'if', 'else' or loop: no statement begins before it.
+  // (An empty block would be right anywhere a statement is; this only
+  // keeps it out of the output where it is not needed.)
+  bool Substatement = Scopes.back().Kind == ScopeKind::Function &&
+                      !N.Using && !AfterComma &&
+                      !startsStatement(Toks, First) &&
+                      !followsMetaHead(Toks, First);
   write("::metacu::detail::codegen_chain __metacu_cg(" +
-        std::to_string(N.Whole.Begin) + ");\n");
+        std::to_string(N.Whole.Begin) +
+        (Substatement ? ", \"" + indentOf(N.Whole.Begin) + "{}\\n\"" : "") +
+        ");\n");
   // The '#endif', also when a '@meta break' leaves a branch.
   write("::metacu::detail::block_end __metacu_cg_end([&](bool) { "
         "__metacu_cg.close(); });\n");

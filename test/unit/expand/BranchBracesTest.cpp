@@ -111,3 +111,21 @@ TEST(BranchBracesTest, DeclaredBeforeHoldsParametersAndHeads) {
 }
 
 } // namespace
+
+TEST(BranchBracesTest, AChainAfterAMetaHeadIsNoSubstatement) {
+  // Copies of a meta construct's body stand where the construct stands;
+  // after an ordinary head the chain is that statement's body.
+  Lexed Meta("@meta for (int i = 0; i < 2; ++i) if codegen (c) { f(); }");
+  EXPECT_TRUE(followsMetaHead(Meta.Toks, Meta.at("if", 0)));
+  Lexed Enum("@meta for enum (auto a : nvvm_arch_t)\n#pragma x\nif codegen (c) "
+             "{ f(); }");
+  EXPECT_TRUE(followsMetaHead(Enum.Toks, Enum.at("if", 0)));
+  Lexed MetaIf("@meta if constexpr (k) if codegen (c) { f(); }");
+  EXPECT_TRUE(followsMetaHead(MetaIf.Toks, MetaIf.at("if", 1)));
+  Lexed Plain("for (int i = 0; i < n; ++i) if codegen (c) { f(); }");
+  EXPECT_FALSE(followsMetaHead(Plain.Toks, Plain.at("if", 0)));
+  EXPECT_FALSE(startsStatement(Plain.Toks, Plain.at("if", 0)));
+  Lexed Block("{ g(); if codegen (c) { f(); } }");
+  EXPECT_FALSE(followsMetaHead(Block.Toks, Block.at("if", 0)));
+  EXPECT_TRUE(startsStatement(Block.Toks, Block.at("if", 0)));
+}

@@ -479,7 +479,10 @@ template <class C, class R, class A> A first_arg(R (C::*)(A) const);
 /// before anything is emitted, then each branch opens its #if/#elif/#else.
 class codegen_chain {
 public:
-  explicit codegen_chain(unsigned at) : at_(at) {}
+  /// \p empty_body: where the chain is the body of an 'if', 'else' or
+  /// loop, the statement written for the passes that take no branch.
+  explicit codegen_chain(unsigned at, const char *empty_body = nullptr)
+      : at_(at), empty_body_(empty_body) {}
 
   template <class F> void branch(F cond) {
     using arch_t = decltype(first_arg(&F::operator()));
@@ -517,6 +520,14 @@ public:
     return true;
   }
   void close() {
+    // A pass that takes no branch would otherwise make the statement after
+    // the chain the body of its 'if' or loop: it gets an empty block.
+    if (empty_body_ && taken_ != all()) {
+      if (guarded_)
+        metacu_host.directive(metacu_host.ctx, at_, METACU_DIRECTIVE_ELSE,
+                              all() & ~taken_);
+      code(at_, empty_body_);
+    }
     if (guarded_)
       metacu_host.directive(metacu_host.ctx, at_, METACU_DIRECTIVE_ENDIF, 0);
   }
@@ -527,6 +538,7 @@ private:
                                      : (uint64_t(1) << metacu_host.npasses) - 1;
   }
   unsigned at_;
+  const char *empty_body_;
   uint64_t taken_ = 0;
   std::vector<uint64_t> masks_;
   bool guarded_ = false;
