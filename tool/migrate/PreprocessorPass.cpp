@@ -204,10 +204,15 @@ public:
     Stack.pop_back();
     if (!Fr.G)
       return;
-    if (Fr.G->Dirs.size() == Fr.Branch + 1) {
-      Fr.G->Dirs.push_back(offset(Loc));
-      Fr.G->DirIsElse.push_back(false);
-    }
+    // Clang reports no '#else' it skips after a taken branch (an '#elif'
+    // it does): the pass that skips it names it here, so that no pass
+    // records the '#endif' in its place.
+    unsigned Last = Fr.Branch;
+    if (Fr.AnyTaken && Fr.G->Taken[Pass] != int(Fr.Branch))
+      if (std::optional<unsigned> Else =
+              skippedElse(IfLoc, Fr.G->Dirs[Fr.Branch], offset(Loc)))
+        noteDirective(*Fr.G, ++Last, *Else, /*IsElse=*/true);
+    noteDirective(*Fr.G, Last + 1, offset(Loc), /*IsElse=*/false);
     if (!Fr.AnyTaken)
       Fr.G->Taken[Pass] = NoBranch;
   }
@@ -384,16 +389,67 @@ private:
       return false;
     Frame &Fr = Stack.back();
     ++Fr.Branch;
-    if (Fr.G && Fr.G->Dirs.size() == Fr.Branch) {
-      Fr.G->Dirs.push_back(offset(Loc));
-      Fr.G->DirIsElse.push_back(IsElse);
-    }
+    if (Fr.G)
+      noteDirective(*Fr.G, Fr.Branch, offset(Loc), IsElse);
     if (Taken && !Fr.AnyTaken) {
       Fr.AnyTaken = true;
       if (Fr.G)
         Fr.G->Taken[Pass] = Fr.Branch;
     }
     return true;
+  }
+
+  /// Records the directive at \p Off as the \p Index th of \p G, unless a
+  /// pass recorded it before. A pass that saw no '#else' there recorded the
+  /// '#endif' in its place (it comes last): the '#else' goes before it.
+  static void noteDirective(Group &G, unsigned Index, unsigned Off,
+                            bool IsElse) {
+    if (G.Dirs.size() == Index) {
+      G.Dirs.push_back(Off);
+      G.DirIsElse.push_back(IsElse);
+    } else if (Index < G.Dirs.size() && G.Dirs[Index] > Off) {
+      G.Dirs.insert(G.Dirs.begin() + Index, Off);
+      G.DirIsElse.insert(G.DirIsElse.begin() + Index, IsElse);
+    }
+  }
+
+  /// The offset of the name of the '#else' of the conditional opened at
+  /// \p IfLoc between its directive at \p From and its '#endif' at \p To,
+  /// if it has one there: Clang's lexer in raw mode over that text, counting
+  /// the conditionals nested in it.
+  std::optional<unsigned> skippedElse(SourceLocation IfLoc, unsigned From,
+                                      unsigned To) const {
+    FileID FID = SM.getFileID(SM.getExpansionLoc(IfLoc));
+    llvm::StringRef Buf = SM.getBufferData(FID);
+    if (To > Buf.size() || From >= To)
+      return std::nullopt;
+    // From the line after the directive at From.
+    size_t Begin = Buf.find('\n', From);
+    if (Begin == llvm::StringRef::npos || Begin >= To)
+      return std::nullopt;
+    // The lexer reads up to the buffer's terminating NUL: it gets the
+    // whole rest of the file and stops at To.
+    Lexer L(SM.getLocForStartOfFile(FID), PP.getLangOpts(), Buf.begin(),
+            Buf.begin() + Begin, Buf.end());
+    unsigned Depth = 0;
+    clang::Token T;
+    for (L.LexFromRawLexer(T);
+         T.isNot(tok::eof) && SM.getFileOffset(T.getLocation()) < To;
+         L.LexFromRawLexer(T)) {
+      if (T.isNot(tok::hash) || !T.isAtStartOfLine())
+        continue;
+      L.LexFromRawLexer(T);
+      if (T.isNot(tok::raw_identifier))
+        continue;
+      llvm::StringRef Name = T.getRawIdentifier();
+      if (Name.starts_with("if"))
+        ++Depth;
+      else if (Name == "endif" && Depth)
+        --Depth;
+      else if (Name == "else" && !Depth)
+        return SM.getFileOffset(T.getLocation());
+    }
+    return std::nullopt;
   }
 
   struct PendingUse {
