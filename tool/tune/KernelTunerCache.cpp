@@ -10,19 +10,32 @@ static const char *const HeaderFields[] = {"device_name",      "kernel_name",
                                            "tune_params_keys", "tune_params",
                                            "objective",        "cache"};
 
-llvm::Error KernelTunerCache::readHeader(const llvm::json::Object &Header) {
+llvm::Error
+KernelTunerCache::readHeader(const llvm::json::Object &Header,
+                             const llvm::StringMap<unsigned> &Lines) {
   llvm::json::Value Root = llvm::json::Object(Header);
-  JSONInput In(FileName);
-  llvm::json::Path P(In.Root);
-  llvm::json::ObjectMapper M(Root, P);
+  /// Maps one field, reporting at its line.
+  auto Map = [&](llvm::StringLiteral Field, auto &Out) -> llvm::Error {
+    JSONInput In(FileName, Lines.lookup(Field));
+    llvm::json::Path P(In.Root);
+    llvm::json::ObjectMapper M(Root, P);
+    return M.map(Field, Out) ? llvm::Error::success() : In.error();
+  };
   std::optional<std::string> Device, Kernel, Goal;
   std::vector<std::string> Keys;
-  if (!M.map("device_name", Device) || !M.map("kernel_name", Kernel) ||
-      !M.map("objective", Goal) || !M.map("tune_params_keys", Keys))
-    return In.error();
+  if (llvm::Error E = Map("device_name", Device))
+    return E;
+  if (llvm::Error E = Map("kernel_name", Kernel))
+    return E;
+  if (llvm::Error E = Map("objective", Goal))
+    return E;
+  if (llvm::Error E = Map("tune_params_keys", Keys))
+    return E;
   DeviceName = Device.value_or("");
   KernelName = Kernel.value_or("");
   Objective = Goal.value_or("time");
+  JSONInput In(FileName, Lines.lookup("tune_params"));
+  llvm::json::Path P(In.Root);
   const llvm::json::Object *Values = Header.getObject("tune_params");
   if (!Values) {
     In.fail(P.field("tune_params"),
@@ -72,7 +85,7 @@ public:
       if (llvm::Error E = R.document(S, First))
         return std::move(E);
       if (First)
-        if (llvm::Error E = R.C.readHeader(R.Header))
+        if (llvm::Error E = R.C.readHeader(R.Header, R.HeaderLines))
           return std::move(E);
       if (R.EntriesGiven)
         break;
@@ -111,6 +124,9 @@ private:
       llvm::cantFail(S.expect('}', "'}'"));
     } else {
       while (true) {
+        // Where the key begins, past the white space before it.
+        if (auto Next = S.peek(); !Next)
+          return Next.takeError();
         unsigned Line = S.line(), Column = S.column();
         auto Key = S.string(MaxHeaderFieldBytes);
         if (!Key)
@@ -138,6 +154,7 @@ private:
           if (!V)
             return V.takeError();
           Header[*Key] = std::move(*V);
+          HeaderLines[*Key] = Line;
         } else if (llvm::Error E = S.skipValue(MaxHeaderFieldBytes)) {
           return E;
         }
@@ -171,7 +188,7 @@ private:
 
   /// Reads the header before the entries; false when it is read.
   bool readHeaderNow(JSONStream &S) {
-    HeaderError = C.readHeader(Header);
+    HeaderError = C.readHeader(Header, HeaderLines);
     return bool(HeaderError);
   }
 
@@ -236,6 +253,8 @@ private:
   KernelTunerCache C;
   EntryFn OnEntry;
   llvm::json::Object Header;
+  /// The line of each header field's key.
+  llvm::StringMap<unsigned> HeaderLines;
   llvm::Error HeaderError = llvm::Error::success();
   size_t Count = 0;
   bool EntriesGiven = false;

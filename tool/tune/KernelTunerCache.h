@@ -21,6 +21,7 @@
 #include "support/Output.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <string>
@@ -96,8 +97,10 @@ public:
 
 private:
   class Reader;
-  /// The header fields read so far into this cache.
-  llvm::Error readHeader(const llvm::json::Object &Header);
+  /// The header fields read so far into this cache; an error in a field is
+  /// at the line of its key in \p Lines (none where it has none).
+  llvm::Error readHeader(const llvm::json::Object &Header,
+                         const llvm::StringMap<unsigned> &Lines);
   void recoverFloatSpellings(llvm::StringRef Key);
   /// "FILE:LINE:COL: cache."KEY".FIELD: " for \p E.
   std::string where(const Entry &E, llvm::StringRef Field) const;

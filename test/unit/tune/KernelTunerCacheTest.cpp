@@ -123,7 +123,7 @@ TEST(KernelTunerCacheTest, ShapeErrorsNameFileAndPath) {
       R"({"tune_params_keys": ["a"], "tune_params": {}, "cache": {}})";
   auto C = KernelTunerCache::parse(NoParams, "p.json");
   ASSERT_FALSE(bool(C));
-  EXPECT_EQ(llvm::toString(C.takeError()), "p.json: tune_params.a: missing value");
+  EXPECT_EQ(llvm::toString(C.takeError()), "p.json:1: tune_params.a: missing value");
 
   std::string BadTime = Small;
   BadTime.replace(BadTime.find("\"InvalidConfig\""), 15, "\"Exploded\"");
@@ -276,4 +276,30 @@ TEST(KernelTunerCacheTest, MalformedEntriesAreErrorsAtTheirLineAndColumn) {
     ASSERT_FALSE(bool(C)) << Bad;
     EXPECT_EQ(llvm::toString(C.takeError()), Where);
   }
+}
+
+TEST(KernelTunerCacheTest, HeaderErrorsAreAtTheLineOfTheirField) {
+  const char *Text = "{\n"
+                     "  \"tune_params_keys\": [\"a\"],\n"
+                     "  \"tune_params\": {\"a\": [1, 2]},\n"
+                     "  \"objective\": 5,\n"
+                     "  \"cache\": {}\n"
+                     "}\n";
+  auto C = KernelTunerCache::parse(Text, "h.json");
+  ASSERT_FALSE(bool(C));
+  EXPECT_EQ(llvm::toString(C.takeError()), "h.json:4: objective: expected string");
+  std::string Values = Text;
+  Values.replace(Values.find("[1, 2]"), 6, "[1, [2]]");
+  Values.replace(Values.find("5"), 1, "\"time\"");
+  C = KernelTunerCache::parse(Values, "h.json");
+  ASSERT_FALSE(bool(C));
+  EXPECT_EQ(llvm::toString(C.takeError()).substr(0, 22), "h.json:3: tune_params.");
+  // A field given twice is an error at the second key, not at the line
+  // before it.
+  std::string Twice = Text;
+  Twice.replace(Twice.find("\"cache\""), 0, "\"objective\": \"time\",\n  ");
+  C = KernelTunerCache::parse(Twice, "h.json");
+  ASSERT_FALSE(bool(C));
+  EXPECT_EQ(llvm::toString(C.takeError()),
+            "h.json:5:3: \"objective\" given twice");
 }
