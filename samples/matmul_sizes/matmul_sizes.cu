@@ -123,13 +123,7 @@ static double error_of(const std::vector<float>& c, const std::vector<float>& a,
 // One kernel per size the tuning file has an entry for; each
 // architecture's branch builds its entry nearest that size (an
 // architecture with one entry for every size builds that one).
-@meta std::vector<std::vector<long long>> kernel_sizes() {
-  std::vector<std::vector<long long>> sizes = metacu::tuned_sizes(tuning);
-  if (sizes.empty()) // every entry serves every size: one kernel
-    sizes.push_back({1});
-  return sizes;
-}
-@meta std::vector<std::vector<long long>> tuned = kernel_sizes();
+@meta std::vector<std::vector<long long>> tuned = metacu::kernel_sizes(tuning);
 
 @meta for (size_t k = 0; k < tuned.size(); ++k) {
 __global__ void @("matmul_" + std::to_string(k))(float* C, const float* A, const float* B, int n) {

@@ -664,6 +664,20 @@ tuned_sizes(const json &tuning,
   return out;
 }
 
+/// The sizes to generate one kernel each for: tuned_sizes(tuning), or the
+/// one size {1} when every entry serves every size (a file tuned without
+/// sizes, or none yet), so that a file generating its kernels per size
+/// still builds one; tuned_params at {1} gives each architecture's entry
+/// as at any other size.
+inline std::vector<std::vector<long long>>
+kernel_sizes(const json &tuning,
+             std::source_location where = std::source_location::current()) {
+  std::vector<std::vector<long long>> sizes = tuned_sizes(tuning, where);
+  if (sizes.empty())
+    sizes.push_back({1});
+  return sizes;
+}
+
 /// The entries the program chooses from at run time, by architecture
 /// number: for each plain architecture of the file (sm_90, not sm_90a,
 /// whose image loaded_arch() cannot tell from sm_90's), its entries per
