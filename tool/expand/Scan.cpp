@@ -302,6 +302,10 @@ private:
   /// statement is opaque; in ordinary code nested constructs are parsed to
   /// find their extent.
   llvm::Expected<unsigned> statementEnd(unsigned I, bool InMeta) {
+    // Directive lines before it ('#pragma unroll') are no part of what
+    // kind of statement it is.
+    while (I < toks().size() && toks()[I].InDirective)
+      ++I;
     if (I >= toks().size())
       return errorAt(File.size(), "expected a statement before end of file");
     // A statement may start with a splice ('@(name)(x);'); any other

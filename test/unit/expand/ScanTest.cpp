@@ -677,3 +677,14 @@ TEST(ScanTest, NestingJustUnderTheLimitIsFine) {
 }
 
 } // namespace
+
+TEST(ScanTest, AnUnbracedBodyAfterADirectiveLineEndsWithItsStatement) {
+  // The '#pragma' line is no part of what kind of statement follows: the
+  // 'if' ends at its block's '}', not at the next ';'.
+  Scanned S = scanOk("@meta for (int i = 0; i < 2; ++i)\n#pragma unroll\n"
+                     "if (p) { f(); }\ng();\n");
+  ASSERT_EQ(kinds(S.nodes()), (Kinds{NK::For, NK::Text}));
+  EXPECT_EQ(S.text(S.nodes()[0].Branches[0].Body),
+            "#pragma unroll\nif (p) { f(); }");
+  EXPECT_EQ(S.text(S.nodes()[1].Whole), "\ng();\n");
+}
