@@ -40,3 +40,22 @@ __global__ void in_block(int *p) {
   }
   p[1] = 2;
 }
+
+// Each copy of a meta construct's unbraced body stands where the construct
+// stands, a statement of the block: no empty block.
+__global__ void after_meta_heads(int *p) {
+  @meta for (int i = 0; i < 2; ++i)
+    if codegen (__nvvm_arch == nvvm_arch_t::sm_90) {
+      p[i] = 1;
+    }
+  @meta for enum (nvvm_arch_t a : nvvm_arch_t)
+#pragma nounroll
+    if codegen (__nvvm_arch == a && (int)a == 90) {
+      p[2] = 1;
+    }
+  @meta if (sizeof(int) == 4)
+    if codegen (__nvvm_arch == nvvm_arch_t::sm_80) {
+      p[3] = 1;
+    }
+  p[4] = 2;
+}

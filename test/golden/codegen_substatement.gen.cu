@@ -70,3 +70,59 @@ __global__ void in_block(int *p) {
 #endif
   p[1] = 2;
 }
+
+// Each copy of a meta construct's unbraced body stands where the construct
+// stands, a statement of the block: no empty block.
+__global__ void after_meta_heads(int *p) {
+#line 48 "codegen_substatement.cu"
+  {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
+#line 48 "codegen_substatement.cu"
+    {
+      p[0] = 1;
+    }
+#endif
+#line 50 "codegen_substatement.cu"
+  }
+#line 48 "codegen_substatement.cu"
+  {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
+#line 48 "codegen_substatement.cu"
+    {
+      p[1] = 1;
+    }
+#endif
+#line 50 "codegen_substatement.cu"
+  }
+#line 52 "codegen_substatement.cu"
+  {
+#line 52 "codegen_substatement.cu"
+#pragma nounroll
+#line 55 "codegen_substatement.cu"
+ }
+#line 52 "codegen_substatement.cu"
+  {
+#line 52 "codegen_substatement.cu"
+#pragma nounroll
+#line 55 "codegen_substatement.cu"
+ }
+#line 52 "codegen_substatement.cu"
+  {
+#line 52 "codegen_substatement.cu"
+#pragma nounroll
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
+#line 53 "codegen_substatement.cu"
+    {
+      p[2] = 1;
+    }
+#endif
+#line 55 "codegen_substatement.cu"
+ }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 800
+    {
+      p[3] = 1;
+    }
+#endif
+#line 60 "codegen_substatement.cu"
+  p[4] = 2;
+}

@@ -230,7 +230,7 @@ private:
 
 } // namespace
 
-bool startsStatement(llvm::ArrayRef<Token> Toks, unsigned First) {
+bool beginsBlockStatement(llvm::ArrayRef<Token> Toks, unsigned First) {
   std::optional<unsigned> P = previousCode(Toks, First);
   if (!P)
     return false;
@@ -254,26 +254,9 @@ bool startsStatement(llvm::ArrayRef<Token> Toks, unsigned First) {
     return true;
   std::optional<unsigned> LL = previousCode(Toks, *L);
   if (LL && Toks[*LL].isIdent("case"))
-    return startsStatement(Toks, *LL);
+    return beginsBlockStatement(Toks, *LL);
   return LL && (Toks[*LL].is(tok::semi) || Toks[*LL].is(tok::l_brace) ||
                 Toks[*LL].is(tok::r_brace));
-}
-
-bool followsMetaHead(llvm::ArrayRef<Token> Toks, unsigned First) {
-  std::optional<unsigned> Close = previousCode(Toks, First);
-  if (!Close || !Toks[*Close].is(tok::r_paren))
-    return false;
-  std::optional<unsigned> Open = partnerOf(Toks, *Close);
-  std::optional<unsigned> K = Open ? previousCode(Toks, *Open) : std::nullopt;
-  // '@meta for enum (...)', '@meta if constexpr (...)'
-  if (K && (Toks[*K].isIdent("enum") || Toks[*K].isIdent("constexpr")))
-    K = previousCode(Toks, *K);
-  if (!K || !(Toks[*K].isIdent("for") || Toks[*K].isIdent("if")))
-    return false;
-  std::optional<unsigned> Meta = previousCode(Toks, *K);
-  std::optional<unsigned> At =
-      Meta ? previousCode(Toks, *Meta) : std::nullopt;
-  return At && Toks[*Meta].isIdent("meta") && Toks[*At].isAt();
 }
 
 bool endsBlock(llvm::ArrayRef<Token> Toks, unsigned Last) {

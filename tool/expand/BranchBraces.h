@@ -41,12 +41,7 @@ namespace metacu {
 /// compound statement, not the body of an 'if', a loop or an 'else': right
 /// before it (no code between, directive lines aside) a ';', '{', '}' or a
 /// label's ':'.
-bool startsStatement(llvm::ArrayRef<Token> Toks, unsigned First);
-
-/// Whether the token \p First comes right after the head of a '@meta for'
-/// or '@meta if' (no code between, directive lines aside): the body of a
-/// meta construct, whose copies stand where the construct stands.
-bool followsMetaHead(llvm::ArrayRef<Token> Toks, unsigned First);
+bool beginsBlockStatement(llvm::ArrayRef<Token> Toks, unsigned First);
 
 /// Whether the token after \p Last (no code between, directive lines aside)
 /// is the '}' that closes the block.

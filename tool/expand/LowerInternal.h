@@ -135,6 +135,9 @@ private:
     return anyContains(Slice.Inactive, Offset);
   }
   std::string prelude();
+  /// Notes where the statement of \p B, the unbraced body of a meta
+  /// construct about to be lowered, begins.
+  void noteUnbracedBody(const Branch &B);
 
   //===--- Sequences (Lower.cpp)
   //---------------------------------------------===//
@@ -278,6 +281,10 @@ private:
   std::string Out;
   SourceMap Map;
   std::vector<Scope> Scopes;
+  /// Where the statement of the last unbraced meta body lowered begins: an
+  /// 'if codegen' chain there is no substatement, since each copy of the
+  /// body stands where the meta construct stands.
+  std::optional<unsigned> UnbracedMetaBody;
   std::vector<std::string> PendingTemplateParams;
   /// Meta names hidden by ordinary declarations inside parentheses, not
   /// yet given to the body they belong to.

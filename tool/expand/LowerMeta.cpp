@@ -139,10 +139,23 @@ void Lowering::writeMetaAssert(llvm::ArrayRef<Token> T,
   write(", " + cppString(File.text().slice(Cond.Begin, Cond.End)) + ");\n");
 }
 
+void Lowering::noteUnbracedBody(const Branch &B) {
+  if (B.Braced)
+    return;
+  // Directive lines ('#pragma unroll') may come before the statement.
+  for (unsigned K = Scan.tokenAt(B.Body.Begin);
+       K < Toks.size() && Toks[K].Offset < B.Body.End; ++K)
+    if (!Toks[K].InDirective) {
+      UnbracedMetaBody = Toks[K].Offset;
+      return;
+    }
+}
+
 llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
   bool Owns = ownsLines(N);
   std::string Indent = Owns ? indentOf(N.Whole.Begin) : "";
   unsigned BB = B.Body.Begin, BE = B.Body.End;
+  noteUnbracedBody(B);
   if (Scopes.back().Kind == ScopeKind::Function && !N.Using &&
       !Scopes.back().Unbraced) {
     // The end of each output block is written by a guard, so that a '@meta
@@ -177,7 +190,13 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
           emitCode(BE, Indent + "}\n");
       });
     }
-    emitCode(BB, Indent + (IsLoop ? "{ " : ""));
+    // A directive ('#pragma unroll' before an ordinary loop) must begin
+    // its line.
+    bool DirectiveFirst = Toks[Scan.tokenAt(BB)].InDirective;
+    std::string Open = IsLoop ? "{ " : "";
+    if (DirectiveFirst)
+      Open = IsLoop ? "{\n" : Owns ? "" : "\n";
+    emitCode(BB, Indent + Open);
     return Body(BB, BE, [&] {
       emitCode(BE, std::string(IsLoop ? " }" : "") + (Owns ? "\n" : " "));
     });
@@ -318,6 +337,7 @@ llvm::Error Lowering::lowerDependentIf(const Node &N) {
     pushBodyScope();
     ++DependentDepth;
     emitCode(B.Body.Begin, B.Braced ? "" : "{ ");
+    noteUnbracedBody(B);
     llvm::Error Err = B.Braced
                           ? lowerBracedBody(B)
                           : lowerSequence(B.Nodes, B.Body.Begin, B.Body.End);
@@ -375,8 +395,8 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
   // keeps it out of the output where it is not needed.)
   bool Substatement = Scopes.back().Kind == ScopeKind::Function &&
                       !N.Using && !AfterComma &&
-                      !startsStatement(Toks, First) &&
-                      !followsMetaHead(Toks, First);
+                      !beginsBlockStatement(Toks, First) &&
+                      UnbracedMetaBody != N.Whole.Begin;
   write("::metacu::detail::codegen_chain __metacu_cg(" +
         std::to_string(N.Whole.Begin) +
         (Substatement ? ", \"" + indentOf(N.Whole.Begin) + "{}\\n\"" : "") +
@@ -423,7 +443,7 @@ std::vector<bool> Lowering::bracesCanGo(const Node &N) const {
     return Can;
   unsigned First = Scan.tokenAt(N.Whole.Begin);
   unsigned Last = Scan.tokenAt(N.Whole.End) - 1;
-  if (!startsStatement(Toks, First))
+  if (!beginsBlockStatement(Toks, First))
     return Can;
   bool Ends = endsBlock(Toks, Last);
   // What the function declared before the chain, in any block: more than
@@ -560,6 +580,7 @@ llvm::Error Lowering::lowerTemplateFor(const Node &N,
     emitCode(B.Body.End, std::string(");") + (Owns ? "\n" : " "));
   } else {
     emitCode(B.Body.Begin, " ");
+    noteUnbracedBody(B);
     Err = lowerSequence(B.Nodes, B.Body.Begin, B.Body.End);
     emitCode(B.Body.End, std::string(" });") + (Owns ? "\n" : " "));
   }

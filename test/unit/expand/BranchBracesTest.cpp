@@ -80,18 +80,18 @@ TEST(BranchBracesTest, EnumeratorsAndAnonymousUnionsLeak) {
 TEST(BranchBracesTest, StatementPositions) {
   Lexed L("void f(bool c) { g(); if codegen (x) { } if (c) if codegen (y) { }"
           " l: if codegen (z) { } }");
-  EXPECT_TRUE(startsStatement(L.Toks, L.at("if", 0)));
-  EXPECT_FALSE(startsStatement(L.Toks, L.at("if", 2)));
-  EXPECT_TRUE(startsStatement(L.Toks, L.at("if", 3)));
+  EXPECT_TRUE(beginsBlockStatement(L.Toks, L.at("if", 0)));
+  EXPECT_FALSE(beginsBlockStatement(L.Toks, L.at("if", 2)));
+  EXPECT_TRUE(beginsBlockStatement(L.Toks, L.at("if", 3)));
   Lexed E("void f() { else if codegen (x) { } do if codegen (x) { } }");
-  EXPECT_FALSE(startsStatement(E.Toks, E.at("if", 0)));
-  EXPECT_FALSE(startsStatement(E.Toks, E.at("if", 1)));
+  EXPECT_FALSE(beginsBlockStatement(E.Toks, E.at("if", 0)));
+  EXPECT_FALSE(beginsBlockStatement(E.Toks, E.at("if", 1)));
 }
 
 TEST(BranchBracesTest, DirectiveLinesAroundTheChainDoNotCount) {
   Lexed L("void f() { g();\n#ifdef A\nif codegen (x) { }\n#endif\n}\n");
   unsigned If = L.at("if");
-  EXPECT_TRUE(startsStatement(L.Toks, If));
+  EXPECT_TRUE(beginsBlockStatement(L.Toks, If));
   EXPECT_TRUE(endsBlock(L.Toks, L.at("}", 0)));
   // Code of a region the preprocessor may keep is a statement after it.
   Lexed M("void f() { if codegen (x) { }\n#ifdef A\ng();\n#endif\n}\n");
@@ -112,20 +112,9 @@ TEST(BranchBracesTest, DeclaredBeforeHoldsParametersAndHeads) {
 
 } // namespace
 
-TEST(BranchBracesTest, AChainAfterAMetaHeadIsNoSubstatement) {
-  // Copies of a meta construct's body stand where the construct stands;
-  // after an ordinary head the chain is that statement's body.
-  Lexed Meta("@meta for (int i = 0; i < 2; ++i) if codegen (c) { f(); }");
-  EXPECT_TRUE(followsMetaHead(Meta.Toks, Meta.at("if", 0)));
-  Lexed Enum("@meta for enum (auto a : nvvm_arch_t)\n#pragma x\nif codegen (c) "
-             "{ f(); }");
-  EXPECT_TRUE(followsMetaHead(Enum.Toks, Enum.at("if", 0)));
-  Lexed MetaIf("@meta if constexpr (k) if codegen (c) { f(); }");
-  EXPECT_TRUE(followsMetaHead(MetaIf.Toks, MetaIf.at("if", 1)));
+TEST(BranchBracesTest, AChainAfterAnOrdinaryHeadIsItsBody) {
   Lexed Plain("for (int i = 0; i < n; ++i) if codegen (c) { f(); }");
-  EXPECT_FALSE(followsMetaHead(Plain.Toks, Plain.at("if", 0)));
-  EXPECT_FALSE(startsStatement(Plain.Toks, Plain.at("if", 0)));
+  EXPECT_FALSE(beginsBlockStatement(Plain.Toks, Plain.at("if", 0)));
   Lexed Block("{ g(); if codegen (c) { f(); } }");
-  EXPECT_FALSE(followsMetaHead(Block.Toks, Block.at("if", 0)));
-  EXPECT_TRUE(startsStatement(Block.Toks, Block.at("if", 0)));
+  EXPECT_TRUE(beginsBlockStatement(Block.Toks, Block.at("if", 0)));
 }
