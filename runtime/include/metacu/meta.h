@@ -270,6 +270,30 @@ private:
       i += w.size();
       return true;
     }
+    // Reads the entries of the object or array whose opening bracket is
+    // at i, each with \p entry, up to \p close.
+    template <class F> void entries(char close, const char *what, F entry) {
+      ++i;
+      skip_ws();
+      if (i < s.size() && s[i] == close) {
+        ++i;
+        return;
+      }
+      while (true) {
+        skip_ws();
+        entry();
+        skip_ws();
+        if (i < s.size() && s[i] == ',') {
+          ++i;
+          continue;
+        }
+        if (i < s.size() && s[i] == close) {
+          ++i;
+          return;
+        }
+        fail(std::string("expected ',' or '") + close + "' in JSON " + what);
+      }
+    }
     json value(int depth) {
       if (depth > 512)
         fail("JSON nested too deeply");
@@ -280,14 +304,7 @@ private:
       char c = s[i];
       if (c == '{') {
         v.kind_ = kind::object;
-        ++i;
-        skip_ws();
-        if (i < s.size() && s[i] == '}') {
-          ++i;
-          return v;
-        }
-        while (true) {
-          skip_ws();
+        entries('}', "object", [&] {
           if (i >= s.size() || s[i] != '"')
             fail("expected a string as JSON object key");
           std::string key = string_body();
@@ -297,40 +314,14 @@ private:
           ++i;
           skip_ws();
           v.members_.emplace_back(std::move(key), value(depth + 1));
-          skip_ws();
-          if (i < s.size() && s[i] == ',') {
-            ++i;
-            continue;
-          }
-          if (i < s.size() && s[i] == '}') {
-            ++i;
-            return v;
-          }
-          fail("expected ',' or '}' in JSON object");
-        }
+        });
+        return v;
       }
       if (c == '[') {
         v.kind_ = kind::array;
-        ++i;
-        skip_ws();
-        if (i < s.size() && s[i] == ']') {
-          ++i;
-          return v;
-        }
-        while (true) {
-          skip_ws();
-          v.elements_.push_back(value(depth + 1));
-          skip_ws();
-          if (i < s.size() && s[i] == ',') {
-            ++i;
-            continue;
-          }
-          if (i < s.size() && s[i] == ']') {
-            ++i;
-            return v;
-          }
-          fail("expected ',' or ']' in JSON array");
-        }
+        entries(']', "array",
+                [&] { v.elements_.push_back(value(depth + 1)); });
+        return v;
       }
       if (c == '"') {
         v.kind_ = kind::string;
