@@ -248,13 +248,21 @@ bool beginsBlockStatement(llvm::ArrayRef<Token> Toks, unsigned First) {
   if (!Prev.is(tok::colon))
     return false;
   std::optional<unsigned> L = previousCode(Toks, *P);
-  if (!L || !Toks[*L].isIdent())
+  if (!L)
     return false;
   if (Toks[*L].isIdent("default"))
     return true;
+  // 'case' and its constant expression ('case 1:', 'case ns::E:').
+  for (std::optional<unsigned> K = L; K; K = previousCode(Toks, *K)) {
+    const Token &T = Toks[*K];
+    if (T.isIdent("case"))
+      return beginsBlockStatement(Toks, *K);
+    if (T.is(tok::semi) || T.is(tok::l_brace) || T.is(tok::r_brace))
+      break;
+  }
+  if (!Toks[*L].isIdent())
+    return false;
   std::optional<unsigned> LL = previousCode(Toks, *L);
-  if (LL && Toks[*LL].isIdent("case"))
-    return beginsBlockStatement(Toks, *LL);
   return LL && (Toks[*LL].is(tok::semi) || Toks[*LL].is(tok::l_brace) ||
                 Toks[*LL].is(tok::r_brace));
 }

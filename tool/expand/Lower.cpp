@@ -1,5 +1,6 @@
 //===- Lower.cpp
 //------------------------------------------------------------===//
+#include "expand/BranchBraces.h"
 #include "expand/LowerInternal.h"
 #include "support/Diagnostic.h"
 
@@ -213,7 +214,40 @@ llvm::Error Lowering::lowerSequence(const std::vector<Node> &Nodes,
   return llvm::Error::success();
 }
 
+bool Lowering::isSubstatement(const Node &N) const {
+  if (Scopes.back().Kind != ScopeKind::Function ||
+      UnbracedMetaBody == N.Whole.Begin)
+    return false;
+  unsigned First = Scan.tokenAt(N.Whole.Begin);
+  for (unsigned K = First; K-- > 0;)
+    if (!Toks[K].InDirective) {
+      if (Toks[K].is(clang::tok::comma))
+        return false;
+      break;
+    }
+  return !beginsBlockStatement(Toks, First);
+}
+
 llvm::Error Lowering::lowerConstruct(const Node &N) {
+  // A meta construct that is the body of an ordinary 'if', 'else' or loop
+  // may make any number of statements, none included: they are made one
+  // statement, or the body would be the first copy, or what follows.
+  // ('if codegen' makes at most one, and an empty block where it makes
+  // none: lowerCodegen.)
+  if (N.Kind != NodeKind::Codegen && N.Kind != NodeKind::Splice &&
+      isSubstatement(N)) {
+    bool Owns = ownsLines(N);
+    std::string Indent = Owns ? indentOf(N.Whole.Begin) : "";
+    emitCode(N.Whole.Begin, Indent + (Owns ? "{\n" : "{ "));
+    if (auto Err = lowerMetaConstruct(N))
+      return Err;
+    emitCode(N.Whole.End, Owns ? Indent + "}\n" : " }");
+    return llvm::Error::success();
+  }
+  return lowerMetaConstruct(N);
+}
+
+llvm::Error Lowering::lowerMetaConstruct(const Node &N) {
   switch (N.Kind) {
   case NodeKind::Stmt:
     return lowerStatement(N);

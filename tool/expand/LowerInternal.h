@@ -145,6 +145,11 @@ private:
   llvm::Error lowerSequence(const std::vector<Node> &Nodes, unsigned Begin,
                             unsigned End);
   llvm::Error lowerConstruct(const Node &N);
+  llvm::Error lowerMetaConstruct(const Node &N);
+  /// Whether \p N, in a function body, is the body of an ordinary 'if',
+  /// 'else' or loop rather than a statement of a block (or the unbraced
+  /// body of a meta construct, whose copies stand where it stands).
+  bool isSubstatement(const Node &N) const;
 
   //===--- Names and scopes (LowerScopes.cpp)
   //--------------------------------===//

@@ -393,10 +393,7 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
   // The body of an 'if', 'else' or loop: no statement begins before it.
   // (An empty block would be right anywhere a statement is; this only
   // keeps it out of the output where it is not needed.)
-  bool Substatement = Scopes.back().Kind == ScopeKind::Function &&
-                      !N.Using && !AfterComma &&
-                      !beginsBlockStatement(Toks, First) &&
-                      UnbracedMetaBody != N.Whole.Begin;
+  bool Substatement = !N.Using && isSubstatement(N);
   write("::metacu::detail::codegen_chain __metacu_cg(" +
         std::to_string(N.Whole.Begin) +
         (Substatement ? ", \"" + indentOf(N.Whole.Begin) + "{}\\n\"" : "") +

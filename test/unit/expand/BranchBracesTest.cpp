@@ -86,6 +86,14 @@ TEST(BranchBracesTest, StatementPositions) {
   Lexed E("void f() { else if codegen (x) { } do if codegen (x) { } }");
   EXPECT_FALSE(beginsBlockStatement(E.Toks, E.at("if", 0)));
   EXPECT_FALSE(beginsBlockStatement(E.Toks, E.at("if", 1)));
+  // Labels of a switch, whatever their constant expression.
+  Lexed S("void f(int c) { switch (c) { case 1: if codegen (x) { } break;"
+          " case ns::E: if codegen (y) { } default: if codegen (z) { } }"
+          " (void)(c ? 1 : 2); }");
+  EXPECT_TRUE(beginsBlockStatement(S.Toks, S.at("if", 0)));
+  EXPECT_TRUE(beginsBlockStatement(S.Toks, S.at("if", 1)));
+  EXPECT_TRUE(beginsBlockStatement(S.Toks, S.at("if", 2)));
+  EXPECT_FALSE(beginsBlockStatement(S.Toks, S.at("2")));
 }
 
 TEST(BranchBracesTest, DirectiveLinesAroundTheChainDoNotCount) {
