@@ -694,11 +694,11 @@ class Run:
         """--rounds: each line of ``requests`` is a JSON list of the bundle's
         configurations; their candidates not yet done are compiled and
         timed, and once every one has a result (in results.jsonl) the
-        line {"round": K, "candidates": N} goes to ``replies``. Returns the
-        candidates served."""
+        line {"round": K, "candidates": N} goes to ``replies``. Returns how
+        many configurations the rounds asked for."""
         configs = {c["config"] for b in self.m["batches"] for c in b["candidates"]}
         configs.update(f["config"] for f in self.m["failed"])
-        served = 0
+        asked = set()
         for k, line in enumerate(requests):
             wanted = set(json.loads(line))
             if not wanted <= configs:
@@ -718,10 +718,10 @@ class Run:
                 time.sleep(0.01)
             if self.fatal:
                 break
-            served += len(wanted)
+            asked |= wanted
             replies.write(json.dumps({"round": k, "candidates": len(wanted)}) + "\n")
             replies.flush()
-        return served
+        return len(asked)
 
 
 if __name__ == "__main__":
