@@ -694,7 +694,8 @@ class Run:
         """--rounds: each line of ``requests`` is a JSON list of the bundle's
         configurations; their candidates not yet done are compiled and
         timed, and once every one has a result (in results.jsonl) the
-        line {"round": K, "candidates": N} goes to ``replies``. Returns how
+        line {"round": K, "candidates": N} goes to ``replies`` and the
+        round, its configurations and the time to rounds.jsonl. Returns how
         many configurations the rounds asked for."""
         configs = {c["config"] for b in self.m["batches"] for c in b["candidates"]}
         configs.update(f["config"] for f in self.m["failed"])
@@ -719,6 +720,11 @@ class Run:
             if self.fatal:
                 break
             asked |= wanted
+            # When the search knew the round's results (scripts/kt/proof.py
+            # reads it: a result counts from its round's end).
+            with open(os.path.join(HERE, "rounds.jsonl"), "a") as f:
+                f.write(json.dumps({"round": k, "configs": sorted(wanted),
+                                    "timestamp": now()}) + "\n")
             replies.write(json.dumps({"round": k, "candidates": len(wanted)}) + "\n")
             replies.flush()
         return len(asked)
