@@ -187,13 +187,16 @@ def nvcc_command(m, job, nvcc, split):
     return cmd + ["-o", os.path.join(HERE, out), source], out
 
 
-def compile_job(m, job, nvcc, split):
+def compile_job(m, job, nvcc, split, nice=False):
+    """Runs the compile of ``job``; ``nice``: at a low priority (one no
+    round has asked for yet, Run.speculate())."""
     cmd, out = nvcc_command(m, job, nvcc, split)
     os.makedirs(os.path.join(HERE, "bin"), exist_ok=True)
     if job["kind"] == "locate":
         return locate(job, cmd)
     t = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True,
+                       preexec_fn=(lambda: os.nice(10)) if nice else None)
     ms = (time.time() - t) * 1000
     if p.returncode != 0:
         lines = [l.strip() for l in p.stderr.splitlines() if "error" in l]
@@ -605,10 +608,21 @@ class Run:
         self.workers = [] if a.compile_only else [
             GpuWorker(m, g, a.timeout, results, done, self.stats, self.fatal) for g in gpu_ids]
         self.compilers = concurrent.futures.ThreadPoolExecutor(a.jobs)
+        # --rounds: the candidates no round has asked for yet, compiled on
+        # the cores the rounds leave idle (speculate()): the built shards
+        # by configuration, and the configurations whose shard compiles.
+        self.speculative = concurrent.futures.ThreadPoolExecutor(a.jobs)
+        self.prebuilt, self.prebuilding = {}, set()
+        self.wanted = set()
+        self.names = 0
+        # The harness states, the rounds' wants and the prebuilt shards,
+        # which the speculative compiles' callbacks update too.
+        self.lock = threading.RLock()
         self.runners = concurrent.futures.ThreadPoolExecutor(max(1, len(self.workers)))
         self.timed = [self.runners.submit(w.loop, self.ready) for w in self.workers]
 
     def close(self):
+        self.speculative.shutdown(cancel_futures=True)
         self.ready.close()
         for fut in self.timed:
             fut.result()
@@ -623,6 +637,10 @@ class Run:
             self.done.add(c["config"])
 
     def shard_built(self, job, cubin, ms):
+        with self.lock:
+            self.hand_over(job, cubin, ms)
+
+    def hand_over(self, job, cubin, ms):
         state = self.batches[job["batch"]["source"]]
         if state["error"] is not None:
             for i in job["candidates"]:
@@ -639,6 +657,10 @@ class Run:
             self.ready.put(item)
 
     def harness_built(self, job, out, ms, errors):
+        with self.lock:
+            self.harness_here(job, out, ms, errors)
+
+    def harness_here(self, job, out, ms, errors):
         state = self.batches[job["batch"]["source"]]
         if errors is not None:
             # The batch's host code does not build: no candidate of it can
@@ -656,9 +678,20 @@ class Run:
             self.ready.put(item)
         state["waiting"] = []
 
-    def build(self, jobs):
+    def unique(self, jobs, tag):
+        """``jobs`` with names no other compile of this process has (a
+        round's shard 0 must not overwrite a speculative one's cubin)."""
+        if self.a.rounds:
+            self.names += 1
+            for j in jobs:
+                if j["kind"] == "shard":
+                    j["name"] += "_%s%d" % (tag, self.names)
+        return jobs
+
+    def build(self, jobs, submitted=None):
         """Runs the compiles of ``jobs`` (and those a refused shard leads
-        to), handing each built shard to the GPUs."""
+        to), handing each built shard to the GPUs; sets the event
+        ``submitted`` once they are all submitted."""
         # nvcc's own threads for what the cores have left over.
         split = max(1, self.a.jobs // max(1, len(jobs)))
         for job in jobs:
@@ -671,6 +704,8 @@ class Run:
         # Harnesses first: a batch's shards wait for it.
         building = {self.compilers.submit(compile_job, self.m, job, self.a.nvcc, split): job
                     for job in sorted(jobs, key=lambda j: j["kind"] != "harness")}
+        if submitted:
+            submitted.set()
         while building:
             finished, _ = concurrent.futures.wait(
                 building, return_when=concurrent.futures.FIRST_COMPLETED)
@@ -690,6 +725,98 @@ class Run:
                         building[self.compilers.submit(compile_job, self.m, j, self.a.nvcc,
                                                        split)] = j
 
+    def take_prebuilt(self, wanted):
+        """Hands the GPUs the prebuilt shards of ``wanted`` (those whose
+        speculative compile is still running are handed over when it ends);
+        returns the configurations left to compile."""
+        fresh, shards = set(), {}
+        for c in wanted - self.done:
+            if c in self.prebuilt:
+                job, cubin, ms = self.prebuilt[c]
+                shards.setdefault(cubin, (job, ms, []))[2].append(c)
+            elif c not in self.prebuilding:
+                fresh.add(c)
+        for cubin, (job, ms, cs) in shards.items():
+            self.hand_over(self.members(job, cs), cubin, ms * len(cs) / len(job["candidates"]))
+        return fresh
+
+    @staticmethod
+    def members(job, configs):
+        """``job`` with only its candidates whose configurations are in
+        ``configs``."""
+        cands = job["batch"]["candidates"]
+        return dict(job, candidates=[i for i in job["candidates"] if cands[i]["config"] in configs])
+
+    def build_then_speculate(self, jobs, rest):
+        """The first round: its compiles, then (submitted right after
+        them, so that they start while the round's harness compiles)
+        every other candidate's shards at a low priority."""
+        done = threading.Event()
+        t = threading.Thread(target=lambda: (done.wait(), self.speculate(rest)), daemon=True)
+        t.start()
+        try:
+            self.build(jobs, submitted=done)
+        finally:
+            done.set()
+            t.join()
+
+    def speculate(self, rest):
+        """Compiles the shards of the configurations ``rest`` (of batches
+        whose harness is built or building) at a low priority, on the
+        cores the rounds leave idle, so that a round that asks for them
+        finds them built: a local search's round is a few configurations,
+        a shard's compile for each costs about a second, and the cores
+        would wait for the GPU meanwhile."""
+        with self.lock:
+            jobs = [j for j in self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards,
+                                                rest, built=self.batches), "s")
+                    if j["kind"] == "shard" and j["batch"]["source"] in self.batches]
+            for j in jobs:
+                self.prebuilding.update(self.configs(j))
+        for j in jobs:
+            self.submit_speculative(j)
+
+    @staticmethod
+    def configs(job):
+        return {job["batch"]["candidates"][i]["config"] for i in job["candidates"]}
+
+    def submit_speculative(self, job):
+        fut = self.speculative.submit(compile_job, self.m, job, self.a.nvcc, 1, True)
+        fut.add_done_callback(lambda f: self.speculated(job, f))
+
+    def speculated(self, job, fut):
+        """A speculative compile ended: its shard is kept for the rounds
+        (and handed to the GPUs now for those the round asks for), or its
+        refused candidates fail and the rest compile again."""
+        if fut.cancelled():
+            return
+        try:
+            out, ms, errors = fut.result()
+        except Exception as e:  # the compile could not even start
+            out, ms, errors = None, 0.0, ["run.py: %s" % e]
+        self.stats.add(compiles=1)
+        with self.lock:
+            if errors is None and job["kind"] == "shard":
+                mine = self.configs(job)
+                for c in mine:
+                    self.prebuilt[c] = (job, out, ms)
+                self.prebuilding -= mine
+                asked = (mine & self.wanted) - self.done
+                if asked:
+                    self.hand_over(self.members(job, asked), out,
+                                   ms * len(asked) / len(job["candidates"]))
+                return
+            named, again = refused(job, errors)
+            for i, line in named.items():
+                self.fail(job, i, line, ms / len(job["candidates"]))
+            left = set().union(*(self.configs(j) for j in again)) if again else set()
+            self.prebuilding -= self.configs(job) - left
+        for j in again:
+            try:
+                self.submit_speculative(j)
+            except RuntimeError:  # shut down: the run is over
+                pass
+
     def serve(self, requests, replies):
         """--rounds: each line of ``requests`` is a JSON list of the bundle's
         configurations; their candidates not yet done are compiled and
@@ -706,8 +833,15 @@ class Run:
                 self.fatal.append("run.py: --rounds: configurations %s are not the bundle's"
                                   % sorted(wanted - configs)[:8])
                 break
-            self.build(plan(self.m, self.done, self.a.jobs, self.a.shards, wanted,
-                            built=self.batches))
+            with self.lock:
+                self.wanted = wanted
+                fresh = self.take_prebuilt(wanted)
+            jobs = self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards, fresh,
+                                    built=self.batches), "r")
+            if k == 0:
+                self.build_then_speculate(jobs, configs - wanted)
+            else:
+                self.build(jobs)
             # The GPUs time what the compiles handed them.
             while not self.fatal and not wanted <= self.done:
                 if any(fut.done() for fut in self.timed):
