@@ -622,7 +622,10 @@ class Run:
         self.timed = [self.runners.submit(w.loop, self.ready) for w in self.workers]
 
     def close(self):
-        self.speculative.shutdown(cancel_futures=True)
+        try:
+            self.speculative.shutdown(cancel_futures=True)
+        except TypeError:  # Python before 3.9 runs what is queued
+            self.speculative.shutdown()
         self.ready.close()
         for fut in self.timed:
             fut.result()
