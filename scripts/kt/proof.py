@@ -136,6 +136,27 @@ def run_metacu(a, name, k, seed, ref, best, out):
     # Each round's bundle: its candidates, and its results as run.py wrote
     # them; a round's results are known to the strategy when it ends.
     evals, bench_ms, rounds = [], 0.0, 0
+    served = os.path.join(work, "run")
+    if os.path.exists(os.path.join(served, "rounds.jsonl")):
+        # The run's one bundle (a space expanded whole): rounds.jsonl says
+        # when each round ended.
+        m = json.load(open(os.path.join(served, "manifest.json")))
+        params = {c["config"]: c["params"] for b in m["batches"] for c in b["candidates"]}
+        params.update({f["config"]: None for f in m["failed"]})
+        ended = {}
+        for l in open(os.path.join(served, "rounds.jsonl")):
+            r = json.loads(l)
+            rounds += 1
+            for c in r["configs"]:
+                ended.setdefault(c, parse_ts(r["timestamp"]) - start)
+        for l in open(os.path.join(served, "results.jsonl")):
+            r = json.loads(l)
+            if r["config"] not in ended or params.get(r["config"]) is None:
+                continue
+            own = statistics.median(r["times"]) if r.get("status") == "correct" else None
+            evals.append((ended[r["config"]], params[r["config"]], own))
+            bench_ms += r.get("benchmark_ms", 0)
+        evals.sort(key=lambda e: e[0])
     for d in sorted(glob.glob(os.path.join(work, "round_*"))):
         try:
             m = json.load(open(os.path.join(d, "manifest.json")))

@@ -10,6 +10,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <functional>
 
 using namespace metacu::tune;
 namespace json = llvm::json;
@@ -297,32 +298,28 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
         json::Object{{"source", Name}, {"candidates", std::move(Cands)}});
     Files.push_back({Src + Name, std::move(Guarded.Text)});
   };
-  for (size_t I = 0; I < All.size(); I += BatchSize) {
-    llvm::ArrayRef<Candidate> Batch =
-        llvm::ArrayRef(All).slice(I, std::min(BatchSize, All.size() - I));
-    auto Text = Generate(Batch);
-    if (Text) {
-      AddBatch(Batch, *Text);
-      continue;
-    }
-    std::string Why = llvm::toString(Text.takeError());
-    if (Batch.size() == 1) {
-      Failed.push_back(json::Object{{"config", Batch[0].Config},
-                                    {"reason", "generation failed: " + Why}});
-      continue;
-    }
-    // One candidate's meta code failed: find which, keep the others.
-    for (const Candidate &C : Batch) {
-      auto One = Generate(C);
-      if (One)
-        AddBatch(C, *One);
-      else
-        Failed.push_back(
-            json::Object{{"config", C.Config},
-                         {"reason", "generation failed: " +
-                                        llvm::toString(One.takeError())}});
-    }
-  }
+  // A batch whose expansion fails is halved until the candidates whose
+  // meta code fails are alone: a few failures in a large batch (a live
+  // run's whole space) cost a few expansions each, not one per candidate.
+  std::function<void(llvm::ArrayRef<Candidate>)> Expand =
+      [&](llvm::ArrayRef<Candidate> Batch) {
+        auto Text = Generate(Batch);
+        if (Text) {
+          AddBatch(Batch, *Text);
+          return;
+        }
+        std::string Why = llvm::toString(Text.takeError());
+        if (Batch.size() == 1) {
+          Failed.push_back(
+              json::Object{{"config", Batch[0].Config},
+                           {"reason", "generation failed: " + Why}});
+          return;
+        }
+        Expand(Batch.take_front(Batch.size() / 2));
+        Expand(Batch.drop_front(Batch.size() / 2));
+      };
+  for (size_t I = 0; I < All.size(); I += BatchSize)
+    Expand(llvm::ArrayRef(All).slice(I, std::min(BatchSize, All.size() - I)));
   for (const auto &[Rel, From] : Options.Files) {
     // The one reader: a FIFO among the kernel's files is an error, not a
     // wait for a writer.

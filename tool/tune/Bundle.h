@@ -120,8 +120,9 @@ struct BundleOptions {
 /// replaced; anything else (measurements, files metacu did not write) is
 /// refused unless Options.Force, which replaces them and removes
 /// results.jsonl. A batch
-/// whose expansion fails is split and each candidate expanded alone; one
-/// that still fails is recorded as a compile failure with the expansion's
+/// whose expansion fails is halved until the failing candidates are alone
+/// (a few expansions per failure, however large the batch); one that still
+/// fails is recorded as a compile failure with the expansion's
 /// message, and run.py reports it without building it.
 llvm::Error writeBundle(llvm::StringRef Dir, const DeclaredSpace &D,
                         const SearchSpace &Space,

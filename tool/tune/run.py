@@ -20,6 +20,11 @@
 #   python3 run.py [--gpus all | --gpus 0,1] [--jobs N] [--shards N]
 #                  [--nvcc PATH] [--timeout SECONDS] [--compile-only]
 #                  [--dry-run] [--scheduler ADDRESS | --scheduler local]
+#                  [--rounds]
+#
+# With --rounds (metacu tune's live run) it measures what stdin asks for,
+# a round at a time, and keeps each batch's harness, compiled once, and its
+# processes, the problem made once per GPU, for every round (Run.serve()).
 #
 # With --scheduler the same compiles and harnesses run on a Dask cluster
 # (dask_runner.py, beside this file; docs/distributed-tuning.md); without
@@ -114,11 +119,13 @@ def compute_capability(gpu):
 SHARD_CANDIDATES = 8
 
 
-def plan(m, done, jobs, shards=0):
-    """The compiles that build the candidates not yet done.
+def plan(m, done, jobs, shards=0, wanted=None, built=()):
+    """The compiles that build the candidates not yet done (of those whose
+    configurations are in ``wanted``, when given: a round of --rounds).
 
     Per batch with candidates left: its harness (``kind`` "harness": the
-    executable, every candidate's kernel empty) and its shards (``kind``
+    executable, every candidate's kernel empty; not for the batches in
+    ``built``, whose harness an earlier round compiled) and its shards (``kind``
     "shard": a cubin of the candidates' kernels, ``shards`` per batch, or
     by default one per SHARD_CANDIDATES candidates, as far as ``jobs`` cores
     go round the batches; metacu's guards: -DMETACU_TUNE_SHARD and the
@@ -128,13 +135,15 @@ def plan(m, done, jobs, shards=0):
     """
     pending = []
     for b in m["batches"]:
-        todo = [i for i, c in enumerate(b["candidates"]) if c["config"] not in done]
+        todo = [i for i, c in enumerate(b["candidates"])
+                if c["config"] not in done and (wanted is None or c["config"] in wanted)]
         if todo:
             pending.append((b, todo))
     cores = max(1, -(-jobs // max(1, len(pending))))
     out = []
     for b, todo in pending:
-        out.append(dict(kind="harness", batch=b, name=stem(b), candidates=todo))
+        if b["source"] not in built:
+            out.append(dict(kind="harness", batch=b, name=stem(b), candidates=todo))
         n = min(shards or min(cores, -(-len(todo) // SHARD_CANDIDATES)), len(todo))
         load = [[0, []] for _ in range(n)]
         for i in sorted(todo, key=lambda i: -b["candidates"][i].get("weight", 0)):
@@ -178,13 +187,16 @@ def nvcc_command(m, job, nvcc, split):
     return cmd + ["-o", os.path.join(HERE, out), source], out
 
 
-def compile_job(m, job, nvcc, split):
+def compile_job(m, job, nvcc, split, nice=False):
+    """Runs the compile of ``job``; ``nice``: at a low priority (one no
+    round has asked for yet, Run.speculate())."""
     cmd, out = nvcc_command(m, job, nvcc, split)
     os.makedirs(os.path.join(HERE, "bin"), exist_ok=True)
     if job["kind"] == "locate":
         return locate(job, cmd)
     t = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True,
+                       preexec_fn=(lambda: os.nice(10)) if nice else None)
     ms = (time.time() - t) * 1000
     if p.returncode != 0:
         lines = [l.strip() for l in p.stderr.splitlines() if "error" in l]
@@ -316,15 +328,19 @@ class Ready:
             self.closed = True
             self.cv.notify_all()
 
-    def take(self, batch):
-        """The next shard, one of ``batch`` first (its harness is up);
-        None when no more will come."""
+    def take(self, batch, gpu=None):
+        """The next shard, one of ``batch`` first (its harness is up), or a
+        harness to start on ``gpu`` (an item that names it); None when no
+        more will come."""
         with self.cv:
-            while not self.items and not self.closed:
+            while True:
+                mine = [k for k, it in enumerate(self.items) if it.get("gpu") in (None, gpu)]
+                if mine or self.closed:
+                    break
                 self.cv.wait()
-            if not self.items:
+            if not mine:
                 return None
-            k = next((k for k, it in enumerate(self.items) if it["batch"] is batch), 0)
+            k = next((k for k in mine if self.items[k]["batch"] is batch), mine[0])
             return self.items.pop(k)
 
 
@@ -393,13 +409,26 @@ class GpuWorker:
     def loop(self, ready):
         try:
             while not self.fatal:
-                item = ready.take(self.harness.batch if self.harness else None)
+                item = ready.take(self.harness.batch if self.harness else None, self.gpu)
                 if item is None:
                     break
-                self.run_shard(item)
+                if item.get("start"):
+                    self.start(item)
+                else:
+                    self.run_shard(item)
         finally:
             if self.harness:
                 self.harness.close()
+
+    def start(self, item):
+        """Starts the harness of ``item``'s batch as soon as it is built, so
+        that the problem is made while the cores still compile the shards;
+        one already serving that batch is kept."""
+        if self.harness and self.harness.batch is item["batch"]:
+            return
+        if self.harness:
+            self.harness.close()
+        self.harness = Harness(self.m, item["batch"], item["exe"], self.gpu, self.stats)
 
     def record(self, batch, i, item, **rec):
         c = batch["candidates"][i]
@@ -497,6 +526,10 @@ def main():
                     "as far as the cores go)" % SHARD_CANDIDATES)
     ap.add_argument("--compile-only", action="store_true",
                     help="compile, record what does not build, time nothing")
+    ap.add_argument("--rounds", action="store_true",
+                    help="serve rounds: each line on stdin a JSON list of configurations "
+                    "to measure, answered by a line on stdout when they are done; the "
+                    "harnesses stay up between rounds (metacu tune's live run)")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
     ap.add_argument("--scheduler", metavar="ADDRESS",
@@ -504,6 +537,9 @@ def main():
                     "scheduler file, or 'local' for one of this host's cores and "
                     "--gpus); see dask_runner.py")
     a = ap.parse_args()
+    if a.rounds and (a.scheduler or a.compile_only or a.dry_run):
+        sys.exit("run.py: --rounds times what it compiles, here: not with --scheduler, "
+                 "--compile-only or --dry-run")
     if a.scheduler and not a.dry_run:
         # The Dask runner, beside this file: only it needs dask. Not
         # importable by its name (no sys.modules entry), so that its
@@ -538,87 +574,297 @@ def main():
         if not cc:
             sys.exit("run.py: %s needs the GPU's architecture; nvidia-smi did not say" % m["image"])
         m["gencode"] = m["gencode"].replace("{gpu}", cc)
-    # nvcc's own threads for what the cores have left over.
-    split = max(1, a.jobs // max(1, len(jobs)))
-    stats = Stats()
-    ready = Ready()
-    fatal = []
-    # Per batch (by source): its harness once built (or its error), the
-    # shards built before it, and the harness's compile time shared out.
-    batches = {}
-    for job in jobs:
-        if job["kind"] == "harness":
-            batches[job["batch"]["source"]] = dict(exe=None, error=None, waiting=[],
-                                                   share=0.0, size=len(job["candidates"]))
+    run = Run(m, a, results, done, gpu_ids)
+    t0 = time.time()
+    try:
+        if a.rounds:
+            served = run.serve(sys.stdin, sys.stdout)
+        else:
+            run.build(jobs)
+            served = sum(len(j["candidates"]) for j in jobs if j["kind"] == "harness")
+    finally:
+        run.close()
+    if run.fatal:
+        sys.exit(run.fatal[0])
+    print("run.py: %d candidates in %.1f s (%d nvcc, %d harness processes, %.1f s of harness setup)"
+          % (served, time.time() - t0, run.stats.compiles, run.stats.harnesses,
+             run.stats.setup_ms / 1000), file=sys.stderr)
 
-    def fail(job, i, reason, ms):
+
+class Run:
+    """The compiles over the cores and the GPUs' harnesses of one run.py
+    process. Each batch's harness is compiled once and its processes (one
+    per GPU) started as soon as it is built; with --rounds they serve every
+    round, so that the problem is made once per GPU per run."""
+
+    def __init__(self, m, a, results, done, gpu_ids):
+        self.m, self.a, self.results, self.done = m, a, results, done
+        self.stats = Stats()
+        self.ready = Ready()
+        self.fatal = []
+        # Per batch (by source): its harness once built (or its error), the
+        # shards built before it, and the harness's compile time shared out.
+        self.batches = {}
+        self.workers = [] if a.compile_only else [
+            GpuWorker(m, g, a.timeout, results, done, self.stats, self.fatal) for g in gpu_ids]
+        self.compilers = concurrent.futures.ThreadPoolExecutor(a.jobs)
+        # --rounds: the candidates no round has asked for yet, compiled on
+        # the cores the rounds leave idle (speculate()): the built shards
+        # by configuration, and the configurations whose shard compiles.
+        self.speculative = concurrent.futures.ThreadPoolExecutor(a.jobs)
+        self.prebuilt, self.prebuilding = {}, set()
+        self.wanted = set()
+        self.names = 0
+        # The harness states, the rounds' wants and the prebuilt shards,
+        # which the speculative compiles' callbacks update too.
+        self.lock = threading.RLock()
+        self.runners = concurrent.futures.ThreadPoolExecutor(max(1, len(self.workers)))
+        self.timed = [self.runners.submit(w.loop, self.ready) for w in self.workers]
+
+    def close(self):
+        try:
+            self.speculative.shutdown(cancel_futures=True)
+        except TypeError:  # Python before 3.9 runs what is queued
+            self.speculative.shutdown()
+        self.ready.close()
+        for fut in self.timed:
+            fut.result()
+        self.compilers.shutdown()
+        self.runners.shutdown()
+
+    def fail(self, job, i, reason, ms):
         c = job["batch"]["candidates"][i]
-        if c["config"] not in done:
-            results.add(dict(config=c["config"], status="compile", reason=reason, compile_ms=ms))
-            done.add(c["config"])
+        if c["config"] not in self.done:
+            self.results.add(dict(config=c["config"], status="compile", reason=reason,
+                                  compile_ms=ms))
+            self.done.add(c["config"])
 
-    def shard_built(job, cubin, ms):
-        state = batches[job["batch"]["source"]]
+    def shard_built(self, job, cubin, ms):
+        with self.lock:
+            self.hand_over(job, cubin, ms)
+
+    def hand_over(self, job, cubin, ms):
+        state = self.batches[job["batch"]["source"]]
         if state["error"] is not None:
             for i in job["candidates"]:
-                fail(job, i, state["error"], ms)
+                self.fail(job, i, state["error"], ms)
             return
         item = dict(batch=job["batch"], cubin=cubin, candidates=job["candidates"],
                     compile_ms=ms / len(job["candidates"]))
-        if a.compile_only:
+        if self.a.compile_only:
             return
         if state["exe"] is None:
             state["waiting"].append(item)
         else:
             item.update(exe=state["exe"], compile_ms=item["compile_ms"] + state["share"])
-            ready.put(item)
+            self.ready.put(item)
 
-    workers = [GpuWorker(m, g, a.timeout, results, done, stats, fatal) for g in gpu_ids]
-    t0 = time.time()
-    with concurrent.futures.ThreadPoolExecutor(a.jobs) as compilers, \
-         concurrent.futures.ThreadPoolExecutor(len(workers)) as runners:
-        timed = [runners.submit(w.loop, ready) for w in ([] if a.compile_only else workers)]
+    def harness_built(self, job, out, ms, errors):
+        with self.lock:
+            self.harness_here(job, out, ms, errors)
+
+    def harness_here(self, job, out, ms, errors):
+        state = self.batches[job["batch"]["source"]]
+        if errors is not None:
+            # The batch's host code does not build: no candidate of it can
+            # run (in later rounds neither: shard_built fails them).
+            state["error"] = errors[0]
+            for i in job["candidates"]:
+                self.fail(job, i, errors[0], ms)
+            return
+        state.update(exe=out, share=ms / state["size"])
+        if not self.a.compile_only:
+            for w in self.workers:
+                self.ready.put(dict(start=True, batch=job["batch"], exe=out, gpu=w.gpu))
+        for item in state["waiting"]:
+            item.update(exe=out, compile_ms=item["compile_ms"] + state["share"])
+            self.ready.put(item)
+        state["waiting"] = []
+
+    def unique(self, jobs, tag):
+        """``jobs`` with names no other compile of this process has (a
+        round's shard 0 must not overwrite a speculative one's cubin)."""
+        if self.a.rounds:
+            self.names += 1
+            for j in jobs:
+                if j["kind"] == "shard":
+                    j["name"] += "_%s%d" % (tag, self.names)
+        return jobs
+
+    def build(self, jobs, submitted=None):
+        """Runs the compiles of ``jobs`` (and those a refused shard leads
+        to), handing each built shard to the GPUs; sets the event
+        ``submitted`` once they are all submitted."""
+        # nvcc's own threads for what the cores have left over.
+        split = max(1, self.a.jobs // max(1, len(jobs)))
+        for job in jobs:
+            if job["kind"] == "harness":
+                # Its compile time is shared by the candidates it serves:
+                # with --rounds, every candidate of its batch.
+                n = len(job["batch"]["candidates"]) if self.a.rounds else len(job["candidates"])
+                self.batches[job["batch"]["source"]] = dict(exe=None, error=None, waiting=[],
+                                                            share=0.0, size=max(1, n))
         # Harnesses first: a batch's shards wait for it.
-        building = {compilers.submit(compile_job, m, job, a.nvcc, split): job
+        building = {self.compilers.submit(compile_job, self.m, job, self.a.nvcc, split): job
                     for job in sorted(jobs, key=lambda j: j["kind"] != "harness")}
+        if submitted:
+            submitted.set()
         while building:
             finished, _ = concurrent.futures.wait(
                 building, return_when=concurrent.futures.FIRST_COMPLETED)
             for fut in finished:
                 job = building.pop(fut)
                 out, ms, errors = fut.result()
-                stats.add(compiles=1)
-                state = batches[job["batch"]["source"]]
+                self.stats.add(compiles=1)
                 if job["kind"] == "harness":
-                    if errors is not None:
-                        # The batch's host code does not build: no candidate
-                        # of it can run.
-                        state["error"] = errors[0]
-                        for i in job["candidates"]:
-                            fail(job, i, errors[0], ms)
-                        continue
-                    state.update(exe=out, share=ms / state["size"])
-                    for item in state["waiting"]:
-                        item.update(exe=out, compile_ms=item["compile_ms"] + state["share"])
-                        ready.put(item)
-                    state["waiting"] = []
-                    continue
-                if job["kind"] == "shard" and errors is None:
-                    shard_built(job, out, ms)
-                    continue
-                named, again = refused(job, errors)
-                for i, line in named.items():
-                    fail(job, i, line, ms / len(job["candidates"]))
-                for j in again:
-                    building[compilers.submit(compile_job, m, j, a.nvcc, split)] = j
-        ready.close()
-        for fut in timed:
-            fut.result()
-    if fatal:
-        sys.exit(fatal[0])
-    print("run.py: %d candidates in %.1f s (%d nvcc, %d harness processes, %.1f s of harness setup)"
-          % (sum(len(j["candidates"]) for j in jobs if j["kind"] == "harness"), time.time() - t0,
-             stats.compiles, stats.harnesses, stats.setup_ms / 1000), file=sys.stderr)
+                    self.harness_built(job, out, ms, errors)
+                elif job["kind"] == "shard" and errors is None:
+                    self.shard_built(job, out, ms)
+                else:
+                    named, again = refused(job, errors)
+                    for i, line in named.items():
+                        self.fail(job, i, line, ms / len(job["candidates"]))
+                    for j in again:
+                        building[self.compilers.submit(compile_job, self.m, j, self.a.nvcc,
+                                                       split)] = j
+
+    def take_prebuilt(self, wanted):
+        """Hands the GPUs the prebuilt shards of ``wanted`` (those whose
+        speculative compile is still running are handed over when it ends);
+        returns the configurations left to compile."""
+        fresh, shards = set(), {}
+        for c in wanted - self.done:
+            if c in self.prebuilt:
+                job, cubin, ms = self.prebuilt[c]
+                shards.setdefault(cubin, (job, ms, []))[2].append(c)
+            elif c not in self.prebuilding:
+                fresh.add(c)
+        for cubin, (job, ms, cs) in shards.items():
+            self.hand_over(self.members(job, cs), cubin, ms * len(cs) / len(job["candidates"]))
+        return fresh
+
+    @staticmethod
+    def members(job, configs):
+        """``job`` with only its candidates whose configurations are in
+        ``configs``."""
+        cands = job["batch"]["candidates"]
+        return dict(job, candidates=[i for i in job["candidates"] if cands[i]["config"] in configs])
+
+    def build_then_speculate(self, jobs, rest):
+        """The first round: its compiles, then (submitted right after
+        them, so that they start while the round's harness compiles)
+        every other candidate's shards at a low priority."""
+        done = threading.Event()
+        t = threading.Thread(target=lambda: (done.wait(), self.speculate(rest)), daemon=True)
+        t.start()
+        try:
+            self.build(jobs, submitted=done)
+        finally:
+            done.set()
+            t.join()
+
+    def speculate(self, rest):
+        """Compiles the shards of the configurations ``rest`` (of batches
+        whose harness is built or building) at a low priority, on the
+        cores the rounds leave idle, so that a round that asks for them
+        finds them built: a local search's round is a few configurations,
+        a shard's compile for each costs about a second, and the cores
+        would wait for the GPU meanwhile."""
+        with self.lock:
+            jobs = [j for j in self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards,
+                                                rest, built=self.batches), "s")
+                    if j["kind"] == "shard" and j["batch"]["source"] in self.batches]
+            for j in jobs:
+                self.prebuilding.update(self.configs(j))
+        for j in jobs:
+            self.submit_speculative(j)
+
+    @staticmethod
+    def configs(job):
+        return {job["batch"]["candidates"][i]["config"] for i in job["candidates"]}
+
+    def submit_speculative(self, job):
+        fut = self.speculative.submit(compile_job, self.m, job, self.a.nvcc, 1, True)
+        fut.add_done_callback(lambda f: self.speculated(job, f))
+
+    def speculated(self, job, fut):
+        """A speculative compile ended: its shard is kept for the rounds
+        (and handed to the GPUs now for those the round asks for), or its
+        refused candidates fail and the rest compile again."""
+        if fut.cancelled():
+            return
+        try:
+            out, ms, errors = fut.result()
+        except Exception as e:  # the compile could not even start
+            out, ms, errors = None, 0.0, ["run.py: %s" % e]
+        self.stats.add(compiles=1)
+        with self.lock:
+            if errors is None and job["kind"] == "shard":
+                mine = self.configs(job)
+                for c in mine:
+                    self.prebuilt[c] = (job, out, ms)
+                self.prebuilding -= mine
+                asked = (mine & self.wanted) - self.done
+                if asked:
+                    self.hand_over(self.members(job, asked), out,
+                                   ms * len(asked) / len(job["candidates"]))
+                return
+            named, again = refused(job, errors)
+            for i, line in named.items():
+                self.fail(job, i, line, ms / len(job["candidates"]))
+            left = set().union(*(self.configs(j) for j in again)) if again else set()
+            self.prebuilding -= self.configs(job) - left
+        for j in again:
+            try:
+                self.submit_speculative(j)
+            except RuntimeError:  # shut down: the run is over
+                pass
+
+    def serve(self, requests, replies):
+        """--rounds: each line of ``requests`` is a JSON list of the bundle's
+        configurations; their candidates not yet done are compiled and
+        timed, and once every one has a result (in results.jsonl) the
+        line {"round": K, "candidates": N} goes to ``replies`` and the
+        round, its configurations and the time to rounds.jsonl. Returns how
+        many configurations the rounds asked for."""
+        configs = {c["config"] for b in self.m["batches"] for c in b["candidates"]}
+        configs.update(f["config"] for f in self.m["failed"])
+        asked = set()
+        for k, line in enumerate(requests):
+            wanted = set(json.loads(line))
+            if not wanted <= configs:
+                self.fatal.append("run.py: --rounds: configurations %s are not the bundle's"
+                                  % sorted(wanted - configs)[:8])
+                break
+            with self.lock:
+                self.wanted = wanted
+                fresh = self.take_prebuilt(wanted)
+            jobs = self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards, fresh,
+                                    built=self.batches), "r")
+            if k == 0:
+                self.build_then_speculate(jobs, configs - wanted)
+            else:
+                self.build(jobs)
+            # The GPUs time what the compiles handed them.
+            while not self.fatal and not wanted <= self.done:
+                if any(fut.done() for fut in self.timed):
+                    for fut in self.timed:
+                        if fut.done():
+                            fut.result()  # a GPU thread's exception
+                    self.fatal.append("run.py: --rounds: a GPU stopped")
+                    break
+                time.sleep(0.01)
+            if self.fatal:
+                break
+            asked |= wanted
+            # When the search knew the round's results (scripts/kt/proof.py
+            # reads it: a result counts from its round's end).
+            with open(os.path.join(HERE, "rounds.jsonl"), "a") as f:
+                f.write(json.dumps({"round": k, "configs": sorted(wanted),
+                                    "timestamp": now()}) + "\n")
+            replies.write(json.dumps({"round": k, "candidates": len(wanted)}) + "\n")
+            replies.flush()
+        return len(asked)
 
 
 if __name__ == "__main__":

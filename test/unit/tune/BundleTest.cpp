@@ -156,7 +156,7 @@ static std::string read(const std::string &Path) {
   return B ? (*B)->getBuffer().str() : "";
 }
 
-TEST(BundleTest, ABatchWhoseGenerationFailsIsSplitAndOnlyTheCulpritFails) {
+TEST(BundleTest, ABatchWhoseGenerationFailsIsHalvedAndOnlyTheCulpritFails) {
   TempDir T;
   DeclaredSpace D = declared();
   SearchSpace S = llvm::cantFail(D.searchSpace());
@@ -179,8 +179,9 @@ TEST(BundleTest, ABatchWhoseGenerationFailsIsSplitAndOnlyTheCulpritFails) {
   };
   ASSERT_FALSE(
       bool(writeBundle(T.path("b"), D, S, {0, 1, 2, 3, 4}, O, Generate)));
-  // [0 1 2] fails, then 0, 1, 2 alone; [3 4] works.
-  EXPECT_EQ(Calls, (std::vector<size_t>{3, 1, 1, 1, 2}));
+  // [0 1 2] fails, then [0] works, [1 2] fails, 1 and 2 alone; [3 4]
+  // works.
+  EXPECT_EQ(Calls, (std::vector<size_t>{3, 1, 2, 1, 1, 2}));
   std::string Manifest = read(T.path("b/manifest.json"));
   EXPECT_NE(Manifest.find(
                 R"("reason": "generation failed: k.cu:9:3: error: too big")"),
@@ -193,6 +194,46 @@ TEST(BundleTest, ABatchWhoseGenerationFailsIsSplitAndOnlyTheCulpritFails) {
   EXPECT_EQ(read(T.path("b/run.py")), runScript().str());
   EXPECT_EQ(read(T.path("b/dask_runner.py")), daskRunnerScript().str());
   EXPECT_FALSE(read(T.path("b/include/metacu/tune.h")).empty());
+}
+
+TEST(BundleTest, OneFailureInALargeBatchCostsAFewExpansions) {
+  // A live run expands its whole space in one batch: a candidate whose meta
+  // code fails is found by halving, not by expanding each candidate alone.
+  TempDir T;
+  std::string Values, Valid;
+  for (int I = 0; I < 64; ++I) {
+    Values += (I ? ", " : "") + std::to_string(I * 8);
+    Valid += (I ? ", " : "") + std::to_string(I);
+  }
+  auto D = DeclaredSpace::parse(
+      R"({"kernel": "k", "where": "k.cu:3", "params": [{"name": "p", "values": [)" +
+          Values + R"(]}], "valid": [)" + Valid +
+          R"(], "problem_size": [1024], "metric": "GB/s", "work": 1, "direction": "max", "tolerance": 0})",
+      "k.cu");
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  SearchSpace S = llvm::cantFail(D->searchSpace());
+  BundleOptions O;
+  O.Arch = O.Image = "sm_90";
+  O.BatchSize = 64;
+  O.RuntimeInclude = METACU_SOURCE_RUNTIME_INCLUDE;
+  std::vector<uint32_t> All(64);
+  for (uint32_t I = 0; I < 64; ++I)
+    All[I] = I;
+  size_t Calls = 0;
+  auto Generate =
+      [&](llvm::ArrayRef<Candidate> Batch) -> llvm::Expected<std::string> {
+    ++Calls;
+    for (const Candidate &C : Batch)
+      if (C.Config == 37)
+        return llvm::createStringError("k.cu:9:3: error: too big");
+    return std::string("// batch\n");
+  };
+  ASSERT_FALSE(bool(writeBundle(T.path("b"), *D, S, All, O, Generate)));
+  // The whole, then two halves per level down to the culprit: 1 + 2 * 6.
+  EXPECT_EQ(Calls, 13u);
+  std::string Manifest = read(T.path("b/manifest.json"));
+  EXPECT_NE(Manifest.find(R"("config": 37,)"), std::string::npos) << Manifest;
+  EXPECT_EQ(llvm::StringRef(Manifest).count("generation failed"), 1u);
 }
 
 TEST(BundleTest, ResultsReadBackWithMediansFailuresAndATornLastLine) {

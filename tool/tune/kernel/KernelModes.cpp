@@ -102,11 +102,12 @@ static BundleOptions bundleOptions(const KernelModeOptions &O,
   BundleOptions B;
   B.Arch = O.Arch;
   B.Image = P.Image;
-  // A round costs an expansion and a few nvcc runs whatever it holds
-  // (run.py compiles it in shards over the cores), so rounds are large: on
-  // an H100 machine, 30 random configurations took 0.82 s each in rounds
-  // of 16 and 0.41 s in one round. A local search's rounds are what it
-  // proposes at once (its neighbours), fewer.
+  // A bundle's batches, and a live run's rounds. With a bundle per round
+  // (a space too large to expand whole, GpuRunner), a round costs an
+  // expansion, a harness and a few nvcc runs whatever it holds, so rounds
+  // are large: on an H100 machine, 30 random configurations took 0.82 s
+  // each in rounds of 16 and 0.41 s in one round. A local search's rounds
+  // are what it proposes at once (its neighbours), fewer.
   B.BatchSize = O.BatchSize ? std::max(1u, *O.BatchSize) : 64;
   B.RuntimeInclude = Opts.RuntimeInclude;
   B.SourceDir = P.Kernel.SourceDir;

@@ -7,7 +7,15 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 using namespace metacu::tune;
 
@@ -60,6 +68,171 @@ GpuRunner::create(const DeclaredSpace &D, const SearchSpace &Space,
 }
 
 llvm::Error GpuRunner::run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
+  if (Space.size() > Options.RunWideCandidates)
+    return runRound(Configs, Done);
+  if (ServerPid < 0)
+    if (llvm::Error E = startServing())
+      return E;
+  return runServed(Configs, Done);
+}
+
+/// The last line \p Path holds, or "".
+static std::string lastLine(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  llvm::StringRef Text = (*Buf)->getBuffer().rtrim();
+  return Text.substr(Text.rfind('\n') + 1).trim().str();
+}
+
+llvm::Error GpuRunner::stopServing() {
+  ::close(ToServer);
+  std::fclose(FromServer);
+  int Status = 0;
+  ::waitpid(ServerPid, &Status, 0);
+  ServerPid = -1;
+  std::string Log = ServedDir + "/run.log";
+  std::string Why = lastLine(Log);
+  return llvm::createStringError(llvm::formatv(
+      "{0}/run.py stopped ({1}){2}{3}", ServedDir,
+      WIFEXITED(Status) ? "exit status " + std::to_string(WEXITSTATUS(Status))
+                        : std::string("killed by a signal"),
+      Why.empty() ? "" : ": ", Why));
+}
+
+llvm::Error GpuRunner::startServing() {
+  ServedDir = Options.WorkDir + "/run";
+  // Every candidate of the space in one expansion, whose harness run.py
+  // compiles once for the run.
+  BundleOptions B = Options.Bundle;
+  B.BatchSize = std::max<size_t>(1, Space.size());
+  // The run's scratch folder, read back after every round: an earlier
+  // run's may be replaced.
+  B.Force = true;
+  std::vector<uint32_t> All(Space.size());
+  for (size_t I = 0; I < All.size(); ++I)
+    All[I] = uint32_t(I);
+  if (llvm::Error E =
+          writeBundle(ServedDir, Declared, Space, All, B,
+                      [&](llvm::ArrayRef<Candidate> C) { return Generate(C); }))
+    return E;
+  auto Python = llvm::sys::findProgramByName(Options.Python);
+  if (!Python)
+    return llvm::createStringError("cannot find " + Options.Python);
+  std::vector<std::string> Args{*Python,
+                                ServedDir + "/run.py",
+                                "--rounds",
+                                "--gpus",
+                                Options.Gpus,
+                                "--nvcc",
+                                Options.Nvcc,
+                                "--timeout",
+                                llvm::formatv("{0}", Options.Timeout).str()};
+  if (Options.Jobs)
+    Args.insert(Args.end(), {"--jobs", std::to_string(Options.Jobs)});
+  std::vector<char *> Argv;
+  for (std::string &A : Args)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  // Its standard input a socket, so that a write after it stopped is an
+  // error (MSG_NOSIGNAL), not a SIGPIPE that ends metacu.
+  int In[2], Out[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, In) != 0)
+    return llvm::createStringError(
+        std::error_code(errno, std::generic_category()), "cannot start run.py");
+  if (::pipe2(Out, O_CLOEXEC) != 0) {
+    ::close(In[0]);
+    ::close(In[1]);
+    return llvm::createStringError(
+        std::error_code(errno, std::generic_category()), "cannot start run.py");
+  }
+  std::string Log = ServedDir + "/run.log";
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_adddup2(&Actions, In[1], 0);
+  posix_spawn_file_actions_adddup2(&Actions, Out[1], 1);
+  posix_spawn_file_actions_addopen(&Actions, 2, Log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t Pid;
+  int Err =
+      ::posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), environ);
+  posix_spawn_file_actions_destroy(&Actions);
+  ::close(In[1]);
+  ::close(Out[1]);
+  if (Err != 0) {
+    ::close(In[0]);
+    ::close(Out[0]);
+    return llvm::createStringError(
+        std::error_code(Err, std::generic_category()),
+        "cannot start " + ServedDir + "/run.py");
+  }
+  ServerPid = Pid;
+  ToServer = In[0];
+  FromServer = ::fdopen(Out[0], "r");
+  return llvm::Error::success();
+}
+
+llvm::Error GpuRunner::runServed(llvm::ArrayRef<uint32_t> Configs,
+                                 DoneFn Done) {
+  std::string Line = "[";
+  for (size_t I = 0; I < Configs.size(); ++I)
+    Line += (I ? ", " : "") + std::to_string(Configs[I]);
+  Line += "]\n";
+  for (size_t Sent = 0; Sent < Line.size();) {
+    ssize_t N =
+        ::send(ToServer, Line.data() + Sent, Line.size() - Sent, MSG_NOSIGNAL);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return stopServing();
+    Sent += size_t(N);
+  }
+  // Its answer: the round is measured, every result in results.jsonl.
+  char *Buf = nullptr;
+  size_t Cap = 0;
+  ssize_t N = ::getline(&Buf, &Cap, FromServer);
+  std::string Reply = N > 0 ? std::string(Buf, size_t(N)) : std::string();
+  std::free(Buf);
+  if (N <= 0)
+    return stopServing();
+  auto Answer = llvm::json::parse(Reply);
+  if (!Answer || !Answer->getAsObject() ||
+      !Answer->getAsObject()->get("round")) {
+    if (!Answer)
+      llvm::consumeError(Answer.takeError());
+    return llvm::createStringError(ServedDir + "/run.py answered '" +
+                                   llvm::StringRef(Reply).trim() +
+                                   "', not a round's end");
+  }
+  auto Results = readBundle(ServedDir);
+  if (!Results)
+    return Results.takeError();
+  llvm::DenseMap<uint32_t, size_t> Position;
+  for (size_t I = 0; I < Configs.size(); ++I)
+    Position.try_emplace(Configs[I], I);
+  size_t Reported = 0;
+  for (auto &[Config, M] : Results->Results) {
+    auto It = Position.find(Config);
+    if (It == Position.end())
+      continue; // an earlier round's
+    ++Reported;
+    if (!Done(It->second, std::move(M)))
+      return llvm::Error::success();
+  }
+  if (Reported < Position.size())
+    return llvm::createStringError(
+        llvm::formatv("{0}: {1} of {2} candidates have no result", ServedDir,
+                      Position.size() - Reported, Position.size()));
+  return llvm::Error::success();
+}
+
+GpuRunner::~GpuRunner() {
+  // The end of its input ends run.py, which ends its harnesses.
+  if (ServerPid >= 0)
+    llvm::consumeError(stopServing());
+}
+
+llvm::Error GpuRunner::runRound(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
   std::string Dir = llvm::formatv("{0}/round_{1}", Options.WorkDir, Round++);
   // The round is one translation unit: one expansion (whose fixed cost
   // dominates for a few candidates), which run.py compiles over the cores
