@@ -60,7 +60,8 @@ static cl::opt<std::string> ImageName(
 static cl::opt<unsigned>
     BatchSize("batch-size",
               cl::desc("Candidates per expansion and translation unit: a "
-                       "bundle's, or a round's on the GPU (default: 64)"),
+                       "bundle's, or a round's on the GPU (default: 64; "
+                       "--replay with --jobs: --jobs)"),
               cl::value_desc("N"), cl::sub(TuneSubcommand),
               cl::cat(MetacuCategory));
 static cl::list<unsigned> GpuIds("gpu",
@@ -71,8 +72,22 @@ static cl::list<unsigned> GpuIds("gpu",
 static cl::opt<bool> AllGpus("gpus-all", cl::desc("Run on every GPU"),
                              cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
 static cl::opt<unsigned>
-    Jobs("jobs", cl::desc("Parallel nvcc processes (default: every core)"),
+    Jobs("jobs",
+         cl::desc("Parallel nvcc processes (default: every core); with "
+                  "--replay, replay in rounds as on a GPU machine of N "
+                  "cores and print the modelled wall clock"),
          cl::value_desc("N"), cl::sub(TuneSubcommand), cl::cat(MetacuCategory));
+static cl::opt<double> RoundSeconds(
+    "round-seconds",
+    cl::desc("--replay --jobs: each round's fixed cost in seconds (default 8)"),
+    cl::init(8), cl::value_desc("S"), cl::sub(TuneSubcommand),
+    cl::cat(MetacuCategory));
+static cl::opt<double> CompileSeconds(
+    "compile-seconds",
+    cl::desc("--replay --jobs: one configuration's compile in seconds on one "
+             "core (default 3)"),
+    cl::init(3), cl::value_desc("S"), cl::sub(TuneSubcommand),
+    cl::cat(MetacuCategory));
 static cl::opt<std::string>
     WorkDir("work-dir",
             cl::desc("Where the GPU runner writes each batch's bundle "
@@ -227,10 +242,12 @@ struct OptionUse {
 static const OptionUse OptionUses[] = {
     {&KernelName, GpuRun | Bundle | Predict},
     {&ImageName, GpuRun | Bundle | Predict},
-    {&BatchSize, GpuRun | Bundle | Predict},
+    {&BatchSize, GpuRun | Bundle | Predict | Replay},
     {std::addressof(GpuIds), GpuRun}, // cl::list overloads &
     {&AllGpus, GpuRun},
-    {&Jobs, GpuRun | Predict},
+    {&Jobs, GpuRun | Predict | Replay},
+    {&RoundSeconds, Replay},
+    {&CompileSeconds, Replay},
     {&WorkDir, GpuRun},
     {&StrategyName, GpuRun | Bundle | Replay},
     {&PredictionsPath, GpuRun | Replay},
@@ -402,6 +419,26 @@ static llvm::Error runReplayMode() {
     return llvm::createStringError(
         "--tuning-file needs --arch: a cache records the device, not the "
         "architecture its entry is for");
+  }
+  if (Jobs.getNumOccurrences()) {
+    if (Jobs == 0)
+      return llvm::createStringError("--jobs must be at least 1");
+    if (!(RoundSeconds >= 0) || !(CompileSeconds >= 0) ||
+        !std::isfinite(RoundSeconds) || !std::isfinite(CompileSeconds))
+      return llvm::createStringError(
+          "--round-seconds and --compile-seconds must be at least 0");
+    tune::RoundModel Model;
+    Model.Cores = Jobs;
+    Model.Batch = BatchSize.getNumOccurrences() ? unsigned(BatchSize) : 0;
+    Model.FixedSeconds = RoundSeconds;
+    Model.CompileSeconds = CompileSeconds;
+    O.Rounds = Model;
+  } else if (BatchSize.getNumOccurrences() ||
+             RoundSeconds.getNumOccurrences() ||
+             CompileSeconds.getNumOccurrences()) {
+    return llvm::createStringError(
+        "--batch-size, --round-seconds and --compile-seconds model a replay "
+        "in rounds: give --jobs N, the cores compiling each round");
   }
   O.Outputs = runOutputs();
   return tune::runReplayMode(std::move(O), Quiet);

@@ -25,6 +25,18 @@ void Evaluator::fail(llvm::Error E) {
   Failed = true;
 }
 
+unsigned Evaluator::roundSize() const {
+  unsigned Size = std::clamp(R.roundSize(), 1u, std::max(1u, batchSize()));
+  if (RoundConfigs == 0 || RoundGpuSeconds <= 0)
+    return Size;
+  double GpuPerConfig = RoundGpuSeconds / RoundConfigs;
+  double RestPerRound = std::max(0.0, RoundSeconds - RoundGpuSeconds) / Rounds;
+  double Fits = RestPerRound / GpuPerConfig;
+  if (Fits >= Size)
+    return Size;
+  return std::max(1u, unsigned(Fits));
+}
+
 bool Evaluator::timeUp() const {
   return Options.Limit.Seconds && R.seconds() - Start >= *Options.Limit.Seconds;
 }
@@ -43,7 +55,8 @@ void Evaluator::record(uint32_t Config, Measurement M, bool Resumed) {
     C.Value = Options.Objective.Maximize ? -M.Objective : M.Objective;
   if (C.valid() && (!Best || C.Value < Costs[*Best].Value))
     Best = Config;
-  Trace.push_back({Config, std::move(M), Resumed, R.seconds() - Start});
+  Trace.push_back({Config, std::move(M), Resumed, R.seconds() - Start,
+                   Resumed ? 0 : Rounds});
   if (Options.Listener)
     Options.Listener->evaluated(*this, Trace.back());
 }
@@ -77,8 +90,12 @@ std::vector<Cost> Evaluator::evaluate(llvm::ArrayRef<uint32_t> Configs) {
   }
 
   if (!ToMeasure.empty() && !done()) {
+    ++Rounds;
+    double Before = R.seconds();
     llvm::Error Err = R.run(ToMeasure, [&](size_t Position, Measurement M) {
       uint32_t C = ToMeasure[Position];
+      RoundGpuSeconds += (M.BenchmarkMs + M.VerificationMs) / 1000;
+      ++RoundConfigs;
       if (Options.Journal)
         if (llvm::Error JErr =
                 Options.Journal->append(R.target(), Space.toJSON(C), M)) {
@@ -88,6 +105,7 @@ std::vector<Cost> Evaluator::evaluate(llvm::ArrayRef<uint32_t> Configs) {
       record(C, std::move(M), /*Resumed=*/false);
       return !done();
     });
+    RoundSeconds += R.seconds() - Before;
     if (Err)
       fail(std::move(Err));
   }

@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -47,6 +48,9 @@ struct Evaluation {
   bool Resumed = false;
   /// On the runner's clock, since the run started.
   double Seconds = 0;
+  /// Which call to the runner (a round on the GPU) measured it, from 1; 0
+  /// when answered from the journal.
+  unsigned Round = 0;
 };
 
 /// When to stop: whichever limit is reached first.
@@ -95,6 +99,14 @@ public:
   const EvaluatorOptions &options() const { return Options; }
   /// How many configurations the runner takes at once with profit.
   unsigned batchSize() const { return R.preferredBatch(); }
+  /// How many configurations a round should hold to keep the runner busy:
+  /// the runner's round size (Runner::roundSize), between 1 and
+  /// batchSize(), but no more than the GPU times in what the rest of a
+  /// round costs, as measured so far. Up to the cores, another
+  /// configuration costs a round no more wall clock while the GPU keeps up
+  /// with the compiles; beyond that each costs its GPU time (a kernel
+  /// timed for 5 s costs a round of 16 as much as 10 rounds' fixed parts).
+  unsigned roundSize() const;
 
   /// The costs of \p Configs, in the same order. Those not evaluated
   /// before are measured together, in order, as far as the budget allows;
@@ -110,6 +122,8 @@ public:
   /// or the runner failed: strategies stop when they see it.
   bool done() const;
   size_t evaluations() const { return Trace.size(); }
+  /// Calls to the runner so far: rounds, on the GPU.
+  unsigned rounds() const { return Rounds; }
   /// The best valid configuration so far.
   std::optional<uint32_t> best() const { return Best; }
   llvm::ArrayRef<Evaluation> trace() const { return Trace; }
@@ -128,6 +142,12 @@ private:
   std::vector<Cost> Costs;
   std::vector<Evaluation> Trace;
   std::optional<uint32_t> Best;
+  unsigned Rounds = 0;
+  /// What the rounds measured so far took: their wall clock on the
+  /// runner's clock, the GPU's share of it (benchmark and verification),
+  /// and how many configurations they measured.
+  double RoundSeconds = 0, RoundGpuSeconds = 0;
+  size_t RoundConfigs = 0;
   llvm::Error Failure = llvm::Error::success();
   bool Failed = false;
 };

@@ -12,17 +12,23 @@
 using namespace metacu::tune;
 
 std::optional<size_t> ReplayResult::evaluationsToWithin(double Fraction) const {
+  if (const Evaluation *E = firstWithin(Fraction))
+    return E - Run.Trace.data() + 1;
+  return std::nullopt;
+}
+
+const Evaluation *ReplayResult::firstWithin(double Fraction) const {
   if (!Optimum)
-    return std::nullopt;
+    return nullptr;
   const Metric &Objective = Info.Objective;
   double Target =
       OptimumObjective * (Objective.Maximize ? 1 - Fraction : 1 + Fraction);
   for (size_t I = 0; I < Run.Trace.size(); ++I) {
     const Measurement &M = Run.Trace[I].M;
     if (M.valid() && !Objective.better(Target, M.Objective))
-      return I + 1;
+      return &Run.Trace[I];
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 llvm::Expected<ReplayResult>
@@ -33,6 +39,8 @@ metacu::tune::replay(const ReplayOptions &Options) {
   auto Runner = ReplayRunner::read(Options.CachePath, Cache, Space);
   if (!Runner)
     return Runner.takeError();
+  if (Options.Rounds)
+    (*Runner)->runInRounds(*Options.Rounds);
 
   ReplayResult Result;
   RunInfo &Info = Result.Info;
@@ -82,6 +90,7 @@ metacu::tune::replay(const ReplayOptions &Options) {
   if (Result.Run.Best)
     Result.BestObjective = (*Runner)->recorded(*Result.Run.Best).Objective;
   Result.SimulatedSeconds = (*Runner)->seconds();
+  Result.Rounds = Options.Rounds;
   Info.Date = currentDate();
   Result.Space = std::move(Space);
   return Result;
@@ -107,7 +116,17 @@ void metacu::tune::printReplaySummary(llvm::raw_ostream &OS,
   if (Resumed)
     Evals += ", " + std::to_string(Resumed) + " from the journal";
   Rows.emplace_back("evaluations", Evals + ")");
-  Rows.emplace_back("simulated time",
+  unsigned Rounds = 0;
+  for (const Evaluation &E : R.Run.Trace)
+    Rounds = std::max(Rounds, E.Round);
+  if (const std::optional<RoundModel> &M = R.Rounds)
+    Rows.emplace_back(
+        "rounds",
+        llvm::formatv("{0} of at most {1} ({2} s fixed, {3} s to compile a "
+                      "configuration on one of {4} cores)",
+                      Rounds, M->batch(), M->FixedSeconds, M->CompileSeconds,
+                      M->Cores));
+  Rows.emplace_back(R.Rounds ? "modelled time" : "simulated time",
                     llvm::formatv("{0:f1} s", R.SimulatedSeconds));
   if (R.Optimum) {
     std::string Optimum = Info.Objective.format(R.OptimumObjective);
@@ -117,9 +136,16 @@ void metacu::tune::printReplaySummary(llvm::raw_ostream &OS,
     Rows.emplace_back("recorded optimum", Optimum);
   }
   for (double Fraction : {0.01, 0.02}) {
-    auto N = R.evaluationsToWithin(Fraction);
+    std::string Reached = "not reached";
+    if (const Evaluation *E = R.firstWithin(Fraction)) {
+      Reached =
+          llvm::formatv("{0} evaluations", *R.evaluationsToWithin(Fraction));
+      if (R.Rounds)
+        Reached +=
+            llvm::formatv(", {0} rounds, {1:f1} s", E->Round, E->Seconds);
+    }
     Rows.emplace_back(llvm::formatv("to within {0}%", int(Fraction * 100)),
-                      N ? std::to_string(*N) + " evaluations" : "not reached");
+                      Reached);
   }
   printSummary(OS, Rows, R.Space, R.Run.Trace, Info.Objective, Top);
 }

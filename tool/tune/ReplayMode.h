@@ -15,6 +15,7 @@
 #include "RunInfo.h"
 #include "SearchSpace.h"
 #include "Tuner.h"
+#include "runners/ReplayRunner.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -40,6 +41,9 @@ struct ReplayOptions {
   std::string Arch;
   /// Told of each evaluation (progress); none when null.
   EvaluationListener *Listener = nullptr;
+  /// Run in rounds as on a GPU, costed by this model; none: one
+  /// configuration at a time, each costing what it did when recorded.
+  std::optional<RoundModel> Rounds;
 };
 
 struct ReplayResult {
@@ -56,11 +60,15 @@ struct ReplayResult {
   /// The objective of Run.Best.
   double BestObjective = 0;
   /// Seconds on the replay's clock: what the evaluations cost when they
-  /// were recorded.
+  /// were recorded, or the round model's wall clock.
   double SimulatedSeconds = 0;
+  /// The round model the replay ran under, if any.
+  std::optional<RoundModel> Rounds;
 
-  /// The 1-based number of the first evaluation after which the best so far
-  /// was within \p Fraction of the optimum (0.01 for 1%).
+  /// The first evaluation after which the best so far was within
+  /// \p Fraction of the optimum (0.01 for 1%), if any.
+  const Evaluation *firstWithin(double Fraction) const;
+  /// Its 1-based number.
   std::optional<size_t> evaluationsToWithin(double Fraction) const;
 };
 

@@ -149,3 +149,53 @@ TEST(EvaluatorTest, JournalAnswersAnInterruptedRunsEvaluations) {
   E2.evaluate(Plan);
   EXPECT_EQ(Other.Measured.size(), Plan.size());
 }
+
+TEST(EvaluatorTest, CountsRoundsAndNumbersEachEvaluationsRound) {
+  SearchSpace S = line();
+  FakeRunner R(lineCost);
+  R.Batch = 4;
+  Evaluator E(S, R, {});
+  E.evaluate(std::vector<uint32_t>{1, 2});
+  E.evaluate(std::vector<uint32_t>{2}); // known: no round
+  E.evaluate(std::vector<uint32_t>{5, 6, 7});
+  EXPECT_EQ(E.rounds(), 2u);
+  std::vector<unsigned> Rounds;
+  for (const Evaluation &Ev : E.trace())
+    Rounds.push_back(Ev.Round);
+  EXPECT_EQ(Rounds, (std::vector<unsigned>{1, 1, 2, 2, 2}));
+}
+
+TEST(EvaluatorTest, RoundSizeIsTheRunnersUntilTheGpuTimeOutgrowsTheRest) {
+  SearchSpace S = line();
+  FakeRunner R(lineCost);
+  R.Batch = 8;
+  R.Round = 6;
+  R.RoundSeconds = 2;
+  // Each configuration: 1 s on the runner's clock, all of it on the GPU.
+  R.GpuMs = 1000;
+  Evaluator E(S, R, {});
+  EXPECT_EQ(E.roundSize(), 6u);
+  E.evaluate(std::vector<uint32_t>{0, 1, 2, 3});
+  // The round took 6 s, 4 of them timing: the rest (2 s) times 2.
+  EXPECT_EQ(E.roundSize(), 2u);
+
+  // A GPU that keeps up leaves the runner's round size; the runner's is
+  // never more than its batch.
+  FakeRunner Fast(lineCost);
+  Fast.Batch = 4;
+  Fast.Round = 6;
+  Fast.RoundSeconds = 2;
+  Fast.GpuMs = 10;
+  Evaluator F(S, Fast, {});
+  EXPECT_EQ(F.roundSize(), 4u);
+  F.evaluate(std::vector<uint32_t>{0, 1, 2, 3});
+  EXPECT_EQ(F.roundSize(), 4u);
+
+  // A GPU far slower than the rest still gets one a round.
+  FakeRunner Slow(lineCost);
+  Slow.Batch = 8;
+  Slow.GpuMs = 100000;
+  Evaluator Sl(S, Slow, {});
+  Sl.evaluate(std::vector<uint32_t>{0, 1});
+  EXPECT_EQ(Sl.roundSize(), 1u);
+}

@@ -48,3 +48,42 @@ TEST(ReplayRunnerTest, ASpaceTheCacheDoesNotCoverIsAnError) {
   EXPECT_NE(llvm::toString(R.takeError()).find("no record of 7,7,"),
             std::string::npos);
 }
+
+TEST(ReplayRunnerTest, RoundModelCostsTheFixedPartThenCompilesOrTiming) {
+  RoundModel M;
+  M.Cores = 4;
+  M.FixedSeconds = 8;
+  M.CompileSeconds = 3;
+  // Up to the cores, one compile's time; then waves of them.
+  EXPECT_DOUBLE_EQ(M.roundSeconds(1, 0), 11);
+  EXPECT_DOUBLE_EQ(M.roundSeconds(4, 0), 11);
+  EXPECT_DOUBLE_EQ(M.roundSeconds(5, 0), 14);
+  // The GPU's timing when it takes longer than the compiles.
+  EXPECT_DOUBLE_EQ(M.roundSeconds(4, 10), 18);
+  EXPECT_EQ(M.batch(), 4u);
+  M.Batch = 64;
+  EXPECT_EQ(M.batch(), 64u);
+}
+
+TEST(ReplayRunnerTest, InRoundsTheClockAdvancesARoundAtATime) {
+  test::Bowl B = test::bowl();
+  EXPECT_EQ(B.Runner->preferredBatch(), 1u);
+  EXPECT_EQ(B.Runner->roundSize(), 1u);
+  RoundModel M;
+  M.Cores = 2;
+  M.Batch = 8;
+  M.FixedSeconds = 1;
+  M.CompileSeconds = 2;
+  B.Runner->runInRounds(M);
+  EXPECT_EQ(B.Runner->preferredBatch(), 8u);
+  EXPECT_EQ(B.Runner->roundSize(), 2u);
+  std::vector<double> Seen;
+  // Three configurations: 1 s fixed, two waves of 2 s compiles (4 s)
+  // against 1.5 s of recorded benchmarks; every result at the round's end.
+  ASSERT_FALSE(bool(
+      B.Runner->run(std::vector<uint32_t>{0, 1, 2}, [&](size_t, Measurement) {
+        Seen.push_back(B.Runner->seconds());
+        return true;
+      })));
+  EXPECT_EQ(Seen, (std::vector<double>{5, 5, 5}));
+}

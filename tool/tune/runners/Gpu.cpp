@@ -7,12 +7,14 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char **environ;
@@ -65,6 +67,12 @@ GpuRunner::create(const DeclaredSpace &D, const SearchSpace &Space,
   R->Options = std::move(Options);
   R->Generate = std::move(Generate);
   return std::move(R);
+}
+
+unsigned GpuRunner::roundSize() const {
+  unsigned Workers =
+      Options.Jobs ? Options.Jobs : std::thread::hardware_concurrency();
+  return std::clamp(Workers, 1u, Batch);
 }
 
 llvm::Error GpuRunner::run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {

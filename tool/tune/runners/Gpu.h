@@ -56,6 +56,8 @@ public:
   const Target &target() const override { return Where; }
   const std::string &driver() const { return Driver; }
   unsigned preferredBatch() const override { return Batch; }
+  /// One candidate per nvcc worker (--jobs, else every core, as run.py).
+  unsigned roundSize() const override;
   llvm::Error run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) override;
   /// Ends run.py (and its harnesses) if it serves the run.
   ~GpuRunner() override;

@@ -122,7 +122,24 @@ ReplayRunner::read(llvm::StringRef Path, KernelTunerCache &Header,
   return R;
 }
 
+double RoundModel::roundSeconds(size_t Configs, double GpuSeconds) const {
+  unsigned Workers = std::max(1u, Cores);
+  double Compile = double((Configs + Workers - 1) / Workers) * CompileSeconds;
+  return FixedSeconds + std::max(Compile, GpuSeconds);
+}
+
 llvm::Error ReplayRunner::run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
+  if (Rounds) {
+    // The round's results come back together, when it ends.
+    double Gpu = 0;
+    for (uint32_t C : Configs)
+      Gpu += (ByIndex[C].BenchmarkMs + ByIndex[C].VerificationMs) / 1000;
+    Clock += Rounds->roundSeconds(Configs.size(), Gpu);
+    for (size_t I = 0; I < Configs.size(); ++I)
+      if (!Done(I, recorded(Configs[I])))
+        break;
+    return llvm::Error::success();
+  }
   for (size_t I = 0; I < Configs.size(); ++I) {
     Measurement M = recorded(Configs[I]);
     Clock += M.totalMs() / 1000;

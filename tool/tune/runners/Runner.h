@@ -41,6 +41,13 @@ public:
   /// propose this many.
   virtual unsigned preferredBatch() const { return 1; }
 
+  /// How many configurations a round should hold to keep the runner busy,
+  /// at most preferredBatch(): about one per compile worker, since a round
+  /// costs a fixed part plus its compiles spread over the workers, so up to
+  /// this many cost about as much as one. Strategies that can propose
+  /// several configurations at once aim for this many a round.
+  virtual unsigned roundSize() const { return preferredBatch(); }
+
   /// Called once per measured configuration with its position in the batch,
   /// on the thread that called run(). Returning false asks the runner to
   /// start no more measurements.

@@ -28,10 +28,9 @@ static std::optional<uint32_t> improve(Evaluator &E, double Current,
   return Best;
 }
 
-/// The configuration one more step from \p To in the direction \p From ->
-/// \p To, if it is valid.
-static std::optional<uint32_t> sameStepAgain(const SearchSpace &Space,
-                                             uint32_t From, uint32_t To) {
+std::optional<uint32_t> metacu::tune::sameStepAgain(const SearchSpace &Space,
+                                                    uint32_t From,
+                                                    uint32_t To) {
   Config A = Space.config(From), B = Space.config(To);
   for (size_t P = 0; P < A.size(); ++P) {
     if (A[P] == B[P])

@@ -71,6 +71,11 @@ struct ClimbOptions {
 uint32_t climb(Evaluator &E, Random &R, uint32_t Start,
                const ClimbOptions &Options);
 
+/// The configuration one more step from \p To in the direction \p From ->
+/// \p To (follow-through), if it is in the space.
+std::optional<uint32_t> sameStepAgain(const SearchSpace &Space, uint32_t From,
+                                      uint32_t To);
+
 /// \p Steps moves to random neighbours in \p N, evaluating nothing.
 uint32_t randomWalk(const SearchSpace &Space, Random &R, uint32_t Start,
                     unsigned Steps, Neighbourhood N);
