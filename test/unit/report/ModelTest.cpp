@@ -350,6 +350,30 @@ TEST(ModelTest, APassWaitsForItsLatencyAndTheBytesQueuedAheadOfIt) {
   EXPECT_LT(Tenth, P.TimeUs / 5);
 }
 
+TEST(ModelTest, DramPaysForRunsThatNothingBesideContinues) {
+  // The same bytes moved by the same blocks of 16 x 16 threads: written as
+  // a transpose does, in rows of 64 bytes on their own, they take DRAM a
+  // quarter longer (DeviceParams::DramRunEndBytes) than as a copy, whose
+  // rows run on.
+  const ArchLimits &L = *archLimits(90);
+  LaunchConfig Launch;
+  Launch.Block = {16, 16, 1};
+  Launch.Grid = Dim3{512, 512, 1};
+  KernelResources R;
+  R.Registers = 16;
+  Occupancy O = computeOccupancy(L, {16, 0, 0, std::nullopt}, Launch);
+  auto Moved = [&](bool Transposed) {
+    auto Kernels = countPtx(tileMovePtx(Transposed));
+    EXPECT_TRUE(bool(Kernels));
+    return predict((*Kernels)[0], R, O, L, Launch);
+  };
+  Prediction T = Moved(true), C = Moved(false);
+  // Reads as they were; writes 32 ends of 8 bytes over 32 sectors: 1.25.
+  EXPECT_DOUBLE_EQ(T.DramCycles / C.DramCycles,
+                   (1 + 1 + 2 * DeviceParams::DramRunEndBytes / 64) / 2);
+  EXPECT_GT(T.TimeUs, C.TimeUs);
+}
+
 TEST(ModelTest, PhaseNamesAreTheJsonSpelling) {
   EXPECT_EQ(phaseName(Phase::L1Shared), "l1_shared");
   EXPECT_EQ(phaseName(Phase::FloatingPoint), "fp");
