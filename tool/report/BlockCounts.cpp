@@ -377,8 +377,10 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   if (Grid && Grid->count() > 0)
     countRuns(C, Block, Middle, B);
   for (size_t L = 0; L < C.Loops.size(); ++L)
-    if (C.Loops[L].Body.GlobalLoads.Instructions)
-      B.LoadRounds = std::max(B.LoadRounds, Passes[L]);
+    if (C.Loops[L].Body.GlobalLoads.Instructions && Passes[L] > B.LoadRounds) {
+      B.LoadRounds = Passes[L];
+      B.LoadRoundsStore = C.Loops[L].Body.GlobalStores.Instructions > 0;
+    }
   // A body counted once already runs Passes times: the rest, less what
   // the loop it is in adds for it.
   double Extra = 0;

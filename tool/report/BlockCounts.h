@@ -70,6 +70,9 @@ struct BlockCounts {
   /// without one. A pass's loads are issued together, but the next pass's
   /// wait for the body that uses them.
   double LoadRounds = 1;
+  /// Whether the loop whose passes LoadRounds counts also stores to global
+  /// memory: each pass then loads, computes and stores in turn.
+  bool LoadRoundsStore = false;
 
   double fpWarpInstructions(FpType T) const {
     return FpWarpInstructions[unsigned(T)];

@@ -384,6 +384,33 @@ $L__BB0_1:
   // 8 sectors in the first pass, 4 new in each of the 15 others.
   EXPECT_DOUBLE_EQ(B.LoadSectors, 8 + 4 * 15);
   EXPECT_DOUBLE_EQ(B.LoadRounds, 16);
+  // It stores nothing; the grid-stride loop above neither.
+  EXPECT_FALSE(B.LoadRoundsStore);
+}
+
+TEST(BlockCountsTest, ALoopThatLoadsAndStoresSaysSo) {
+  // 8 passes, each loading a float and storing it a row on.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	mov.u32 	%r2, 0;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd4];
+	st.global.f32 	[%rd4+4096], %f1;
+	add.s64 	%rd4, %rd4, 4096;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, 8;
+	@%p1 bra 	$L__BB0_1;
+)");
+  BlockCounts B = blockCounts(K, {32, 1, 1}, Dim3{1, 1, 1}, 50 << 20);
+  EXPECT_DOUBLE_EQ(B.LoadRounds, 8);
+  EXPECT_TRUE(B.LoadRoundsStore);
+  // Its store is known, in the loop.
+  ASSERT_EQ(K.GlobalStoreAccesses.size(), 1u);
+  EXPECT_EQ(K.GlobalStoreAccesses[0].Loop, 0u);
 }
 
 } // namespace
