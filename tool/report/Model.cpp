@@ -68,6 +68,7 @@ struct BlockCost {
   double MemoryLatency, LoadedLatency, WarpPath;
   // The latencies a thread waits for in a row (BlockCounts::LoadRounds).
   double LoadRounds;
+  // Whether that loop stores too (BlockCounts::LoadRoundsStore).
   bool LoadRoundsStore;
   // What waits for its own loads: the block when the kernel has a barrier
   // (its warps leave it together), otherwise each warp on its own.
