@@ -48,6 +48,16 @@ struct DeviceParams {
     return DramLatencyCycles * LoadedLatencyPerIdle;
   }
   static constexpr double LoadedLatencyPerIdle = 2720.0 / 700;
+  /// What DRAM spends on each end of a run of consecutive bytes it is
+  /// asked for, in bytes of its transfer: a run it sees alone (no block in
+  /// flight beside it continues it) costs it twice that on top of its own
+  /// bytes. scripts/gpu/model_locality.cu on an H100 (2026-11-26): copying
+  /// 8192 x 8192 floats in tiles whose rows go to (or come from) rows 32 KiB
+  /// apart, 64, 128 or 256 bytes each, takes 1.10-1.14, 1.05-1.07 and
+  /// 1.03-1.04 times a tiled copy whose rows run on, the same DRAM bytes
+  /// (Nsight Compute): a run costs about 16 bytes more, 8 an end. Measured on
+  /// the H100 only; the other devices are taken to pay as much.
+  static constexpr double DramRunEndBytes = 8;
 };
 
 struct ArchLimits {

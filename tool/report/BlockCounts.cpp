@@ -174,6 +174,85 @@ static void countReuse(const KernelCounts &C, Dim3 Block,
       B.ReusedSectors += Own[I].Times;
 }
 
+// The distinct sectors that the known accesses As of the block at Place
+// touch in a loop's first pass.
+static std::vector<uint64_t> accessSectors(const KernelCounts &C, Dim3 Block,
+                                           const BlockPlace &Place,
+                                           llvm::ArrayRef<KnownAccess> As) {
+  const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
+  std::vector<uint64_t> Sectors;
+  llvm::SmallVector<uint64_t, 64> Values, Touched;
+  for (unsigned Linear = 0; Linear < Block.count(); ++Linear) {
+    C.Values.evaluate(threadAt(Linear, Block).data(), Size, Values, Place);
+    for (const KnownAccess &A : As)
+      if (ThreadValues::holds(A.Guard, Values)) {
+        Touched.clear();
+        touched(Values[A.Address] + A.Offset, A.Bytes, 32, Touched);
+        Sectors.insert(Sectors.end(), Touched.begin(), Touched.end());
+      }
+  }
+  llvm::sort(Sectors);
+  Sectors.erase(llvm::unique(Sectors), Sectors.end());
+  return Sectors;
+}
+
+// BlockCounts::RunSectors and RunEnds of the block at Middle: its runs of
+// consecutive sectors, loads and stores apart, and their ends that the
+// blocks the GPU starts just before and after it do not continue. DRAM
+// pays for each run it sees begin and end (a row opened, docs/report.md,
+// "Kernels the model was not built around"); the blocks beside it in the
+// launch's order run at the same time, so a run they continue is one
+// stream.
+static void countRuns(const KernelCounts &C, Dim3 Block,
+                      const BlockPlace &Middle, BlockCounts &B) {
+  // As countReuse: too large a kernel to evaluate is taken to run long.
+  if (double(Block.count()) * (C.Values.size() + C.GlobalLoadAccesses.size() +
+                               C.GlobalStoreAccesses.size()) >
+      double(1 << 26))
+    return;
+  const uint64_t Count =
+      uint64_t(Middle.Grid[0]) * Middle.Grid[1] * Middle.Grid[2];
+  uint64_t Linear = Middle.Index[0] +
+                    uint64_t(Middle.Index[1]) * Middle.Grid[0] +
+                    uint64_t(Middle.Index[2]) * Middle.Grid[0] * Middle.Grid[1];
+  llvm::SmallVector<BlockPlace, 2> Beside;
+  for (int64_t Step : {-1, 1}) {
+    if ((Step < 0 && Linear == 0) || (Step > 0 && Linear + 1 >= Count))
+      continue;
+    uint64_t L = Linear + Step;
+    BlockPlace P = Middle;
+    P.Index[0] = unsigned(L % Middle.Grid[0]);
+    P.Index[1] = unsigned(L / Middle.Grid[0] % Middle.Grid[1]);
+    P.Index[2] = unsigned(L / (uint64_t(Middle.Grid[0]) * Middle.Grid[1]));
+    Beside.push_back(P);
+  }
+  for (unsigned Stores = 0; Stores < 2; ++Stores) {
+    llvm::ArrayRef<KnownAccess> As =
+        Stores ? C.GlobalStoreAccesses : C.GlobalLoadAccesses;
+    if (As.empty())
+      continue;
+    std::vector<uint64_t> Own = accessSectors(C, Block, Middle, As);
+    std::vector<uint64_t> Theirs;
+    for (const BlockPlace &P : Beside) {
+      std::vector<uint64_t> S = accessSectors(C, Block, P, As);
+      Theirs.insert(Theirs.end(), S.begin(), S.end());
+    }
+    llvm::sort(Theirs);
+    auto Continued = [&](uint64_t Sector) {
+      return std::binary_search(Theirs.begin(), Theirs.end(), Sector);
+    };
+    B.RunSectors[Stores] = Own.size();
+    for (size_t I = 0; I < Own.size(); ++I) {
+      bool Starts = I == 0 || Own[I - 1] + 1 != Own[I];
+      bool Ends = I + 1 == Own.size() || Own[I] + 1 != Own[I + 1];
+      if (Starts && (Own[I] == 0 || !Continued(Own[I] - 1)))
+        ++B.RunEnds[Stores];
+      if (Ends && !Continued(Own[I] + 1))
+        ++B.RunEnds[Stores];
+    }
+  }
+}
+
 // Per loop, the share of the sectors that its known global loads touch in
 // a pass which the pass before did not touch, in the block at Place: the
 // second pass's addresses are the first's with each induction one step on.
@@ -295,9 +374,13 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
       LoadPasses[L] = 1 + (Passes[L] - 1) * LoadPasses[L];
     countReuse(C, Block, Middle, L2Bytes, Passes, LoadPasses, B);
   }
+  if (Grid && Grid->count() > 0)
+    countRuns(C, Block, Middle, B);
   for (size_t L = 0; L < C.Loops.size(); ++L)
-    if (C.Loops[L].Body.GlobalLoads.Instructions)
-      B.LoadRounds = std::max(B.LoadRounds, Passes[L]);
+    if (C.Loops[L].Body.GlobalLoads.Instructions && Passes[L] > B.LoadRounds) {
+      B.LoadRounds = Passes[L];
+      B.LoadRoundsStore = C.Loops[L].Body.GlobalStores.Instructions > 0;
+    }
   // A body counted once already runs Passes times: the rest, less what
   // the loop it is in adds for it.
   double Extra = 0;

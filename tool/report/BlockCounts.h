@@ -52,6 +52,14 @@ struct BlockCounts {
   /// grid).
   double KnownLoadBytes = 0;
   double LoadSectors = 0, ReusedSectors = 0;
+  /// DRAM's view of the known global loads ([0]) and stores ([1])
+  /// (KnownAccess) of a block in the middle of the grid, a loop's first
+  /// pass: the distinct sectors they touch and the ends of their runs of
+  /// consecutive sectors that neither block started beside it (one before,
+  /// one after it in the launch's order) continues. A tiled copy's rows run
+  /// on into the next block's; a transpose writes rows of a tile's width
+  /// that nothing else in flight continues (0 without a grid).
+  double RunSectors[2] = {}, RunEnds[2] = {};
   /// The passes of each loop's body (KernelCounts::Loops, nested loops'
   /// passes per pass of the enclosing one): per warp the most any of its
   /// threads makes, averaged over the block's warps. None where the PTX or
@@ -62,6 +70,9 @@ struct BlockCounts {
   /// without one. A pass's loads are issued together, but the next pass's
   /// wait for the body that uses them.
   double LoadRounds = 1;
+  /// Whether the loop whose passes LoadRounds counts also stores to global
+  /// memory: each pass then loads, computes and stores in turn.
+  bool LoadRoundsStore = false;
 
   double fpWarpInstructions(FpType T) const {
     return FpWarpInstructions[unsigned(T)];

@@ -68,6 +68,8 @@ struct BlockCost {
   double MemoryLatency, LoadedLatency, WarpPath;
   // The latencies a thread waits for in a row (BlockCounts::LoadRounds).
   double LoadRounds;
+  // Whether that loop stores too (BlockCounts::LoadRoundsStore).
+  bool LoadRoundsStore;
   // What waits for its own loads: the block when the kernel has a barrier
   // (its warps leave it together), otherwise each warp on its own.
   double WaitingUnits;
@@ -104,13 +106,25 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
   double Known = std::min(K.KnownLoadBytes, K.GlobalLoads.Bytes);
   double Fresh = std::min(Known, 32 * (K.LoadSectors - K.ReusedSectors));
   B.L2Bytes = std::min(Known - Fresh, 32 * K.ReusedSectors);
-  B.Bytes = K.GlobalLoads.Bytes - Known + Fresh + K.GlobalStores.Bytes;
-  B.StoreBytes = K.GlobalStores.Bytes;
+  // DRAM pays for every run of bytes that nothing in flight beside the
+  // block continues (DeviceParams::DramRunEndBytes): a transpose's rows of
+  // 64 bytes cost it a quarter more than their bytes, a copy's long rows
+  // nothing measurable. Taken from the known accesses, loads and stores
+  // apart, for all of them.
+  auto RunCost = [&](unsigned Stores) {
+    return K.RunSectors[Stores] > 0
+               ? 1 + DeviceParams::DramRunEndBytes * K.RunEnds[Stores] /
+                         (32 * K.RunSectors[Stores])
+               : 1;
+  };
+  B.StoreBytes = K.GlobalStores.Bytes * RunCost(1);
+  B.Bytes = (K.GlobalLoads.Bytes - Known + Fresh) * RunCost(0) + B.StoreBytes;
   bool Loads = K.GlobalLoads.WarpInstructions > 0;
   B.MemoryLatency = Loads ? D.DramLatencyCycles : 0;
   B.LoadedLatency = Loads ? D.loadedLatencyCycles() : 0;
   B.WarpPath = K.LongestWarp * WarpCyclesPerInstruction;
   B.LoadRounds = K.LoadRounds;
+  B.LoadRoundsStore = K.LoadRoundsStore;
   B.WaitingUnits = R.Barriers ? 1 : K.Warps;
   return B;
 }
@@ -164,6 +178,17 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   double Rounds = B.LoadRounds * B.MemoryLatency;
   if (B.LoadRounds > 1)
     Rounds = std::hypot(Rounds, W.Dram);
+  // In the first wave the blocks start together and stay in step: where
+  // each pass loads, computes and then stores, every SM's loads of a pass
+  // go out together behind the stores of the pass before, and no block in
+  // another phase fills the wait. The passes then take the latency under
+  // load and their transfer in turn: the 3D stencil's single wave of
+  // 256-plane chunks takes 1.26-1.36 times its bandwidth time, where its
+  // 16-plane chunks over 15 steady waves take 1.03-1.16 (docs/report.md,
+  // "Kernels the model was not built around"). A loop that only loads (a
+  // grid-stride reduction, a k loop) keeps the root-sum-square.
+  if (!Steady && B.LoadRounds > 1 && B.LoadRoundsStore)
+    Rounds = B.LoadRounds * B.LoadedLatency + W.Dram;
   double Memory =
       Steady ? std::max({W.Dram, B.LoadedLatency + StoresAfterLoads, Rounds})
              : std::max(B.MemoryLatency + W.Dram, Rounds);

@@ -178,7 +178,7 @@ private:
   struct LabelState {
     llvm::StringMap<unsigned> Known;
     OpCounts Counts;
-    size_t SharedAccesses, GlobalLoadAccesses, Loops;
+    size_t SharedAccesses, GlobalLoadAccesses, GlobalStoreAccesses, Loops;
   };
   // A setp's comparison, kept whatever its operands read (a guard may not
   // read the launch, a loop's limit may).
@@ -241,8 +241,12 @@ private:
 };
 
 void EntryReader::label(llvm::StringRef Name) {
-  Labels[Name] = {Known, K, K.SharedAccesses.size(),
-                  K.GlobalLoadAccesses.size(), K.Loops.size()};
+  Labels[Name] = {Known,
+                  K,
+                  K.SharedAccesses.size(),
+                  K.GlobalLoadAccesses.size(),
+                  K.GlobalStoreAccesses.size(),
+                  K.Loops.size()};
   // An if-then ends here; with an else-part, the then-part ended with a
   // jump over it, which runs where the if's condition did not hold.
   std::optional<GuardLiteral> Closed;
@@ -598,7 +602,8 @@ void EntryReader::branch(llvm::StringRef Target,
         K.Loops[I].Parent = Index;
     for (auto [Accesses, First] :
          {std::pair{&K.SharedAccesses, At.SharedAccesses},
-          std::pair{&K.GlobalLoadAccesses, At.GlobalLoadAccesses}})
+          std::pair{&K.GlobalLoadAccesses, At.GlobalLoadAccesses},
+          std::pair{&K.GlobalStoreAccesses, At.GlobalStoreAccesses}})
       for (size_t I = First; I < Accesses->size(); ++I)
         if (!(*Accesses)[I].Loop)
           (*Accesses)[I].Loop = Index;
@@ -625,8 +630,8 @@ EntryReader::address(llvm::StringRef Operand) {
 }
 
 // Records a shared load or store whose address is relative to its array
-// alone, and a global load whose address comes from the launch (a pointer
-// parameter) and the thread's place.
+// alone, and a global load or store whose address comes from the launch (a
+// pointer parameter) and the thread's place.
 void EntryReader::record(const Instruction &I,
                          llvm::ArrayRef<llvm::StringRef> Ops,
                          llvm::ArrayRef<GuardLiteral> Guard) {
@@ -643,9 +648,9 @@ void EntryReader::record(const Instruction &I,
   if (I.hasPrefix("shared")) {
     if (origin(A.Address) == SharedBase)
       K.SharedAccesses.push_back(A);
-  } else if (Op != "st" && (origin(A.Address) & Launch) &&
+  } else if ((origin(A.Address) & Launch) &&
              !(I.has("local") || I.has("param") || I.has("const"))) {
-    K.GlobalLoadAccesses.push_back(A);
+    (Op == "st" ? K.GlobalStoreAccesses : K.GlobalLoadAccesses).push_back(A);
   }
 }
 

@@ -17,10 +17,11 @@
 // a staging loop that some threads skip, a predicated store) are also
 // counted apart, under that condition, as ThreadValues: BlockCounts then
 // counts what a block of a given size executes. Shared accesses whose
-// addresses depend on the thread's place alone, and global loads whose
-// addresses come from the kernel's parameters, %ctaid and the thread's
-// place, are recorded with them (KnownAccess), for bank conflicts and for
-// what neighbouring blocks load alike.
+// addresses depend on the thread's place alone, and global loads and stores
+// whose addresses come from the kernel's parameters, %ctaid and the
+// thread's place, are recorded with them (KnownAccess), for bank conflicts,
+// for what neighbouring blocks load alike and for the runs of bytes DRAM
+// sees.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_PTXCOUNTS_H
@@ -171,9 +172,10 @@ struct KernelCounts : OpCounts {
   /// The part of the counts under conditions on the thread's place, one
   /// entry per distinct condition (sorted literals).
   std::vector<GuardedCounts> Guarded;
-  /// The shared loads and stores, and the global loads, whose addresses
-  /// are known that way.
-  std::vector<KnownAccess> SharedAccesses, GlobalLoadAccesses;
+  /// The shared loads and stores, and the global loads and stores, whose
+  /// addresses are known that way.
+  std::vector<KnownAccess> SharedAccesses, GlobalLoadAccesses,
+      GlobalStoreAccesses;
   /// The calls in the body itself, in order.
   std::vector<CallSite> Calls;
   /// The functions called, directly or not, whose counts are included.

@@ -259,6 +259,32 @@ TEST(BlockCountsTest, NeighboursTooFarBackHaveLeftL2) {
   EXPECT_EQ(column({8, 16, 1}, 32 << 10).ReusedSectors, 8);
 }
 
+BlockCounts tileMove(bool Transposed, std::optional<Dim3> Grid) {
+  auto Kernels = countPtx(tileMovePtx(Transposed));
+  EXPECT_TRUE(bool(Kernels));
+  return blockCounts((*Kernels)[0], {16, 4, 1}, Grid, 50u << 20);
+}
+
+TEST(BlockCountsTest, RunsThatNoBlockBesideContinuesEnd) {
+  // A block reads 4 rows of 16 floats (2 sectors each) that the blocks
+  // before and after it in x continue: no ends. Transposed, it writes 4
+  // rows of 64 bytes that theirs (other rows) do not: 2 ends a row.
+  BlockCounts T = tileMove(true, Dim3{512, 512, 1});
+  EXPECT_EQ(T.RunSectors[0], 8);
+  EXPECT_EQ(T.RunEnds[0], 0);
+  EXPECT_EQ(T.RunSectors[1], 8);
+  EXPECT_EQ(T.RunEnds[1], 8);
+  // Copied, its rows run on into its neighbours' like the reads.
+  BlockCounts C = tileMove(false, Dim3{512, 512, 1});
+  EXPECT_EQ(C.RunSectors[1], 8);
+  EXPECT_EQ(C.RunEnds[1], 0);
+  // A grid one block wide: the blocks beside it in the launch's order are
+  // the rows below and above, which continue nothing of its rows.
+  EXPECT_EQ(tileMove(false, Dim3{1, 512, 1}).RunEnds[0], 8);
+  // Without a grid nothing is compared.
+  EXPECT_EQ(tileMove(true, std::nullopt).RunSectors[1], 0);
+}
+
 TEST(BlockCountsTest, LoopBodiesCountOncePerPass) {
   // for (i = 0; i < 4; ++i) { load; for (j = 0; j < 16; j += 2) s[2 tid] }:
   // 5 instructions before, 2 + 3 in the outer body, 5 in the inner one.
@@ -358,6 +384,33 @@ $L__BB0_1:
   // 8 sectors in the first pass, 4 new in each of the 15 others.
   EXPECT_DOUBLE_EQ(B.LoadSectors, 8 + 4 * 15);
   EXPECT_DOUBLE_EQ(B.LoadRounds, 16);
+  // It stores nothing; the grid-stride loop above neither.
+  EXPECT_FALSE(B.LoadRoundsStore);
+}
+
+TEST(BlockCountsTest, ALoopThatLoadsAndStoresSaysSo) {
+  // 8 passes, each loading a float and storing it a row on.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	mov.u32 	%r2, 0;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd4];
+	st.global.f32 	[%rd4+4096], %f1;
+	add.s64 	%rd4, %rd4, 4096;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, 8;
+	@%p1 bra 	$L__BB0_1;
+)");
+  BlockCounts B = blockCounts(K, {32, 1, 1}, Dim3{1, 1, 1}, 50 << 20);
+  EXPECT_DOUBLE_EQ(B.LoadRounds, 8);
+  EXPECT_TRUE(B.LoadRoundsStore);
+  // Its store is known, in the loop.
+  ASSERT_EQ(K.GlobalStoreAccesses.size(), 1u);
+  EXPECT_EQ(K.GlobalStoreAccesses[0].Loop, 0u);
 }
 
 } // namespace

@@ -350,6 +350,81 @@ TEST(ModelTest, APassWaitsForItsLatencyAndTheBytesQueuedAheadOfIt) {
   EXPECT_LT(Tenth, P.TimeUs / 5);
 }
 
+TEST(ModelTest, DramPaysForRunsThatNothingBesideContinues) {
+  // The same bytes moved by the same blocks of 16 x 16 threads: written as
+  // a transpose does, in rows of 64 bytes on their own, they take DRAM a
+  // quarter longer (DeviceParams::DramRunEndBytes) than as a copy, whose
+  // rows run on.
+  const ArchLimits &L = *archLimits(90);
+  LaunchConfig Launch;
+  Launch.Block = {16, 16, 1};
+  Launch.Grid = Dim3{512, 512, 1};
+  KernelResources R;
+  R.Registers = 16;
+  Occupancy O = computeOccupancy(L, {16, 0, 0, std::nullopt}, Launch);
+  auto Moved = [&](bool Transposed) {
+    auto Kernels = countPtx(tileMovePtx(Transposed));
+    EXPECT_TRUE(bool(Kernels));
+    return predict((*Kernels)[0], R, O, L, Launch);
+  };
+  Prediction T = Moved(true), C = Moved(false);
+  // Reads as they were; writes 32 ends of 8 bytes over 32 sectors: 1.25.
+  EXPECT_DOUBLE_EQ(T.DramCycles / C.DramCycles,
+                   (1 + 1 + 2 * DeviceParams::DramRunEndBytes / 64) / 2);
+  EXPECT_GT(T.TimeUs, C.TimeUs);
+}
+
+// A loop of 100 passes, each loading 4 bytes a thread and, with Stores,
+// storing 4, in a full wave of 256-thread blocks (the first) or in three.
+Prediction loadStoreLoop(bool Stores, unsigned Waves) {
+  KernelCounts Looped;
+  Looped.HasLoop = true;
+  ValueNode Zero{ValueOp::Constant, 32}, Step{ValueOp::Constant, 32},
+      Limit{ValueOp::Constant, 32};
+  Step.Constant = 1;
+  Limit.Constant = 100;
+  TripCount T{Looped.Values.add(Zero),
+              Looped.Values.add(Step),
+              Looped.Values.add(Limit),
+              ValueOp::Less,
+              32,
+              true,
+              true,
+              false};
+  OpCounts Body;
+  Body.GlobalLoads.add(4);
+  if (Stores)
+    Body.GlobalStores.add(4);
+  Body.Instructions = 6;
+  Looped += Body;
+  Looped.Loops.push_back({"$L__BB0_1", Body, T, std::nullopt});
+  const ArchLimits &L = *archLimits(90);
+  LaunchConfig Launch;
+  Launch.Block = {256, 1, 1};
+  KernelResources R;
+  R.Registers = 16;
+  Occupancy O = computeOccupancy(L, {16, 0, 0, std::nullopt}, Launch);
+  Launch.Grid = Dim3{Waves * O.BlocksPerSM * L.Device.SMs, 1, 1};
+  return predict(Looped, R, O, L, Launch);
+}
+
+TEST(ModelTest, PassesThatLoadThenStoreInStepWaitInTurn) {
+  // One wave of blocks in step whose passes load then store: a latency
+  // under load a pass, then the transfer, one after the other.
+  const DeviceParams &D = archLimits(90)->Device;
+  Prediction Step = loadStoreLoop(true, 1);
+  double Cycles = Step.TimeUs * D.ClockGHz * 1e3;
+  EXPECT_GE(Cycles, 100 * D.loadedLatencyCycles() + Step.DramCycles);
+  // A loop that only loads overlaps the two (their root-sum-square).
+  Prediction Loads = loadStoreLoop(false, 1);
+  double LoadCycles = Loads.TimeUs * D.ClockGHz * 1e3;
+  EXPECT_LT(LoadCycles, 100 * D.loadedLatencyCycles());
+  EXPECT_GE(LoadCycles, std::hypot(100 * D.DramLatencyCycles, Loads.DramCycles));
+  // Over three waves only the first is in step: per wave, the grid takes
+  // less than the single wave.
+  EXPECT_LT(loadStoreLoop(true, 3).TimeUs, 3 * Step.TimeUs);
+}
+
 TEST(ModelTest, PhaseNamesAreTheJsonSpelling) {
   EXPECT_EQ(phaseName(Phase::L1Shared), "l1_shared");
   EXPECT_EQ(phaseName(Phase::FloatingPoint), "fp");

@@ -373,6 +373,32 @@ TEST(PtxCountsTest, GlobalLoadAddressesFromParametersAndTheBlock) {
   EXPECT_EQ(V[K.GlobalLoadAccesses[0].Address], paramValue(0, 64) + 4 * (3 * 256 + 5));
 }
 
+TEST(PtxCountsTest, GlobalStoresFromTheLaunchAreKnown) {
+  // A store's address is its first operand; it is recorded apart from the
+  // loads, for the runs of bytes DRAM sees (BlockCounts::RunEnds).
+  auto Kernels = countPtx(tileMovePtx(true));
+  ASSERT_TRUE(bool(Kernels));
+  const KernelCounts &K = (*Kernels)[0];
+  ASSERT_EQ(K.GlobalLoadAccesses.size(), 1u);
+  ASSERT_EQ(K.GlobalStoreAccesses.size(), 1u);
+  EXPECT_EQ(K.GlobalStoreAccesses[0].Bytes, 4u);
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {5, 2, 0}, Block[3] = {16, 4, 1};
+  BlockPlace Place;
+  Place.Index[0] = 3;
+  Place.Index[1] = 1;
+  Place.Grid[0] = Place.Grid[1] = 512;
+  K.Values.evaluate(Thread, Block, V, Place);
+  // Row 3 x 16 + 2, column 1 x 16 + 5 of the first parameter, the output.
+  EXPECT_EQ(V[K.GlobalStoreAccesses[0].Address] +
+                K.GlobalStoreAccesses[0].Offset,
+            paramValue(0, 64) + 4 * ((3 * 16 + 2) * 8192 + 16 + 5));
+  // A store through a loaded pointer is not known.
+  EXPECT_TRUE(entryWith("\tld.global.u64 %rd1, [%rd9];\n"
+                        "\tst.global.f32 [%rd1], %f1;\n")
+                  .GlobalStoreAccesses.empty());
+}
+
 TEST(PtxCountsTest, TheLaunchGuardsNothing) {
   // Conditions on blockIdx, the grid or a parameter are evaluated for one
   // block with made-up parameters, so they count for every thread.

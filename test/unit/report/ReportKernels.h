@@ -7,8 +7,11 @@
 // the thread's place does not decide. ColumnStencilPtx: a 32 x 8 block's
 // threads each load a float and the ones a row above and below it, from a
 // pitch parameter, so blocks one row of blocks apart load two rows alike.
-// sharedRead(): a shared load at an index of the thread's place, for bank
-// conflicts. Read by PtxCountsTest, BlockCountsTest, ModelTest and
+// tileMovePtx(): a block of 16 x R threads moves a 16 x R tile of an 8192
+// x 8192 float matrix, read row by row, written where a transpose puts it
+// (rows of 64 bytes that the blocks beside it do not continue) or where a
+// copy does. sharedRead(): a shared load at an index of the thread's place,
+// for bank conflicts. Read by PtxCountsTest, BlockCountsTest, ModelTest and
 // DiagnoseTest, with entryWith(), which reads a small kernel of their own.
 //
 //===----------------------------------------------------------------------===//
@@ -88,6 +91,41 @@ inline constexpr const char *ColumnStencilPtx = R"(
 	ret;
 }
 )";
+
+inline std::string tileMovePtx(bool Transposed) {
+  return std::string(R"(
+.visible .entry tilemove(
+	.param .u64 tilemove_param_0,
+	.param .u64 tilemove_param_1
+)
+{
+	ld.param.u64 	%rd1, [tilemove_param_0];
+	ld.param.u64 	%rd2, [tilemove_param_1];
+	cvta.to.global.u64 	%rd3, %rd1;
+	cvta.to.global.u64 	%rd4, %rd2;
+	mov.u32 	%r1, %ctaid.x;
+	mov.u32 	%r2, %ctaid.y;
+	mov.u32 	%r3, %tid.x;
+	mov.u32 	%r4, %tid.y;
+	shl.b32 	%r5, %r1, 4;
+	shl.b32 	%r6, %r2, 4;
+	add.s32 	%r7, %r6, %r4;
+	add.s32 	%r8, %r5, %r3;
+	mad.lo.s32 	%r9, %r7, 8192, %r8;
+	mul.wide.s32 	%rd5, %r9, 4;
+	add.s64 	%rd6, %rd4, %rd5;
+	ld.global.nc.f32 	%f1, [%rd6];
+	add.s32 	%r10, %r5, %r4;
+	add.s32 	%r11, %r6, %r3;
+	mad.lo.s32 	%r12, %r10, 8192, %r11;
+	mul.wide.s32 	%rd7, )") +
+         (Transposed ? "%r12" : "%r9") + R"(, 4;
+	add.s64 	%rd8, %rd3, %rd7;
+	st.global.f32 	[%rd8], %f1;
+	ret;
+}
+)";
+}
 
 /// The counts of an entry whose instructions are Body (before its 'ret'),
 /// read without error.
