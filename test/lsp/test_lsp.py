@@ -120,6 +120,13 @@ class LspTest(unittest.TestCase):
                              "static assertion failed: lanes must be 8")
             self.assertEqual(on_header[0]["range"]["start"],
                              position(bad, "@meta static_assert"))
+            # Opened in the editor, the header fails on its own too: the
+            # same error is shown once.
+            self.client.open(header, bad)
+            _, own = self.client.wait_diagnostics(header, version=1)
+            self.assertEqual(len(own), 1, own)
+            self.client.notify("textDocument/didClose",
+                               {"textDocument": {"uri": uri(header)}})
             # The header fixed, the file expanded again: both are clear.
             with open(header, "w") as f:
                 f.write(good)

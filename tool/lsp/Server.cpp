@@ -741,13 +741,23 @@ json::Array Server::diagnosticsOf(const Document &D) const {
                           ? Map.diagnosticsToUser(D, D.ClangdDiagnostics)
                           : D.MetacuDiagnostics;
   // What the errors of the files that include it put on it, each once (a
-  // dialect header open on its own may fail alike).
+  // dialect header open on its own may fail alike): a place and words
+  // already shown are not shown again.
+  auto Shown = [&](const json::Value &V) {
+    const json::Object *O = V.getAsObject();
+    return llvm::any_of(Diags, [&](const json::Value &W) {
+      const json::Object *P = W.getAsObject();
+      return O && P && O->get("range") && P->get("range") &&
+             *O->get("range") == *P->get("range") &&
+             O->getString("message") == P->getString("message");
+    });
+  };
   for (const auto &E : Docs) {
     auto It = E.second.HeaderDiagnostics.find(D.Uri);
     if (&E.second == &D || It == E.second.HeaderDiagnostics.end())
       continue;
     for (const json::Value &V : It->second)
-      if (!llvm::is_contained(Diags, V))
+      if (!Shown(V))
         Diags.push_back(V);
   }
   return Diags;
