@@ -11,6 +11,8 @@ import argparse
 import glob
 import os
 import sys
+import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -82,6 +84,61 @@ class LspTest(unittest.TestCase):
         version = self.client.change(path, text)
         _, diags = self.client.wait_diagnostics(path, version=version)
         self.assertEqual(diags, [])
+
+    def test_meta_error_in_dialect_header_is_on_header_and_include(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            header = os.path.join(tmp, "lanes.cuh")
+            good = read(os.path.join(INPUTS, "kernels.cuh"))
+            bad = good.replace(
+                "@meta int lanes = 4;\n",
+                "@meta int lanes = 4;\n"
+                "@meta static_assert(lanes == 8, \"lanes must be 8\");\n")
+            with open(header, "w") as f:
+                f.write(bad)
+            path = os.path.join(tmp, "uses.cu")
+            text = read(os.path.join(INPUTS, "uses_header.cu")).replace(
+                "kernels.cuh", "lanes.cuh")
+            start = time.monotonic()
+            self.client.open(path, text)
+            _, diags = self.client.wait_diagnostics(path, version=1)
+            # In the open file: one error, at the #include that reads the
+            # header, naming the header's place.
+            self.assertEqual(len(diags), 1, diags)
+            self.assertEqual(diags[0]["source"], "metacu")
+            self.assertRegex(diags[0]["message"],
+                             r"lanes\.cuh:6:1: static assertion failed: "
+                             r"lanes must be 8$")
+            line = position(text, "#include")
+            self.assertEqual(diags[0]["range"]["start"], line)
+            self.assertEqual(diags[0]["range"]["end"]["line"], line["line"])
+            related = diags[0]["relatedInformation"][0]["location"]
+            self.assertEqual(related["uri"], uri(header))
+            # On the header, not open in the editor: at its line.
+            _, on_header = self.client.wait_diagnostics(header, after=start)
+            self.assertEqual(len(on_header), 1, on_header)
+            self.assertEqual(on_header[0]["message"],
+                             "static assertion failed: lanes must be 8")
+            self.assertEqual(on_header[0]["range"]["start"],
+                             position(bad, "@meta static_assert"))
+            # Opened in the editor, the header fails on its own too: the
+            # same error is shown once.
+            self.client.open(header, bad)
+            _, own = self.client.wait_diagnostics(header, version=1)
+            self.assertEqual(len(own), 1, own)
+            self.client.notify("textDocument/didClose",
+                               {"textDocument": {"uri": uri(header)}})
+            # The header fixed, the file expanded again: both are clear.
+            with open(header, "w") as f:
+                f.write(good)
+            edited = text + "// edit\n"
+            start = time.monotonic()
+            version = self.client.change(path, edited)
+            _, diags = self.client.wait_diagnostics(path, version=version)
+            self.assertEqual(diags, [])
+            _, on_header = self.client.wait_diagnostics(header, after=start)
+            self.assertEqual(on_header, [])
+            self.client.notify("textDocument/didClose",
+                               {"textDocument": {"uri": uri(path)}})
 
     def test_clangd_error_in_unrolled_body_is_at_users_line(self):
         path = os.path.join(INPUTS, "symbols.cu")

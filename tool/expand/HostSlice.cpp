@@ -3,6 +3,7 @@
 #include "expand/DialectHeaders.h"
 #include "support/Diagnostic.h"
 #include "toolchain/Invocation.h"
+#include "toolchain/Preambles.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -1136,19 +1137,43 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
       clangCommandLine(Opts.Toolkit, Opts.Flags, Reading, Path);
 
   FatalErrorRecorder Fatal;
-  tooling::ToolInvocation Invocation(
-      Args, std::make_unique<SliceAction>(File, Scan, MetaNames, Opts, R),
-      Files.get());
-  Invocation.setDiagnosticConsumer(&Fatal);
+  DialectScope Scope(Opts);
+  ClangRun Run;
+  Run.Args = std::move(Args);
+  Run.Files = Files.get();
+  Run.Diagnostics = &Fatal;
+  Run.SkipFunctionBodies = true;
+  // A header of the dialect's scope (a user's, given with -include) is the
+  // callbacks' to read.
+  auto InScope = [&](FileEntryRef F, Preprocessor &PP) {
+    return Scope.covers(F, PP.getHeaderSearchInfo());
+  };
+  Run.Excluded = InScope;
+  std::vector<std::string> Preambled;
   // Errors in the masked input (device code C++ mode cannot see) are
   // expected; only a parse that could not run at all is a failure.
-  Invocation.run();
+  runClang(Run, std::make_unique<SliceAction>(File, Scan, MetaNames, Opts, R),
+           Opts.Precompiled, &Preambled);
   if (Fatal.Offset)
     return errorAt(*Fatal.Offset, Fatal.Message);
   if (R.Files.empty())
     return llvm::createStringError("cannot parse '%s' for its host "
                                    "declarations",
                                    File.path().str().c_str());
+  // The preamble's files were read first, after the input was entered.
+  if (!Preambled.empty()) {
+    llvm::StringSet<> First;
+    for (const std::string &F : Preambled)
+      First.insert(F);
+    std::vector<std::string> Read = {R.Files.front()};
+    for (const std::string &F : Preambled)
+      if (F != Read.front())
+        Read.push_back(F);
+    for (std::string &F : llvm::drop_begin(R.Files))
+      if (!First.contains(F))
+        Read.push_back(std::move(F));
+    R.Files = std::move(Read);
+  }
   // Brackets that pair across a branch of a conditional inside a meta
   // construct, which the masked input does not show the preprocessor:
   // the whole file's reading decides how they pair (Scan.h).

@@ -35,6 +35,8 @@ class HeaderSearch;
 
 namespace metacu {
 
+class Preambles;
+
 /// An enumeration the generator can iterate with '@meta for enum'.
 struct EnumInfo {
   std::string QualifiedName;
@@ -132,6 +134,11 @@ struct HostSliceOptions {
   /// spliced in, since the splice follows that pass, and a header it took
   /// under '#ifdef __CUDACC__' holds declarations meta code uses.
   bool AsNvccHostPass = false;
+  /// Where given, the headers of the C++-mode and CUDA-mode parses' command
+  /// lines come precompiled from there (the language server keeps them
+  /// between expansions of a file: toolchain/Preambles.h). What the stages
+  /// learn is the same.
+  Preambles *Precompiled = nullptr;
 };
 
 /// The files that may be dialect headers: the user's (found beside their

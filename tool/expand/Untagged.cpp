@@ -3,6 +3,7 @@
 #include "expand/MetaNames.h"
 #include "support/Diagnostic.h"
 #include "toolchain/Invocation.h"
+#include "toolchain/Preambles.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -16,7 +17,6 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/SemaCUDA.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -750,12 +750,14 @@ untaggedDeviceHelpers(const SourceFile &File, const ScanResult &Scan,
     Args.insert(Args.end() - 1, "-ferror-limit=0");
     PassResult R;
     IgnoringDiagConsumer Quiet;
-    tooling::ToolInvocation Invocation(
-        Args, std::make_unique<GraphAction>(Scan, R), Files.get());
+    ClangRun Run;
+    Run.Args = std::move(Args);
+    Run.Files = Files.get();
     // The masked input's errors (meta names it no longer declares) and
     // device code's are not this stage's to report.
-    Invocation.setDiagnosticConsumer(&Quiet);
-    Invocation.run();
+    Run.Diagnostics = &Quiet;
+    runClang(Run, std::make_unique<GraphAction>(Scan, R), Opts.Precompiled,
+             nullptr);
     if (!R.Parsed)
       return llvm::createStringError(
           "cannot parse '%s' in CUDA mode for %s, to find the untagged "

@@ -11,6 +11,7 @@
 #include "lsp/ExpandedDocument.h"
 #include "lsp/TextLines.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -44,6 +45,11 @@ struct Document {
   /// metacu's errors in the latest text, as LSP diagnostics; empty when it
   /// expanded.
   llvm::json::Array MetacuDiagnostics;
+  /// metacu's errors in the latest text that lie in the dialect headers it
+  /// includes, by the header's URI: published on the header too.
+  llvm::StringMap<llvm::json::Array> HeaderDiagnostics;
+  /// The headers this document's errors were last published on.
+  std::vector<std::string> PublishedHeaders;
   /// clangd's latest diagnostics of the expansion, in its coordinates.
   llvm::json::Array ClangdDiagnostics;
 };

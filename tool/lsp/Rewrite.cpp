@@ -64,6 +64,9 @@ json::Object Mapper::tokenRange(const TextLines &Text, unsigned Line,
                                 unsigned Col) const {
   llvm::StringRef L = Text.line(Line);
   unsigned End = Col;
+  // '@meta', '@mtype': the construct's keyword reads as one word.
+  if (End + 1 < L.size() && L[End] == '@' && isIdentChar(L[End + 1]))
+    ++End;
   while (End < L.size() && isIdentChar(L[End]))
     ++End;
   if (End == Col && End < L.size())

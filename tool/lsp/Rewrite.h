@@ -61,7 +61,7 @@ public:
                         const llvm::json::Array &Regions) const;
 
   /// A range of the user's text from 0-based \p Line, byte \p Col to the
-  /// end of the token there (at least one character).
+  /// end of the token there (at least one character; '@meta' is one).
   llvm::json::Object tokenRange(const TextLines &Text, unsigned Line,
                                 unsigned Col) const;
 

@@ -2,6 +2,7 @@
 #include "lsp/Server.h"
 #include "lsp/ClangdProcess.h"
 #include "lsp/Documents.h"
+#include "lsp/IncludeLine.h"
 #include "lsp/MetaCompletion.h"
 #include "lsp/Rewrite.h"
 #include "lsp/Transport.h"
@@ -9,10 +10,12 @@
 #include "support/Diagnostic.h"
 #include "support/Output.h"
 #include "toolchain/Invocation.h"
+#include "toolchain/Preambles.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -109,7 +112,16 @@ private:
   /// Gives clangd \p D's compile command; false if it has it already.
   bool configure(Document &D, const PipelineOptions &P,
                  llvm::StringRef PreludePath);
-  json::Array metacuDiagnostics(const Document &D, llvm::Error Err);
+  /// Makes \p Err metacu's diagnostics of \p D (its errors in the dialect
+  /// headers it includes at the #include line that reads them, and on the
+  /// header); \p Flags: the file's, to find that line.
+  void setMetacuDiagnostics(Document &D, llvm::Error Err,
+                            const CompileFlags *Flags);
+  /// \p D's diagnostics, and those its includers' errors put on it.
+  json::Array diagnosticsOf(const Document &D) const;
+  /// Publishes the diagnostics of a header that is not an open dialect
+  /// file: those its includers' errors put on it.
+  void publishHeader(llvm::StringRef Uri);
   bool answerWithoutClangd(Document &D, const json::Value &Id,
                            llvm::StringRef Method, json::Object &Params);
   bool completeInProbe(Document &D, json::Object &Msg);
@@ -137,6 +149,9 @@ private:
   /// The expansion the worker runs; an edit meanwhile makes its result
   /// stale, and the document's next expansion waits until it is done.
   std::shared_ptr<Expansion> Running;
+  /// The headers of the command lines the expansions parse with,
+  /// precompiled once (toolchain/Preambles.h); the worker's only.
+  Preambles Precompiled;
   /// Last: destroyed first, it waits for the expansion running.
   Worker Expander;
 };
@@ -289,7 +304,14 @@ void Server::fromClient(json::Object Msg) {
   if (M == "textDocument/didClose" && D) {
     if (D->InClangd)
       toClangd(std::move(Msg));
+    std::vector<std::string> Headers = std::move(D->PublishedHeaders);
     Docs.erase(It);
+    // Its errors leave the headers they were shown on.
+    for (const std::string &H : Headers)
+      if (auto Open = Docs.find(H); Open != Docs.end() && Open->second.Dialect)
+        publish(Open->second);
+      else
+        publishHeader(H);
     return;
   }
   if (M == "exit") {
@@ -611,11 +633,16 @@ bool Server::configure(Document &D, const PipelineOptions &P,
   return true;
 }
 
-json::Array Server::metacuDiagnostics(const Document &D, llvm::Error Err) {
+void Server::setMetacuDiagnostics(Document &D, llvm::Error Err,
+                                  const CompileFlags *Flags) {
   json::Array Out;
-  auto Add = [&](llvm::StringRef Severity, llvm::StringRef Message,
-                 json::Object Range, std::optional<json::Object> Related) {
-    if (Severity == "note" && !Out.empty()) {
+  llvm::StringMap<json::Array> InHeaders;
+  auto Severity = [](llvm::StringRef S) {
+    return S == "warning" ? 2 : S == "note" ? 3 : 1;
+  };
+  auto Add = [&](llvm::StringRef S, llvm::StringRef Message, json::Object Range,
+                 std::optional<json::Object> Related) {
+    if (S == "note" && !Out.empty()) {
       json::Object &Prev = *Out.back().getAsObject();
       if (!Prev.getArray("relatedInformation"))
         Prev["relatedInformation"] = json::Array();
@@ -626,9 +653,7 @@ json::Array Server::metacuDiagnostics(const Document &D, llvm::Error Err) {
       return;
     }
     Out.push_back(json::Object{{"range", std::move(Range)},
-                               {"severity", Severity == "warning" ? 2
-                                            : Severity == "note"  ? 3
-                                                                  : 1},
+                               {"severity", Severity(S)},
                                {"source", "metacu"},
                                {"message", Message.str()}});
   };
@@ -651,33 +676,132 @@ json::Array Server::metacuDiagnostics(const Document &D, llvm::Error Err) {
               json::Object{{"uri", D.Uri}, {"range", R()}});
           return;
         }
-        // In another file (a dialect header): said at the top, with its
-        // place.
-        std::string Where = E.path().str();
-        if (W.Line)
-          Where += ":" + std::to_string(W.Line) + ":" + std::to_string(W.Col);
-        json::Object R{
+        // In a dialect header: on the header, at its place, in the
+        // command line's words...
+        std::string HeaderUri = pathToUri(Path);
+        std::optional<TextLines> Disk;
+        const TextLines *Header = nullptr;
+        if (const Document *Open = find(HeaderUri))
+          Header = Open->Text.get();
+        else if (auto Buffer = llvm::MemoryBuffer::getFile(Path))
+          Header = &Disk.emplace((*Buffer)->getBuffer().str());
+        json::Object At{
             {"start", json::Object{{"line", W.Line ? W.Line - 1 : 0},
                                    {"character", W.Col ? W.Col - 1 : 0}}},
             {"end", json::Object{{"line", W.Line ? W.Line - 1 : 0},
                                  {"character", W.Col ? W.Col - 1 : 0}}}};
-        Add(E.severity(), Where + ": " + E.text(), Top,
-            json::Object{{"uri", pathToUri(Path)}, {"range", std::move(R)}});
+        if (Header && W.Line)
+          At = Map.tokenRange(*Header, W.Line - 1, W.Col - 1);
+        if (E.severity() != "note")
+          InHeaders[HeaderUri].push_back(
+              json::Object{{"range", json::Object(At)},
+                           {"severity", Severity(E.severity())},
+                           {"source", "metacu"},
+                           {"message", E.text()}});
+        // ...and in this file at the #include that reads it (at the top
+        // where none of its own leads there), as clangd shows an error of
+        // an included file.
+        std::string Where = E.path().str();
+        if (W.Line)
+          Where += ":" + std::to_string(W.Line) + ":" + std::to_string(W.Col);
+        json::Object Line = Top;
+        if (auto L = Flags ? includeLineOf(D.Path, D.Text->text(), Path, *Flags)
+                           : std::nullopt) {
+          llvm::StringRef Text = D.Text->line(*L);
+          unsigned Start = D.Text->offset({*L, 0}, PositionEncoding::UTF8);
+          LspPosition B = D.Text->position(
+              Start + Text.size() - Text.ltrim().size(), Map.encoding());
+          LspPosition End =
+              D.Text->position(Start + Text.rtrim().size(), Map.encoding());
+          Line = json::Object{
+              {"start",
+               json::Object{{"line", B.Line}, {"character", B.Character}}},
+              {"end",
+               json::Object{{"line", End.Line}, {"character", End.Character}}}};
+        }
+        json::Object InHeader{{"uri", HeaderUri}, {"range", std::move(At)}};
+        bool Note = E.severity() == "note" && !Out.empty();
+        Add(E.severity(), Where + ": " + E.text(), std::move(Line), InHeader);
+        // The place in the header, for the editor to go to.
+        if (!Note)
+          Out.back().getAsObject()->try_emplace(
+              "relatedInformation",
+              json::Array{json::Object{{"location", std::move(InHeader)},
+                                       {"message", E.text()}}});
       },
       [&](const llvm::ErrorInfoBase &E) {
         Add("error", E.message(), Top, std::nullopt);
       });
-  return Out;
+  D.MetacuDiagnostics = std::move(Out);
+  D.HeaderDiagnostics = std::move(InHeaders);
 }
 
-void Server::publish(Document &D) {
+json::Array Server::diagnosticsOf(const Document &D) const {
   json::Array Diags = D.MetacuDiagnostics.empty()
                           ? Map.diagnosticsToUser(D, D.ClangdDiagnostics)
                           : D.MetacuDiagnostics;
+  // What the errors of the files that include it put on it, each once (a
+  // dialect header open on its own may fail alike): a place and words
+  // already shown are not shown again.
+  auto Shown = [&](const json::Value &V) {
+    const json::Object *O = V.getAsObject();
+    return llvm::any_of(Diags, [&](const json::Value &W) {
+      const json::Object *P = W.getAsObject();
+      return O && P && O->get("range") && P->get("range") &&
+             *O->get("range") == *P->get("range") &&
+             O->getString("message") == P->getString("message");
+    });
+  };
+  for (const auto &E : Docs) {
+    auto It = E.second.HeaderDiagnostics.find(D.Uri);
+    if (&E.second == &D || It == E.second.HeaderDiagnostics.end())
+      continue;
+    for (const json::Value &V : It->second)
+      if (!Shown(V))
+        Diags.push_back(V);
+  }
+  return Diags;
+}
+
+void Server::publishHeader(llvm::StringRef Uri) {
+  json::Array Diags;
+  for (const auto &E : Docs)
+    if (auto It = E.second.HeaderDiagnostics.find(Uri);
+        It != E.second.HeaderDiagnostics.end())
+      for (const json::Value &V : It->second)
+        if (!llvm::is_contained(Diags, V))
+          Diags.push_back(V);
+  toClient(notification(
+      "textDocument/publishDiagnostics",
+      json::Object{{"uri", Uri}, {"diagnostics", std::move(Diags)}}));
+}
+
+void Server::publish(Document &D) {
   toClient(notification("textDocument/publishDiagnostics",
                         json::Object{{"uri", D.Uri},
                                      {"version", D.Version},
-                                     {"diagnostics", std::move(Diags)}}));
+                                     {"diagnostics", diagnosticsOf(D)}}));
+  // The headers its errors are on now, and those they have left.
+  std::vector<std::string> Headers = std::move(D.PublishedHeaders);
+  D.PublishedHeaders.clear();
+  for (const auto &H : D.HeaderDiagnostics) {
+    D.PublishedHeaders.push_back(H.getKey().str());
+    if (!llvm::is_contained(Headers, H.getKey()))
+      Headers.push_back(H.getKey().str());
+  }
+  for (const std::string &H : Headers) {
+    if (H == D.Uri)
+      continue;
+    auto Open = Docs.find(H);
+    if (Open == Docs.end() || !Open->second.Dialect)
+      publishHeader(H);
+    else
+      toClient(notification(
+          "textDocument/publishDiagnostics",
+          json::Object{{"uri", H},
+                       {"version", Open->second.Version},
+                       {"diagnostics", diagnosticsOf(Open->second)}}));
+  }
 }
 
 void Server::expand(Document &D) {
@@ -687,6 +811,7 @@ void Server::expand(Document &D) {
     D.Dialect = false;
     D.Expanded.reset();
     D.MetacuDiagnostics.clear();
+    D.HeaderDiagnostics.clear();
     D.ClangdDiagnostics.clear();
     sendText(D, D.Text->text());
     return;
@@ -694,14 +819,16 @@ void Server::expand(Document &D) {
   D.Dialect = true;
   auto P = Opts.OptionsFor(D.Path);
   if (!P) {
-    D.MetacuDiagnostics = metacuDiagnostics(D, P.takeError());
+    setMetacuDiagnostics(D, P.takeError(), nullptr);
     publish(D);
     return;
   }
   P->OutputName = llvm::sys::path::filename(D.Path).str() + ".gen.cu";
   // The file is expanded again on each edit: the interpreter that runs its
-  // generator, started with the library and prelude, is kept for the next.
+  // generator, started with the library and prelude, is kept for the next,
+  // and so are the precompiled headers of the Clang runs' command lines.
   P->KeepInterpreter = true;
+  P->Precompiled = &Precompiled;
   Running = std::make_shared<Expansion>();
   Running->Uri = D.Uri;
   Running->Path = D.Path;
@@ -723,11 +850,12 @@ void Server::expanded(Expansion &Done) {
   Document &D = It->second;
   llvm::Expected<ExpandedFile> &X = *Done.Result;
   if (!X) {
-    D.MetacuDiagnostics = metacuDiagnostics(D, X.takeError());
+    setMetacuDiagnostics(D, X.takeError(), &Done.Options.Flags);
     publish(D);
     return;
   }
   D.MetacuDiagnostics.clear();
+  D.HeaderDiagnostics.clear();
   D.ExpandedText = D.Text;
   auto E = std::make_shared<ExpandedDocument>(X->Text, X->BodyOffset,
                                               std::move(X->Map), D.Path,
@@ -738,7 +866,7 @@ void Server::expanded(Expansion &Done) {
       Preludes.path() + "/" + llvm::utohexstr(llvm::xxh3_64bits(D.Path)) + ".h";
   if (!D.Expanded || D.Expanded->prelude() != E->prelude())
     if (auto Err = writeOutput(Prelude, E->prelude())) {
-      D.MetacuDiagnostics = metacuDiagnostics(D, std::move(Err));
+      setMetacuDiagnostics(D, std::move(Err), nullptr);
       publish(D);
       return;
     }

@@ -4,6 +4,7 @@
 #include "TempDir.h"
 #include "expand/MetaNames.h"
 #include "support/Diagnostic.h"
+#include "toolchain/Preambles.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -426,6 +427,32 @@ TEST(HostSliceIncludeTest, CudaRuntimeTypesNeedTheImplicitInclude) {
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
   EXPECT_TRUE(R->NeedsCudaRuntime);
   EXPECT_TRUE(R->NeededIncludes.empty());
+}
+
+TEST(HostSlicePreambleTest, APreambleOfTheCommandLinesHeadersChangesNothing) {
+  // A type of the implicit cuda_runtime.h, a macro of a user header, the
+  // files read in their order: alike without a preamble, when it is built
+  // and when it is reused.
+  TestTU TU("#include <vector>\n"
+            "[[#include \"tile.h\"]]\n"
+            "@meta dim3 block(TILE, 16);\n");
+  TU.write("tile.h", "#pragma once\n#define TILE 16\n");
+  HostSliceOptions Opts = TestTU::pipelineOptions();
+  const ScanResult &Scan = TU.scanned();
+  auto Plain = sliceHost(TU.file(), Scan, metaIdentifiers(Scan), Opts);
+  ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
+  EXPECT_TRUE(Plain->NeedsCudaRuntime);
+  Preambles Cache;
+  Opts.Precompiled = &Cache;
+  for (int Run = 0; Run < 2; ++Run) {
+    auto R = sliceHost(TU.file(), Scan, metaIdentifiers(Scan), Opts);
+    ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+    EXPECT_EQ(R->Files, Plain->Files);
+    EXPECT_EQ(R->NeedsCudaRuntime, Plain->NeedsCudaRuntime);
+    ASSERT_EQ(R->NeededIncludes.size(), 1u);
+    EXPECT_EQ(TU.text(R->NeededIncludes[0]), TU.text(TU.range()));
+    EXPECT_EQ(R->Visible.size(), Plain->Visible.size());
+  }
 }
 
 TEST(HostSliceReflectTest, MainFileEnumsAndRecordsFollowTheirDeclaration) {

@@ -100,6 +100,14 @@ TEST(RewriteTest, LocationsInADialectFileLandOnItsText) {
   EXPECT_EQ(*A[1].getAsObject()->get("range"), json::Value(range(0, 4, 0, 5)));
 }
 
+TEST(RewriteTest, ATokenRangeAtAConstructCoversItsKeyword) {
+  Fixture F;
+  TextLines Text("  @meta int n;\n  p = @(n);\n");
+  EXPECT_EQ(F.mapper().tokenRange(Text, 0, 2), range(0, 2, 0, 7));
+  EXPECT_EQ(F.mapper().tokenRange(Text, 1, 6), range(1, 6, 1, 7));
+  EXPECT_EQ(F.mapper().tokenRange(Text, 0, 8), range(0, 8, 0, 11));
+}
+
 TEST(RewriteTest, EditsOfDialectFilesAreNeverApplied) {
   Fixture F;
   json::Object Edit{
