@@ -595,6 +595,15 @@ public:
     return createPlacementConsumer(CI, F, Pass);
   }
 
+  /// A parse places conditionals in the code as written: it reads the
+  /// translation unit as Clang reads a prefix (a precompiled header's
+  /// text), without the implicit template instantiations at its end (a
+  /// third of a parse of template-heavy code), whose declarations the walk
+  /// of the written code never visits.
+  TranslationUnitKind getTranslationUnitKind() override {
+    return Scans ? TU_Complete : TU_Prefix;
+  }
+
   void ExecuteAction() override {
     // Only the branch each pass takes is needed from most passes:
     // preprocessing alone is several times cheaper than a parse.

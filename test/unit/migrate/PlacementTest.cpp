@@ -331,4 +331,22 @@ __device__ int f(int x) {
   EXPECT_EQ(ErrorsIn("tail.cuh"), 1);
 }
 
+TEST_F(PlacementTest, AParseInstantiatesNoTemplates) {
+  // Instantiating depth<0> never ends: Clang stops at its depth limit
+  // with a fatal error, which would stop the audit of the file.
+  run(R"(template <int N> __device__ int depth() { return depth<N + 1>(); }
+__global__ void k(int *p) {
+#if __CUDA_ARCH__ >= 800
+  *p = depth<0>();
+#else
+  *p = 0;
+#endif
+}
+)",
+      {80}, /*Parse=*/true);
+  const Group &G = groupAt(3);
+  EXPECT_EQ(G.Place, Placement::Statement);
+  EXPECT_EQ(G.Function, "k");
+}
+
 } // namespace
