@@ -103,6 +103,11 @@ struct Facts {
   std::map<FileKey, OtherSite> Others;
   std::set<FileKey> Includes, Defines;
   llvm::StringSet<> Derived;
+  /// The definition (PreprocessorPass.cpp's identity of it) that the first
+  /// pass to get there had of a macro, by the place in a user file where a
+  /// condition or a macro body named it, directly or through other
+  /// macros: a pass that has another there derives it from __CUDA_ARCH__.
+  std::map<std::pair<FileKey, std::string>, uint64_t> DefinitionsAt;
   llvm::StringSet<> Aliases;
   llvm::StringMap<unsigned> Spaces{{"__host__", HostSpace},
                                    {"__device__", DeviceSpace},
