@@ -95,6 +95,7 @@ public:
           Via = TN.str();
       }
     }
+    VisitAt.reset();
     if (Space)
       F.Spaces[N] |= Space;
     if (BodyMentions)
@@ -287,6 +288,13 @@ private:
   /// expands the same everywhere: it is not derived.
   bool derivedAt(const IdentifierInfo *II, const std::optional<FileKey> &At) {
     Visited.clear();
+    // A header included twice gets there twice (a guard defined the
+    // second time): each visit is compared with the same visit of the
+    // other passes.
+    if (At && At != VisitAt) {
+      VisitAt = At;
+      Visit = ++Visits[*At];
+    }
     return derivedFrom(II, At);
   }
   bool derivedFrom(const IdentifierInfo *II, const std::optional<FileKey> &At) {
@@ -296,8 +304,8 @@ private:
     if (!Compare || !At || !Visited.insert(II).second)
       return false;
     const MacroInfo *MI = PP.getMacroInfo(II);
-    auto [It, First] =
-        F.DefinitionsAt.try_emplace({*At, N.str()}, definitionId(MI));
+    auto [It, First] = F.DefinitionsAt.try_emplace(
+        std::make_tuple(*At, N.str(), Visit), definitionId(MI));
     if (!First && It->second != definitionId(MI)) {
       F.Derived.insert(N);
       return true;
@@ -425,6 +433,7 @@ private:
   }
 
   void open(SourceLocation Loc, bool Taken) {
+    VisitAt.reset();
     LastConditional = key(Loc);
     Group *G = nullptr;
     if (auto K = key(Loc)) {
@@ -448,6 +457,7 @@ private:
   }
 
   bool next(SourceLocation Loc, SourceLocation IfLoc, bool Taken, bool IsElse) {
+    VisitAt.reset();
     LastConditional = key(Loc);
     if (Stack.empty() || Stack.back().IfLoc != IfLoc)
       return false;
@@ -530,6 +540,11 @@ private:
   unsigned Pass;
   bool Compare;
   llvm::SmallPtrSet<const IdentifierInfo *, 16> Visited;
+  /// The place of a user file derivedAt() last looked from, in which of
+  /// this pass's visits to it; reset after each directive.
+  std::optional<FileKey> VisitAt;
+  unsigned Visit = 0;
+  std::map<FileKey, unsigned> Visits;
   std::vector<Frame> Stack;
   PendingUse Pending;
   std::optional<FileKey> LastConditional;
