@@ -17,13 +17,17 @@ __device__ __forceinline__ auto scale(T x) {
   } else if codegen (__nvvm_arch == nvvm_arch_t::sm_75)
     return x;
 }
-// CHECK: #if !defined(__CUDA_ARCH__)
-// CHECK-NEXT: #line [[#@LINE-8]] "{{.*}}host_pass_dispatch.cu"
-// CHECK-NEXT: if (false) {
+// The device passes' branches lose their braces as anywhere else
+// (BranchBraces.h); the host copy has its own.
+// CHECK: #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
 // CHECK-NEXT: return x * 4;
-// CHECK: if (false) {
-// CHECK-NEXT: return x * 2;
-// CHECK: if (false) return x;
+// CHECK-NEXT: #elif
+// CHECK: #if !defined(__CUDA_ARCH__)
+// CHECK-NEXT: #line [[#@LINE-12]] "{{.*}}host_pass_dispatch.cu"
+// CHECK-NEXT: if (false) { return x * 4;
+// CHECK: if (false) { return x * 2;
+// CHECK: if (false) { return x;
+// CHECK: }
 // CHECK-NEXT: #endif
 
 __host__ __device__ int lanes() {

@@ -69,3 +69,32 @@ __global__ void enumeration(int *out) {
     out[0] = a + b;
   }
 }
+
+// A device function whose branches return: the device passes' branches
+// lose their braces too (the host pass's copy of a chain it takes no branch
+// of has blocks of its own), as llama.cpp's migrated warp_reduce_sum.
+template <int width = 32> __device__ int reduce(int x) {
+  if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) {
+    return __reduce_add_sync(0xffffffffu, x);
+  } else {
+    for (int offset = width / 2; offset > 0; offset >>= 1)
+      x += __shfl_xor_sync(0xffffffffu, x, offset, width);
+    return x;
+  }
+}
+
+// A call with addresses of array elements as arguments declares nothing
+// ('&a[i]' after a '(' that holds a ',' is no parenthesized declarator),
+// as in llama.cpp's migrated fattn-tile kernels.
+__device__ void copy2(int *dst, const int *src);
+__global__ void gather(int *a, const int *b) {
+  for (int i = 0; i < 4; ++i) {
+    const int j = i * 2;
+    if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) {
+      copy2(&a[i / (2 * 3)], &b[j]);
+    } else {
+      copy2(&a[i / (2 * 3)], &b[j + 1]);
+    }
+  }
+  a[0] = reduce(a[1]);
+}

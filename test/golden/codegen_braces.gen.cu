@@ -103,3 +103,32 @@ __global__ void enumeration(int *out) {
 #endif
 #line 71 "codegen_braces.cu"
 }
+
+// A device function whose branches return: the device passes' branches
+// lose their braces too (the host pass's copy of a chain it takes no branch
+// of has blocks of its own), as llama.cpp's migrated warp_reduce_sum.
+template <int width = 32> __device__ int reduce(int x) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900)
+    return __reduce_add_sync(0xffffffffu, x);
+#else
+    for (int offset = width / 2; offset > 0; offset >>= 1)
+      x += __shfl_xor_sync(0xffffffffu, x, offset, width);
+    return x;
+#endif
+}
+
+// A call with addresses of array elements as arguments declares nothing
+// ('&a[i]' after a '(' that holds a ',' is no parenthesized declarator),
+// as in llama.cpp's migrated fattn-tile kernels.
+__device__ void copy2(int *dst, const int *src);
+__global__ void gather(int *a, const int *b) {
+  for (int i = 0; i < 4; ++i) {
+    const int j = i * 2;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900)
+      copy2(&a[i / (2 * 3)], &b[j]);
+#else
+      copy2(&a[i / (2 * 3)], &b[j + 1]);
+#endif
+  }
+  a[0] = reduce(a[1]);
+}

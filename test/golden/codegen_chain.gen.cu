@@ -19,27 +19,14 @@ enum class nvvm_arch_t { sm_75 = 75, sm_80 = 80, sm_90a = 90 };
 // are dropped, and a branch every pass takes needs no guard at all.
 __device__ int pick() {
 #if defined(__CUDA_ARCH__) && (defined(__CUDA_ARCH_SPECIFIC__) && __CUDA_ARCH_SPECIFIC__ == 900)
-#line 6 "codegen_chain.cu"
-  {
     return 3;
-  }
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 800
-#line 8 "codegen_chain.cu"
-  {
     return 2;
-  }
 #elif !defined(__CUDA_ARCH__)
-#line 10 "codegen_chain.cu"
-  {
     return 0;
-  }
 #else
-#line 12 "codegen_chain.cu"
-  {
     return 1;
-  }
 #endif
-#line 15 "codegen_chain.cu"
 }
 
 __host__ __device__ int where() {
@@ -52,8 +39,7 @@ __host__ __device__ int where() {
 }
 
 __device__ int never() {
-#line 28 "codegen_chain.cu"
-  {
+#line 29 "codegen_chain.cu"
     return 7;
-  }
+#line 31 "codegen_chain.cu"
 }

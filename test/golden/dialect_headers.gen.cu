@@ -30,17 +30,10 @@ __device__ inline float halve(float x) { return x * 0.5f; }
 #line 11 "Inputs/dialect/tiles.cuh"
 __device__ inline int lanes_per_tile() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
-#line 12 "Inputs/dialect/tiles.cuh"
-  {
     return 32;
-  }
 #else
-#line 14 "Inputs/dialect/tiles.cuh"
-  {
     return 16;
-  }
 #endif
-#line 17 "Inputs/dialect/tiles.cuh"
 }
 #endif
 

@@ -19,7 +19,7 @@
 #if defined(__CUDA_ARCH__) // AUDIT: macro-definition
 #define RUNTIME_ASSERT(x) __brkpt()
 #else
-#define RUNTIME_ASSERT(x) assert(0 && x) // AUDIT: not-convertible
+#define RUNTIME_ASSERT(x) assert(0 && x)
 #endif
 
 __device__ void copy16(uint4 *Smem, const uint4 *Gmem) {

@@ -190,11 +190,13 @@ private:
     if (TopOnly && Parens > 0) {
       // Inside parentheses a top-level declaration names only a
       // parenthesized declarator ('int (*f)(int)'); the rest are a
-      // statement's own ('for (int i ...)') or a lambda's.
+      // statement's own ('for (int i ...)') or a lambda's. Parentheses
+      // with a ',' of their own hold arguments, no declarator ('copy(&a[i],
+      // &b[j])').
       std::optional<unsigned> PP = previousCode(Toks, *P);
       return (Prev.is(tok::star) || Prev.is(tok::amp) ||
               Prev.is(tok::ampamp)) &&
-             PP && Toks[*PP].is(tok::l_paren);
+             PP && Toks[*PP].is(tok::l_paren) && !holdsComma(*PP);
     }
     if (Prev.isIdent())
       return !precedesOperand(Prev.Text);
@@ -203,6 +205,21 @@ private:
     return Prev.is(tok::greater) || Prev.is(tok::greatergreater) ||
            Prev.is(tok::r_brace) || Prev.is(tok::ellipsis) ||
            (Prev.is(tok::comma) && Stmt.HasDeclarator);
+  }
+
+  /// Whether the parentheses opened at \p Open hold a ',' outside the
+  /// brackets nested in them.
+  bool holdsComma(unsigned Open) const {
+    std::optional<unsigned> Close = partnerOf(Toks, Open);
+    if (!Close)
+      return false;
+    for (unsigned K = Open + 1; K < *Close; ++K) {
+      if (Toks[K].isOpenBracket())
+        K = skipGroup(Toks, K) - 1;
+      else if (Toks[K].is(tok::comma))
+        return true;
+    }
+    return false;
   }
 
   /// The lone identifiers among the arguments of 'NAME(...)' at \p I.

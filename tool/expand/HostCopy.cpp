@@ -44,8 +44,15 @@ std::vector<Event> hostCopy(const std::vector<Event> &Events, size_t If,
         if (B < E && Events[B].K == Event::Code &&
             llvm::StringRef(Events[B].Generated).trim().empty())
           Copy.push_back(Events[B++]);
-        Copy.push_back(Event::code(Where, "if (false) "));
+        // A braced block of its own: the branch may have lost its braces
+        // (BranchBraces.h), which the device passes see.
+        // On a line of its own: the branch may end in a '//' comment.
+        Copy.push_back(Event::code(Where, "if (false) { "));
         Copy.insert(Copy.end(), Events.begin() + B, Events.begin() + E);
+        unsigned End = B == E                           ? At
+                       : Events[E - 1].K == Event::Text ? Events[E - 1].End
+                                                        : Events[E - 1].Begin;
+        Copy.push_back(Event::code(End, "\n}\n"));
       }
       Copy.push_back(Event::directive(At, METACU_DIRECTIVE_ENDIF, 0));
       return Copy;

@@ -384,9 +384,9 @@ llvm::Error Lowering::lowerCodegen(const Node &N) {
                   });
   if (HostCopy)
     HostCopyChains.push_back(N.Whole.Begin);
-  // The host pass's copy puts each branch under 'if (false)': a block.
-  std::vector<bool> Unbraced =
-      HostCopy ? std::vector<bool>(N.Branches.size(), false) : bracesCanGo(N);
+  // The host pass's copy puts each branch in a block of its own, so the
+  // device passes' braces follow the same rule with or without it.
+  std::vector<bool> Unbraced = bracesCanGo(N);
   ensureRun();
   write("{\n");
   setLocation(N.Whole.Begin);

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -103,6 +104,13 @@ struct Facts {
   std::map<FileKey, OtherSite> Others;
   std::set<FileKey> Includes, Defines;
   llvm::StringSet<> Derived;
+  /// The definition (PreprocessorPass.cpp's identity of it) that the first
+  /// pass to get there had of a macro, by the place in a user file where a
+  /// condition or a macro body named it, directly or through other
+  /// macros, and the pass's visit to that place (a header included twice):
+  /// a pass that has another there derives it from __CUDA_ARCH__.
+  std::map<std::tuple<FileKey, std::string, unsigned>, uint64_t>
+      DefinitionsAt;
   llvm::StringSet<> Aliases;
   llvm::StringMap<unsigned> Spaces{{"__host__", HostSpace},
                                    {"__device__", DeviceSpace},

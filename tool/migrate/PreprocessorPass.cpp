@@ -16,8 +16,10 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FileSystem/UniqueID.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -39,8 +41,12 @@ bool parseInteger(llvm::StringRef T, uint64_t &V) {
 
 class PassCallbacks : public PPCallbacks {
 public:
-  PassCallbacks(SourceManager &SM, Preprocessor &PP, Facts &F, unsigned Pass)
-      : SM(SM), PP(PP), F(F), Pass(Pass) {}
+  /// \p Compare: whether this pass compares the macros' definitions with
+  /// the other passes' (the preprocessing passes; a parse defines what its
+  /// pass's preprocessing did).
+  PassCallbacks(SourceManager &SM, Preprocessor &PP, Facts &F, unsigned Pass,
+                bool Compare)
+      : SM(SM), PP(PP), F(F), Pass(Pass), Compare(Compare) {}
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
                    SrcMgr::CharacteristicKind, FileID) override {
@@ -69,6 +75,7 @@ public:
     bool BodyMentions = false, BodyAliases = false, Operators = false;
     std::string Via;
     std::vector<unsigned> ValueTokens;
+    std::optional<FileKey> At = key(Name.getLocation());
     for (const clang::Token &T : MI->tokens()) {
       Operators |= T.isOneOf(tok::hash, tok::hashhash, tok::hashat);
       const IdentifierInfo *II = T.getIdentifierInfo();
@@ -82,21 +89,20 @@ public:
       Space |= F.Spaces.lookup(TN);
       if (TN == "__CUDA_ARCH__" || F.Aliases.contains(TN))
         BodyAliases = true;
-      if (TN == "__CUDA_ARCH__" || F.Derived.contains(TN)) {
+      if (TN == "__CUDA_ARCH__" || derivedAt(II, At)) {
         BodyMentions = true;
         if (TN != "__CUDA_ARCH__" && Via.empty())
           Via = TN.str();
       }
     }
+    VisitAt.reset();
     if (Space)
       F.Spaces[N] |= Space;
-    bool UnderArch =
-        llvm::any_of(Stack, [](const Frame &Fr) { return Fr.Mentions; });
-    if (BodyMentions || UnderArch)
+    if (BodyMentions)
       F.Derived.insert(N);
     if (BodyAliases)
       F.Aliases.insert(N);
-    auto K = key(Name.getLocation());
+    const std::optional<FileKey> &K = At;
     if (!K)
       return;
     F.Defines.insert(*K);
@@ -123,7 +129,8 @@ public:
 
   void MacroExpands(const clang::Token &Name, const MacroDefinition &,
                     SourceRange Range, const MacroArgs *Args) override {
-    noteUse(Name.getIdentifierInfo()->getName(), /*IsValue=*/true, Range);
+    noteUse(Name.getIdentifierInfo(), /*IsValue=*/true, Range,
+            Range.getBegin());
     for (unsigned A = 0; Args && A < Args->getNumMacroArguments(); ++A)
       for (const clang::Token *T = Args->getUnexpArgument(A);
            T->isNot(tok::eof); ++T)
@@ -144,7 +151,8 @@ public:
 
   void Defined(const clang::Token &Name, const MacroDefinition &,
                SourceRange Range) override {
-    noteUse(Name.getIdentifierInfo()->getName(), /*IsValue=*/false, Range);
+    noteUse(Name.getIdentifierInfo(), /*IsValue=*/false, Range,
+            Name.getLocation());
   }
 
   void If(SourceLocation Loc, SourceRange Cond,
@@ -155,13 +163,13 @@ public:
 
   void Ifdef(SourceLocation Loc, const clang::Token &Name,
              const MacroDefinition &MD) override {
-    noteUse(Name.getIdentifierInfo()->getName(), false, {});
+    noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
     open(Loc, static_cast<bool>(MD));
   }
 
   void Ifndef(SourceLocation Loc, const clang::Token &Name,
               const MacroDefinition &MD) override {
-    noteUse(Name.getIdentifierInfo()->getName(), false, {});
+    noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
     open(Loc, !MD);
   }
 
@@ -173,7 +181,7 @@ public:
 
   void Elifdef(SourceLocation Loc, const clang::Token &Name,
                const MacroDefinition &MD) override {
-    noteUse(Name.getIdentifierInfo()->getName(), false, {});
+    noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
     if (!Stack.empty())
       next(Loc, Stack.back().IfLoc, static_cast<bool>(MD), false);
   }
@@ -182,7 +190,7 @@ public:
   }
   void Elifndef(SourceLocation Loc, const clang::Token &Name,
                 const MacroDefinition &MD) override {
-    noteUse(Name.getIdentifierInfo()->getName(), false, {});
+    noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
     if (!Stack.empty())
       next(Loc, Stack.back().IfLoc, !MD, false);
   }
@@ -223,7 +231,6 @@ private:
     SourceLocation IfLoc;
     unsigned Branch;
     bool AnyTaken;
-    bool Mentions;
   };
 
   std::optional<std::string> interesting(SourceLocation Loc) const {
@@ -249,16 +256,82 @@ private:
     return SM.getFileOffset(SM.getExpansionLoc(Loc));
   }
 
+  /// What identifies the definition of a macro across passes: where it is,
+  /// by file identity and offset, or for a built-in or command-line one
+  /// (whose place in the predefines buffer varies by pass) what it
+  /// defines; 0 for no definition.
+  uint64_t definitionId(const MacroInfo *MI) const {
+    if (!MI)
+      return 0;
+    SourceLocation Loc = MI->getDefinitionLoc();
+    if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(Loc))) {
+      llvm::sys::fs::UniqueID U = FE->getUniqueID();
+      return llvm::hash_combine(U.getDevice(), U.getFile(),
+                                SM.getFileOffset(Loc));
+    }
+    llvm::hash_code H =
+        llvm::hash_combine(MI->getNumParams(), MI->isFunctionLike());
+    for (const clang::Token &T : MI->tokens())
+      H = llvm::hash_combine(H, T.getKind(), PP.getSpelling(T));
+    return H;
+  }
+
+  /// Whether the macro \p II, as the preprocessor defines it now, at \p At
+  /// in a user file, depends on __CUDA_ARCH__: it is a macro derived
+  /// before (its body names __CUDA_ARCH__), or its definition here, or
+  /// that of a macro its body names, differs from the one another pass
+  /// had at the same place (defined under a conditional whose branch
+  /// differs between passes, or in some passes only). A macro defined
+  /// under a conditional that names __CUDA_ARCH__ but takes the same
+  /// branch in every pass (the toolkit's '#if !defined(__CUDA_ARCH__) ||
+  /// __CUDA_ARCH__ >= 350' around its headers, and so glibc's 'assert')
+  /// expands the same everywhere: it is not derived.
+  bool derivedAt(const IdentifierInfo *II, const std::optional<FileKey> &At) {
+    Visited.clear();
+    // A header included twice gets there twice (a guard defined the
+    // second time): each visit is compared with the same visit of the
+    // other passes.
+    if (At && At != VisitAt) {
+      VisitAt = At;
+      Visit = ++Visits[*At];
+    }
+    return derivedFrom(II, At);
+  }
+  bool derivedFrom(const IdentifierInfo *II, const std::optional<FileKey> &At) {
+    llvm::StringRef N = II->getName();
+    if (N == "__CUDA_ARCH__" || F.Derived.contains(N))
+      return true;
+    if (!Compare || !At || !Visited.insert(II).second)
+      return false;
+    const MacroInfo *MI = PP.getMacroInfo(II);
+    auto [It, First] = F.DefinitionsAt.try_emplace(
+        std::make_tuple(*At, N.str(), Visit), definitionId(MI));
+    if (!First && It->second != definitionId(MI)) {
+      F.Derived.insert(N);
+      return true;
+    }
+    if (MI)
+      for (const clang::Token &T : MI->tokens())
+        if (const IdentifierInfo *Inner = T.getIdentifierInfo())
+          if (derivedFrom(Inner, At))
+            return true;
+    return false;
+  }
+
   /// A use of a macro name while evaluating a condition marks that
   /// condition; a use of __CUDA_ARCH__'s value in code is a site of its own.
-  void noteUse(llvm::StringRef N, bool IsValue, SourceRange Range) {
+  void noteUse(const IdentifierInfo *II, bool IsValue, SourceRange Range,
+               SourceLocation Where) {
+    llvm::StringRef N = II->getName();
     bool Arch = N == "__CUDA_ARCH__";
-    bool Derived = !Arch && F.Derived.contains(N);
+    bool InCondition = Range.isInvalid() || PP.isParsingIfOrElifDirective();
+    // Only a condition's use of a derived macro counts.
+    bool Derived = !Arch && InCondition && derivedAt(II, key(Where));
     if (isArchSpecific(N))
       Pending.ArchFeature = true;
     if (!Arch && !Derived)
       return;
-    if (Range.isInvalid() || PP.isParsingIfOrElifDirective()) {
+    if (InCondition) {
       Pending.Mentions = true;
       Pending.ValueCompared |= Arch && IsValue;
       if (Derived)
@@ -341,7 +414,6 @@ private:
           Pending.BadValue = Num->Text.str();
       }
     }
-    Fr.Mentions |= Pending.Mentions;
     if (Fr.G) {
       Group &G = *Fr.G;
       G.Mentions |= Pending.Mentions;
@@ -361,6 +433,7 @@ private:
   }
 
   void open(SourceLocation Loc, bool Taken) {
+    VisitAt.reset();
     LastConditional = key(Loc);
     Group *G = nullptr;
     if (auto K = key(Loc)) {
@@ -378,12 +451,13 @@ private:
       if (Taken)
         G->Taken[Pass] = 0;
     }
-    Stack.push_back({G, Loc, 0, Taken, false});
+    Stack.push_back({G, Loc, 0, Taken});
     // #ifdef/#ifndef have no condition range; their name was noted already.
     scanCondition(SourceRange());
   }
 
   bool next(SourceLocation Loc, SourceLocation IfLoc, bool Taken, bool IsElse) {
+    VisitAt.reset();
     LastConditional = key(Loc);
     if (Stack.empty() || Stack.back().IfLoc != IfLoc)
       return false;
@@ -464,6 +538,13 @@ private:
   Preprocessor &PP;
   Facts &F;
   unsigned Pass;
+  bool Compare;
+  llvm::SmallPtrSet<const IdentifierInfo *, 16> Visited;
+  /// The place of a user file derivedAt() last looked from, in which of
+  /// this pass's visits to it; reset after each directive.
+  std::optional<FileKey> VisitAt;
+  unsigned Visit = 0;
+  std::map<FileKey, unsigned> Visits;
   std::vector<Frame> Stack;
   PendingUse Pending;
   std::optional<FileKey> LastConditional;
@@ -577,7 +658,8 @@ public:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
-        std::make_unique<PassCallbacks>(CI.getSourceManager(), PP, F, Pass));
+        std::make_unique<PassCallbacks>(CI.getSourceManager(), PP, F, Pass,
+                                        /*Compare=*/Scans != nullptr));
     if (Scans) {
       Replay.emplace(CI.getSourceManager(), *Scans);
       PP.setDependencyDirectivesGetter(*Replay);

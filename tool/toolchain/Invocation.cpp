@@ -101,19 +101,16 @@ static void addNvccAdditions(std::vector<std::string> &Args,
                              const InvocationOptions &Opts) {
   if (Opts.Mode == ClangMode::NvccPass) {
     addDefines(Args, Toolkit.nvccMacros(/*DevicePass=*/Opts.Arch != 0));
-    if (Opts.Arch) {
-      std::string V = std::to_string(Opts.Arch * 10);
-      Args.push_back("-D__CUDA_ARCH__=" + V);
-      Args.push_back("-D__CUDA_ARCH_LIST__=" + V);
-    } else {
-      // nvcc defines the list in its host pass too: '#ifdef
-      // __CUDA_ARCH_LIST__' tells no pass from another. The host pass of a
-      // build for every architecture the passes stand for.
-      std::string List;
-      for (unsigned CC : NvccArchitectures)
-        List += (List.empty() ? "" : ",") + std::to_string(CC * 10);
-      Args.push_back("-D__CUDA_ARCH_LIST__=" + List);
-    }
+    if (Opts.Arch)
+      Args.push_back("-D__CUDA_ARCH__=" + std::to_string(Opts.Arch * 10));
+    // nvcc defines the list in its host pass too, and the same in every
+    // pass of a build: neither '#ifdef __CUDA_ARCH_LIST__' nor its value
+    // tells one pass from another. The passes of a build for every
+    // architecture they stand for.
+    std::string List;
+    for (unsigned CC : NvccArchitectures)
+      List += (List.empty() ? "" : ",") + std::to_string(CC * 10);
+    Args.push_back("-D__CUDA_ARCH_LIST__=" + List);
   } else if (Opts.Mode == ClangMode::HostSliceCuda) {
     // nvcc's host pass: its version macros (__CUDACC_VER_MAJOR__), which
     // Clang's CUDA mode lacks, decide blocks such as '#if

@@ -60,6 +60,16 @@ TEST(BranchBracesTest, ExpressionsDeclareNothing) {
             "q r");
 }
 
+// ggml's fattn-tile kernels: 'copy<N>(&K_k[i], &src[j]);' kept the braces
+// around its branch, whose scope changed nvcc's code. Parentheses with a
+// ',' of their own are an argument list, no parenthesized declarator; one
+// without may still be ('T (&r)[4];' declares r).
+TEST(BranchBracesTest, AddressesOfArgumentsDeclareNothing) {
+  EXPECT_EQ(declared("{ copy<N>(&K_k[i / (n * w)], &src[i * (m + c)]); }"),
+            "");
+  EXPECT_EQ(declared("{ T (&r)[4] = a; T (*p)(int, int); }"), "p r");
+}
+
 TEST(BranchBracesTest, NestedScopesAreNotTheBranchs) {
   EXPECT_EQ(declared("{ for (int i = 0; i < n; ++i) { int t = i; } "
                      "auto l = [&](int q) { return q; }; }"),

@@ -45,8 +45,22 @@ TEST(HostCopyTest, ChainWithoutHostBranchIsCopiedUnderIfFalse) {
   Expansion X = deviceOnlyChain();
   addHostCopies(X, {5});
   EXPECT_EQ(render(X), "f{[#if 4]  { return 2; }[#elif 2]{ return 1; }"
-                       "[#endif 0][#if 1]  if (false) { return 2; }"
-                       "if (false) { return 1; }[#endif 0]}");
+                       "[#endif 0][#if 1]  if (false) { { return 2; }\n}\n"
+                       "if (false) { { return 1; }\n}\n[#endif 0]}");
+}
+
+// The device passes' branches may have lost their braces (BranchBraces.h):
+// the copy's block holds the whole branch, a '//' comment at its end too.
+TEST(HostCopyTest, BranchesWithoutBracesAreCopiedInABlock) {
+  Expansion X;
+  X.Events = {dir(5, METACU_DIRECTIVE_IF, 0b100),
+              code(9, "int y = 2; return y; // two"),
+              dir(5, METACU_DIRECTIVE_ELSE, 0b010), code(20, "return 1;"),
+              dir(5, METACU_DIRECTIVE_ENDIF, 0)};
+  addHostCopies(X, {5});
+  EXPECT_EQ(render(X), "[#if 4]int y = 2; return y; // two[#else 2]return 1;"
+                       "[#endif 0][#if 1]if (false) { int y = 2; return y; "
+                       "// two\n}\nif (false) { return 1;\n}\n[#endif 0]");
 }
 
 TEST(HostCopyTest, ChainsNotListedAreLeftAlone) {
@@ -74,8 +88,8 @@ TEST(HostCopyTest, NestedChainTravelsInsideTheOuterBranch) {
               dir(5, METACU_DIRECTIVE_ENDIF, 0)};
   addHostCopies(X, {5});
   EXPECT_EQ(render(X), "[#if 6]{[#if 4]a;[#endif 0]return 1; }[#endif 0]"
-                       "[#if 1]if (false) {[#if 4]a;[#endif 0]return 1; }"
-                       "[#endif 0]");
+                       "[#if 1]if (false) { {[#if 4]a;[#endif 0]return 1; }"
+                       "\n}\n[#endif 0]");
 }
 
 } // namespace

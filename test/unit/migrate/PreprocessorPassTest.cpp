@@ -170,6 +170,34 @@ TEST_F(PreprocessorPassTest, OnlyTheUsersFilesAreRecorded) {
     }
 }
 
+// ggml-common.h is included twice, its second reading with the macro the
+// first defined: each reading is compared with the same reading of the
+// other passes, so the macro is no derived one and its test no site.
+TEST_F(PreprocessorPassTest, AHeaderReadTwiceComparesEachReading) {
+  // No include guard around the whole file: Clang reads it twice.
+  Tmp.write("twice.h", R"(#ifndef TWICE_DECL
+#define TWICE_DECL
+#endif
+extern int twice;
+)");
+  run(R"(#include "twice.h"
+#include "twice.h"
+#if __CUDA_ARCH__ >= 800
+#define FAST 1
+#endif
+#ifdef FAST
+int f;
+#endif
+)",
+      {0, 75, 80});
+  EXPECT_FALSE(F.Derived.contains("TWICE_DECL"));
+  EXPECT_TRUE(F.Derived.contains("FAST"));
+  for (auto &[K, G] : F.Groups)
+    if (K.first != Path)
+      EXPECT_FALSE(G.Mentions);
+  EXPECT_TRUE(groupAt(6).Mentions);
+}
+
 TEST_F(PreprocessorPassTest, TheOrdinaryCodesStandardIsHonoured) {
   const char *Code = R"(#if __cplusplus >= 202002L
 #if __CUDA_ARCH__ >= 800
