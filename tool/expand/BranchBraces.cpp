@@ -8,15 +8,14 @@ namespace tok = clang::tok;
 
 namespace metacu {
 
-namespace {
-
-/// The previous token of \p I outside directive lines, if any.
 std::optional<unsigned> previousCode(llvm::ArrayRef<Token> Toks, unsigned I) {
   while (I-- > 0)
     if (!Toks[I].InDirective)
       return I;
   return std::nullopt;
 }
+
+namespace {
 
 std::optional<unsigned> nextCode(llvm::ArrayRef<Token> Toks, unsigned I) {
   for (++I; I < Toks.size(); ++I)

@@ -37,6 +37,9 @@
 
 namespace metacu {
 
+/// The token before \p I outside directive lines, if any.
+std::optional<unsigned> previousCode(llvm::ArrayRef<Token> Toks, unsigned I);
+
 /// Whether the token \p First (an 'if codegen') begins a statement of a
 /// compound statement, not the body of an 'if', a loop or an 'else': right
 /// before it (no code between, directive lines aside) a ';', '{', '}' or a

@@ -218,14 +218,13 @@ bool Lowering::isSubstatement(const Node &N) const {
   if (Scopes.back().Kind != ScopeKind::Function ||
       UnbracedMetaBody == N.Whole.Begin)
     return false;
-  unsigned First = Scan.tokenAt(N.Whole.Begin);
-  for (unsigned K = First; K-- > 0;)
-    if (!Toks[K].InDirective) {
-      if (Toks[K].is(clang::tok::comma))
-        return false;
-      break;
-    }
-  return !beginsBlockStatement(Toks, First);
+  return !followsComma(N) &&
+         !beginsBlockStatement(Toks, Scan.tokenAt(N.Whole.Begin));
+}
+
+bool Lowering::followsComma(const Node &N) const {
+  std::optional<unsigned> P = previousCode(Toks, Scan.tokenAt(N.Whole.Begin));
+  return P && Toks[*P].is(clang::tok::comma);
 }
 
 llvm::Error Lowering::lowerConstruct(const Node &N) {

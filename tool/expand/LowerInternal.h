@@ -150,6 +150,8 @@ private:
   /// 'else' or loop rather than a statement of a block (or the unbraced
   /// body of a meta construct, whose copies stand where it stands).
   bool isSubstatement(const Node &N) const;
+  /// Whether the code token before \p N is a ','.
+  bool followsComma(const Node &N) const;
 
   //===--- Names and scopes (LowerScopes.cpp)
   //--------------------------------===//

@@ -363,14 +363,7 @@ llvm::Error Lowering::lowerBracedBody(const Branch &B) {
 llvm::Error Lowering::lowerCodegen(const Node &N) {
   // The scanner let it begin after a ',' directly inside braces: entries
   // of a list, which only an initializer or an enumerator list has.
-  unsigned First = Scan.tokenAt(N.Whole.Begin);
-  bool AfterComma = false;
-  for (unsigned K = First; K-- > 0;)
-    if (!Toks[K].InDirective) {
-      AfterComma = Toks[K].is(tok::comma);
-      break;
-    }
-  if (AfterComma && Scopes.back().Kind != ScopeKind::Init)
+  if (followsComma(N) && Scopes.back().Kind != ScopeKind::Init)
     return errorAt(N.Whole.Begin,
                    "'if codegen' after a ',' chooses entries of a braced "
                    "list, and these braces are no initializer or enumerator "
