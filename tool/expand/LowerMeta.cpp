@@ -170,14 +170,14 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
     };
     if (B.Braced) {
       emitCode(BB, Indent);
-      emitText(BB, BB + 1);
+      emitText(BB, B.Inner.Begin);
       return Body(
-          BB + 1, BE - 1,
+          B.Inner.Begin, B.Inner.End,
           [&] {
-            emitText(BE - 1, BE);
+            emitText(B.Inner.End, BE);
             emitCode(BE, Owns ? "\n" : " ");
           },
-          BE - 1);
+          B.Inner.End);
     }
     bool NestedOwner = B.Nodes.size() == 1 &&
                        B.Nodes[0].Kind != NodeKind::Text &&
@@ -205,7 +205,7 @@ llvm::Error Lowering::emitBody(const Node &N, const Branch &B, bool IsLoop) {
   // and one that can lose its braces: the braces are not emitted, so a loop can
   // generate declarations and a branch declares into the scope around it.
   if (B.Braced) {
-    unsigned IB = BB + 1, IE = BE - 1;
+    unsigned IB = B.Inner.Begin, IE = B.Inner.End;
     llvm::StringRef Inner = File.text().slice(IB, IE);
     size_t FirstNL = Inner.find('\n');
     if (FirstNL != llvm::StringRef::npos &&
@@ -353,10 +353,10 @@ llvm::Error Lowering::lowerDependentIf(const Node &N) {
 }
 
 llvm::Error Lowering::lowerBracedBody(const Branch &B) {
-  emitText(B.Body.Begin, B.Body.Begin + 1);
-  if (auto Err = lowerSequence(B.Nodes, B.Body.Begin + 1, B.Body.End - 1))
+  emitText(B.Body.Begin, B.Inner.Begin);
+  if (auto Err = lowerSequence(B.Nodes, B.Inner.Begin, B.Inner.End))
     return Err;
-  emitText(B.Body.End - 1, B.Body.End);
+  emitText(B.Inner.End, B.Body.End);
   return llvm::Error::success();
 }
 
@@ -454,7 +454,7 @@ std::vector<bool> Lowering::bracesCanGo(const Node &N) const {
     if (!B.Braced)
       continue;
     std::optional<llvm::StringSet<>> Declared = declaredAtTopLevel(
-        Toks, Scan.tokenAt(B.Body.Begin), Scan.tokenAt(B.Body.End - 1));
+        Toks, Scan.tokenAt(B.Body.Begin), Scan.tokenAt(B.Inner.End));
     Can[I] = Declared &&
              (Declared->empty() ||
               (Ends && llvm::none_of(Declared->keys(), [&](llvm::StringRef K) {
@@ -565,8 +565,8 @@ llvm::Error Lowering::lowerTemplateFor(const Node &N,
   ++DependentDepth;
   llvm::Error Err = llvm::Error::success();
   if (B.Braced) {
-    Err = lowerSequence(B.Nodes, B.Body.Begin + 1, B.Body.End - 1);
-    emitText(B.Body.End - 1, B.Body.End);
+    Err = lowerSequence(B.Nodes, B.Inner.Begin, B.Inner.End);
+    emitText(B.Inner.End, B.Body.End);
     emitCode(B.Body.End, std::string(");") + (Owns ? "\n" : " "));
   } else {
     emitCode(B.Body.Begin, " ");

@@ -471,7 +471,8 @@ private:
         return C.takeError();
       B.Braced = true;
       B.Body = {offsetOf(I), endOf(*C)};
-      auto Nodes = scanSequence(I + 1, *C, endOf(I), offsetOf(*C));
+      B.Inner = {endOf(I), offsetOf(*C)};
+      auto Nodes = scanSequence(I + 1, *C, B.Inner.Begin, B.Inner.End);
       if (!Nodes)
         return Nodes.takeError();
       B.Nodes = std::move(*Nodes);

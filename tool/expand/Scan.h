@@ -44,6 +44,9 @@ struct Branch {
   /// The body statement, braces included when Braced.
   Range Body;
   bool Braced = false;
+  /// Braced: the text between the braces. A brace may be the digraph '<%',
+  /// so this is not Body less one byte at each end.
+  Range Inner;
   /// What the body contains: the inside of the braces, or the statement.
   std::vector<Node> Nodes;
 };
