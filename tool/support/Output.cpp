@@ -49,12 +49,22 @@ static bool isReadOnlyFile(llvm::StringRef Path) {
          !(St.permissions() & llvm::sys::fs::owner_write);
 }
 
-/// Writes \p Contents to a new temporary file beside \p Path.
+/// Writes \p Contents to a new temporary file beside \p Path. The file
+/// it replaces keeps its permissions (a script's executable bit, a shared
+/// tree's group write): the rename would otherwise give it the umask's.
 static llvm::Expected<llvm::sys::fs::TempFile> stage(llvm::StringRef Path,
                                                      llvm::StringRef Contents) {
   auto Temp = llvm::sys::fs::TempFile::create(Path + ".tmp-%%%%%%");
   if (!Temp)
     return cannotWrite(Path, llvm::toString(Temp.takeError()));
+  llvm::sys::fs::file_status Old;
+  if (!llvm::sys::fs::status(Path, Old) &&
+      llvm::sys::fs::is_regular_file(Old))
+    if (std::error_code EC =
+            llvm::sys::fs::setPermissions(Temp->FD, Old.permissions())) {
+      llvm::consumeError(Temp->discard());
+      return cannotWrite(Path, EC.message());
+    }
   llvm::raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
   OS << Contents;
   OS.flush();

@@ -42,6 +42,20 @@ TEST_F(OutputTest, ReplacesAnExistingFile) {
   EXPECT_EQ(entries(), (std::vector<std::string>{"k.gen.cu"}));
 }
 
+TEST_F(OutputTest, AReplacedFileKeepsItsPermissions) {
+  namespace fs = llvm::sys::fs;
+  std::string P = Tmp.path("run.cu");
+  ASSERT_FALSE(bool(writeOutput(P, "old\n")));
+  fs::perms Mode = fs::owner_all | fs::group_read | fs::group_exe;
+  ASSERT_FALSE(fs::setPermissions(P, Mode));
+  llvm::Error E = writeOutput(P, "new\n");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(TempDir::read(P), "new\n");
+  fs::file_status St;
+  ASSERT_FALSE(fs::status(P, St));
+  EXPECT_EQ(St.permissions(), Mode);
+}
+
 TEST_F(OutputTest, FailsInAMissingDirectoryAndLeavesNothing) {
   std::string P = Tmp.path("missing/k.gen.cu");
   llvm::Error E = writeOutput(P, "x\n");
