@@ -188,6 +188,12 @@ TEST(EmitTest, QuotesAndBackslashesInThePathAreEscaped) {
             "#line 1 \"we\\\"ird\\\\k.cu\"\nx\n");
 }
 
+TEST(EmitTest, ControlCharactersInThePathAreEscaped) {
+  SourceFile F("new\nline\t.cu", "x\n");
+  EXPECT_EQ(body(F, archs("80"), {text(0, 2)}),
+            "#line 1 \"new\\012line\\011.cu\"\nx\n");
+}
+
 TEST(EmitTest, DirectivesGetTheirOwnLinesAndIndentationWaits) {
   SourceFile F("k.cu", "void f() {\n  body();\n}\n");
   ArchList A = archs("75,80");
