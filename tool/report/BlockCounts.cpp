@@ -1,10 +1,12 @@
 //===- BlockCounts.cpp ----------------------------------------------------===//
 #include "report/BlockCounts.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 
 namespace metacu::report {
@@ -304,6 +306,79 @@ static std::vector<double> newShares(const KernelCounts &C, Dim3 Block,
   return Share;
 }
 
+// For a loop nested in another, what its passes find in the outer loop's
+// pass after the first, in the block at Place: the share of the sectors its
+// known global loads touch over all its passes that they did not touch in
+// the outer pass before, and the share of its passes that find any sector
+// not touched before them, which wait for DRAM; the others find all they
+// load in L1. An inner loop walking the same rows again for each outer pass
+// (batched_mm's j loop reading all of B again for each of a thread's
+// outputs) finds them there.
+struct OuterShare {
+  double Sectors, Rounds;
+};
+
+// None where the loop is not nested, steps nothing, loads nothing known, or
+// would take too long to walk (more than MaxPasses passes).
+static std::vector<std::optional<OuterShare>>
+outerShares(const KernelCounts &C, Dim3 Block, const BlockPlace &Place,
+            llvm::ArrayRef<std::optional<double>> Trips) {
+  constexpr double MaxPasses = 256;
+  std::vector<std::optional<OuterShare>> Share(C.Loops.size());
+  const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
+  llvm::SmallVector<uint64_t, 64> Values, Shifted;
+  for (size_t L = 0; L < C.Loops.size(); ++L) {
+    const Loop &In = C.Loops[L];
+    if (!In.Parent || !Trips[L] || *Trips[L] > MaxPasses ||
+        In.Inductions.empty() || C.Loops[*In.Parent].Inductions.empty() ||
+        llvm::none_of(C.GlobalLoadAccesses,
+                      [&](const KnownAccess &A) { return A.Loop == L; }))
+      continue;
+    unsigned Passes = std::max(1u, unsigned(std::lround(*Trips[L])));
+    if (double(Block.count()) * 2 * Passes *
+            (C.Values.size() + C.GlobalLoadAccesses.size()) >
+        double(1 << 28))
+      continue;
+    // The outer pass before's sectors, and each inner pass's of the next.
+    llvm::SmallVector<uint64_t, 0> Before;
+    std::vector<llvm::SmallVector<uint64_t, 0>> After(Passes);
+    llvm::SmallVector<std::pair<unsigned, uint64_t>, 4> Shift;
+    for (unsigned Linear = 0; Linear < Block.count(); ++Linear) {
+      std::array<unsigned, 3> T = threadAt(Linear, Block);
+      C.Values.evaluate(T.data(), Size, Values, Place);
+      for (unsigned Outer : {0u, 1u})
+        for (unsigned Pass = 0; Pass < Passes; ++Pass) {
+          Shift.clear();
+          for (auto [Init, Step] : In.Inductions)
+            Shift.push_back({Init, Values[Step] * Pass});
+          for (auto [Init, Step] : C.Loops[*In.Parent].Inductions)
+            Shift.push_back({Init, Values[Step] * Outer});
+          C.Values.evaluate(T.data(), Size, Shifted, Place, Shift);
+          for (const KnownAccess &A : C.GlobalLoadAccesses)
+            if (A.Loop == L && ThreadValues::holds(A.Guard, Shifted))
+              touched(Shifted[A.Address] + A.Offset, A.Bytes, 32,
+                      Outer ? After[Pass] : Before);
+        }
+    }
+    const llvm::DenseSet<uint64_t> Earlier(Before.begin(), Before.end());
+    llvm::DenseSet<uint64_t> Seen = Earlier, All;
+    unsigned Waiting = 0;
+    for (const auto &P : After) {
+      All.insert(P.begin(), P.end());
+      bool Finds = false;
+      for (uint64_t S : P)
+        Finds |= Seen.insert(S).second;
+      Waiting += Finds;
+    }
+    if (All.empty())
+      continue;
+    double New =
+        llvm::count_if(All, [&](uint64_t S) { return !Earlier.contains(S); });
+    Share[L] = OuterShare{New / All.size(), double(Waiting) / Passes};
+  }
+  return Share;
+}
+
 // Each loop's passes in a block at Place (BlockCounts::LoopTrips).
 static std::vector<std::optional<double>>
 loopTrips(const KernelCounts &C, Dim3 Block, const BlockPlace &Place) {
@@ -367,20 +442,40 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   for (size_t L = C.Loops.size(); L-- > 0;)
     Passes[L] = B.LoopTrips[L].value_or(1) *
                 (C.Loops[L].Parent ? Passes[*C.Loops[L].Parent] : 1);
+  std::vector<std::optional<OuterShare>> Outer(C.Loops.size());
+  if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty())
+    Outer = outerShares(C, Block, Middle, B.LoopTrips);
   if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty()) {
     // A pass's loads that the pass before loaded come from L1 or L2.
     std::vector<double> LoadPasses = newShares(C, Block, Middle);
-    for (size_t L = 0; L < C.Loops.size(); ++L)
-      LoadPasses[L] = 1 + (Passes[L] - 1) * LoadPasses[L];
+    for (size_t L = 0; L < C.Loops.size(); ++L) {
+      // A nested loop's passes within one outer pass find what the pass
+      // before loaded; those of the outer loop's later passes what the
+      // outer pass before did (outerShares).
+      if (Outer[L]) {
+        double Around = Passes[*C.Loops[L].Parent];
+        LoadPasses[L] = (1 + (*B.LoopTrips[L] - 1) * LoadPasses[L]) *
+                        (1 + (Around - 1) * Outer[L]->Sectors);
+      } else {
+        LoadPasses[L] = 1 + (Passes[L] - 1) * LoadPasses[L];
+      }
+    }
     countReuse(C, Block, Middle, L2Bytes, Passes, LoadPasses, B);
   }
   if (Grid && Grid->count() > 0)
     countRuns(C, Block, Middle, B);
-  for (size_t L = 0; L < C.Loops.size(); ++L)
-    if (C.Loops[L].Body.GlobalLoads.Instructions && Passes[L] > B.LoadRounds) {
-      B.LoadRounds = Passes[L];
+  // A nested loop's passes in the outer loop's later passes wait for DRAM
+  // only where they find a sector new; the others find theirs in L1.
+  for (size_t L = 0; L < C.Loops.size(); ++L) {
+    double Rounds = Passes[L];
+    if (Outer[L])
+      Rounds = *B.LoopTrips[L] *
+               (1 + (Passes[*C.Loops[L].Parent] - 1) * Outer[L]->Rounds);
+    if (C.Loops[L].Body.GlobalLoads.Instructions && Rounds > B.LoadRounds) {
+      B.LoadRounds = Rounds;
       B.LoadRoundsStore = C.Loops[L].Body.GlobalStores.Instructions > 0;
     }
+  }
   // A body counted once already runs Passes times: the rest, less what
   // the loop it is in adds for it.
   double Extra = 0;

@@ -202,6 +202,8 @@ private:
   void forget(llvm::StringRef Destination);
   void branch(llvm::StringRef Target, std::optional<GuardLiteral> Taken,
               llvm::StringRef Predicate, bool Negated);
+  bool same(unsigned A, unsigned B) const;
+  std::optional<uint64_t> constant(unsigned Node) const;
   std::optional<TripCount> trip(const Loop &L, llvm::StringRef Predicate,
                                 bool Negated);
   void count(const Instruction &I, std::optional<GuardLiteral> Own,
@@ -526,6 +528,27 @@ void EntryReader::track(const Instruction &I,
   Define(Dest, made(K.Values.add(N), From));
 }
 
+// Whether nodes A and B are one value: the same node, or equal constants
+// (a settling induction's step is a node of its own, the comparison's
+// operand another).
+bool EntryReader::same(unsigned A, unsigned B) const {
+  if (A == B)
+    return true;
+  auto X = constant(A), Y = constant(B);
+  return X && Y && *X == *Y;
+}
+
+// A constant's value, also moved into a register (`mov.u32 %r46, 1`, a
+// conversion to its own width).
+std::optional<uint64_t> EntryReader::constant(unsigned Node) const {
+  const ValueNode *N = &K.Values.node(Node);
+  while (N->Op == ValueOp::Convert && K.Values.node(N->A).Bits == N->Bits)
+    N = &K.Values.node(N->A);
+  if (N->Op != ValueOp::Constant)
+    return std::nullopt;
+  return N->Constant;
+}
+
 // The trip count of loop L, whose branch back is taken where Predicate
 // holds (Negated: where it does not): Predicate compares one of L's
 // inductions one step on with a limit.
@@ -539,7 +562,7 @@ EntryReader::trip(const Loop &L, llvm::StringRef Predicate, bool Negated) {
     if (N.Op != ValueOp::Add)
       continue;
     for (auto [Init, Step] : L.Inductions)
-      if ((N.A == Init && N.B == Step) || (N.A == Step && N.B == Init))
+      if ((N.A == Init && same(N.B, Step)) || (same(N.A, Step) && N.B == Init))
         return TripCount{Init,
                          Step,
                          First ? C->second.B : C->second.A,
@@ -584,18 +607,29 @@ void EntryReader::branch(llvm::StringRef Target,
     unsigned Index = K.Loops.size();
     Loop New{Target.str(), since(K, At.Counts), std::nullopt, std::nullopt, {}};
     // The registers that held a value at the label and hold it plus a step
-    // here.
+    // here, or that held a constant and hold another: a loop of two passes,
+    // whose second pass nvcc gives the value it knows (TripCount::Settles).
+    llvm::SmallVector<unsigned, 2> Settling;
     for (const auto &R : At.Known) {
       auto Now = Known.find(R.first());
       if (Now == Known.end() || Now->second == R.second)
         continue;
       const ValueNode &N = K.Values.node(Now->second);
-      if (N.Op == ValueOp::Add && (N.A == R.second || N.B == R.second))
+      auto Is = constant(Now->second), Was = constant(R.second);
+      if (N.Op == ValueOp::Add && (N.A == R.second || N.B == R.second)) {
         New.Inductions.push_back({R.second, N.A == R.second ? N.B : N.A});
+      } else if (Is && Was && *Is != *Was) {
+        ValueNode Step{ValueOp::Constant, N.Bits};
+        Step.Constant = *Is - *Was;
+        New.Inductions.push_back({R.second, K.Values.add(Step)});
+        Settling.push_back(R.second);
+      }
     }
     llvm::sort(New.Inductions);
     if (!Predicate.empty())
       New.Trip = trip(New, Predicate, Negated);
+    if (New.Trip && llvm::is_contained(Settling, New.Trip->Init))
+      New.Trip->Settles = true;
     K.Loops.push_back(std::move(New));
     for (size_t I = At.Loops; I < Index; ++I)
       if (!K.Loops[I].Parent)
@@ -828,8 +862,9 @@ std::optional<uint64_t> tripCount(const TripCount &T,
     Back = (Limit - Init) / Step - 1;
   else // rising past a limit it must stay above, or missing it: wraps
     return std::nullopt;
-  // More passes than any kernel makes: values the model made up.
-  if (Back >= Wide(1) << 40)
+  // More passes than any kernel makes: values the model made up. A
+  // settling register past its second pass compares one value for ever.
+  if (Back >= Wide(1) << 40 || (T.Settles && Back > 1))
     return std::nullopt;
   return uint64_t(Back) + 1;
 }

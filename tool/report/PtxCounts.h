@@ -117,6 +117,11 @@ struct TripCount {
   ValueOp Compare;
   uint8_t Bits;
   bool Signed, InductionFirst, Negated;
+  /// The register is not stepped but set to Init + Step, a constant, for
+  /// the passes after the first: nvcc's form of a loop of two passes
+  /// (`add.s32 %r45, %r46, 1; mov.u32 %r46, 1; setp.lt.u32 %p1, %r45, 2`).
+  /// It makes at most two: a third would compare the same value again.
+  bool Settles = false;
 };
 
 /// A backward branch and the instructions from its label to it.

@@ -388,6 +388,79 @@ $L__BB0_1:
   EXPECT_FALSE(B.LoadRoundsStore);
 }
 
+TEST(BlockCountsTest, ANestedLoopFindsWhatTheOuterPassBeforeLoaded) {
+  // batched_mm's form: an outer loop of 8 passes loads a float of A's
+  // row k (one sector, new each pass); an inner loop of 4 passes walks
+  // the same 4 rows of B for every outer pass (4 sectors a row). After the
+  // first outer pass the inner loop finds every sector in L1: B's 16
+  // sectors count once, not once per outer pass, and its passes wait for
+  // DRAM only in the first outer pass, so a thread waits 8 times in a row
+  // (the outer loop's), not 32.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	ld.param.u64 	%rd7, [k_param_1];
+	cvta.to.global.u64 	%rd8, %rd7;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd5, %rd2, %rd3;
+	mov.u32 	%r3, 0;
+$L__BB0_1:
+	mul.wide.u32 	%rd9, %r3, 4096;
+	add.s64 	%rd10, %rd8, %rd9;
+	ld.global.f32 	%f3, [%rd10];
+	mov.u64 	%rd4, %rd5;
+	mov.u32 	%r2, 0;
+$L__BB0_2:
+	ld.global.f32 	%f1, [%rd4];
+	add.s64 	%rd4, %rd4, 4096;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, 4;
+	@%p1 bra 	$L__BB0_2;
+	add.s32 	%r3, %r3, 1;
+	setp.lt.s32 	%p2, %r3, 8;
+	@%p2 bra 	$L__BB0_1;
+)");
+  ASSERT_EQ(K.Loops.size(), 2u);
+  ASSERT_EQ(K.Loops[0].Parent, 1u);
+  BlockCounts B = blockCounts(K, {32, 1, 1}, Dim3{1, 1, 1}, 50 << 20);
+  EXPECT_EQ(B.LoopTrips[0], 4.0);
+  EXPECT_EQ(B.LoopTrips[1], 8.0);
+  EXPECT_DOUBLE_EQ(B.KnownLoadBytes, 32 * 4 * (8 + 32));
+  // A's 8 sectors, B's 16 once.
+  EXPECT_DOUBLE_EQ(B.LoadSectors, 8 + 16);
+  EXPECT_DOUBLE_EQ(B.LoadRounds, 8);
+  // The inner loop stepping its rows on with the outer pass (B's rows k to
+  // k + 3 for pass k) finds one row new each outer pass, and waits for
+  // DRAM in that pass of the inner loop alone.
+  const KernelCounts Sliding = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd5, %rd2, %rd3;
+	mov.u32 	%r3, 0;
+$L__BB0_1:
+	mul.wide.u32 	%rd9, %r3, 4096;
+	add.s64 	%rd4, %rd5, %rd9;
+	mov.u32 	%r2, 0;
+$L__BB0_2:
+	ld.global.f32 	%f1, [%rd4];
+	add.s64 	%rd4, %rd4, 4096;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, 4;
+	@%p1 bra 	$L__BB0_2;
+	add.s32 	%r3, %r3, 1;
+	setp.lt.s32 	%p2, %r3, 8;
+	@%p2 bra 	$L__BB0_1;
+)");
+  BlockCounts S = blockCounts(Sliding, {32, 1, 1}, Dim3{1, 1, 1}, 50 << 20);
+  // 4 rows in the first outer pass, one new row in each of the 7 others.
+  EXPECT_DOUBLE_EQ(S.LoadSectors, 4 * 4 * (1 + 7 * 0.25));
+  // 4 passes waiting in the first outer pass, one in each of the others.
+  EXPECT_DOUBLE_EQ(S.LoadRounds, 4 * (1 + 7 * 0.25));
+}
+
 TEST(BlockCountsTest, ALoopThatLoadsAndStoresSaysSo) {
   // 8 passes, each loading a float and storing it a row on.
   const KernelCounts K = entryWith(R"(

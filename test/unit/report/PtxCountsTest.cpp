@@ -715,6 +715,49 @@ $L__BB0_2:
   EXPECT_EQ(K.Values.node(K.Loops[1].Inductions[0].second).Constant, 1u);
 }
 
+TEST(PtxCountsTest, ALoopOfTwoPassesWhoseRegisterSettles) {
+  // for (k = 0; k < 2; ++k) as nvcc writes it (batched_mm's outputs
+  // loop at 512 threads a matrix): the register compared is the counter
+  // plus one, and the counter is set to 1, the value nvcc knows it has in
+  // the second pass, not stepped. Two passes; the second pass's addresses
+  // see k one step on.
+  const KernelCounts K = entryWith(R"(
+	mov.u32 	%r46, 0;
+	mov.u32 	%r1, %tid.x;
+$L__BB0_1:
+	shl.b32 	%r7, %r46, 9;
+	add.s32 	%r8, %r7, %r1;
+	mul.wide.s32 	%rd2, %r8, 4;
+	add.s64 	%rd3, %rd1, %rd2;
+	ld.global.nc.f32 	%f1, [%rd3];
+	add.s32 	%r45, %r46, 1;
+	mov.u32 	%r46, 1;
+	setp.lt.u32 	%p1, %r45, 2;
+	@%p1 bra 	$L__BB0_1;
+)");
+  ASSERT_EQ(K.Loops.size(), 1u);
+  ASSERT_TRUE(K.Loops[0].Trip);
+  EXPECT_TRUE(K.Loops[0].Trip->Settles);
+  EXPECT_EQ(passes(K, 0, 0, 512), 2u);
+  ASSERT_EQ(K.Loops[0].Inductions.size(), 1u);
+  // The same form with a limit a third pass would need never ends there:
+  // no trip count for the values.
+  const KernelCounts Three = entryWith(R"(
+	mov.u32 	%r46, 0;
+$L__BB0_1:
+	add.f32 	%f1, %f1, %f2;
+	add.s32 	%r45, %r46, 1;
+	mov.u32 	%r46, 1;
+	setp.lt.u32 	%p1, %r45, 3;
+	@%p1 bra 	$L__BB0_1;
+)");
+  ASSERT_TRUE(Three.Loops[0].Trip);
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {0, 0, 0}, Block[3] = {32, 1, 1};
+  Three.Values.evaluate(Thread, Block, V);
+  EXPECT_FALSE(tripCount(*Three.Loops[0].Trip, V));
+}
+
 TEST(PtxCountsTest, UnknownTripCounts) {
   // A loop that ends on a loaded value, and one whose induction moves away
   // from its limit: counted once, with no trip count or none for the
