@@ -16,6 +16,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -82,7 +83,7 @@ public:
       if (!II)
         continue;
       llvm::StringRef TN = II->getName();
-      F.NamedInMacros.insert(TN);
+      noteNamed(II);
       if (TN == "__CUDA_ARCH__")
         if (auto K = key(T.getLocation()))
           ValueTokens.push_back(K->second);
@@ -135,7 +136,7 @@ public:
       for (const clang::Token *T = Args->getUnexpArgument(A);
            T->isNot(tok::eof); ++T)
         if (const IdentifierInfo *II = T->getIdentifierInfo())
-          F.NamedInMacros.insert(II->getName());
+          noteNamed(II);
     // Clang reads a function-like macro's arguments before it calls this:
     // a conditional directive among them is the last one it handled.
     if (!Args || !LastConditional)
@@ -243,6 +244,15 @@ private:
     if (!FE)
       return std::nullopt;
     return FE->getName().str();
+  }
+
+  /// Adds \p II to the names macros mention. Most names come again and
+  /// again (a pass defines thousands of macros, a user file expands
+  /// function-like macros on every line): the identifier tells a name
+  /// added before without hashing its spelling.
+  void noteNamed(const IdentifierInfo *II) {
+    if (Named.insert(II).second)
+      F.NamedInMacros.insert(II->getName());
   }
 
   std::optional<FileKey> key(SourceLocation Loc) const {
@@ -378,6 +388,13 @@ private:
     if (Stack.empty())
       return;
     Frame &Fr = Stack.back();
+    // What the condition's tokens tell is recorded for a conditional of a
+    // user file only: lexing a system header's conditions (most of a
+    // pass's) again would find nothing to record.
+    if (!Fr.G) {
+      Pending = {};
+      return;
+    }
     if (Cond.isValid()) {
       // The range ends at the start of the condition's last token.
       CharSourceRange CR =
@@ -434,9 +451,10 @@ private:
 
   void open(SourceLocation Loc, bool Taken) {
     VisitAt.reset();
-    LastConditional = key(Loc);
+    std::optional<FileKey> K = key(Loc);
+    LastConditional = K;
     Group *G = nullptr;
-    if (auto K = key(Loc)) {
+    if (K) {
       G = &F.Groups[*K];
       if (G->Dirs.empty()) {
         G->File = K->first;
@@ -540,6 +558,8 @@ private:
   unsigned Pass;
   bool Compare;
   llvm::SmallPtrSet<const IdentifierInfo *, 16> Visited;
+  /// The identifiers noteNamed() has added to F.NamedInMacros.
+  llvm::DenseSet<const IdentifierInfo *> Named;
   /// The place of a user file derivedAt() last looked from, in which of
   /// this pass's visits to it; reset after each directive.
   std::optional<FileKey> VisitAt;
