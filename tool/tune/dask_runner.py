@@ -14,8 +14,9 @@
 #   owns one GPU (`--resources GPU=1`; CUDA_VISIBLE_DEVICES, or GPU 0) and
 #   keeps one harness process per batch alive across tasks, so the problem
 #   is made once per GPU and batch. This process deals the shards out (a
-#   GPU keeps to its batch, as run.py's GPU threads do) and appends each
-#   result to results.jsonl as the harness reports it.
+#   GPU keeps to its batch, as run.py's GPU threads do), has a GPU worker
+#   start the next batch's harness while it times the one before, and
+#   appends each result to results.jsonl as the harness reports it.
 #
 # No shared file system: the bundle's files reach the workers as task data
 # (compressed), and the built harnesses and cubins go from compile workers to
@@ -317,6 +318,7 @@ class Run:
         self.lost = collections.Counter()  # shard name -> times its GPU worker was lost
         self.gpus = []
         self.busy = collections.Counter()  # GPU worker -> ms its harnesses timed
+        self.timing = []  # when the first and the last candidate's result came
         self.counts = collections.Counter()
         self.builds = None  # key -> a build kept in bin/ and its note
 
@@ -393,6 +395,12 @@ class Run:
         self.drain()
         wall = time.time() - t0
         busy = ", ".join("%s %.0f%%" % (g, self.busy[g] / 10 / wall) for g in sorted(self.busy))
+        if busy:
+            # What of the wall clock went before the first result (the
+            # builds reaching the GPU workers, the first problems made) and
+            # after the last.
+            busy += ", results from %.1f s to %.1f s" % (self.timing[0] - t0,
+                                                         self.timing[-1] - t0)
         self.say("%d candidates in %.1f s on the Dask cluster (%d nvcc, %d builds kept from "
                  "before, %d harness processes on %d GPU workers (%d started ahead), %.1f s of "
                  "harness setup%s%s)"
@@ -511,6 +519,8 @@ class Run:
         self.done.add(rec["config"])
         if "worker" in rec:
             self.busy[rec["worker"]] += rec.get("verification_ms", 0) + rec.get("benchmark_ms", 0)
+            now = time.time()
+            self.timing = [self.timing[0] if self.timing else now, now]
 
     def drain(self):
         while True:
