@@ -191,8 +191,7 @@ def _gpu_worker(files, harness, batch, timeout):
     else:
         while len(pools) >= HARNESSES_PER_GPU:
             _, old = pools.popitem(last=False)
-            if old.harness:
-                old.harness.close()
+            _end([old])
         gpu = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]
         relay = Relay()
         pools[key] = run.GpuWorker(run.MANIFEST, gpu, timeout, relay, set(), run.Stats(),
@@ -260,9 +259,20 @@ def close_task(bundle, dask_worker=None):
     """Ends the harnesses this worker keeps for ``bundle`` (the run is
     over); run by Client.run, which names the worker."""
     _, s = _state(dask_worker)
-    for worker in s["pools"].pop(bundle, {}).values():
-        if worker.harness:
-            worker.harness.close()
+    for t in _end(s["pools"].pop(bundle, {}).values()):
+        t.join()
+
+
+def _end(workers):
+    """Ends the harnesses of ``workers`` (run.py's GpuWorkers), each in a
+    thread of its own, and returns the threads: a harness takes a while to
+    exit (its CUDA context), which the GPU worker need not wait for, nor
+    for one after another."""
+    threads = [threading.Thread(target=w.harness.close, daemon=True) for w in workers
+               if w.harness]
+    for t in threads:
+        t.start()
+    return threads
 
 
 def capability_task():
