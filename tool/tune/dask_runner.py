@@ -595,8 +595,14 @@ class Run:
         for g in self.gpus:
             if g in self.ahead or not self.queued[g]:
                 continue
+            free = [b for b, state in self.batches.items()
+                    if state["exe"] is not None and self.owner.get(b) not in self.gpus]
+            # One with shards waiting first, else one whose shards are
+            # still compiling (its harness is built).
             source = next((it["batch"]["source"] for it in self.ready
-                           if self.owner.get(it["batch"]["source"]) not in self.gpus), None)
+                           if it["batch"]["source"] in free), None) or next(
+                (b for b in free if any(c["config"] not in self.done for c in
+                                        self.m["batches"][self.index[b]]["candidates"])), None)
             if source is None:
                 continue
             self.take(source, g)
