@@ -14,8 +14,9 @@
 #   owns one GPU (`--resources GPU=1`; CUDA_VISIBLE_DEVICES, or GPU 0) and
 #   keeps one harness process per batch alive across tasks, so the problem
 #   is made once per GPU and batch. This process deals the shards out (a
-#   GPU keeps to its batch, as run.py's GPU threads do) and appends each
-#   result to results.jsonl as the harness reports it.
+#   GPU keeps to its batch, as run.py's GPU threads do), has a GPU worker
+#   start the next batch's harness while it times the one before, and
+#   appends each result to results.jsonl as the harness reports it.
 #
 # No shared file system: the bundle's files reach the workers as task data
 # (compressed), and the built harnesses and cubins go from compile workers to
@@ -171,36 +172,56 @@ def built_task(data):
     return data
 
 
-def gpu_task(files, harness, shard, meta, timeout, topic):
-    """Times one shard on this worker's GPU with run.py's GpuWorker, in the
-    harness this worker keeps for the shard's batch (started, and the
-    problem made, on the batch's first shard here). Each result goes to the
-    client as an event as the harness reports it, and all of them in the
-    return value (the client keeps the first of each)."""
-    w, s = _state()
+def _gpu_worker(files, harness, batch, timeout):
+    """run.py's GpuWorker that this worker keeps for batch number ``batch``
+    of the bundle (one harness process on this worker's GPU, serving the
+    batch's shards for the whole run), made on the batch's first task here,
+    with the batch's harness executable (``harness``, a compile task's
+    result) written once; and the bundle's run.py module."""
+    _, s = _state()
     run = _bundle_here(files)
-    batch = run.MANIFEST["batches"][meta["batch"]]
-    stem = run.stem(batch)
-    exe = os.path.join(run.HERE, "bin", stem)
+    b = run.MANIFEST["batches"][batch]
+    exe = os.path.join(run.HERE, "bin", run.stem(b))
     if not os.path.exists(exe):
         _write(exe, harness["data"], 0o755)
-    cubin = os.path.join(run.HERE, "bin", meta["name"] + ".cubin")
-    _write(cubin, shard["data"])
-    gpu = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]
     pools = s["pools"].setdefault(files["id"], collections.OrderedDict())
-    key = batch["source"]
+    key = b["source"]
     if key in pools:
         pools.move_to_end(key)
     else:
         while len(pools) >= HARNESSES_PER_GPU:
             _, old = pools.popitem(last=False)
-            if old.harness:
-                old.harness.close()
+            _end([old])
+        gpu = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]
         relay = Relay()
         pools[key] = run.GpuWorker(run.MANIFEST, gpu, timeout, relay, set(), run.Stats(),
                                    [])
         pools[key].relay = relay
-    worker = pools[key]
+    return run, b, pools[key]
+
+
+def start_task(files, harness, batch, timeout):
+    """Starts the harness of batch number ``batch`` on this worker's GPU
+    before any of its shards comes (run.py's start item, GpuWorker.start),
+    so that its problem is made while the GPU times the batch before it;
+    one already up is kept."""
+    run, b, worker = _gpu_worker(files, harness, batch, timeout)
+    before = worker.stats.harnesses
+    worker.start(dict(batch=b, exe=os.path.join("bin", run.stem(b))))
+    return {"harnesses": worker.stats.harnesses - before}
+
+
+def gpu_task(files, harness, shard, meta, timeout, topic):
+    """Times one shard on this worker's GPU with run.py's GpuWorker, in the
+    harness this worker keeps for the shard's batch (started ahead by
+    start_task, or on the batch's first shard here). Each result goes to the
+    client as an event as the harness reports it, and all of them in the
+    return value (the client keeps the first of each)."""
+    w, _ = _state()
+    run, batch, worker = _gpu_worker(files, harness, meta["batch"], timeout)
+    stem = run.stem(batch)
+    cubin = os.path.join(run.HERE, "bin", meta["name"] + ".cubin")
+    _write(cubin, shard["data"])
     got = []
 
     def emit(rec):
@@ -238,9 +259,20 @@ def close_task(bundle, dask_worker=None):
     """Ends the harnesses this worker keeps for ``bundle`` (the run is
     over); run by Client.run, which names the worker."""
     _, s = _state(dask_worker)
-    for worker in s["pools"].pop(bundle, {}).values():
-        if worker.harness:
-            worker.harness.close()
+    for t in _end(s["pools"].pop(bundle, {}).values()):
+        t.join()
+
+
+def _end(workers):
+    """Ends the harnesses of ``workers`` (run.py's GpuWorkers), each in a
+    thread of its own, and returns the threads: a harness takes a while to
+    exit (its CUDA context), which the GPU worker need not wait for, nor
+    for one after another."""
+    threads = [threading.Thread(target=w.harness.close, daemon=True) for w in workers
+               if w.harness]
+    for t in threads:
+        t.start()
+    return threads
 
 
 def capability_task():
@@ -290,9 +322,13 @@ class Run:
         self.ready = []  # built shards waiting for a GPU
         self.queued = collections.defaultdict(set)  # GPU worker -> its shards' futures
         self.owner = {}  # batch source -> the GPU worker timing it
+        self.since = {}  # batch source -> when its owner took it (a count)
+        self.ahead = {}  # GPU worker -> the batch whose harness it started ahead
+        self.starting = collections.defaultdict(set)  # GPU worker -> its start tasks
         self.lost = collections.Counter()  # shard name -> times its GPU worker was lost
         self.gpus = []
         self.busy = collections.Counter()  # GPU worker -> ms its harnesses timed
+        self.timing = []  # when the first and the last candidate's result came
         self.counts = collections.Counter()
         self.builds = None  # key -> a build kept in bin/ and its note
 
@@ -356,8 +392,8 @@ class Run:
         self.batches = {}
         for job in jobs:
             if job["kind"] == "harness":
-                self.batches[job["batch"]["source"]] = dict(
-                    exe=None, error=None, waiting=[], share=0.0, size=len(job["candidates"]))
+                self.batches[job["batch"]["source"]] = run.Run.batch_state(
+                    len(job["candidates"]))
         t0 = time.time()
         try:
             for job in sorted(jobs, key=lambda j: j["kind"] != "harness"):
@@ -369,11 +405,18 @@ class Run:
         self.drain()
         wall = time.time() - t0
         busy = ", ".join("%s %.0f%%" % (g, self.busy[g] / 10 / wall) for g in sorted(self.busy))
+        if busy:
+            # What of the wall clock went before the first result (the
+            # builds reaching the GPU workers, the first problems made) and
+            # after the last.
+            busy += ", results from %.1f s to %.1f s" % (self.timing[0] - t0,
+                                                         self.timing[-1] - t0)
         self.say("%d candidates in %.1f s on the Dask cluster (%d nvcc, %d builds kept from "
-                 "before, %d harness processes on %d GPU workers, %.1f s of harness setup%s%s)"
+                 "before, %d harness processes on %d GPU workers (%d started ahead), %.1f s of "
+                 "harness setup%s%s)"
                  % (sum(len(j["candidates"]) for j in jobs if j["kind"] == "harness"), wall,
                     self.counts["nvcc"], self.counts["kept"], self.counts["harnesses"],
-                    len(self.busy), self.counts["setup_ms"] / 1000,
+                    len(self.busy), self.counts["ahead"], self.counts["setup_ms"] / 1000,
                     "; timing: " + busy if busy else "",
                     "; %d shards timed again after a lost GPU worker" % sum(self.lost.values())
                     if self.lost else ""))
@@ -451,34 +494,20 @@ class Run:
             if res["data"] is not None:
                 self.keep(job, res)
         ms, errors = res["ms"], res["errors"]
+        # The batch's state as run.py's runner keeps it; its harness here is
+        # the compile's future.
         state = self.batches[job["batch"]["source"]]
         if job["kind"] == "harness":
-            if errors is not None:
-                # The batch's host code does not build: no candidate of it
-                # can run.
-                state["error"] = errors[0]
-                for i in job["candidates"]:
-                    self.fail(job, i, errors[0], ms)
-                return
-            state.update(exe=fut, share=ms / state["size"])
-            for item in state["waiting"]:
-                item["compile_ms"] += state["share"]
-                self.ready.append(item)
-            state["waiting"] = []
+            waiting = self.run.Run.harness_ended(state, job, fut, ms, errors, self.fail)
+            if not self.a.compile_only:
+                self.ready += waiting
             return
         if job["kind"] == "shard" and errors is None:
-            if state["error"] is not None:
-                for i in job["candidates"]:
-                    self.fail(job, i, state["error"], ms)
-                return
-            if self.a.compile_only:
-                return
-            item = dict(batch=job["batch"], name=job["name"], cubin=fut,
-                        candidates=job["candidates"], compile_ms=ms / len(job["candidates"]))
-            if state["exe"] is None:
-                state["waiting"].append(item)
-            else:
-                item["compile_ms"] += state["share"]
+            item = self.run.Run.shard_ended(
+                state, job, dict(batch=job["batch"], name=job["name"], cubin=fut,
+                                 candidates=job["candidates"],
+                                 compile_ms=ms / len(job["candidates"])), ms, self.fail)
+            if item is not None and not self.a.compile_only:
                 self.ready.append(item)
             return
         named, again = self.run.refused(job, errors)
@@ -500,6 +529,8 @@ class Run:
         self.done.add(rec["config"])
         if "worker" in rec:
             self.busy[rec["worker"]] += rec.get("verification_ms", 0) + rec.get("benchmark_ms", 0)
+            now = time.time()
+            self.timing = [self.timing[0] if self.timing else now, now]
 
     def drain(self):
         while True:
@@ -508,35 +539,90 @@ class Run:
             except queue.Empty:
                 return
 
+    def take(self, source, g):
+        self.owner[source] = g
+        self.since[source] = len(self.since)
+
+    def pick(self, g):
+        """The next shard for GPU worker ``g``: one of the batch it took
+        first of those it has (the one it times before the one it started
+        ahead), else of a batch no GPU worker has, else of one another GPU
+        worker only started ahead (taken over), else of the batch with the
+        most shards waiting (a harness more for this GPU)."""
+        owners = [self.owner.get(it["batch"]["source"]) for it in self.ready]
+        mine = [k for k, o in enumerate(owners) if o == g]
+        if mine:
+            return min(mine, key=lambda k: self.since[self.ready[k]["batch"]["source"]])
+        free = [k for k, o in enumerate(owners) if o not in self.gpus]
+        if free:
+            return free[0]
+        for other, source in list(self.ahead.items()):
+            k = next((k for k, it in enumerate(self.ready) if it["batch"]["source"] == source),
+                     None)
+            if k is not None:
+                del self.ahead[other]
+                self.take(source, g)
+                return k
+        waiting = collections.Counter(it["batch"]["source"] for it in self.ready)
+        return max(range(len(self.ready)), key=lambda k: waiting[self.ready[k]["batch"]["source"]])
+
     def deal(self):
-        """Gives each GPU worker with room the next shard: one of a batch it
-        took first, else of a batch no GPU worker has, else of the batch
-        with the most shards waiting (a harness more for this GPU)."""
+        """Gives each GPU worker with room the next shard (pick()), then
+        has each start the harness of a batch nobody has yet (the next it
+        takes) ahead of its shards, so that the GPU times while that
+        problem is made."""
         for g in self.gpus:
             while self.ready and len(self.queued[g]) < GPU_DEPTH:
-                owners = [self.owner.get(it["batch"]["source"]) for it in self.ready]
-                mine = [k for k, o in enumerate(owners) if o == g]
-                free = [k for k, o in enumerate(owners) if o not in self.gpus]
-                waiting = collections.Counter(it["batch"]["source"] for it in self.ready)
-                k = (mine or free or [max(range(len(self.ready)), key=lambda k: waiting[
-                    self.ready[k]["batch"]["source"]])])[0]
-                item = self.ready.pop(k)
+                item = self.ready.pop(self.pick(g))
                 item["candidates"] = [i for i in item["candidates"]
                                       if item["batch"]["candidates"][i]["config"] not in self.done]
                 if not item["candidates"]:
                     continue
-                if self.owner.get(item["batch"]["source"]) not in self.gpus:
-                    self.owner[item["batch"]["source"]] = g
-                exe = self.batches[item["batch"]["source"]]["exe"]
-                meta = {"batch": self.index[item["batch"]["source"]], "name": item["name"],
+                source = item["batch"]["source"]
+                if self.owner.get(source) not in self.gpus:
+                    self.take(source, g)
+                if self.ahead.get(g) == source:
+                    del self.ahead[g]
+                meta = {"batch": self.index[source], "name": item["name"],
                         "candidates": item["candidates"], "compile_ms": item["compile_ms"]}
                 fut = self.client.submit(
-                    gpu_task, self.files, exe, item["cubin"], meta, self.a.timeout, self.topic,
-                    workers=[g], resources={"GPU": 1}, pure=False,
+                    gpu_task, self.files, item["exe"], item["cubin"], meta, self.a.timeout,
+                    self.topic, workers=[g], resources={"GPU": 1}, pure=False,
                     key="time-%s-%s" % (item["name"], uuid.uuid4().hex[:8]))
                 item["worker"] = g
                 self.pending[fut] = ("gpu", item)
                 self.queued[g].add(fut)
+        for g in self.gpus:
+            if g in self.ahead or not self.queued[g]:
+                continue
+            free = [b for b, state in self.batches.items()
+                    if state["exe"] is not None and self.owner.get(b) not in self.gpus]
+            # One with shards waiting first, else one whose shards are
+            # still compiling (its harness is built).
+            source = next((it["batch"]["source"] for it in self.ready
+                           if it["batch"]["source"] in free), None) or next(
+                (b for b in free if any(c["config"] not in self.done for c in
+                                        self.m["batches"][self.index[b]]["candidates"])), None)
+            if source is None:
+                continue
+            self.take(source, g)
+            self.ahead[g] = source
+            # Before the shards queued there (a higher priority), as a GPU
+            # task (the worker's one GPU slot): it only starts a process.
+            fut = self.client.submit(
+                start_task, self.files, self.batches[source]["exe"], self.index[source],
+                self.a.timeout, workers=[g], resources={"GPU": 1}, pure=False, priority=10,
+                key="start-%s-%s" % (self.index[source], uuid.uuid4().hex[:8]))
+            self.pending[fut] = ("start", g)
+            self.starting[g].add(fut)
+
+    def started(self, fut, g):
+        self.starting[g].discard(fut)
+        if fut.status == "error":
+            # Its shards start the harness themselves, wherever they go.
+            return
+        self.counts["harnesses"] += fut.result()["harnesses"]
+        self.counts["ahead"] += fut.result()["harnesses"]
 
     def timed(self, fut, item):
         self.queued[item["worker"]].discard(fut)
@@ -572,12 +658,17 @@ class Run:
             if time.time() - seen > 0.5:
                 seen = time.time()
                 _, gpus = self.workers()
-                for g in set(self.queued) - set(gpus):
-                    # Lost: its shards go to the others.
-                    for fut in list(self.queued.pop(g)):
+                for g in (set(self.queued) | set(self.starting)) - set(gpus):
+                    # Lost: its shards go to the others, its batches to
+                    # whoever takes them.
+                    for fut in list(self.queued.pop(g, ())):
                         kind, item = self.pending.pop(fut)
                         fut.cancel()
                         self.again(item, "its GPU worker %s was lost" % g)
+                    for fut in self.starting.pop(g, ()):
+                        self.pending.pop(fut, None)
+                        fut.cancel()
+                    self.ahead.pop(g, None)
                 self.gpus = gpus
             self.drain()
             self.deal()
@@ -600,6 +691,8 @@ class Run:
                     continue
                 if kind == "compile":
                     self.compiled(fut, what)
+                elif kind == "start":
+                    self.started(fut, what)
                 else:
                     self.timed(fut, what)
 

@@ -644,42 +644,63 @@ class Run:
             self.hand_over(job, cubin, ms)
 
     def hand_over(self, job, cubin, ms):
-        state = self.batches[job["batch"]["source"]]
-        if state["error"] is not None:
-            for i in job["candidates"]:
-                self.fail(job, i, state["error"], ms)
-            return
-        item = dict(batch=job["batch"], cubin=cubin, candidates=job["candidates"],
-                    compile_ms=ms / len(job["candidates"]))
-        if self.a.compile_only:
-            return
-        if state["exe"] is None:
-            state["waiting"].append(item)
-        else:
-            item.update(exe=state["exe"], compile_ms=item["compile_ms"] + state["share"])
+        item = self.shard_ended(self.batches[job["batch"]["source"]], job,
+                                dict(batch=job["batch"], cubin=cubin, candidates=job["candidates"],
+                                     compile_ms=ms / len(job["candidates"])), ms, self.fail)
+        if item is not None and not self.a.compile_only:
             self.ready.put(item)
 
     def harness_built(self, job, out, ms, errors):
         with self.lock:
-            self.harness_here(job, out, ms, errors)
+            waiting = self.harness_ended(self.batches[job["batch"]["source"]], job, out, ms,
+                                         errors, self.fail)
+            if errors is None and not self.a.compile_only:
+                for w in self.workers:
+                    self.ready.put(dict(start=True, batch=job["batch"], exe=out, gpu=w.gpu))
+                for item in waiting:
+                    self.ready.put(item)
 
-    def harness_here(self, job, out, ms, errors):
-        state = self.batches[job["batch"]["source"]]
+    # A batch's state, which the Dask runner (dask_runner.py) keeps through
+    # these same functions: its harness once built (``exe``: a path here, a
+    # Dask future there) or the error that stopped it, the shards built
+    # before it, and its compile time shared by the candidates it serves.
+    @staticmethod
+    def batch_state(size):
+        return dict(exe=None, error=None, waiting=[], share=0.0, size=max(1, size))
+
+    @staticmethod
+    def harness_ended(state, job, exe, ms, errors, fail):
+        """The compile of ``job``, a batch's harness, ended: the shards that
+        waited for it, each with its share of the compile; ``errors``: the
+        batch's host code does not build, so none of its candidates can run
+        (``fail(job, i, reason, ms)`` each; shard_ended fails the later
+        ones, in later rounds too)."""
         if errors is not None:
-            # The batch's host code does not build: no candidate of it can
-            # run (in later rounds neither: shard_built fails them).
             state["error"] = errors[0]
             for i in job["candidates"]:
-                self.fail(job, i, errors[0], ms)
-            return
-        state.update(exe=out, share=ms / state["size"])
-        if not self.a.compile_only:
-            for w in self.workers:
-                self.ready.put(dict(start=True, batch=job["batch"], exe=out, gpu=w.gpu))
-        for item in state["waiting"]:
-            item.update(exe=out, compile_ms=item["compile_ms"] + state["share"])
-            self.ready.put(item)
-        state["waiting"] = []
+                fail(job, i, errors[0], ms)
+            return []
+        state.update(exe=exe, share=ms / state["size"])
+        waiting, state["waiting"] = state["waiting"], []
+        for item in waiting:
+            item.update(exe=exe, compile_ms=item["compile_ms"] + state["share"])
+        return waiting
+
+    @staticmethod
+    def shard_ended(state, job, item, ms, fail):
+        """A shard of ``job``'s batch is built (``item``: what the GPUs
+        need of it): the item to time now, with its share of the harness's
+        compile, or None: it waits for the harness (harness_ended returns
+        it), or the harness failed and so do its candidates."""
+        if state["error"] is not None:
+            for i in job["candidates"]:
+                fail(job, i, state["error"], ms)
+            return None
+        if state["exe"] is None:
+            state["waiting"].append(item)
+            return None
+        item.update(exe=state["exe"], compile_ms=item["compile_ms"] + state["share"])
+        return item
 
     def unique(self, jobs, tag):
         """``jobs`` with names no other compile of this process has (a
@@ -702,8 +723,7 @@ class Run:
                 # Its compile time is shared by the candidates it serves:
                 # with --rounds, every candidate of its batch.
                 n = len(job["batch"]["candidates"]) if self.a.rounds else len(job["candidates"])
-                self.batches[job["batch"]["source"]] = dict(exe=None, error=None, waiting=[],
-                                                            share=0.0, size=max(1, n))
+                self.batches[job["batch"]["source"]] = self.batch_state(n)
         # Harnesses first: a batch's shards wait for it.
         building = {self.compilers.submit(compile_job, self.m, job, self.a.nvcc, split): job
                     for job in sorted(jobs, key=lambda j: j["kind"] != "harness")}

@@ -7,11 +7,13 @@
 # it holds a candidate named in FAKE_NVCC_PTXAS (ptxas's error names the
 # kernel) or FAKE_NVCC_FRONT (a front-end error that names no candidate, at
 # a line of the user's, or of run.py's copy of the batch without #line).
+# The harness executable of the batch FAKE_NVCC_HOST names (batch_1) fails
+# as nvcc fails on host code.
 # Every compile is logged to FAKE_NVCC_LOG, one line of its candidates
 # ("harness" for the executable).
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
-# FAKE_HARNESS_LOG, one line per start), then for each shard line on stdin
+# FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
 # times its candidates: candidate 1 corrupts the context (the harness reports
 # it and exits 3), candidate 4 kills the process, candidate 6 hangs, the
 # others are correct.
@@ -79,6 +81,11 @@ if "-cubin" in args:
         f.write("\n".join(names))
     sys.exit(0)
 
+host = os.environ.get("FAKE_NVCC_HOST")
+if host and os.path.basename(args[-1]) == host + ".cu":
+    print("%s(12): error: identifier \"undeclared_host\" is undefined" % args[-1],
+          file=sys.stderr)
+    sys.exit(1)
 with open(out, "w") as f:
     f.write('''#!/usr/bin/env python3
 import json, os, signal, sys, time
@@ -88,6 +95,7 @@ KILL = os.environ.get("FAKE_KILL_WORKER", "").split(":")
 with open(os.environ.get("FAKE_HARNESS_LOG", os.devnull), "a") as log:
     log.write("start\\n")
 print(json.dumps({"device": "Fake GPU", "driver": "13.0", "cc": 90}), flush=True)
+time.sleep(float(os.environ.get("FAKE_SETUP_S", "0")))
 print(json.dumps({"setup_ms": 100}), flush=True)
 assert sys.argv[1] == "--serve"
 for line in sys.stdin:
