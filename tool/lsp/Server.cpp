@@ -2,7 +2,6 @@
 #include "lsp/Server.h"
 #include "lsp/ClangdProcess.h"
 #include "lsp/Documents.h"
-#include "lsp/IncludeLine.h"
 #include "lsp/MetaCompletion.h"
 #include "lsp/Rewrite.h"
 #include "lsp/Transport.h"
@@ -114,9 +113,8 @@ private:
                  llvm::StringRef PreludePath);
   /// Makes \p Err metacu's diagnostics of \p D (its errors in the dialect
   /// headers it includes at the #include line that reads them, and on the
-  /// header); \p Flags: the file's, to find that line.
-  void setMetacuDiagnostics(Document &D, llvm::Error Err,
-                            const CompileFlags *Flags);
+  /// header).
+  void setMetacuDiagnostics(Document &D, llvm::Error Err);
   /// \p D's diagnostics, and those its includers' errors put on it.
   json::Array diagnosticsOf(const Document &D) const;
   /// Publishes the diagnostics of a header that is not an open dialect
@@ -633,8 +631,7 @@ bool Server::configure(Document &D, const PipelineOptions &P,
   return true;
 }
 
-void Server::setMetacuDiagnostics(Document &D, llvm::Error Err,
-                                  const CompileFlags *Flags) {
+void Server::setMetacuDiagnostics(Document &D, llvm::Error Err) {
   json::Array Out;
   llvm::StringMap<json::Array> InHeaders;
   auto Severity = [](llvm::StringRef S) {
@@ -698,17 +695,17 @@ void Server::setMetacuDiagnostics(Document &D, llvm::Error Err,
                            {"severity", Severity(E.severity())},
                            {"source", "metacu"},
                            {"message", E.text()}});
-        // ...and in this file at the #include that reads it (at the top
-        // where none of its own leads there), as clangd shows an error of
-        // an included file.
+        // ...and in this file at the #include that reads it (the expansion
+        // knows which one spliced the header; at the top where none of its
+        // own does), as clangd shows an error of an included file.
         std::string Where = E.path().str();
         if (W.Line)
           Where += ":" + std::to_string(W.Line) + ":" + std::to_string(W.Col);
         json::Object Line = Top;
-        if (auto L = Flags ? includeLineOf(D.Path, D.Text->text(), Path, *Flags)
-                           : std::nullopt) {
-          llvm::StringRef Text = D.Text->line(*L);
-          unsigned Start = D.Text->offset({*L, 0}, PositionEncoding::UTF8);
+        if (unsigned Included = E.includedAt()) {
+          unsigned L = Included - 1;
+          llvm::StringRef Text = D.Text->line(L);
+          unsigned Start = D.Text->offset({L, 0}, PositionEncoding::UTF8);
           LspPosition B = D.Text->position(
               Start + Text.size() - Text.ltrim().size(), Map.encoding());
           LspPosition End =
@@ -819,7 +816,7 @@ void Server::expand(Document &D) {
   D.Dialect = true;
   auto P = Opts.OptionsFor(D.Path);
   if (!P) {
-    setMetacuDiagnostics(D, P.takeError(), nullptr);
+    setMetacuDiagnostics(D, P.takeError());
     publish(D);
     return;
   }
@@ -850,7 +847,7 @@ void Server::expanded(Expansion &Done) {
   Document &D = It->second;
   llvm::Expected<ExpandedFile> &X = *Done.Result;
   if (!X) {
-    setMetacuDiagnostics(D, X.takeError(), &Done.Options.Flags);
+    setMetacuDiagnostics(D, X.takeError());
     publish(D);
     return;
   }
@@ -866,7 +863,7 @@ void Server::expanded(Expansion &Done) {
       Preludes.path() + "/" + llvm::utohexstr(llvm::xxh3_64bits(D.Path)) + ".h";
   if (!D.Expanded || D.Expanded->prelude() != E->prelude())
     if (auto Err = writeOutput(Prelude, E->prelude())) {
-      setMetacuDiagnostics(D, std::move(Err), nullptr);
+      setMetacuDiagnostics(D, std::move(Err));
       publish(D);
       return;
     }
