@@ -69,7 +69,29 @@ public:
                                                  unsigned End,
                                                  llvm::StringRef Text) const;
 
+  /// The expansion after an edit of ordinary code that adds or removes a
+  /// line break, turning the document's text \p Old into \p New, bytes
+  /// [\p Begin, \p End) of \p Old replaced (by what \p New has there):
+  /// each copy of the whole lines the edit touches edited alike, the
+  /// places after them moved.
+  /// None where some copy of those lines is not a verbatim copy of all of
+  /// them (the edit touches a meta value, a splice, a construct, or lines
+  /// an unrolled body copies only in part), or they have none. Lines
+  /// added or removed between lines, or an empty line edited, go with the
+  /// line before (else the one after).
+  std::shared_ptr<ExpandedDocument> withEdit(const TextLines &Old,
+                                             const TextLines &New,
+                                             unsigned Begin,
+                                             unsigned End) const;
+
 private:
+  /// withEdit() of the lines [\p From, \p To) of \p Old, which hold the
+  /// edit and are lines of \p New too.
+  std::shared_ptr<ExpandedDocument> withEditOf(const TextLines &Old,
+                                               const TextLines &New,
+                                               unsigned From,
+                                               unsigned To) const;
+
   TextLines Body;
   std::string Prelude;
   OutputMap Map;

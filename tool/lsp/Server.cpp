@@ -370,21 +370,29 @@ static bool answersWithEdits(llvm::StringRef Method) {
 /// typing, so that clangd's answer to the edit comes first.
 constexpr std::chrono::milliseconds ConfirmAfter{1000};
 
-/// An edit of ordinary code on one line changes the expansion only where
-/// the line is copied (Documents.h): clangd gets the edited expansion
-/// without waiting for the generator, and the whole file is expanded once
-/// typing pauses, in case the edit meant more (a call that makes a helper
-/// __host__ __device__).
+/// An edit of ordinary code changes the expansion only where the lines it
+/// touches are copied (Documents.h), and moves what follows: clangd gets
+/// the edited expansion without waiting for the generator, and the whole
+/// file is expanded once typing pauses, in case the edit meant more (a
+/// call that makes a helper __host__ __device__, a line number).
 bool Server::editOrdinaryCode(Document &D, const TextLines &Old) {
   if (!D.Expanded || !D.MetacuDiagnostics.empty())
     return false;
   TextEdit E = difference(Old.text(), D.Text->text());
   if (!editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), E))
     return false;
-  LspPosition At = Old.position(E.Begin, PositionEncoding::UTF8);
-  unsigned Col = At.Character;
-  auto Edited =
-      D.Expanded->withLineEdit(At.Line, Col, Col + (E.End - E.Begin), E.Text);
+  std::shared_ptr<ExpandedDocument> Edited;
+  if (Old.text().slice(E.Begin, E.End).contains('\n') ||
+      llvm::StringRef(E.Text).contains('\n')) {
+    Edited = D.Expanded->withEdit(Old, *D.Text, E.Begin, E.End);
+  } else {
+    // Within a line: the edited bytes' copies, also on a line with a meta
+    // value.
+    LspPosition At = Old.position(E.Begin, PositionEncoding::UTF8);
+    unsigned Col = At.Character;
+    Edited =
+        D.Expanded->withLineEdit(At.Line, Col, Col + (E.End - E.Begin), E.Text);
+  }
   if (!Edited)
     return false;
   D.Expanded = std::move(Edited);
