@@ -154,8 +154,23 @@ ExpandedDocument::withEdit(const TextLines &Old, const TextLines &New,
     if (auto E = withEditOf(Old, New, LineStart(From - 1), To))
       return E;
   if (To < O.size())
-    return withEditOf(Old, New, From, NextLine(To));
-  return nullptr;
+    if (auto E = withEditOf(Old, New, From, NextLine(To)))
+      return E;
+  // Lines added after a line that has its copies, if not whole ones (a
+  // meta value on it): the insertion moved as far back as it goes ("a;\n
+  // \n  b" is "a;" and "\n  " added), so that it ends that line.
+  if (Begin != End)
+    return nullptr;
+  llvm::StringRef Added = N.slice(Begin, Begin + Delta);
+  auto EndsALine = [&] {
+    return Begin < O.size() && O[Begin] == '\n' && Added.starts_with("\n");
+  };
+  while (!EndsALine() && Begin > 0 && !Added.empty() &&
+         O[Begin - 1] == Added.back()) {
+    --Begin;
+    Added = N.slice(Begin, Begin + Delta);
+  }
+  return EndsALine() ? withLinesAfter(Old, New, Begin) : nullptr;
 }
 
 std::shared_ptr<ExpandedDocument>
@@ -164,7 +179,6 @@ ExpandedDocument::withEditOf(const TextLines &Old, const TextLines &New,
   llvm::StringRef O = Old.text();
   int Delta = int(New.text().size()) - int(O.size());
   llvm::StringRef Region = O.slice(From, To);
-  llvm::StringRef NewRegion = New.text().slice(From, To + Delta);
 
   std::string Whole = Prelude + Body.text().str();
   auto InputOffset = [&](const InputPlace &At) {
@@ -172,10 +186,6 @@ ExpandedDocument::withEditOf(const TextLines &Old, const TextLines &New,
   };
   // The copies of the region: output text equal to it, made of verbatim
   // pieces of it in order and the line breaks between them.
-  struct Copy {
-    unsigned Out;
-    uint64_t Passes;
-  };
   std::vector<Copy> Copies;
   llvm::ArrayRef<OutputMap::Piece> Pieces = Map.pieces();
   size_t InRegion = 0, InCopies = 0;
@@ -215,7 +225,65 @@ ExpandedDocument::withEditOf(const TextLines &Old, const TextLines &New,
   // copy of a part of it).
   if (Copies.empty() || InCopies != InRegion)
     return nullptr;
+  return withCopiesEdited(Old, New, From, To, Copies);
+}
 
+std::shared_ptr<ExpandedDocument>
+ExpandedDocument::withLinesAfter(const TextLines &Old, const TextLines &New,
+                                 unsigned LineEnd) const {
+  llvm::StringRef O = Old.text();
+  size_t Start = O.substr(0, LineEnd).rfind('\n');
+  unsigned LineStart = Start == llvm::StringRef::npos ? 0 : Start + 1;
+  std::string Whole = Prelude + Body.text().str();
+  // Each copy of the line: its pieces on one output line, the last a
+  // verbatim copy of the line's end followed by the output line's break.
+  std::vector<Copy> Copies;
+  const OutputMap::Piece *Last = nullptr;
+  auto EndCopy = [&] {
+    if (!Last)
+      return true;
+    unsigned In = Old.offset({Last->At.Line - 1, Last->At.Col - 1},
+                             PositionEncoding::UTF8);
+    if (!Last->At.Verbatim || In + (Last->OutEnd - Last->OutBegin) != LineEnd ||
+        Last->OutEnd >= Whole.size() || Whole[Last->OutEnd] != '\n' ||
+        Last->OutBegin < BodyOffset)
+      return false;
+    Copies.push_back({Last->OutEnd + 1, Last->Passes});
+    Last = nullptr;
+    return true;
+  };
+  for (const OutputMap::Piece &P : Map.pieces()) {
+    if (P.At.File != *Own)
+      continue;
+    unsigned In =
+        Old.offset({P.At.Line - 1, P.At.Col - 1}, PositionEncoding::UTF8);
+    if (In < LineStart || In >= LineEnd)
+      continue;
+    // A piece on another output line than the last: the last's copy ends.
+    if (Last &&
+        llvm::StringRef(Whole).slice(Last->OutEnd, P.OutBegin).contains('\n') &&
+        !EndCopy())
+      return nullptr;
+    Last = &P;
+  }
+  if (!EndCopy() || Copies.empty())
+    return nullptr;
+  return withCopiesEdited(Old, New, LineEnd + 1, LineEnd + 1, Copies);
+}
+
+std::shared_ptr<ExpandedDocument>
+ExpandedDocument::withCopiesEdited(const TextLines &Old, const TextLines &New,
+                                   unsigned From, unsigned To,
+                                   llvm::ArrayRef<Copy> Copies) const {
+  llvm::StringRef O = Old.text();
+  int Delta = int(New.text().size()) - int(O.size());
+  unsigned RegionSize = To - From;
+  llvm::StringRef NewRegion = New.text().slice(From, To + Delta);
+  std::string Whole = Prelude + Body.text().str();
+  auto InputOffset = [&](const InputPlace &At) {
+    return Old.offset({At.Line - 1, At.Col - 1}, PositionEncoding::UTF8);
+  };
+  llvm::ArrayRef<OutputMap::Piece> Pieces = Map.pieces();
   auto NewPlace = [&](unsigned Offset, bool Verbatim) {
     LspPosition P = New.position(Offset, PositionEncoding::UTF8);
     return InputPlace{*Own, P.Line + 1, P.Character + 1, Verbatim};
@@ -238,14 +306,14 @@ ExpandedDocument::withEditOf(const TextLines &Old, const TextLines &New,
               {Start + Line, Start + I, NewPlace(From + Line, true), C.Passes});
         Line = I + 1;
       }
-    Copied = C.Out + Region.size();
+    Copied = C.Out + RegionSize;
     Shift += Delta;
   };
   size_t C = 0;
   for (const OutputMap::Piece &P : Pieces) {
     while (C < Copies.size() && Copies[C].Out <= P.OutBegin)
       WriteCopy(Copies[C++]);
-    if (C > 0 && P.OutBegin < Copies[C - 1].Out + Region.size())
+    if (C > 0 && P.OutBegin < Copies[C - 1].Out + RegionSize)
       continue; // written with its copy
     OutputMap::Piece Q = P;
     Q.OutBegin += Shift;

@@ -96,8 +96,30 @@ TEST(ExpandedDocumentTest, AnEditOfAMetaValueOrMetaCodeIsNoCopyEdit) {
   EXPECT_FALSE(twoPasses(1).withLineEdit(0, 9, 10, "m")); // in '@(n)'
   EXPECT_FALSE(twoPasses(1).withLineEdit(0, 6, 10, "x")); // across it
   EXPECT_FALSE(twoPasses(1).withLineEdit(1, 0, 0, "x"));  // no copy
-  // A line added to a line with a meta value: no copy of the whole line.
-  EXPECT_FALSE(edited(twoPasses(1), Users, "int a = @(n);\nint b;\n"));
+}
+
+TEST(ExpandedDocumentTest, LinesAddedAfterALineWithAMetaValueFollowEachCopy) {
+  // No copy of the whole line, but each copy ends in a copy of its end.
+  auto E = edited(twoPasses(2), Users, "int a = @(n);\nint b;\n");
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->body().text(), "int a = 4;\nint b;\nint a = 8;\nint b;\n");
+  EXPECT_EQ(E->toBody(1, 4), 33u); // the copy the pass shown keeps
+  EXPECT_FALSE(E->live(15));
+  EXPECT_FALSE(E->live(4));
+  // A line break typed after the ';', then the new line's indentation.
+  auto F = edited(twoPasses(1), Users, "int a = @(n);\n  \n");
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->body().text(), "int a = 4;\n  \nint a = 8;\n  \n");
+}
+
+TEST(ExpandedDocumentTest, NoLinesFollowALineThatEndsInGeneratedText) {
+  // "x = @(n)": its copy ends in the constant.
+  OutputMap M;
+  unsigned F = M.fileIndex("/k.cu");
+  M.add({2, 6, {F, 1, 1, true}, ~uint64_t(0)});
+  M.add({6, 7, {F, 1, 5, false}, ~uint64_t(0)});
+  ExpandedDocument D("P\nx = 4\n", 2, std::move(M), "/k.cu", 1);
+  EXPECT_FALSE(edited(D, TextLines("x = @(n)\n"), "x = @(n)\ny;\n"));
 }
 
 /// "a;\nb;\n@meta m;\nc;\n" whose lines 1-2 an unrolled body copies twice
