@@ -182,6 +182,30 @@ class LspTest(unittest.TestCase):
         self.assertEqual(hover["range"]["start"], at)
         self.client.change(path, text)
 
+    def test_a_line_added_to_an_unrolled_body(self):
+        # Added to the four copies at once, the lines after it moved: its
+        # error is one diagnostic at its line, hover below it lands.
+        path = os.path.join(INPUTS, "symbols.cu")
+        text = read(path)
+        self.open(path)
+        line = "    float value = in[threadIdx.x + k * threads];\n"
+        edited = text.replace(line, line + "    float bad = undeclared_x;\n")
+        version = self.client.change(path, edited)
+        _, diags = self.client.wait_diagnostics(path, version=version)
+        self.assertEqual(len(diags), 1, diags)
+        self.assertIn("undeclared_x", diags[0]["message"])
+        self.assertEqual(diags[0]["range"]["start"],
+                         position(edited, "undeclared_x"))
+        at = position(edited, "scale_2(value)", len("scale_2("))
+        hover = self.client.request("textDocument/hover", {
+            "textDocument": {"uri": uri(path)}, "position": at})
+        self.assertIn("float", hover["contents"]["value"])
+        self.assertEqual(hover["range"]["start"], at)
+        # Removed again: no diagnostics.
+        version = self.client.change(path, text)
+        _, diags = self.client.wait_diagnostics(path, version=version)
+        self.assertEqual(diags, [])
+
     def test_hover_on_meta_value_shows_its_constant(self):
         path = os.path.join(INPUTS, "symbols.cu")
         self.open(path)

@@ -290,11 +290,11 @@ public:
   }
 
   SplicedInput run() {
-    write(0, {File.path().str(), File.path().str()});
+    write(0, {File.path().str(), File.path().str()}, 0);
     SourceFile Result(File.path().str(), std::move(Out));
     for (Mark &M : Marks)
       Result.markOrigin(M.Offset, std::move(M.Name.Shown), M.Line, M.Library,
-                        std::move(M.Name.Line));
+                        std::move(M.Name.Line), M.IncludedAt);
     return {std::move(Result), std::move(Headers)};
   }
 
@@ -308,6 +308,7 @@ private:
     Names Name;
     unsigned Line;
     bool Library;
+    unsigned IncludedAt;
   };
 
   /// metacu's own headers: libraries in the dialect.
@@ -328,13 +329,14 @@ private:
     return N;
   }
 
-  void mark(const Names &N, unsigned Line, bool Library) {
-    Marks.push_back({unsigned(Out.size()), N, Line, Library});
+  void mark(const Names &N, unsigned Line, bool Library, unsigned IncludedAt) {
+    Marks.push_back({unsigned(Out.size()), N, Line, Library, IncludedAt});
   }
 
   /// Appends file \p I's text, called \p Name, with its spliced headers in
-  /// place.
-  void write(int I, const Names &Name) {
+  /// place; \p IncludedAt: the input's #include line that leads there (0
+  /// for the input).
+  void write(int I, const Names &Name, unsigned IncludedAt) {
     const Entered &E = Files[I];
     // The splice has LF line breaks and no byte order mark, as the input
     // has (expandFile); the preprocessor's offsets are in the raw text.
@@ -353,7 +355,7 @@ private:
     }
     SourceFile Lines(Name.Shown, Text.str());
     bool Library = I != 0 && inRuntimeDir(E.Real);
-    mark(Name, 1, Library);
+    mark(Name, 1, Library, IncludedAt);
     std::string ParentDir = realPath(llvm::sys::path::parent_path(E.Real));
     size_t Pos = 0;
     for (auto [Hash, D] : Edits) {
@@ -372,11 +374,12 @@ private:
         Pos = End;
       } else if (D->Child >= 0 && Files[D->Child].Splice) {
         Out += Text.slice(Pos, Begin);
-        write(D->Child, namesOf(Files[D->Child]));
+        write(D->Child, namesOf(Files[D->Child]),
+              I == 0 ? Lines.line(Hash) : IncludedAt);
         if (!Out.empty() && Out.back() != '\n')
           Out += '\n';
         Pos = std::min(End + 1, Text.size());
-        mark(Name, Lines.line(Pos), Library);
+        mark(Name, Lines.line(Pos), Library, IncludedAt);
       } else if (I != 0 && !D->Angled && ParentDir != InputDir &&
                  ((D->FoundIn == ParentDir && !D->Searchable) ||
                   shadowedFromInput(*D))) {

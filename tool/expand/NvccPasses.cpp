@@ -173,16 +173,20 @@ llvm::Error refuse(const SourceFile &File, const HostSliceOptions &Opts,
     return errorAt(E.Offset, Message);
   std::string Includer =
       displayHeaderPath(File.path(), Opts.RuntimeInclude, E.Includer);
+  // The input's line that reads the includer: its #include, or the one
+  // that spliced in the header holding it.
+  unsigned IncludedAt = 0;
   if (E.InputOffset) {
     Origin From = File.origin(*E.InputOffset);
     Message += " ('" + Includer + "' is read from " + From.Path.str() + ":" +
                std::to_string(From.Where.Line) + ")";
+    IncludedAt = From.IncludedAt ? From.IncludedAt : From.Where.Line;
   } else {
     Message += " ('" + Includer + "' is read through -include)";
   }
   return llvm::make_error<SourceError>(
       displayHeaderPath(File.path(), Opts.RuntimeInclude, E.Includer), E.Where,
-      E.LineText, std::move(Message));
+      E.LineText, std::move(Message), "error", IncludedAt);
 }
 
 } // namespace

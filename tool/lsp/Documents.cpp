@@ -4,6 +4,7 @@
 #include "expand/MetaNames.h"
 #include "expand/Scan.h"
 #include "support/SourceFile.h"
+#include "support/Tokens.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -48,12 +49,67 @@ TextEdit difference(llvm::StringRef Old, llvm::StringRef New) {
 
 static bool isWordChar(char C) { return llvm::isAlnum(C) || C == '_'; }
 
+/// Whether the line of \p Text holding \p Offset is a directive's or part
+/// of a line continued with a backslash.
+static bool inDirectiveOrContinued(llvm::StringRef Text, size_t Offset) {
+  size_t Begin = Text.substr(0, Offset).rfind('\n');
+  Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
+  size_t End = std::min(Text.find('\n', Offset), Text.size());
+  llvm::StringRef Line = Text.slice(Begin, End);
+  return Line.ltrim().starts_with("#") || Line.ends_with("\\") ||
+         (Begin > 0 && Text.substr(0, Begin - 1).ends_with("\\"));
+}
+
+/// Whether \p New (lexed: \p NewToks) lexes as \p Old after the lines
+/// \p E touches (a comment or literal it opens or closes would change
+/// what follows), and has no '@' nor 'codegen' on them (it may uncover a
+/// construct).
+static bool lexesAlikeAfterTheEdit(llvm::StringRef Old,
+                                   llvm::ArrayRef<Token> NewToks,
+                                   const TextEdit &E) {
+  int Delta = int(E.Text.size()) - int(E.End - E.Begin);
+  size_t Start = Old.substr(0, E.Begin).rfind('\n');
+  unsigned From = Start == llvm::StringRef::npos ? 0 : Start + 1;
+  size_t Break = Old.find('\n', E.End);
+  unsigned To = Break == llvm::StringRef::npos ? Old.size() : Break + 1;
+  std::string Copy = Old.str(); // NUL-terminated, for the lexer
+  std::vector<Token> OldToks = lexRaw(Copy);
+  auto Since = [](llvm::ArrayRef<Token> Toks, unsigned Offset) {
+    return Toks.drop_front(
+        llvm::partition_point(
+            Toks, [&](const Token &T) { return T.Offset < Offset; }) -
+        Toks.begin());
+  };
+  llvm::ArrayRef<Token> A = Since(OldToks, To), B = Since(NewToks, To + Delta);
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I].Kind != B[I].Kind || A[I].Text != B[I].Text)
+      return false;
+  for (const Token &T : Since(NewToks, From))
+    if (T.Offset < To + Delta && (T.isAt() || T.isIdent("codegen")))
+      return false;
+  return true;
+}
+
 bool editsOrdinaryCode(llvm::StringRef Path, llvm::StringRef Old,
                        llvm::StringRef New, const TextEdit &E) {
   llvm::StringRef Removed = Old.slice(E.Begin, E.End);
-  for (llvm::StringRef Part : {Removed, llvm::StringRef(E.Text)})
-    if (Part.find_first_of("\n\r@#\"'/\\") != llvm::StringRef::npos)
+  bool Quotes = false;
+  for (llvm::StringRef Part : {Removed, llvm::StringRef(E.Text)}) {
+    if (Part.find_first_of("\r@#\\") != llvm::StringRef::npos)
       return false;
+    Quotes |= Part.find_first_of("\"'/") != llvm::StringRef::npos;
+  }
+  if ((Removed.contains('\n') || llvm::StringRef(E.Text).contains('\n')) &&
+      (inDirectiveOrContinued(Old, E.Begin) ||
+       inDirectiveOrContinued(Old, E.End)))
+    return false;
+  // Offsets below are the texts' own, which a unified text's are not.
+  if ((Old.contains('\r') || Old.starts_with("\xEF\xBB\xBF")) &&
+      (Quotes || Removed.contains('\n') ||
+       llvm::StringRef(E.Text).contains('\n')))
+    return false;
   UnifiedText Unified(New);
   SourceFile File(Path.str(), Unified.take());
   auto Scanned = scan(File);
@@ -61,6 +117,8 @@ bool editsOrdinaryCode(llvm::StringRef Path, llvm::StringRef Old,
     llvm::consumeError(Scanned.takeError());
     return false;
   }
+  if (Quotes && !lexesAlikeAfterTheEdit(Old, Scanned->Tokens, E))
+    return false;
   llvm::StringSet<> Names = declaredMetaNames(*Scanned);
   if (mayDefineMetaMacros(*Scanned, Names))
     return false;

@@ -71,11 +71,16 @@ struct TextEdit {
 TextEdit difference(llvm::StringRef Old, llvm::StringRef New);
 
 /// Whether \p E, which turns \p Old into \p New (of \p Path), edits only
-/// ordinary code on one line: no line break, comment, string, character,
-/// directive or meta construct in what it removes or adds, no name meta
-/// code declares (nor codegen, __nvvm_arch, nvvm_arch_t) among the words
-/// it touches, and no #define that may make a meta macro. Such an edit
-/// changes the expansion only where the text is copied.
+/// ordinary code: no directive, line continuation or meta construct in
+/// what it removes or adds, no name meta code declares (nor codegen,
+/// __nvvm_arch, nvvm_arch_t) among the words it touches, and no #define
+/// that may make a meta macro; a line break it adds or removes not on a
+/// directive's line or a continued one (it would end or extend the
+/// directive); a quote or slash it adds or removes (in a comment, a
+/// literal) leaves what follows the lines it touches lexed as before and
+/// uncovers no construct there; neither of those two in a text with CR
+/// line breaks or a byte order mark. Such an edit changes the expansion only
+/// where the text is copied.
 bool editsOrdinaryCode(llvm::StringRef Path, llvm::StringRef Old,
                        llvm::StringRef New, const TextEdit &E);
 

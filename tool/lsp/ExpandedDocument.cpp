@@ -121,4 +121,213 @@ ExpandedDocument::withLineEdit(unsigned Line, unsigned Begin, unsigned End,
                                             Map.files()[*Own], Pass);
 }
 
+std::shared_ptr<ExpandedDocument>
+ExpandedDocument::withEdit(const TextLines &Old, const TextLines &New,
+                           unsigned Begin, unsigned End) const {
+  llvm::StringRef O = Old.text(), N = New.text();
+  int Delta = int(N.size()) - int(O.size());
+  if (!Own || End < Begin || End > O.size() || int(End) + Delta < int(Begin))
+    return nullptr;
+  // The whole lines the edit touches, [From, To) of the old text with the
+  // line break of the last, and [From, To + Delta) of the new: what each
+  // copy must hold in full. An edit that ends a line where one ended
+  // before leaves the next line alone.
+  auto LineStart = [&](unsigned Offset) {
+    size_t Break = O.substr(0, Offset).rfind('\n');
+    return Break == llvm::StringRef::npos ? 0u : unsigned(Break + 1);
+  };
+  auto NextLine = [&](unsigned Offset) {
+    size_t Break = O.find('\n', Offset);
+    return Break == llvm::StringRef::npos ? unsigned(O.size())
+                                          : unsigned(Break + 1);
+  };
+  unsigned From = LineStart(Begin);
+  bool EndsLine = (End == 0 || O[End - 1] == '\n' || End == O.size()) &&
+                  (int(End) + Delta == 0 || N[End + Delta - 1] == '\n');
+  unsigned To = EndsLine ? End : NextLine(End);
+  if (auto E = withEditOf(Old, New, From, To))
+    return E;
+  // Lines added or removed between lines, or a line the expansion has no
+  // piece of (an empty one) edited: they go with the line before, or else
+  // the line after.
+  if (From > 0)
+    if (auto E = withEditOf(Old, New, LineStart(From - 1), To))
+      return E;
+  if (To < O.size())
+    if (auto E = withEditOf(Old, New, From, NextLine(To)))
+      return E;
+  // Lines added after a line that has its copies, if not whole ones (a
+  // meta value on it): the insertion moved as far back as it goes ("a;\n
+  // \n  b" is "a;" and "\n  " added), so that it ends that line.
+  if (Begin != End)
+    return nullptr;
+  llvm::StringRef Added = N.slice(Begin, Begin + Delta);
+  auto EndsALine = [&] {
+    return Begin < O.size() && O[Begin] == '\n' && Added.starts_with("\n");
+  };
+  while (!EndsALine() && Begin > 0 && !Added.empty() &&
+         O[Begin - 1] == Added.back()) {
+    --Begin;
+    Added = N.slice(Begin, Begin + Delta);
+  }
+  return EndsALine() ? withLinesAfter(Old, New, Begin) : nullptr;
+}
+
+std::shared_ptr<ExpandedDocument>
+ExpandedDocument::withEditOf(const TextLines &Old, const TextLines &New,
+                             unsigned From, unsigned To) const {
+  llvm::StringRef O = Old.text();
+  int Delta = int(New.text().size()) - int(O.size());
+  llvm::StringRef Region = O.slice(From, To);
+
+  std::string Whole = Prelude + Body.text().str();
+  auto InputOffset = [&](const InputPlace &At) {
+    return Old.offset({At.Line - 1, At.Col - 1}, PositionEncoding::UTF8);
+  };
+  // The copies of the region: output text equal to it, made of verbatim
+  // pieces of it in order and the line breaks between them.
+  std::vector<Copy> Copies;
+  llvm::ArrayRef<OutputMap::Piece> Pieces = Map.pieces();
+  size_t InRegion = 0, InCopies = 0;
+  for (size_t I = 0; I < Pieces.size(); ++I) {
+    const OutputMap::Piece &P = Pieces[I];
+    if (P.At.File != *Own)
+      continue;
+    unsigned In = InputOffset(P.At);
+    if (In < From || In >= To)
+      continue;
+    ++InRegion;
+    if (!P.At.Verbatim || In != From)
+      continue;
+    unsigned Out = P.OutBegin, OutEnd = P.OutBegin + Region.size();
+    if (Out < BodyOffset || OutEnd > Whole.size() ||
+        llvm::StringRef(Whole).slice(Out, OutEnd) != Region)
+      return nullptr;
+    unsigned Next = Out;
+    size_t J = I;
+    for (; J < Pieces.size() && Pieces[J].OutBegin < OutEnd; ++J) {
+      const OutputMap::Piece &Q = Pieces[J];
+      for (; Next < Q.OutBegin; ++Next)
+        if (Whole[Next] != '\n')
+          return nullptr;
+      if (Q.At.File != *Own || !Q.At.Verbatim || Q.Passes != P.Passes ||
+          Q.OutEnd > OutEnd || InputOffset(Q.At) != From + (Q.OutBegin - Out))
+        return nullptr;
+      Next = Q.OutEnd;
+    }
+    for (; Next < OutEnd; ++Next)
+      if (Whole[Next] != '\n')
+        return nullptr;
+    Copies.push_back({Out, P.Passes});
+    InCopies += J - I;
+  }
+  // Every place of the region is in a copy (none is generated text, none a
+  // copy of a part of it).
+  if (Copies.empty() || InCopies != InRegion)
+    return nullptr;
+  return withCopiesEdited(Old, New, From, To, Copies);
+}
+
+std::shared_ptr<ExpandedDocument>
+ExpandedDocument::withLinesAfter(const TextLines &Old, const TextLines &New,
+                                 unsigned LineEnd) const {
+  llvm::StringRef O = Old.text();
+  size_t Start = O.substr(0, LineEnd).rfind('\n');
+  unsigned LineStart = Start == llvm::StringRef::npos ? 0 : Start + 1;
+  std::string Whole = Prelude + Body.text().str();
+  // Each copy of the line: its pieces on one output line, the last a
+  // verbatim copy of the line's end followed by the output line's break.
+  std::vector<Copy> Copies;
+  const OutputMap::Piece *Last = nullptr;
+  auto EndCopy = [&] {
+    if (!Last)
+      return true;
+    unsigned In = Old.offset({Last->At.Line - 1, Last->At.Col - 1},
+                             PositionEncoding::UTF8);
+    if (!Last->At.Verbatim || In + (Last->OutEnd - Last->OutBegin) != LineEnd ||
+        Last->OutEnd >= Whole.size() || Whole[Last->OutEnd] != '\n' ||
+        Last->OutBegin < BodyOffset)
+      return false;
+    Copies.push_back({Last->OutEnd + 1, Last->Passes});
+    Last = nullptr;
+    return true;
+  };
+  for (const OutputMap::Piece &P : Map.pieces()) {
+    if (P.At.File != *Own)
+      continue;
+    unsigned In =
+        Old.offset({P.At.Line - 1, P.At.Col - 1}, PositionEncoding::UTF8);
+    if (In < LineStart || In >= LineEnd)
+      continue;
+    // A piece on another output line than the last: the last's copy ends.
+    if (Last &&
+        llvm::StringRef(Whole).slice(Last->OutEnd, P.OutBegin).contains('\n') &&
+        !EndCopy())
+      return nullptr;
+    Last = &P;
+  }
+  if (!EndCopy() || Copies.empty())
+    return nullptr;
+  return withCopiesEdited(Old, New, LineEnd + 1, LineEnd + 1, Copies);
+}
+
+std::shared_ptr<ExpandedDocument>
+ExpandedDocument::withCopiesEdited(const TextLines &Old, const TextLines &New,
+                                   unsigned From, unsigned To,
+                                   llvm::ArrayRef<Copy> Copies) const {
+  llvm::StringRef O = Old.text();
+  int Delta = int(New.text().size()) - int(O.size());
+  unsigned RegionSize = To - From;
+  llvm::StringRef NewRegion = New.text().slice(From, To + Delta);
+  std::string Whole = Prelude + Body.text().str();
+  auto InputOffset = [&](const InputPlace &At) {
+    return Old.offset({At.Line - 1, At.Col - 1}, PositionEncoding::UTF8);
+  };
+  llvm::ArrayRef<OutputMap::Piece> Pieces = Map.pieces();
+  auto NewPlace = [&](unsigned Offset, bool Verbatim) {
+    LspPosition P = New.position(Offset, PositionEncoding::UTF8);
+    return InputPlace{*Own, P.Line + 1, P.Character + 1, Verbatim};
+  };
+  OutputMap NewMap;
+  for (const std::string &F : Map.files())
+    NewMap.fileIndex(F);
+  std::string Out;
+  unsigned Copied = 0;
+  int Shift = 0;
+  // Writes a copy of the region as it is now, a piece per line.
+  auto WriteCopy = [&](const Copy &C) {
+    Out.append(Whole, Copied, C.Out - Copied);
+    unsigned Start = Out.size();
+    Out += NewRegion;
+    for (unsigned I = 0, Line = 0; I <= NewRegion.size(); ++I)
+      if (I == NewRegion.size() || NewRegion[I] == '\n') {
+        if (I > Line)
+          NewMap.add(
+              {Start + Line, Start + I, NewPlace(From + Line, true), C.Passes});
+        Line = I + 1;
+      }
+    Copied = C.Out + RegionSize;
+    Shift += Delta;
+  };
+  size_t C = 0;
+  for (const OutputMap::Piece &P : Pieces) {
+    while (C < Copies.size() && Copies[C].Out <= P.OutBegin)
+      WriteCopy(Copies[C++]);
+    if (C > 0 && P.OutBegin < Copies[C - 1].Out + RegionSize)
+      continue; // written with its copy
+    OutputMap::Piece Q = P;
+    Q.OutBegin += Shift;
+    Q.OutEnd += Shift;
+    if (P.At.File == *Own)
+      if (unsigned In = InputOffset(P.At); In >= To)
+        Q.At = NewPlace(In + Delta, P.At.Verbatim);
+    NewMap.add(Q);
+  }
+  while (C < Copies.size())
+    WriteCopy(Copies[C++]);
+  Out.append(Whole, Copied, std::string::npos);
+  return std::make_shared<ExpandedDocument>(Out, BodyOffset, std::move(NewMap),
+                                            Map.files()[*Own], Pass);
+}
+
 } // namespace metacu

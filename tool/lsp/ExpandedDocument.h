@@ -69,7 +69,49 @@ public:
                                                  unsigned End,
                                                  llvm::StringRef Text) const;
 
+  /// The expansion after an edit of ordinary code that adds or removes a
+  /// line break, turning the document's text \p Old into \p New, bytes
+  /// [\p Begin, \p End) of \p Old replaced (by what \p New has there):
+  /// each copy of the whole lines the edit touches edited alike, the
+  /// places after them moved.
+  /// None where some copy of those lines is not a verbatim copy of all of
+  /// them (the edit touches a meta value, a splice, a construct, or lines
+  /// an unrolled body copies only in part), or they have none. Lines
+  /// added or removed between lines, or an empty line edited, go with the
+  /// line before (else the one after); lines added after a line whose
+  /// copies end in a verbatim copy of its end (a meta value before it) go
+  /// after each.
+  std::shared_ptr<ExpandedDocument> withEdit(const TextLines &Old,
+                                             const TextLines &New,
+                                             unsigned Begin,
+                                             unsigned End) const;
+
 private:
+  /// A copy of lines of the document in the expansion: where it starts,
+  /// and the passes that keep it.
+  struct Copy {
+    unsigned Out;
+    uint64_t Passes;
+  };
+  /// The expansion with \p Copies (output offsets, ascending) of the old
+  /// text's [\p From, \p To) made copies of the new text's [\p From, \p To
+  /// + its growth), a piece per line, and the places after them moved.
+  std::shared_ptr<ExpandedDocument>
+  withCopiesEdited(const TextLines &Old, const TextLines &New, unsigned From,
+                   unsigned To, llvm::ArrayRef<Copy> Copies) const;
+  /// withEdit() of lines added after the line whose break is at \p LineEnd
+  /// of \p Old: after each copy of that line, when each ends in a verbatim
+  /// copy of its end.
+  std::shared_ptr<ExpandedDocument> withLinesAfter(const TextLines &Old,
+                                                   const TextLines &New,
+                                                   unsigned LineEnd) const;
+  /// withEdit() of the lines [\p From, \p To) of \p Old, which hold the
+  /// edit and are lines of \p New too.
+  std::shared_ptr<ExpandedDocument> withEditOf(const TextLines &Old,
+                                               const TextLines &New,
+                                               unsigned From,
+                                               unsigned To) const;
+
   TextLines Body;
   std::string Prelude;
   OutputMap Map;

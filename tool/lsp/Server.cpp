@@ -2,7 +2,6 @@
 #include "lsp/Server.h"
 #include "lsp/ClangdProcess.h"
 #include "lsp/Documents.h"
-#include "lsp/IncludeLine.h"
 #include "lsp/MetaCompletion.h"
 #include "lsp/Rewrite.h"
 #include "lsp/Transport.h"
@@ -114,9 +113,8 @@ private:
                  llvm::StringRef PreludePath);
   /// Makes \p Err metacu's diagnostics of \p D (its errors in the dialect
   /// headers it includes at the #include line that reads them, and on the
-  /// header); \p Flags: the file's, to find that line.
-  void setMetacuDiagnostics(Document &D, llvm::Error Err,
-                            const CompileFlags *Flags);
+  /// header).
+  void setMetacuDiagnostics(Document &D, llvm::Error Err);
   /// \p D's diagnostics, and those its includers' errors put on it.
   json::Array diagnosticsOf(const Document &D) const;
   /// Publishes the diagnostics of a header that is not an open dialect
@@ -372,21 +370,29 @@ static bool answersWithEdits(llvm::StringRef Method) {
 /// typing, so that clangd's answer to the edit comes first.
 constexpr std::chrono::milliseconds ConfirmAfter{1000};
 
-/// An edit of ordinary code on one line changes the expansion only where
-/// the line is copied (Documents.h): clangd gets the edited expansion
-/// without waiting for the generator, and the whole file is expanded once
-/// typing pauses, in case the edit meant more (a call that makes a helper
-/// __host__ __device__).
+/// An edit of ordinary code changes the expansion only where the lines it
+/// touches are copied (Documents.h), and moves what follows: clangd gets
+/// the edited expansion without waiting for the generator, and the whole
+/// file is expanded once typing pauses, in case the edit meant more (a
+/// call that makes a helper __host__ __device__, a line number).
 bool Server::editOrdinaryCode(Document &D, const TextLines &Old) {
   if (!D.Expanded || !D.MetacuDiagnostics.empty())
     return false;
   TextEdit E = difference(Old.text(), D.Text->text());
   if (!editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), E))
     return false;
-  LspPosition At = Old.position(E.Begin, PositionEncoding::UTF8);
-  unsigned Col = At.Character;
-  auto Edited =
-      D.Expanded->withLineEdit(At.Line, Col, Col + (E.End - E.Begin), E.Text);
+  std::shared_ptr<ExpandedDocument> Edited;
+  if (Old.text().slice(E.Begin, E.End).contains('\n') ||
+      llvm::StringRef(E.Text).contains('\n')) {
+    Edited = D.Expanded->withEdit(Old, *D.Text, E.Begin, E.End);
+  } else {
+    // Within a line: the edited bytes' copies, also on a line with a meta
+    // value.
+    LspPosition At = Old.position(E.Begin, PositionEncoding::UTF8);
+    unsigned Col = At.Character;
+    Edited =
+        D.Expanded->withLineEdit(At.Line, Col, Col + (E.End - E.Begin), E.Text);
+  }
   if (!Edited)
     return false;
   D.Expanded = std::move(Edited);
@@ -633,8 +639,7 @@ bool Server::configure(Document &D, const PipelineOptions &P,
   return true;
 }
 
-void Server::setMetacuDiagnostics(Document &D, llvm::Error Err,
-                                  const CompileFlags *Flags) {
+void Server::setMetacuDiagnostics(Document &D, llvm::Error Err) {
   json::Array Out;
   llvm::StringMap<json::Array> InHeaders;
   auto Severity = [](llvm::StringRef S) {
@@ -698,17 +703,17 @@ void Server::setMetacuDiagnostics(Document &D, llvm::Error Err,
                            {"severity", Severity(E.severity())},
                            {"source", "metacu"},
                            {"message", E.text()}});
-        // ...and in this file at the #include that reads it (at the top
-        // where none of its own leads there), as clangd shows an error of
-        // an included file.
+        // ...and in this file at the #include that reads it (the expansion
+        // knows which one spliced the header; at the top where none of its
+        // own does), as clangd shows an error of an included file.
         std::string Where = E.path().str();
         if (W.Line)
           Where += ":" + std::to_string(W.Line) + ":" + std::to_string(W.Col);
         json::Object Line = Top;
-        if (auto L = Flags ? includeLineOf(D.Path, D.Text->text(), Path, *Flags)
-                           : std::nullopt) {
-          llvm::StringRef Text = D.Text->line(*L);
-          unsigned Start = D.Text->offset({*L, 0}, PositionEncoding::UTF8);
+        if (unsigned Included = E.includedAt()) {
+          unsigned L = Included - 1;
+          llvm::StringRef Text = D.Text->line(L);
+          unsigned Start = D.Text->offset({L, 0}, PositionEncoding::UTF8);
           LspPosition B = D.Text->position(
               Start + Text.size() - Text.ltrim().size(), Map.encoding());
           LspPosition End =
@@ -819,7 +824,7 @@ void Server::expand(Document &D) {
   D.Dialect = true;
   auto P = Opts.OptionsFor(D.Path);
   if (!P) {
-    setMetacuDiagnostics(D, P.takeError(), nullptr);
+    setMetacuDiagnostics(D, P.takeError());
     publish(D);
     return;
   }
@@ -850,7 +855,7 @@ void Server::expanded(Expansion &Done) {
   Document &D = It->second;
   llvm::Expected<ExpandedFile> &X = *Done.Result;
   if (!X) {
-    setMetacuDiagnostics(D, X.takeError(), &Done.Options.Flags);
+    setMetacuDiagnostics(D, X.takeError());
     publish(D);
     return;
   }
@@ -866,7 +871,7 @@ void Server::expanded(Expansion &Done) {
       Preludes.path() + "/" + llvm::utohexstr(llvm::xxh3_64bits(D.Path)) + ".h";
   if (!D.Expanded || D.Expanded->prelude() != E->prelude())
     if (auto Err = writeOutput(Prelude, E->prelude())) {
-      setMetacuDiagnostics(D, std::move(Err), nullptr);
+      setMetacuDiagnostics(D, std::move(Err));
       publish(D);
       return;
     }

@@ -10,7 +10,7 @@ SourceError::SourceError(const SourceFile &File, unsigned Offset,
                          std::string Message, std::string Severity)
     : SourceError(File.origin(Offset).Path.str(), File.origin(Offset).Where,
                   File.lineText(Offset).str(), std::move(Message),
-                  std::move(Severity)) {}
+                  std::move(Severity), File.origin(Offset).IncludedAt) {}
 
 void SourceError::log(llvm::raw_ostream &OS) const {
   OS << Path;

@@ -53,11 +53,13 @@ public:
   /// \p LineText is the source line, printed with a caret under \p Col;
   /// none for a place whose text is not at hand (a system header's). Line 0
   /// is the file as a whole ("path: error: ...").
+  /// \p IncludedAt: includedAt().
   SourceError(std::string Path, LineCol Where,
               std::optional<std::string> LineText, std::string Message,
-              std::string Severity = "error")
+              std::string Severity = "error", unsigned IncludedAt = 0)
       : Path(std::move(Path)), Where(Where), LineText(std::move(LineText)),
-        Message(std::move(Message)), Severity(std::move(Severity)) {}
+        Message(std::move(Message)), Severity(std::move(Severity)),
+        IncludedAt(IncludedAt) {}
 
   /// \p Message at \p Offset of \p File.
   SourceError(const SourceFile &File, unsigned Offset, std::string Message,
@@ -65,6 +67,12 @@ public:
 
   llvm::StringRef path() const { return Path; }
   LineCol where() const { return Where; }
+  /// For a place in a header the input's expansion read in (a dialect
+  /// header spliced in, Origin::IncludedAt): the line of the input's own
+  /// #include that reads it, where an editor showing the input puts the
+  /// error. 0 where the error is in the input itself or that is unknown.
+  /// The printed diagnostic does not show it.
+  unsigned includedAt() const { return IncludedAt; }
   const std::string &text() const { return Message; }
   /// "error", "warning" or "note".
   const std::string &severity() const { return Severity; }
@@ -81,6 +89,7 @@ private:
   std::optional<std::string> LineText;
   std::string Message;
   std::string Severity;
+  unsigned IncludedAt;
 };
 
 /// \p Err with each LocatedError in it made a SourceError of \p File; other

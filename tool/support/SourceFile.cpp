@@ -112,17 +112,19 @@ llvm::StringRef SourceFile::lineText(unsigned Offset) const {
 }
 
 void SourceFile::markOrigin(unsigned Offset, std::string P, unsigned Line,
-                            bool Library, std::string LinePath) {
+                            bool Library, std::string LinePath,
+                            unsigned IncludedAt) {
   if (LinePath.empty())
     LinePath = P;
-  Marks.push_back({Offset, std::move(P), Line, Library, std::move(LinePath)});
+  Marks.push_back(
+      {Offset, std::move(P), Line, Library, std::move(LinePath), IncludedAt});
 }
 
 SourceFile SourceFile::withText(std::string NewText) const {
   SourceFile Out(Path, std::move(NewText));
   for (const Mark &M : Marks)
     Out.Marks.push_back({Out.offsetOfLine(line(M.Offset)), M.Path, M.Line,
-                         M.Library, M.LinePath});
+                         M.Library, M.LinePath, M.IncludedAt});
   return Out;
 }
 
@@ -139,7 +141,8 @@ Origin SourceFile::origin(unsigned Offset) const {
   return {M.Path,
           M.LinePath,
           {M.Line + Here.Line - lineCol(M.Offset).Line, Here.Col},
-          M.Library};
+          M.Library,
+          M.IncludedAt};
 }
 
 } // namespace metacu

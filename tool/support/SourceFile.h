@@ -37,6 +37,11 @@ struct Origin {
   /// In a library header (metacu's own): errors there are better shown at
   /// the user's line that led to them, where that is known.
   bool Library = false;
+  /// In a file spliced in: the line of the text's own #include through
+  /// which it was read (directly, or through the headers that include it),
+  /// where an editor showing the text places what happens in the file. 0
+  /// for the text's own lines.
+  unsigned IncludedAt = 0;
 };
 
 /// The length of the line break at \p Offset of \p Text: 2 for CRLF, 1 for
@@ -102,9 +107,11 @@ public:
 
   /// From \p Offset on (the first byte of a line; marks in increasing
   /// order), the text is \p Path's from its line \p Line on; #line names
-  /// that file \p LinePath where one is given, else \p Path.
+  /// that file \p LinePath where one is given, else \p Path. \p
+  /// IncludedAt: Origin::IncludedAt of that part.
   void markOrigin(unsigned Offset, std::string Path, unsigned Line,
-                  bool Library = false, std::string LinePath = {});
+                  bool Library = false, std::string LinePath = {},
+                  unsigned IncludedAt = 0);
   /// The same file with \p NewText, which has the same lines: its origin
   /// marks stay at the starts of the same lines.
   SourceFile withText(std::string NewText) const;
@@ -123,6 +130,7 @@ private:
     unsigned Line;
     bool Library;
     std::string LinePath;
+    unsigned IncludedAt;
   };
   std::vector<Mark> Marks;
 };

@@ -132,6 +132,31 @@ TEST_F(DialectHeadersTest, NestedHeadersAreSplicedAndTheirOwnIncludesKept) {
                                                  Tmp.path("lib/inner.cuh")}));
 }
 
+TEST_F(DialectHeadersTest, SplicedTextKnowsTheInputsIncludeThatReadIt) {
+  Tmp.write("inc/inner.cuh", "#pragma once\n@meta int inner = 1;\n");
+  Tmp.write("inc/outer.h", "#pragma once\nint o;\n#include <inner.cuh>\n"
+                           "int after_inner;\n");
+  Tmp.write("d.cuh", "@meta int d = 2;\n");
+  SplicedInput S = splice("#include <cstddef>\n\n  #  include <outer.h>\n"
+                          "int mid;\n#include \"d.cuh\"\nint end;\n",
+                          {"-I" + Tmp.path("inc")});
+  auto IncludedAt = [&](llvm::StringRef Needle) {
+    size_t P = S.Text.text().find(Needle);
+    EXPECT_NE(P, llvm::StringRef::npos) << Needle.str();
+    return S.Text.origin(P).IncludedAt;
+  };
+  // Through a plain header found on the include path, and one beside the
+  // input: the #include line of the input, however it is written.
+  EXPECT_EQ(IncludedAt("@meta int inner"), 3u);
+  EXPECT_EQ(IncludedAt("int o;"), 3u);
+  EXPECT_EQ(IncludedAt("int after_inner;"), 3u);
+  EXPECT_EQ(IncludedAt("@meta int d"), 5u);
+  // The input's own lines.
+  EXPECT_EQ(IncludedAt("#include <cstddef>"), 0u);
+  EXPECT_EQ(IncludedAt("int mid;"), 0u);
+  EXPECT_EQ(IncludedAt("int end;"), 0u);
+}
+
 TEST_F(DialectHeadersTest, PlainHeaderThatIncludesADialectHeaderIsSpliced) {
   Tmp.write("all.h", "#pragma once\n#include \"d.cuh\"\nint all;\n");
   Tmp.write("d.cuh", "#pragma once\n@meta int d = 1;\n");

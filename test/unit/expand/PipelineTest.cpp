@@ -120,6 +120,26 @@ TEST(PipelineTest, ErrorsInALibraryDialectHeaderArePlacedAtTheUsersLine) {
       << E->text();
 }
 
+TEST(PipelineTest, AnErrorInADialectHeaderSaysWhichIncludeReadIt) {
+  TestTU TU("#include <cstddef>\n"
+            "\n"
+            "#include \"lanes.cuh\"\n"
+            "__global__ void k(int *p) { p[0] = @(lanes); }\n");
+  TU.write("lanes.cuh",
+           "#pragma once\n"
+           "@meta int lanes = 4;\n"
+           "@meta static_assert(lanes == 8, \"lanes must be 8\");\n");
+  auto X = expandFile(TU.file(), archs("80"), TestTU::pipelineOptions());
+  ASSERT_FALSE(bool(X));
+  std::optional<SourceError> E = sourceError(X.takeError());
+  ASSERT_TRUE(E.has_value());
+  // At its place in the header, which the input's line 3 reads.
+  EXPECT_EQ(E->path(), TU.path("lanes.cuh"));
+  EXPECT_EQ(E->where().Line, 3u);
+  EXPECT_EQ(E->includedAt(), 3u);
+  EXPECT_NE(E->text().find("lanes must be 8"), std::string::npos) << E->text();
+}
+
 TEST(PipelineTest, ErrorsOfEveryStageArePlacedInTheFile) {
   struct Case {
     const char *Stage;

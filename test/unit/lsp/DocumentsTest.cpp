@@ -66,22 +66,63 @@ TEST(DocumentsTest, TheDifferenceKeepsBothEnds) {
   EXPECT_EQ(E.Text, "");
 }
 
-TEST(DocumentsTest, OnlyOrdinaryEditsOfOneLineAreOrdinary) {
+TEST(DocumentsTest, OnlyEditsOfOrdinaryCodeAreOrdinary) {
   llvm::StringRef Old = "@meta int n = 4;\nint a = 1;\n";
   auto Ordinary = [&](llvm::StringRef New) {
     return editsOrdinaryCode("k.cu", Old, New, difference(Old, New));
   };
   EXPECT_TRUE(Ordinary("@meta int n = 4;\nint a = 12;\n"));
   EXPECT_TRUE(Ordinary("@meta int n = 4;\nint ab = 1;\n"));
-  // A meta name, a construct, a line break, a comment.
+  // Lines added or removed.
+  EXPECT_TRUE(Ordinary("@meta int n = 4;\nint a = 1;\nint b;\n"));
+  EXPECT_TRUE(Ordinary("@meta int n = 4;\nint a =\n  1;\n"));
+  EXPECT_TRUE(Ordinary("@meta int n = 4;\n"));
+  // A meta name, a construct.
   EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = n;\n"));
   EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = @(1);\n"));
-  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = 1;\nint b;\n"));
-  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = 1; // x\n"));
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = 1;\nint b = n;\n"));
   // Renaming a meta variable touches a name meta code declares. (Other
   // edits of meta code pass here: the expansion has no copy of them, which
-  // ExpandedDocument::withLineEdit finds.)
+  // ExpandedDocument::withEdit finds.)
   EXPECT_FALSE(Ordinary("@meta int n2 = 4;\nint a = 1;\n"));
+}
+
+TEST(DocumentsTest, ACommentOrLiteralEditedLeavesWhatFollowsAlone) {
+  auto Ordinary = [](llvm::StringRef Old, llvm::StringRef New) {
+    return editsOrdinaryCode("k.cu", Old, New, difference(Old, New));
+  };
+  llvm::StringRef Old = "@meta int n = 4;\nint a = 1;\nint b = 2;\n";
+  EXPECT_TRUE(Ordinary(Old, "@meta int n = 4;\nint a = 1; // x\nint b = 2;\n"));
+  EXPECT_TRUE(
+      Ordinary(Old, "@meta int n = 4;\n// a\nint a = 1;\nint b = 2;\n"));
+  EXPECT_TRUE(Ordinary("@meta int n = 4;\nauto s = \"ab\";\n",
+                       "@meta int n = 4;\nauto s = \"a/b\";\n"));
+  // A block comment or a string left open changes the lines after.
+  EXPECT_FALSE(Ordinary(Old, "@meta int n = 4;\nint a = 1; /*\nint b = 2;\n"));
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = 1; /* x */\nint b = 2;\n",
+                        "@meta int n = 4;\nint a = 1; /* x \nint b = 2;\n"));
+  // Uncovering a construct on the line.
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = 1; // @meta int m;\n",
+                        "@meta int n = 4;\nint a = 1;  @meta int m;\n"));
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = 1; // @meta int m;\n",
+                        "@meta int n = 4;\nint a = 1; \n@meta int m;\n"));
+}
+
+TEST(DocumentsTest, ALineBreakNeitherEndsNorExtendsADirective) {
+  auto Ordinary = [](llvm::StringRef Old, llvm::StringRef New) {
+    return editsOrdinaryCode("k.cu", Old, New, difference(Old, New));
+  };
+  llvm::StringRef Old = "@meta int n = 4;\n#define W 4\nint a = W;\n";
+  // Split, or joined with the next line.
+  EXPECT_FALSE(Ordinary(Old, "@meta int n = 4;\n#define W\n 4\nint a = W;\n"));
+  EXPECT_FALSE(Ordinary(Old, "@meta int n = 4;\n#define W 4int a = W;\n"));
+  // Without a line break, as before: the value of W in ordinary code.
+  EXPECT_TRUE(Ordinary(Old, "@meta int n = 4;\n#define W 5\nint a = W;\n"));
+  // A continued line, and a text with CR line breaks.
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\nint a = \\\n  1;\n",
+                        "@meta int n = 4;\nint a = \\\n\n  1;\n"));
+  EXPECT_FALSE(Ordinary("@meta int n = 4;\r\nint a;\r\n",
+                        "@meta int n = 4;\r\nint a;\nint b;\r\n"));
 }
 
 } // namespace

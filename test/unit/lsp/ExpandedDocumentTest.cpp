@@ -62,6 +62,23 @@ TEST(ExpandedDocumentTest, AMetaValueIsTheConstantOfThePassShown) {
 
 namespace {
 
+/// twoPasses()'s user text.
+const TextLines Users("int a = @(n);\n");
+
+/// The expansion after \p Old became \p New (difference()'s edit).
+std::shared_ptr<ExpandedDocument>
+edited(const ExpandedDocument &D, const TextLines &Old, llvm::StringRef New) {
+  TextLines After(New.str());
+  size_t Begin = 0, Max = std::min(Old.text().size(), New.size());
+  while (Begin < Max && Old.text()[Begin] == New[Begin])
+    ++Begin;
+  size_t Suffix = 0;
+  while (Suffix < Max - Begin && Old.text()[Old.text().size() - 1 - Suffix] ==
+                                     New[New.size() - 1 - Suffix])
+    ++Suffix;
+  return D.withEdit(Old, After, Begin, Old.text().size() - Suffix);
+}
+
 TEST(ExpandedDocumentTest, AnEditOfCopiedBytesEditsEveryCopy) {
   // "int a = @(n);" -> "int ab = @(n);": both copies, the splice moved.
   auto E = twoPasses(1).withLineEdit(0, 5, 5, "b");
@@ -79,6 +96,89 @@ TEST(ExpandedDocumentTest, AnEditOfAMetaValueOrMetaCodeIsNoCopyEdit) {
   EXPECT_FALSE(twoPasses(1).withLineEdit(0, 9, 10, "m")); // in '@(n)'
   EXPECT_FALSE(twoPasses(1).withLineEdit(0, 6, 10, "x")); // across it
   EXPECT_FALSE(twoPasses(1).withLineEdit(1, 0, 0, "x"));  // no copy
+}
+
+TEST(ExpandedDocumentTest, LinesAddedAfterALineWithAMetaValueFollowEachCopy) {
+  // No copy of the whole line, but each copy ends in a copy of its end.
+  auto E = edited(twoPasses(2), Users, "int a = @(n);\nint b;\n");
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->body().text(), "int a = 4;\nint b;\nint a = 8;\nint b;\n");
+  EXPECT_EQ(E->toBody(1, 4), 33u); // the copy the pass shown keeps
+  EXPECT_FALSE(E->live(15));
+  EXPECT_FALSE(E->live(4));
+  // A line break typed after the ';', then the new line's indentation.
+  auto F = edited(twoPasses(1), Users, "int a = @(n);\n  \n");
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->body().text(), "int a = 4;\n  \nint a = 8;\n  \n");
+}
+
+TEST(ExpandedDocumentTest, NoLinesFollowALineThatEndsInGeneratedText) {
+  // "x = @(n)": its copy ends in the constant.
+  OutputMap M;
+  unsigned F = M.fileIndex("/k.cu");
+  M.add({2, 6, {F, 1, 1, true}, ~uint64_t(0)});
+  M.add({6, 7, {F, 1, 5, false}, ~uint64_t(0)});
+  ExpandedDocument D("P\nx = 4\n", 2, std::move(M), "/k.cu", 1);
+  EXPECT_FALSE(edited(D, TextLines("x = @(n)\n"), "x = @(n)\ny;\n"));
+}
+
+/// "a;\nb;\n@meta m;\nc;\n" whose lines 1-2 an unrolled body copies twice
+/// (for the host pass), then line 4 once, after a prelude "P\n".
+ExpandedDocument unrolled() {
+  std::string Text = "P\na;\nb;\na;\nb;\nc;\n";
+  OutputMap M;
+  unsigned F = M.fileIndex("/k.cu");
+  for (unsigned Out : {2u, 8u}) {
+    M.add({Out, Out + 2, {F, 1, 1, true}, 1});
+    M.add({Out + 3, Out + 5, {F, 2, 1, true}, 1});
+  }
+  M.add({14, 16, {F, 4, 1, true}, ~uint64_t(0)});
+  return ExpandedDocument(Text, 2, std::move(M), "/k.cu", 1);
+}
+const TextLines Unrolled("a;\nb;\n@meta m;\nc;\n");
+
+TEST(ExpandedDocumentTest, ALineAddedToCopiedLinesIsAddedToEveryCopy) {
+  auto E = edited(unrolled(), Unrolled, "a;\nb;\nx;\n@meta m;\nc;\n");
+  // The line break after "b;" and "x;": each copy has the new line, and
+  // what follows moved a line down.
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->body().text(), "a;\nb;\nx;\na;\nb;\nx;\nc;\n");
+  EXPECT_EQ(E->toBody(2, 0), 6u);
+  auto X2 = E->toUser(15);
+  ASSERT_TRUE(X2);
+  EXPECT_EQ(X2->Line, 2u);
+  EXPECT_TRUE(X2->Verbatim);
+  auto C = E->toUser(18);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Line, 4u); // "c;" is on line 5 now
+  EXPECT_EQ(E->toBody(4, 0), 18u);
+  // Removed again: the expansion as it was.
+  auto Back = edited(*E, TextLines("a;\nb;\nx;\n@meta m;\nc;\n"),
+                     "a;\nb;\n@meta m;\nc;\n");
+  ASSERT_TRUE(Back);
+  EXPECT_EQ(Back->body().text(), unrolled().body().text());
+  EXPECT_EQ(Back->toBody(3, 1), 13u);
+}
+
+TEST(ExpandedDocumentTest, ALineAtTheEndGoesWithTheLastLine) {
+  auto E = edited(unrolled(), Unrolled, "a;\nb;\n@meta m;\nc;\nd;\n");
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->body().text(), "a;\nb;\na;\nb;\nc;\nd;\n");
+  EXPECT_EQ(E->toBody(4, 0), 15u);
+}
+
+TEST(ExpandedDocumentTest, ALineAfterUncopiedLinesGoesWithTheLineAfter) {
+  auto E = edited(unrolled(), Unrolled, "a;\nb;\n@meta m;\ny;\nc;\n");
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->body().text(), "a;\nb;\na;\nb;\ny;\nc;\n");
+  EXPECT_EQ(E->toUser(12)->Line, 3u);
+  EXPECT_EQ(E->toUser(15)->Line, 4u);
+}
+
+TEST(ExpandedDocumentTest, LinesCopiedInPartOrNotAtAllAreNoCopyEdit) {
+  // Joining "b;" to the meta line; an edit across both.
+  EXPECT_FALSE(edited(unrolled(), Unrolled, "a;\nb;@meta m;\nc;\n"));
+  EXPECT_FALSE(edited(unrolled(), Unrolled, "a;\nb2;\n@meta m2;\nc;\n"));
 }
 
 } // namespace

@@ -95,6 +95,18 @@ TEST(DiagnosticTest, ClangsCommandLineBuffersNameTheirOption) {
   EXPECT_EQ(optionBehindBuffer("built-in"), "");
 }
 
+TEST(DiagnosticTest, AnErrorInASplicedFileKnowsTheIncludeThatReadIt) {
+  SourceFile F("k.cu", "in\nh1 x\nrest\n");
+  F.markOrigin(3, "h.cuh", 1, false, {}, /*IncludedAt=*/2);
+  F.markOrigin(8, "k.cu", 3);
+  SourceError InHeader(F, 6, "bad");
+  EXPECT_EQ(InHeader.path(), "h.cuh");
+  EXPECT_EQ(InHeader.includedAt(), 2u);
+  // Printed as before: the place in the header.
+  EXPECT_EQ(print(F, 6, "error", "bad"), "h.cuh:1:4: error: bad\nh1 x\n   ^\n");
+  EXPECT_EQ(SourceError(F, 8, "own").includedAt(), 0u);
+}
+
 TEST(DiagnosticTest, LocatedErrorKeepsOffsetAndMessage) {
   llvm::Error E = errorAt(42, "msg " + llvm::Twine(7));
   unsigned Offset = 0;

@@ -234,6 +234,15 @@ TEST(SourceFileTest, MarksNameTheFileForLineDirectivesApart) {
   EXPECT_EQ(F.origin(6).LinePath, "k.cu");
 }
 
+TEST(SourceFileTest, MarksSayWhichIncludeOfTheTextReadTheirFile) {
+  SourceFile F("k.cu", "in\nh1\nrest\n");
+  F.markOrigin(3, "inc/h.cuh", 1, false, {}, /*IncludedAt=*/2);
+  F.markOrigin(6, "k.cu", 3);
+  EXPECT_EQ(F.origin(0).IncludedAt, 0u);
+  EXPECT_EQ(F.origin(4).IncludedAt, 2u);
+  EXPECT_EQ(F.origin(6).IncludedAt, 0u);
+}
+
 TEST(SourceFileTest, OfMarksAtOneOffsetTheLastCounts) {
   // An empty header spliced in: its mark and the includer's coincide.
   SourceFile F("k.cu", "a\nb\n");
@@ -247,7 +256,7 @@ TEST(SourceFileTest, OfMarksAtOneOffsetTheLastCounts) {
 
 TEST(SourceFileTest, WithTextKeepsTheMarksOnTheirLines) {
   SourceFile F("k.cu", "in\nh1\nh2 x\nrest\n");
-  F.markOrigin(3, "inc/h.cuh", 1);
+  F.markOrigin(3, "inc/h.cuh", 1, false, {}, /*IncludedAt=*/1);
   // Line 2 grew: the mark stays at its start, the lines below follow.
   SourceFile G = F.withText("in\nh1 longer\nh2 x\nrest\n");
   EXPECT_EQ(G.path(), "k.cu");
@@ -255,5 +264,6 @@ TEST(SourceFileTest, WithTextKeepsTheMarksOnTheirLines) {
   Origin H2 = G.origin(G.text().find("x"));
   EXPECT_EQ(H2.Path, "inc/h.cuh");
   EXPECT_EQ(H2.Where.Line, 2u);
+  EXPECT_EQ(H2.IncludedAt, 1u);
   EXPECT_EQ(G.origin(0).Path, "k.cu");
 }
