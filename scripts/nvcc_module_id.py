@@ -5,12 +5,10 @@ namespaces, static functions, their lambdas and kernels) after a "module
 id" that its front end (cudafe++, or cicc for -ptx) makes of a CRC-32 of
 the source's absolute path (its --orig_src_path_name), the file's name and
 the mangled name of its first external function (a number nvcc draws per
-run where it has none). The back end's code depends on those names (the
-order in which LLVM meets a module's functions follows them), so one text
-compiled from two paths can give PTX that differs in instruction order and
-virtual registers, not only in the names, and masking the names in the
-text cannot undo that (llama.cpp's fattn-tile instance, sm_75: 11,138
-differing lines between two copies of the same file).
+run where it has none). Two files at two paths, an original and its
+expansion, so get different names, and masking them in the text hides a
+real change of a name and cannot say whether nvcc's code differs because
+of them.
 
 nvcc has no option for the id, but its steps (`nvcc -dryrun`) pass it in a
 file, --module_id_file_name, made by the front end where
