@@ -45,7 +45,7 @@ def main():
                                 ".visible .entry more(\n{\n}\n"), False),
     ]
     for name, expansion, expected in cases:
-        verdict = m.as_control_does(original, expansion, control)[0]
+        verdict = m.as_control_does(original, expansion, [original, control])[0]
         if verdict != expected:
             errors.append("%s: as_control_does gave %s" % (name, verdict))
     if [k for k, _ in m.functions(original)] != [("", 0), (".visible .entry stable(", 1),
