@@ -6,8 +6,10 @@ For each fixture:
     `// AUDIT: CATEGORY` on their first line, with that category, and
     converts exactly the convertible ones;
   * nvcc -ptx of the original and of migrate -> metacu --arch 75,80,90 give
-    the same PTX for sm_75, sm_80 and sm_90 once nvcc's path- and
-    content-derived internal-linkage names and file lines are masked;
+    the same PTX for sm_75, sm_80 and sm_90, both compiled with one module
+    id (scripts/nvcc_module_id.py: nvcc names internal-linkage entities
+    after it, and its code follows the names), comment and .file lines,
+    which name the compiled file, left out;
   * `// PTX: sm_XX has|lacks TEXT` lines hold for the migrated PTX.
 
 With --tree DIR, the same over a whole tree in one `metacu migrate DIR`
@@ -18,6 +20,7 @@ usage: roundtrip.py METACU NVCC RUNTIME_INCLUDE [FIXTURE...]
        roundtrip.py METACU NVCC RUNTIME_INCLUDE --tree DIR
 """
 import concurrent.futures
+import importlib.util
 import os
 import re
 import subprocess
@@ -27,19 +30,18 @@ import tempfile
 ARCHS = ["75", "80", "90"]
 CONVERTIBLE = {"statement", "host-device-split", "declaration", "list-entry",
                "local-declaration", "macro-definition", "value"}
-# nvcc names internal-linkage entities after the file's name, a hash of
-# its contents and a number that changes from one compilation to the next;
-# a mangled name's length prefix counts that name too. The number runs
-# into the length of the next name component, digits both: masked with it.
-MASKS = [
-    (re.compile(r"_ZN\d+_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_(?:[0-9a-f]+(?:_\d+)?)?"),
-     "_ZN_INTERNAL_"),
-    (re.compile(r"_INTERNAL_[0-9a-f]+_\d+_\w+?_cu_[0-9a-f]+(?:_\d+)?"), "_INTERNAL_"),
-    (re.compile(r"_GLOBAL__N__[0-9a-f]+_\d+_\w+?_cu_(?:[0-9a-f]+(?:_\d+)?)?"),
-     "_GLOBAL__N__"),
-    (re.compile(r"_GLOBAL__N__[0-9a-f_]+"), "_GLOBAL__N__"),
-    (re.compile(r"\d+_GLOBAL__N__"), "_GLOBAL__N__"),
-]
+
+
+def nvcc_module_id():
+    spec = importlib.util.spec_from_file_location(
+        "nvcc_module_id", os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), "scripts", "nvcc_module_id.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MID = nvcc_module_id()
 
 
 def run(cmd):
@@ -50,18 +52,15 @@ def run(cmd):
     return p.stdout
 
 
-def masked_ptx(nvcc, source, arch, out, includes):
-    run([nvcc, "-ptx", "-arch=sm_" + arch, "-o", out, source] +
-        ["-I" + i for i in includes])
-    lines = []
-    for line in open(out):
-        # Comments and .file lines name the compiled file.
-        if line.lstrip().startswith(("//", ".file")):
-            continue
-        for rx, repl in MASKS:
-            line = rx.sub(repl, line)
-        lines.append(line)
-    return "".join(lines)
+def compared_ptx(nvcc, source, arch, out, includes, id_file):
+    """SOURCE's PTX for ARCH compiled with the module id in ID_FILE, less
+    the comment and .file lines, which name the compiled file."""
+    rc, log = MID.compile(nvcc, ["-ptx", "-arch=sm_" + arch, "-o", out, source] +
+                          ["-I" + i for i in includes], id_file)
+    if rc:
+        raise RuntimeError("nvcc -ptx %s failed (%d):\n%s" % (source, rc, log))
+    return "".join(line for line in open(out)
+                   if not line.lstrip().startswith(("//", ".file")))
 
 
 def check(metacu, nvcc, runtime, fixture, pool):
@@ -103,13 +102,15 @@ def check(metacu, nvcc, runtime, fixture, pool):
         migrated = os.path.join(tmp, name)
         generated = os.path.join(tmp, name[:-3] + ".gen.cu")
         run([metacu, migrated, "-o", generated, "--arch", ",".join(ARCHS)])
+        id_file = MID.write_module_id(os.path.join(tmp, "module_id"), name, name)
         jobs = {}
         for arch in ARCHS:
             jobs[arch] = (
-                pool.submit(masked_ptx, nvcc, fixture, arch,
-                            os.path.join(tmp, "orig.%s.ptx" % arch), []),
-                pool.submit(masked_ptx, nvcc, generated, arch,
-                            os.path.join(tmp, "new.%s.ptx" % arch), [runtime]))
+                pool.submit(compared_ptx, nvcc, fixture, arch,
+                            os.path.join(tmp, "orig.%s.ptx" % arch), [], id_file),
+                pool.submit(compared_ptx, nvcc, generated, arch,
+                            os.path.join(tmp, "new.%s.ptx" % arch), [runtime],
+                            id_file))
         for arch in ARCHS:
             orig, new = (j.result() for j in jobs[arch])
             if orig != new:
@@ -186,14 +187,16 @@ def check_tree(metacu, nvcc, runtime, root, pool):
                 errors.append("%s: expanding the migrated file failed: %s" %
                               (rel, e))
                 continue
+            id_file = MID.write_module_id(generated + ".module_id",
+                                          os.path.basename(rel), rel)
             for arch in ARCHS:
                 jobs.append((rel, arch,
-                             pool.submit(masked_ptx, nvcc, os.path.join(root, rel),
+                             pool.submit(compared_ptx, nvcc, os.path.join(root, rel),
                                          arch, generated + ".orig.%s.ptx" % arch,
-                                         []),
-                             pool.submit(masked_ptx, nvcc, generated, arch,
+                                         [], id_file),
+                             pool.submit(compared_ptx, nvcc, generated, arch,
                                          generated + ".%s.ptx" % arch,
-                                         [runtime])))
+                                         [runtime], id_file)))
         for rel, arch, orig, new in jobs:
             if orig.result() != new.result():
                 errors.append("%s: sm_%s PTX differs after migration" %
