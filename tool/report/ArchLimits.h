@@ -58,6 +58,22 @@ struct DeviceParams {
   /// (Nsight Compute): a run costs about 16 bytes more, 8 an end. Measured on
   /// the H100 only; the other devices are taken to pay as much.
   static constexpr double DramRunEndBytes = 8;
+  /// Bytes (counted per thread) a clock that shared memory delivers to a
+  /// warp whose 32 lanes all read one address, against 128 to lanes on
+  /// distinct words: scripts/gpu/l1_loads.cu on an H100 (2026-11-26) reads
+  /// a 32 KiB buffer over and over with the SM full of independent loads.
+  /// A warp's 4-, 8- and 16-byte shared loads (PTX ld.shared, 16 in a row
+  /// at consecutive addresses) take 1.00, 2.00 and 4.01 clocks on
+  /// consecutive words, 0.51, 1.02 and 2.03 on one address: ptxas merges a
+  /// run of broadcast words into 16-byte loads (LDS.128), which take 2.03
+  /// clocks, so a PTX broadcast load takes half a pass and delivers twice
+  /// the bytes. Broadcasts that ptxas cannot merge (not consecutive) were
+  /// not measured. Its global loads hitting L1 (ld.global.ca and .nc alike,
+  /// not merged) take 1.00, 2.00 and 4.01 clocks on consecutive words and
+  /// on one address alike: a global load costs its bytes over
+  /// L1BytesPerClock whatever its pattern. Measured on the H100 only; the
+  /// other devices are taken to deliver as much.
+  static constexpr double SharedBroadcastBytesPerClock = 256;
 };
 
 struct ArchLimits {

@@ -79,6 +79,16 @@ conflictPasses(llvm::ArrayRef<std::optional<uint64_t>> Addresses,
   return Extra;
 }
 
+// Whether a warp's access at Addresses is a broadcast: all 32 lanes
+// active and on one address, as scripts/gpu/l1_loads.cu measured it (a
+// warp partly active or partly sharing words was not measured).
+static bool isBroadcast(llvm::ArrayRef<std::optional<uint64_t>> Addresses) {
+  return Addresses.size() == WarpSize &&
+         llvm::all_of(Addresses, [&](const std::optional<uint64_t> &A) {
+           return A && *A == *Addresses.front();
+         });
+}
+
 // A sector and how many times a block loads it (its loop's passes).
 struct Sector {
   uint64_t Index;
@@ -520,8 +530,12 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
     }
     for (size_t A = 0; A < C.SharedAccesses.size(); ++A) {
       const KnownAccess &S = C.SharedAccesses[A];
-      B.SharedConflictPasses +=
-          conflictPasses(Lanes[A], S.Bytes) * (S.Loop ? Passes[*S.Loop] : 1);
+      double Times = S.Loop ? Passes[*S.Loop] : 1;
+      B.SharedConflictPasses += conflictPasses(Lanes[A], S.Bytes) * Times;
+      if (S.Load && isBroadcast(Lanes[A])) {
+        B.SharedBroadcasts.WarpInstructions += Times;
+        B.SharedBroadcasts.Bytes += double(WarpSize) * S.Bytes * Times;
+      }
     }
   }
 

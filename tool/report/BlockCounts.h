@@ -45,6 +45,10 @@ struct BlockCounts {
   /// bank conflicts, beyond the passes their accesses' widths take anyway
   /// (counted where PtxCounts knows the addresses: KnownAccess).
   double SharedConflictPasses = 0;
+  /// Of the known shared loads, those of warps whose 32 lanes all read one
+  /// address (a broadcast), which shared memory delivers faster
+  /// (DeviceParams::SharedBroadcastBytesPerClock).
+  BlockAccess SharedBroadcasts;
   /// The global loads whose addresses PtxCounts knows (KnownAccess), in a
   /// block in the middle of the grid: their bytes, the 32-byte sectors
   /// they touch, and how many of those sectors the block's neighbours that

@@ -83,11 +83,21 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
           K.fpWarpInstructions(FpType::F16)) *
              WarpSize / D.Fp32Lanes +
          K.fpWarpInstructions(FpType::F64) * WarpSize / D.Fp64Lanes;
-  // A warp's shared access takes at least one pass of the banks; global and
-  // local traffic passes L1 at its own rate. Spills are local traffic.
+  // A warp's shared access takes at least one pass of the banks and
+  // delivers 128 bytes a pass; a broadcast (all lanes on one address) takes
+  // the share of a pass, and delivers its bytes at the rate, that
+  // DeviceParams::SharedBroadcastBytesPerClock measured for it (per PTX
+  // load, as ptxas compiles them). Global and local traffic passes L1 at
+  // its own rate whatever its pattern (an L1-hit broadcast takes as long as
+  // a coalesced load). Spills are local traffic.
+  double BroadcastSaved =
+      1 - SharedBytesPerClock / DeviceParams::SharedBroadcastBytesPerClock;
   B.SharedPasses =
-      std::max(K.SharedLoads.WarpInstructions + K.SharedStores.WarpInstructions,
-               (K.SharedLoads.Bytes + K.SharedStores.Bytes) /
+      std::max(K.SharedLoads.WarpInstructions +
+                   K.SharedStores.WarpInstructions -
+                   K.SharedBroadcasts.WarpInstructions * BroadcastSaved,
+               (K.SharedLoads.Bytes + K.SharedStores.Bytes -
+                K.SharedBroadcasts.Bytes * BroadcastSaved) /
                    SharedBytesPerClock) +
       K.SharedConflictPasses;
   double L1Bytes = K.GlobalLoads.Bytes + K.GlobalStores.Bytes +

@@ -679,6 +679,7 @@ void EntryReader::record(const Instruction &I,
     return;
   KnownAccess A{Address->first, Address->second, unsigned(accessBytes(I)),
                 llvm::SmallVector<GuardLiteral, 2>(Guard)};
+  A.Load = Op != "st";
   if (I.hasPrefix("shared")) {
     if (origin(A.Address) == SharedBase)
       K.SharedAccesses.push_back(A);

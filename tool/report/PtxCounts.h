@@ -103,6 +103,8 @@ struct KnownAccess {
   llvm::SmallVector<GuardLiteral, 2> Guard;
   /// The innermost loop (KernelCounts::Loops) it is in, if any.
   std::optional<unsigned> Loop;
+  /// A load (ld, ldu), not a store.
+  bool Load = false;
 };
 
 /// How many times a loop's body runs, as its PTX says: the induction

@@ -200,6 +200,30 @@ TEST(BlockCountsTest, SharedBankConflictsLaneByLane) {
             4);
 }
 
+TEST(BlockCountsTest, ASharedLoadOfOneAddressInAWarpIsABroadcast) {
+  // Every lane on word 7: 8 warps broadcast 4 bytes to 32 lanes each.
+  BlockCounts One =
+      blockCounts(sharedRead("\tmov.u32 %r3, 7;\n", 16), {256, 1, 1});
+  EXPECT_EQ(One.SharedBroadcasts.WarpInstructions, 8);
+  EXPECT_EQ(One.SharedBroadcasts.Bytes, 256 * 16);
+  // Consecutive words are no broadcast.
+  EXPECT_EQ(blockCounts(sharedRead("\tmov.u32 %r3, %r1;\n", 4), {256, 1, 1})
+                .SharedBroadcasts.WarpInstructions,
+            0);
+  // A row's word (batched_mm's row of A): a warp of one row broadcasts, a
+  // warp over two rows (16 wide) does not, nor does a warp of 16 lanes.
+  KernelCounts Row = sharedRead("\tmov.u32 %r3, %r2;\n", 4);
+  EXPECT_EQ(blockCounts(Row, {32, 8, 1}).SharedBroadcasts.WarpInstructions, 8);
+  EXPECT_EQ(blockCounts(Row, {16, 16, 1}).SharedBroadcasts.WarpInstructions, 0);
+  EXPECT_EQ(blockCounts(Row, {16, 1, 1}).SharedBroadcasts.WarpInstructions, 0);
+  // Every lane storing to one word is no broadcast.
+  KernelCounts Store = entryWith(
+      "\t.shared .align 4 .b8 smem[1024];\n\tmov.u32 %r5, smem;\n"
+      "\tadd.s32 %r6, %r5, 28;\n\tst.shared.f32 [%r6], %f1;\n");
+  EXPECT_EQ(blockCounts(Store, {256, 1, 1}).SharedBroadcasts.WarpInstructions,
+            0);
+}
+
 TEST(BlockCountsTest, RowsOfAWarpConflictByTheirPitch) {
   // The stencil sample's column reads in a 16-wide block: row y at
   // y * 2 * 20 + x words. A warp's two rows are 40 words apart, 8 banks
