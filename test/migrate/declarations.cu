@@ -52,6 +52,16 @@ int Where = 0;
 #endif
 } // namespace tiles
 
+// An anonymous namespace is a namespace scope too (its members are the
+// file's own, a common home for a .cu file's helpers).
+namespace {
+#if __CUDA_ARCH__ >= 800 // AUDIT: declaration
+__device__ int bump(int X) { return X + 2; }
+#else
+__device__ int bump(int X) { return X + 1; }
+#endif
+} // namespace
+
 struct Config {
 #if __CUDA_ARCH__ >= 900 // AUDIT: declaration
   int Stages = 4;
@@ -115,7 +125,7 @@ __global__ void declKernel(int *Out) {
 #if __CUDA_ARCH__ >= 800 // AUDIT: statement
   Out[4] = scale(Out[5]);
 #endif
-  Out[6] = Ops[2](Out[7]) + Weights[1] + Listed;
+  Out[6] = Ops[2](Out[7]) + Weights[1] + Listed + bump(Out[10]);
   int Local[] = {
       1,
 #if __CUDA_ARCH__ >= 900 // AUDIT: list-entry

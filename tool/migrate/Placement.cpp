@@ -127,7 +127,10 @@ public:
       Close = RD->getBraceRange().getEnd();
       X.IsClass = true;
     } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
-      Open = openBraceAfter(NS->getLocation());
+      // An anonymous namespace's location is its '{' (Sema has no name to
+      // place it at); the brace after it would be its first member's.
+      Open = NS->isAnonymousNamespace() ? NS->getLocation()
+                                        : openBraceAfter(NS->getLocation());
       Close = NS->getRBraceLoc();
     } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D);
                LS && LS->hasBraces()) {
