@@ -12,35 +12,6 @@
 namespace metacu {
 namespace lowering {
 
-std::string cppString(llvm::StringRef S) {
-  std::string Out = "\"";
-  for (unsigned char C : S) {
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      break;
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    default:
-      if (C < 0x20 || C >= 0x7f) {
-        char Buf[8];
-        snprintf(Buf, sizeof Buf, "\\%03o", C);
-        Out += Buf;
-      } else {
-        Out += char(C);
-      }
-    }
-  }
-  return Out + "\"";
-}
-
 llvm::Expected<Generator> Lowering::run() {
   Scopes.push_back(Scope());
   if (Slice.NeedsCudaRuntime)
@@ -72,7 +43,7 @@ void Lowering::writeVerbatim(unsigned B, unsigned E) {
     copyVerbatim(B, T.Offset);
     anchored(T.Offset, [&] {
       write(IsLine ? std::to_string(File.line(T.Offset))
-                   : cppString(File.path()));
+                   : stringLiteral(File.path()));
     });
     B = T.end();
   }
@@ -114,8 +85,8 @@ void Lowering::emitCode(unsigned At, llvm::StringRef S) {
   if (S.empty())
     return;
   ensureRun();
-  write("::metacu::detail::code(" + std::to_string(At) + ", " + cppString(S) +
-        ");\n");
+  write("::metacu::detail::code(" + std::to_string(At) + ", " +
+        stringLiteral(S) + ");\n");
 }
 
 void Lowering::openGuardedBlock(llvm::function_ref<void()> WriteEnd,
@@ -128,7 +99,7 @@ void Lowering::openGuardedBlock(llvm::function_ref<void()> WriteEnd,
   if (EarlyIndent)
     write("if (__metacu_early) ::metacu::detail::code(" +
           std::to_string(*EarlyIndent) + ", " +
-          cppString(" \n" + indentOf(*EarlyIndent)) + ");\n");
+          stringLiteral(" \n" + indentOf(*EarlyIndent)) + ");\n");
   WriteEnd();
   write("});\n");
 }

@@ -15,6 +15,7 @@
 
 #include "expand/Lower.h"
 #include "expand/MetaNames.h"
+#include "support/StringLiteral.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -68,9 +69,6 @@ struct Scope {
   /// emitted, since they cannot change what it means (BranchBraces.h).
   bool Unbraced = false;
 };
-
-/// \p S as a C++ string literal.
-std::string cppString(llvm::StringRef S);
 
 class Lowering {
 public:

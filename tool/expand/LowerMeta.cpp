@@ -136,7 +136,7 @@ void Lowering::writeMetaAssert(llvm::ArrayRef<Token> T,
     writeVerbatim(T[P.MsgBegin].Offset, T[P.MsgEnd - 1].end());
   else
     write("nullptr");
-  write(", " + cppString(File.text().slice(Cond.Begin, Cond.End)) + ");\n");
+  write(", " + stringLiteral(File.text().slice(Cond.Begin, Cond.End)) + ");\n");
 }
 
 void Lowering::noteUnbracedBody(const Branch &B) {

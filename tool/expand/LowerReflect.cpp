@@ -26,13 +26,14 @@ void Lowering::writeEnumReflection(llvm::StringRef Type,
         "> &__metacu_reflect(" + T +
         " *) {\n  static const "
         "::metacu::detail::enum_table<" +
-        T + "> t{" + (Prefix ? cppString(*Prefix) : "nullptr") + ", " +
-        (Prefix ? cppString(Type.starts_with("::") ? Type.drop_front(2) : Type)
-                : "nullptr") +
+        T + "> t{" + (Prefix ? stringLiteral(*Prefix) : "nullptr") + ", " +
+        (Prefix
+             ? stringLiteral(Type.starts_with("::") ? Type.drop_front(2) : Type)
+             : "nullptr") +
         ", {");
   for (size_t I = 0; I < Enumerators.size(); ++I)
     write(std::string(I ? ", " : "") + "{" + T + "::" + Enumerators[I] + ", " +
-          cppString(Enumerators[I]) + "}");
+          stringLiteral(Enumerators[I]) + "}");
   write("}};\n  return t;\n}\n");
 }
 
@@ -64,7 +65,7 @@ void Lowering::describeTypesAfter(unsigned After) {
     write(";\n}\n");
     write("inline void __metacu_spell(std::string &o, const ::" +
           R.QualifiedName +
-          " &v) {\n  o += " + cppString(R.QualifiedName + "{") + ";\n");
+          " &v) {\n  o += " + stringLiteral(R.QualifiedName + "{") + ";\n");
     for (size_t I = 0; I < R.Fields.size(); ++I) {
       if (I)
         write("  o += \", \";\n");

@@ -191,7 +191,7 @@ TEST(EmitTest, QuotesAndBackslashesInThePathAreEscaped) {
 TEST(EmitTest, ControlCharactersInThePathAreEscaped) {
   SourceFile F("new\nline\t.cu", "x\n");
   EXPECT_EQ(body(F, archs("80"), {text(0, 2)}),
-            "#line 1 \"new\\012line\\011.cu\"\nx\n");
+            "#line 1 \"new\\nline\\t.cu\"\nx\n");
 }
 
 TEST(EmitTest, DirectivesGetTheirOwnLinesAndIndentationWaits) {
