@@ -25,7 +25,7 @@ static constexpr unsigned HopperCarveouts[] = {0,   8,   16,  32,  64,
 // Fields: CC, threads/block, warps/SM, blocks/SM, registers/SM,
 // registers/block, registers/thread, register unit, sub-partitions, shared
 // /SM, carve-outs, shared/block, shared/block opt-in, shared unit, reserved
-// shared/block, barriers per block slot, device.
+// shared/block, barriers per block slot, L1 and shared memory /SM, device.
 static const ArchLimits Table[] = {
     {75,
      1024,
@@ -43,6 +43,7 @@ static const ArchLimits Table[] = {
      256,
      0,
      0,
+     96 * KiB,
      {"Tesla T4", 40, 1.59, 320, 4u << 20, 64, 2, 64, 32, 600}},
     {80,
      1024,
@@ -60,6 +61,7 @@ static const ArchLimits Table[] = {
      128,
      1 * KiB,
      0,
+     192 * KiB,
      {"A100 SXM4 80GB", 108, 1.41, 2039, 40u << 20, 64, 32, 128, 64, 560}},
     {86,
      1024,
@@ -77,6 +79,7 @@ static const ArchLimits Table[] = {
      128,
      1 * KiB,
      0,
+     128 * KiB,
      {"GeForce RTX 3090", 82, 1.695, 936, 6u << 20, 128, 2, 128, 32, 550}},
     {87,
      1024,
@@ -94,6 +97,7 @@ static const ArchLimits Table[] = {
      128,
      1 * KiB,
      0,
+     192 * KiB,
      {"Jetson AGX Orin 64GB", 16, 1.3, 204.8, 4u << 20, 128, 2, 128, 32, 500}},
     {89,
      1024,
@@ -111,6 +115,7 @@ static const ArchLimits Table[] = {
      128,
      1 * KiB,
      0,
+     128 * KiB,
      {"L40S", 142, 2.52, 864, 96u << 20, 128, 2, 128, 32, 600}},
     {90,
      1024,
@@ -128,6 +133,7 @@ static const ArchLimits Table[] = {
      128,
      1 * KiB,
      2,
+     256 * KiB,
      // H200: the same SM and clock, 4800 GB/s of HBM3e.
      {"H100 SXM5 80GB", 132, 1.98, 3350, 50u << 20, 128, 64, 128, 64, 700}},
     {100,
@@ -146,6 +152,7 @@ static const ArchLimits Table[] = {
      128,
      1 * KiB,
      2,
+     256 * KiB,
      {"B200", 148, 1.965, 8000, 126u << 20, 128, 64, 128, 64, 700}},
     {120,
      1024,
@@ -163,6 +170,7 @@ static const ArchLimits Table[] = {
      128,
      1 * KiB,
      1,
+     128 * KiB,
      {"GeForce RTX 5090", 170, 2.407, 1792, 96u << 20, 128, 2, 128, 32, 650}},
 };
 

@@ -105,6 +105,10 @@ struct ArchLimits {
   /// Block barriers available per block slot of the SM; 0 where barriers
   /// do not limit occupancy (before sm_90).
   unsigned BarriersPerBlockSlot;
+  /// The SM's unified L1 data cache and shared memory: what the shared
+  /// carve-out leaves of it caches global loads (the Programming Guide's
+  /// "unified data cache" per compute capability).
+  uint64_t L1SharedPerSM;
   DeviceParams Device;
 };
 

@@ -389,6 +389,96 @@ outerShares(const KernelCounts &C, Dim3 Block, const BlockPlace &Place,
   return Share;
 }
 
+// BlockCounts::RereadSectors, RereadDistance and SectorLoads of the block
+// at Place. Its known loads go by context: each loop (its innermost) and
+// the code outside loops, whose first pass touches distinct sectors S a
+// pass, S times its passes in all (Passes). Within a loop a pass finds the
+// share 1 - Share of what the pass before loaded (newShares), S sectors
+// before; a nested loop's outer pass finds the share 1 - Outer.Sectors of
+// what the outer pass before did (outerShares), the inner loop's passes
+// before. A sector that several contexts load is loaded anew by the ones
+// after the first, the mean of their loads apart (each counts it Fresh
+// times: LoadPasses). Returns, per loop, the share of its first pass's
+// sectors that a loop before it (a lower index) loaded.
+static std::vector<double>
+countRereads(const KernelCounts &C, Dim3 Block, const BlockPlace &Place,
+             llvm::ArrayRef<double> Passes, llvm::ArrayRef<double> Share,
+             llvm::ArrayRef<double> Fresh,
+             llvm::ArrayRef<std::optional<OuterShare>> Outer,
+             llvm::ArrayRef<std::optional<double>> Trips, BlockCounts &B) {
+  const size_t Straight = C.Loops.size();
+  std::vector<double> Reloaded(Straight, 0);
+  // As countReuse: too large a kernel to evaluate is taken to reread
+  // nothing.
+  if (double(Block.count()) * (C.Values.size() + C.GlobalLoadAccesses.size()) >
+      double(1 << 26))
+    return Reloaded;
+  auto PassesOf = [&](size_t Ctx) { return Ctx < Straight ? Passes[Ctx] : 1; };
+  auto FreshOf = [&](size_t Ctx) { return Ctx < Straight ? Fresh[Ctx] : 1; };
+  const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
+  std::vector<llvm::SmallVector<uint64_t, 0>> First(Straight + 1);
+  llvm::SmallVector<uint64_t, 64> Values;
+  for (unsigned Linear = 0; Linear < Block.count(); ++Linear) {
+    C.Values.evaluate(threadAt(Linear, Block).data(), Size, Values, Place);
+    for (const KnownAccess &A : C.GlobalLoadAccesses)
+      if (ThreadValues::holds(A.Guard, Values))
+        touched(Values[A.Address] + A.Offset, A.Bytes, 32,
+                First[A.Loop.value_or(Straight)]);
+  }
+  std::vector<std::pair<uint64_t, size_t>> ByContext;
+  std::vector<double> Loads(Straight + 1, 0);
+  for (size_t Ctx = 0; Ctx <= Straight; ++Ctx) {
+    llvm::sort(First[Ctx]);
+    First[Ctx].erase(llvm::unique(First[Ctx]), First[Ctx].end());
+    Loads[Ctx] = First[Ctx].size() * PassesOf(Ctx);
+    B.SectorLoads += Loads[Ctx];
+    for (uint64_t S : First[Ctx])
+      ByContext.push_back({S, Ctx});
+  }
+  double Weighted = 0;
+  auto Add = [&](double Sectors, double Distance) {
+    B.RereadSectors += Sectors;
+    Weighted += Sectors * Distance;
+  };
+  for (size_t L = 0; L < Straight; ++L) {
+    double S = First[L].size();
+    if (S == 0)
+      continue;
+    if (Outer[L]) {
+      double T = *Trips[L], Around = Passes[*C.Loops[L].Parent];
+      Add(S * (T - 1) * (1 - Share[L]) * Around, S);
+      Add(S * (1 + (T - 1) * Share[L]) * (Around - 1) * (1 - Outer[L]->Sectors),
+          S * T);
+    } else {
+      Add(S * (Passes[L] - 1) * (1 - Share[L]), S);
+    }
+  }
+  llvm::sort(ByContext);
+  for (auto It = ByContext.begin(); It != ByContext.end();) {
+    auto End = std::find_if(It, ByContext.end(), [&](const auto &P) {
+      return P.first != It->first;
+    });
+    double Sum = 0, Most = 0, Apart = 0;
+    for (auto P = It; P != End; ++P) {
+      Sum += FreshOf(P->second);
+      Most = std::max(Most, FreshOf(P->second));
+      Apart += Loads[P->second];
+    }
+    if (End - It > 1)
+      Add(Sum - Most, Apart / double(End - It));
+    // Sorted by context: those after the first are loops after a loop that
+    // loaded it.
+    if (It->second < Straight)
+      for (auto P = std::next(It); P != End; ++P)
+        if (P->second < Straight)
+          Reloaded[P->second] += 1 / double(First[P->second].size());
+    It = End;
+  }
+  if (B.RereadSectors > 0)
+    B.RereadDistance = Weighted / B.RereadSectors;
+  return Reloaded;
+}
+
 // Each loop's passes in a block at Place (BlockCounts::LoopTrips).
 static std::vector<std::optional<double>>
 loopTrips(const KernelCounts &C, Dim3 Block, const BlockPlace &Place) {
@@ -453,11 +543,13 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
     Passes[L] = B.LoopTrips[L].value_or(1) *
                 (C.Loops[L].Parent ? Passes[*C.Loops[L].Parent] : 1);
   std::vector<std::optional<OuterShare>> Outer(C.Loops.size());
+  std::vector<double> Reloaded(C.Loops.size(), 0);
   if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty())
     Outer = outerShares(C, Block, Middle, B.LoopTrips);
   if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty()) {
     // A pass's loads that the pass before loaded come from L1 or L2.
-    std::vector<double> LoadPasses = newShares(C, Block, Middle);
+    const std::vector<double> Share = newShares(C, Block, Middle);
+    std::vector<double> LoadPasses = Share;
     for (size_t L = 0; L < C.Loops.size(); ++L) {
       // A nested loop's passes within one outer pass find what the pass
       // before loaded; those of the outer loop's later passes what the
@@ -471,6 +563,8 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
       }
     }
     countReuse(C, Block, Middle, L2Bytes, Passes, LoadPasses, B);
+    Reloaded = countRereads(C, Block, Middle, Passes, Share, LoadPasses, Outer,
+                            B.LoopTrips, B);
   }
   if (Grid && Grid->count() > 0)
     countRuns(C, Block, Middle, B);
@@ -481,7 +575,13 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
     if (Outer[L])
       Rounds = *B.LoopTrips[L] *
                (1 + (Passes[*C.Loops[L].Parent] - 1) * Outer[L]->Rounds);
-    if (C.Loops[L].Body.GlobalLoads.Instructions && Rounds > B.LoadRounds) {
+    if (!C.Loops[L].Body.GlobalLoads.Instructions)
+      continue;
+    // A loop walking again what a loop before it loaded waits after it,
+    // where L1 no longer holds it (Model).
+    B.RereadRounds += Rounds * Reloaded[L];
+    Rounds *= 1 - Reloaded[L];
+    if (Rounds > B.LoadRounds) {
       B.LoadRounds = Rounds;
       B.LoadRoundsStore = C.Loops[L].Body.GlobalStores.Instructions > 0;
     }

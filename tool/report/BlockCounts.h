@@ -56,6 +56,18 @@ struct BlockCounts {
   /// grid).
   double KnownLoadBytes = 0;
   double LoadSectors = 0, ReusedSectors = 0;
+  /// Of the known loads in a block in the middle of the grid, the sectors
+  /// it loads again after loading others in between: a pass finding what
+  /// the pass before loaded, an outer pass what the outer pass before did,
+  /// a loop what an earlier loop or the code outside loops loaded (a
+  /// softmax's second and third walk over its row). L1 holds them only
+  /// while what the SM brings in meanwhile leaves them there (Model). Their
+  /// count, the mean of the sectors the block loads between a sector's load
+  /// and its reread (a pass's sectors, an outer pass's, a whole loop's), and
+  /// the sectors it loads in all, a pass's distinct sectors once a pass (0
+  /// without a grid). Rereads within one pass, of threads loading a sector
+  /// alike, come close together and are taken to find it.
+  double RereadSectors = 0, RereadDistance = 0, SectorLoads = 0;
   /// DRAM's view of the known global loads ([0]) and stores ([1])
   /// (KnownAccess) of a block in the middle of the grid, a loop's first
   /// pass: the distinct sectors they touch and the ends of their runs of
@@ -74,6 +86,11 @@ struct BlockCounts {
   /// without one. A pass's loads are issued together, but the next pass's
   /// wait for the body that uses them.
   double LoadRounds = 1;
+  /// Of the passes of loops that load, those that load what a loop before
+  /// them loaded (a softmax's second and third walk over its row), which
+  /// LoadRounds leaves out: they wait in a row after it, where L1 no longer
+  /// holds their sectors (BlockCounts::RereadSectors, Model).
+  double RereadRounds = 0;
   /// Whether the loop whose passes LoadRounds counts also stores to global
   /// memory: each pass then loads, computes and stores in turn.
   bool LoadRoundsStore = false;

@@ -75,8 +75,30 @@ struct BlockCost {
   double WaitingUnits;
 };
 
+// The share of a block's rereads (BlockCounts::RereadSectors) that a cache
+// of Capacity bytes still holds when they come, where each of the block's
+// sectors brought in (Fresh, and the rereads it no longer holds) comes with
+// Scale bytes that the cache takes in meanwhile. A line survives each byte
+// taken in with the odds of one not chosen to leave, exp(-bytes /
+// Capacity) in all, whatever else reuses it: the sectors brought in, not
+// those touched, push it out. Its own misses push in more, so the share
+// solves h = exp(-Scale (Fresh + Rereads (1 - h)) / Capacity).
+static double keptShare(double Fresh, double Rereads, double Scale,
+                        double Capacity) {
+  double Low = 0, High = 1;
+  for (int I = 0; I < 60; ++I) {
+    double H = (Low + High) / 2;
+    if (H < std::exp(-Scale * (Fresh + Rereads * (1 - H)) / Capacity))
+      Low = H;
+    else
+      High = H;
+  }
+  return (Low + High) / 2;
+}
+
+// Sharers blocks on an SM whose L1 keeps L1Capacity bytes of global data.
 BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
-                    const DeviceParams &D) {
+                    const DeviceParams &D, double Sharers, double L1Capacity) {
   BlockCost B;
   B.Issue = K.WarpInstructions / IssuePerClock;
   B.Fp = (K.fpWarpInstructions(FpType::F32) +
@@ -127,13 +149,44 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
                          (32 * K.RunSectors[Stores])
                : 1;
   };
+  // A block's rereads at a distance (a pass after the one that loaded,
+  // a loop after the one that did) find their sector in L1 while what
+  // the SM's Sharers blocks bring in between leaves it there: each of the
+  // block's sectors brought in comes with Sharers blocks' share of the
+  // distance over the block's sector loads. Those it no longer holds come
+  // from L2 while what every SM brings in from DRAM meanwhile leaves them
+  // there, else from DRAM. softmax's second and third walk over 8 KiB rows
+  // find them in L1 at 4 rows an SM and miss it at 32 to 64, its rows
+  // then read two and a half to three times from DRAM (Nsight Compute,
+  // docs/report.md, "A reread's distance").
+  double DramRereads = 0, MissedShare = 1;
+  if (K.RereadSectors > 0 && K.SectorLoads > 0) {
+    double Scale = Sharers * 32 * K.RereadDistance / K.SectorLoads;
+    // What the block brings in besides its rereads: its known loads'
+    // sectors loaded once, its other loads and its stores (which take
+    // lines in L1 and L2 alike: with them the share of softmax's rereads
+    // that hit L1, 0.04 to 1.0 by Nsight Compute over 31 configurations,
+    // comes out within 0.19 of it, 0.02 too high on average).
+    double BroughtIn =
+        K.LoadSectors +
+        (K.GlobalLoads.Bytes - Known + K.GlobalStores.Bytes) / 32;
+    MissedShare = 1 - keptShare(BroughtIn, K.RereadSectors, Scale, L1Capacity);
+    double Missed = K.RereadSectors * MissedShare;
+    double InL2 =
+        keptShare(BroughtIn, Missed, Scale * D.SMs, double(D.L2Bytes));
+    B.L2Bytes += 32 * Missed * InL2;
+    DramRereads = 32 * Missed * (1 - InL2);
+  }
   B.StoreBytes = K.GlobalStores.Bytes * RunCost(1);
-  B.Bytes = (K.GlobalLoads.Bytes - Known + Fresh) * RunCost(0) + B.StoreBytes;
+  B.Bytes = (K.GlobalLoads.Bytes - Known + Fresh + DramRereads) * RunCost(0) +
+            B.StoreBytes;
   bool Loads = K.GlobalLoads.WarpInstructions > 0;
   B.MemoryLatency = Loads ? D.DramLatencyCycles : 0;
   B.LoadedLatency = Loads ? D.loadedLatencyCycles() : 0;
   B.WarpPath = K.LongestWarp * WarpCyclesPerInstruction;
-  B.LoadRounds = K.LoadRounds;
+  // The passes that walk again what a loop before them loaded wait where
+  // L1 no longer holds it.
+  B.LoadRounds = K.LoadRounds + K.RereadRounds * MissedShare;
   B.LoadRoundsStore = K.LoadRoundsStore;
   B.WaitingUnits = R.Barriers ? 1 : K.Warps;
   return B;
@@ -230,7 +283,13 @@ Prediction predict(const KernelCounts &C, const KernelResources &R,
   P.LowerBound = C.CalleeHasLoop || !C.Uncounted.empty() ||
                  llvm::is_contained(Block.LoopTrips, std::nullopt);
   P.BlockLoadBytes = Block.GlobalLoads.Bytes;
-  BlockCost B = blockCost(Block, R, D);
+  // What the shared carve-out the resident blocks need leaves of the SM's
+  // L1 caches global data.
+  double L1Capacity =
+      std::max(1.0, double(L.L1SharedPerSM) -
+                        double(carveoutFor(L, uint64_t(Occ.BlocksPerSM) *
+                                                  Occ.SharedPerBlock)));
+  BlockCost B = blockCost(Block, R, D, Occ.BlocksPerSM, L1Capacity);
   P.SharedPasses = B.SharedPasses;
   P.SharedConflictPasses = Block.SharedConflictPasses;
   // Repeated launches over data that fits in L2 never reach DRAM. An

@@ -57,9 +57,7 @@ llvm::StringRef limiterName(Limiter L) {
   llvm_unreachable("unknown limiter");
 }
 
-// The carve-out a preference of Bytes is rounded up to; 0 if none is that
-// large.
-static uint64_t carveoutFor(const ArchLimits &L, uint64_t Bytes) {
+uint64_t carveoutFor(const ArchLimits &L, uint64_t Bytes) {
   for (unsigned KiB : L.CarveoutsKiB)
     if (Bytes <= uint64_t(KiB) * 1024)
       return uint64_t(KiB) * 1024;

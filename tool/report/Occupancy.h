@@ -124,6 +124,10 @@ llvm::StringRef limiterName(Limiter L);
 Occupancy computeOccupancy(const ArchLimits &Limits, const KernelFootprint &K,
                            const LaunchConfig &Launch);
 
+/// The carve-out (bytes) that \p Bytes of shared memory an SM is asked for
+/// is rounded up to; 0 if none is that large.
+uint64_t carveoutFor(const ArchLimits &L, uint64_t Bytes);
+
 } // namespace metacu::report
 
 #endif

@@ -32,6 +32,8 @@ TEST(ArchLimitsTest, RowsAreAscendingAndConsistent) {
     // One opted-in block and its reserve fit in the SM.
     EXPECT_LE(L.SharedPerBlockOptIn + L.ReservedSharedPerBlock, L.SharedPerSM);
     EXPECT_LE(L.SharedPerBlock, L.SharedPerBlockOptIn);
+    // The unified L1 holds the largest carve-out and some cache besides.
+    EXPECT_GT(L.L1SharedPerSM, L.SharedPerSM);
     EXPECT_GE(L.MaxWarpsPerSM * 32, L.MaxThreadsPerBlock);
     EXPECT_EQ(L.RegistersPerSM % (L.SubPartitions * L.RegisterAllocationUnit),
               0u);
@@ -56,6 +58,7 @@ TEST(ArchLimitsTest, HopperValues) {
   EXPECT_EQ(L.SharedPerBlockOptIn, 227u * 1024);
   EXPECT_EQ(L.SharedPerBlock, 48u * 1024);
   EXPECT_EQ(L.Device.SMs, 132u);
+  EXPECT_EQ(L.L1SharedPerSM, 256u * 1024);
 }
 
 } // namespace

@@ -410,6 +410,33 @@ $L__BB0_1:
   EXPECT_DOUBLE_EQ(B.LoadRounds, 16);
   // It stores nothing; the grid-stride loop above neither.
   EXPECT_FALSE(B.LoadRoundsStore);
+  // The 4 sectors of each pass after the first that the pass before
+  // loaded are rereads one pass (8 sectors) apart; 8 sectors a pass in
+  // all.
+  EXPECT_DOUBLE_EQ(B.RereadSectors, 4 * 15);
+  EXPECT_DOUBLE_EQ(B.RereadDistance, 8);
+  EXPECT_DOUBLE_EQ(B.SectorLoads, 8 * 16);
+  EXPECT_DOUBLE_EQ(B.RereadRounds, 0);
+}
+
+TEST(BlockCountsTest, ALoopWalkingWhatALoopBeforeLoadedRereadsIt) {
+  // Two loops of 64 passes walk the block's row, 4 sectors a pass: the
+  // second loads again the 256 sectors the first did, a whole loop (256
+  // sectors) apart on average, and its passes wait after the first's.
+  auto Kernels = countPtx(TwoWalksPtx);
+  ASSERT_TRUE(bool(Kernels));
+  ASSERT_EQ((*Kernels)[0].Loops.size(), 2u);
+  BlockCounts B = blockCounts((*Kernels)[0], {32, 1, 1}, Dim3{8, 1, 1});
+  EXPECT_DOUBLE_EQ(B.LoadSectors, 256);
+  EXPECT_DOUBLE_EQ(B.RereadSectors, 256);
+  EXPECT_DOUBLE_EQ(B.RereadDistance, 256);
+  EXPECT_DOUBLE_EQ(B.SectorLoads, 512);
+  EXPECT_DOUBLE_EQ(B.LoadRounds, 64);
+  EXPECT_DOUBLE_EQ(B.RereadRounds, 64);
+  // Without a grid no addresses are evaluated: no rereads.
+  BlockCounts Alone = blockCounts((*Kernels)[0], {32, 1, 1});
+  EXPECT_DOUBLE_EQ(Alone.RereadSectors, 0);
+  EXPECT_DOUBLE_EQ(Alone.RereadRounds, 0);
 }
 
 TEST(BlockCountsTest, ANestedLoopFindsWhatTheOuterPassBeforeLoaded) {

@@ -447,6 +447,42 @@ TEST(ModelTest, PassesThatLoadThenStoreInStepWaitInTurn) {
   EXPECT_LT(loadStoreLoop(true, 3).TimeUs, 3 * Step.TimeUs);
 }
 
+TEST(ModelTest, RereadsFindL1OnlyWhileTheSMsRowsFitIt) {
+  // ReportKernels.h's two walks over a block's 8 KiB row. At 8 blocks an
+  // SM (64 KiB of rows, capped by 255 registers a thread) the second walk
+  // finds most of the row in L1: DRAM moves each row about once, as if
+  // walked once. At 32 blocks (256 KiB, all of the SM's L1) about half of
+  // it is gone: it comes from L2 or DRAM, and the second walk's passes
+  // wait for it.
+  auto Kernels = countPtx(TwoWalksPtx);
+  ASSERT_TRUE(bool(Kernels));
+  const ArchLimits &L = *archLimits(90);
+  auto Predict = [&](unsigned Regs) {
+    LaunchConfig Launch;
+    Launch.Block = {32, 1, 1};
+    Launch.Grid = Dim3{16384, 1, 1};
+    KernelResources R;
+    R.Registers = Regs;
+    Occupancy O = computeOccupancy(L, {Regs, 0, 0, std::nullopt}, Launch);
+    return std::pair(predict((*Kernels)[0], R, O, L, Launch), O.BlocksPerSM);
+  };
+  auto [Few, FewBlocks] = Predict(255);
+  auto [Many, ManyBlocks] = Predict(16);
+  ASSERT_EQ(FewBlocks, 8u);
+  ASSERT_EQ(ManyBlocks, 32u);
+  double Share = L.Device.DramGBps / L.Device.ClockGHz / L.Device.SMs;
+  // Each row once, its 128-byte runs (a pass's) continued by no block
+  // beside it: two ends each (DeviceParams::DramRunEndBytes).
+  double Once = 8192 * (1 + 2 * DeviceParams::DramRunEndBytes / 128) / Share;
+  EXPECT_NEAR(Few.DramCycles / FewBlocks, Once, 0.05 * Once);
+  EXPECT_GT(Many.DramCycles / ManyBlocks, 1.15 * Once);
+  // The second walk's 64 passes wait where L1 lost their sectors: few of
+  // them at 8 blocks, about half at 32.
+  double Latency = L.Device.DramLatencyCycles;
+  EXPECT_LT(Few.LatencyCycles, 80 * Latency);
+  EXPECT_GT(Many.LatencyCycles, 95 * Latency);
+}
+
 TEST(ModelTest, PhaseNamesAreTheJsonSpelling) {
   EXPECT_EQ(phaseName(Phase::L1Shared), "l1_shared");
   EXPECT_EQ(phaseName(Phase::FloatingPoint), "fp");

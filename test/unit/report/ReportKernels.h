@@ -127,6 +127,42 @@ inline std::string tileMovePtx(bool Transposed) {
 )";
 }
 
+/// A softmax's shape: each block of 32 threads walks its own row of 2048
+/// floats (8 KiB, rows 8 KiB apart by %ctaid.x) twice, in two loops of 64
+/// passes, one float a thread a pass; the second walk finds in L1 what the
+/// first loaded, or not.
+inline constexpr const char *TwoWalksPtx = R"(
+.visible .entry twice(
+	.param .u64 twice_param_0
+)
+{
+	ld.param.u64 	%rd1, [twice_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r4, %ctaid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	mul.wide.u32 	%rd6, %r4, 8192;
+	add.s64 	%rd7, %rd3, %rd6;
+	add.s64 	%rd4, %rd2, %rd7;
+	mov.u32 	%r2, 0;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd4];
+	add.s64 	%rd4, %rd4, 128;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, 64;
+	@%p1 bra 	$L__BB0_1;
+	add.s64 	%rd5, %rd2, %rd7;
+	mov.u32 	%r3, 0;
+$L__BB0_2:
+	ld.global.f32 	%f2, [%rd5];
+	add.s64 	%rd5, %rd5, 128;
+	add.s32 	%r3, %r3, 1;
+	setp.lt.s32 	%p2, %r3, 64;
+	@%p2 bra 	$L__BB0_2;
+	ret;
+}
+)";
+
 /// The counts of an entry whose instructions are Body (before its 'ret'),
 /// read without error.
 inline metacu::report::KernelCounts entryWith(const std::string &Body) {
