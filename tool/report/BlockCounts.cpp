@@ -544,9 +544,11 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
                 (C.Loops[L].Parent ? Passes[*C.Loops[L].Parent] : 1);
   std::vector<std::optional<OuterShare>> Outer(C.Loops.size());
   std::vector<double> Reloaded(C.Loops.size(), 0);
-  if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty())
+  // Reuse needs the launch's grid (which blocks share what) and loads whose
+  // addresses are known.
+  const bool LaunchKnown = Grid && Grid->count() > 0;
+  if (LaunchKnown && !C.GlobalLoadAccesses.empty()) {
     Outer = outerShares(C, Block, Middle, B.LoopTrips);
-  if (Grid && Grid->count() > 0 && !C.GlobalLoadAccesses.empty()) {
     // A pass's loads that the pass before loaded come from L1 or L2.
     const std::vector<double> Share = newShares(C, Block, Middle);
     std::vector<double> LoadPasses = Share;
@@ -566,7 +568,7 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
     Reloaded = countRereads(C, Block, Middle, Passes, Share, LoadPasses, Outer,
                             B.LoopTrips, B);
   }
-  if (Grid && Grid->count() > 0)
+  if (LaunchKnown)
     countRuns(C, Block, Middle, B);
   // A nested loop's passes in the outer loop's later passes wait for DRAM
   // only where they find a sector new; the others find theirs in L1.

@@ -196,17 +196,10 @@ TEST(DiagnoseTest, ATripCountFromMadeUpParametersIsNamed) {
   KernelReport R = row(80, 128, 32);
   R.Counts.HasLoop = true;
   ThreadValues &V = R.Counts.Values;
-  unsigned Zero = V.add({ValueOp::Constant, 32});
-  ValueNode One{ValueOp::Constant, 32};
-  One.Constant = 1;
-  unsigned Step = V.add(One);
   unsigned N = V.add({ValueOp::Param, 32, true, false, 1});
   unsigned Limit = V.add({ValueOp::Convert, 32, true, true, N});
   R.Counts.Loops.push_back(
-      {"$L__BB0_3",
-       {},
-       TripCount{Zero, Step, Limit, ValueOp::Less, 32, true, true, false},
-       std::nullopt});
+      {"$L__BB0_3", {}, countingTo(V, Limit), std::nullopt});
   std::string D = all(repredicted(R));
   EXPECT_NE(D.find("the trip count of a loop ($L__BB0_3) reads the kernel's "
                    "parameters"),
@@ -214,7 +207,7 @@ TEST(DiagnoseTest, ATripCountFromMadeUpParametersIsNamed) {
       << D;
   EXPECT_EQ(D.find("does not give"), std::string::npos);
   // A constant limit is no made-up value.
-  R.Counts.Loops.back().Trip->Limit = Step;
+  R.Counts.Loops.back().Trip->Limit = constantNode(V, 64);
   EXPECT_EQ(all(repredicted(R)).find("parameters"), std::string::npos);
 }
 

@@ -289,18 +289,7 @@ TEST(ModelTest, ALoopWithATripCountIsCountedPerPass) {
   // holds 100 of each, and no lower bound.
   KernelCounts Looped = axpy(1);
   Looped.HasLoop = true;
-  ValueNode Zero{ValueOp::Constant, 32}, One{ValueOp::Constant, 32},
-      Hundred{ValueOp::Constant, 32};
-  One.Constant = 1;
-  Hundred.Constant = 100;
-  TripCount T{Looped.Values.add(Zero),
-              Looped.Values.add(One),
-              Looped.Values.add(Hundred),
-              ValueOp::Less,
-              32,
-              true,
-              true,
-              false};
+  TripCount T = countingTo(Looped.Values, constantNode(Looped.Values, 100));
   OpCounts Body;
   Body.GlobalLoads.add(4);
   Body.Flops[unsigned(FpType::F32)] = 2;
@@ -334,18 +323,9 @@ TEST(ModelTest, APassWaitsForItsLatencyAndTheBytesQueuedAheadOfIt) {
   // cycles of transfer; the wave takes their root-sum-square at least.
   KernelCounts Looped;
   Looped.HasLoop = true;
-  ValueNode Zero{ValueOp::Constant, 32}, One{ValueOp::Constant, 32},
-      N{ValueOp::Param, 32, true};
-  One.Constant = 1;
+  ValueNode N{ValueOp::Param, 32, true};
   N.B = 0;
-  TripCount T{Looped.Values.add(Zero),
-              Looped.Values.add(One),
-              Looped.Values.add(N),
-              ValueOp::Less,
-              32,
-              true,
-              true,
-              false};
+  TripCount T = countingTo(Looped.Values, Looped.Values.add(N));
   OpCounts Body;
   Body.GlobalLoads.add(4);
   Body.Instructions = 4;
@@ -401,18 +381,7 @@ TEST(ModelTest, DramPaysForRunsThatNothingBesideContinues) {
 Prediction loadStoreLoop(bool Stores, unsigned Waves) {
   KernelCounts Looped;
   Looped.HasLoop = true;
-  ValueNode Zero{ValueOp::Constant, 32}, Step{ValueOp::Constant, 32},
-      Limit{ValueOp::Constant, 32};
-  Step.Constant = 1;
-  Limit.Constant = 100;
-  TripCount T{Looped.Values.add(Zero),
-              Looped.Values.add(Step),
-              Looped.Values.add(Limit),
-              ValueOp::Less,
-              32,
-              true,
-              true,
-              false};
+  TripCount T = countingTo(Looped.Values, constantNode(Looped.Values, 100));
   OpCounts Body;
   Body.GlobalLoads.add(4);
   if (Stores)

@@ -11,8 +11,9 @@
 // x 8192 float matrix, read row by row, written where a transpose puts it
 // (rows of 64 bytes that the blocks beside it do not continue) or where a
 // copy does. sharedRead(): a shared load at an index of the thread's place,
-// for bank conflicts. Read by PtxCountsTest, BlockCountsTest, ModelTest and
-// DiagnoseTest, with entryWith(), which reads a small kernel of their own.
+// for bank conflicts. countingTo(): a loop's trip count from 0 to a limit. Read
+// by PtxCountsTest, BlockCountsTest, ModelTest and DiagnoseTest, with
+// entryWith(), which reads a small kernel of their own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TEST_UNIT_REPORT_REPORTKERNELS_H
@@ -190,6 +191,27 @@ inline metacu::report::KernelCounts sharedRead(const std::string &Index, unsigne
                    ";\n\tmov.u32 %r5, smem;\n\tadd.s32 %r6, %r5, %r4;\n" +
                    "\tld.shared." + Type + " " + Dest + ", [%r6+" +
                    std::to_string(Bytes) + "];\n");
+}
+
+/// A node of \p Values holding the 32-bit constant \p C.
+inline unsigned constantNode(metacu::report::ThreadValues &Values, int64_t C) {
+  metacu::report::ValueNode N{metacu::report::ValueOp::Constant, 32};
+  N.Constant = C;
+  return Values.add(N);
+}
+
+/// The trip count of 'for (int i = 0; i < Limit; ++i)', Limit a node of
+/// \p Values.
+inline metacu::report::TripCount
+countingTo(metacu::report::ThreadValues &Values, unsigned Limit) {
+  return {constantNode(Values, 0),
+          constantNode(Values, 1),
+          Limit,
+          metacu::report::ValueOp::Less,
+          32,
+          true,
+          true,
+          false};
 }
 
 #endif
