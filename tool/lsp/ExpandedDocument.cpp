@@ -3,12 +3,12 @@
 
 namespace metacu {
 
-ExpandedDocument::ExpandedDocument(llvm::StringRef Text, size_t BodyOffset,
-                                   OutputMap M, llvm::StringRef Path,
-                                   uint64_t Pass)
+ExpandedDocument::ExpandedDocument(
+    llvm::StringRef Text, size_t BodyOffset, OutputMap M, llvm::StringRef Path,
+    uint64_t Pass, std::vector<std::shared_ptr<const SplicedFile>> Spliced)
     : Body(Text.substr(BodyOffset).str()),
       Prelude(Text.substr(0, BodyOffset).str()), Map(std::move(M)),
-      BodyOffset(BodyOffset), Pass(Pass) {
+      BodyOffset(BodyOffset), Pass(Pass), Spliced(std::move(Spliced)) {
   for (unsigned I = 0; I < Map.files().size(); ++I)
     if (Map.files()[I] == Path)
       Own = I;
@@ -118,7 +118,7 @@ ExpandedDocument::withLineEdit(unsigned Line, unsigned Begin, unsigned End,
   }
   Out.append(Whole, Copied, std::string::npos);
   return std::make_shared<ExpandedDocument>(Out, BodyOffset, std::move(New),
-                                            Map.files()[*Own], Pass);
+                                            Map.files()[*Own], Pass, Spliced);
 }
 
 std::shared_ptr<ExpandedDocument>
@@ -327,7 +327,7 @@ ExpandedDocument::withCopiesEdited(const TextLines &Old, const TextLines &New,
     WriteCopy(Copies[C++]);
   Out.append(Whole, Copied, std::string::npos);
   return std::make_shared<ExpandedDocument>(Out, BodyOffset, std::move(NewMap),
-                                            Map.files()[*Own], Pass);
+                                            Map.files()[*Own], Pass, Spliced);
 }
 
 } // namespace metacu
