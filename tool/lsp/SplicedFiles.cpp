@@ -63,8 +63,8 @@ bool closesWhatItOpens(llvm::ArrayRef<Token> Toks) {
 
 /// Whether the tokens of \p Body in [\p Begin, \p End) are \p Alone (the
 /// stretch lexed by itself, offsets from \p Begin), and none of the body's
-/// lies across either end: no comment or literal of the body ends or
-/// starts inside the stretch.
+/// lies across its start: no comment or literal open before the stretch
+/// ends inside it (its end would lex as tokens alone).
 bool lexesAlike(llvm::ArrayRef<Token> Body, llvm::ArrayRef<Token> Alone,
                 unsigned Begin, unsigned End) {
   auto First = llvm::partition_point(
@@ -83,49 +83,13 @@ bool lexesAlike(llvm::ArrayRef<Token> Body, llvm::ArrayRef<Token> Alone,
   return I == Body.size() || Body[I].Offset >= End;
 }
 
-/// Whether the body of \p New (from \p BodyOffset on) lexes, outside the
-/// \p Includes lines written in place of the \p Moved stretches of
-/// \p Old's body (lexed: \p OldToks), as \p Old's body outside them.
-bool whatIsLeftLexesAlike(
-    llvm::StringRef Old, size_t BodyOffset, llvm::ArrayRef<Token> OldToks,
-    llvm::ArrayRef<Stretch> Moved, llvm::StringRef New,
-    llvm::ArrayRef<std::pair<unsigned, unsigned>> Includes) {
-  std::string Body = New.substr(BodyOffset).str();
-  std::vector<Token> NewToks = lexRaw(Body);
-  auto Outside = [](llvm::ArrayRef<Token> Toks, size_t Base, auto Ranges) {
-    std::vector<std::pair<unsigned, const Token *>> Kept; // offset in text
-    size_t R = 0;
-    for (const Token &T : Toks) {
-      unsigned At = T.Offset + Base;
-      while (R < Ranges.size() && Ranges[R].second <= At)
-        ++R;
-      if (R < Ranges.size() && Ranges[R].first <= At)
-        continue;
-      Kept.push_back({At, &T});
-    }
-    return Kept;
-  };
-  std::vector<std::pair<unsigned, unsigned>> MovedRanges;
-  for (const Stretch &S : Moved)
-    MovedRanges.push_back({S.Begin, S.End});
-  auto A = Outside(OldToks, BodyOffset, llvm::ArrayRef(MovedRanges));
-  auto B = Outside(NewToks, BodyOffset, Includes);
-  if (A.size() != B.size())
-    return false;
-  // Offsets in the new text: moved by the stretches before, each replaced
-  // by its include line.
-  size_t M = 0;
-  int Shift = 0;
-  for (size_t I = 0; I < A.size(); ++I) {
-    for (; M < Moved.size() && Moved[M].End <= A[I].first; ++M)
-      Shift += int(Includes[M].second - Includes[M].first) -
-               int(Moved[M].End - Moved[M].Begin);
-    if (A[I].second->Kind != B[I].second->Kind ||
-        A[I].second->Length != B[I].second->Length ||
-        int(A[I].first) + Shift != int(B[I].first))
-      return false;
-  }
-  return true;
+/// Whether \p Lines, lexed alone, ends outside any comment or literal:
+/// a word after it is a token of its own.
+bool endsClosed(llvm::StringRef Lines) {
+  std::string Probe = Lines.str() + "metacu_end";
+  std::vector<Token> Toks = lexRaw(Probe);
+  return !Toks.empty() && Toks.back().isIdent("metacu_end") &&
+         Toks.back().Offset == Lines.size();
 }
 
 /// A part of a stretch replaced: [Begin, Begin + Length) by Text.
@@ -205,9 +169,12 @@ SplitExpansion splitSplicedText(llvm::StringRef Text, size_t BodyOffset,
     if (Begin)
       Stretches.push_back({*Begin, LastOther});
   }
-  std::string Body = Text.substr(BodyOffset).str(); // NUL-terminated
-  std::vector<Token> BodyToks =
-      Stretches.empty() ? std::vector<Token>() : lexRaw(Body);
+  // The body up to the last stretch's end, lexed: what is open where a
+  // stretch starts shows in its tokens.
+  std::string Body = Stretches.empty()
+                         ? std::string()
+                         : Text.slice(BodyOffset, Stretches.back().End).str();
+  std::vector<Token> BodyToks = lexRaw(Body);
 
   size_t NextPiece = 0;
   int Shift = 0;
@@ -225,10 +192,6 @@ SplitExpansion splitSplicedText(llvm::StringRef Text, size_t BodyOffset,
   };
   for (const std::string &F : Map.files())
     Out.Map.fileIndex(F);
-  // The include lines written, [Begin, End) of Out.Text, and the stretches
-  // they stand for.
-  std::vector<std::pair<unsigned, unsigned>> Includes;
-  std::vector<Stretch> Moved;
   for (const Stretch &S : Stretches) {
     llvm::StringRef Lines = Text.slice(S.Begin, S.End);
     if (!Lines.ends_with("\n") ||
@@ -238,7 +201,7 @@ SplitExpansion splitSplicedText(llvm::StringRef Text, size_t BodyOffset,
     std::string Alone = Lines.str();
     std::vector<Token> Toks = lexRaw(Alone);
     if (!lexesAlike(BodyToks, Toks, S.Begin - BodyOffset, S.End - BodyOffset) ||
-        !closesWhatItOpens(Toks))
+        !endsClosed(Lines) || !closesWhatItOpens(Toks))
       continue;
     std::vector<Replacement> Names = absoluteIncludes(Toks, Own);
 
@@ -301,9 +264,6 @@ SplitExpansion splitSplicedText(llvm::StringRef Text, size_t BodyOffset,
 
     CopyUpTo(S.Begin);
     std::string Include = "#include \"" + File->Path + "\"\n";
-    Includes.push_back({unsigned(Out.Text.size()),
-                        unsigned(Out.Text.size() + Include.size())});
-    Moved.push_back(S);
     Out.Text += Include;
     Copied = S.End;
     while (NextPiece < Pieces.size() && Pieces[NextPiece].OutBegin < S.End)
@@ -314,15 +274,7 @@ SplitExpansion splitSplicedText(llvm::StringRef Text, size_t BodyOffset,
       Out.Files.push_back(std::move(File));
   }
   CopyUpTo(Text.size());
-  if (Moved.empty() || whatIsLeftLexesAlike(Text, BodyOffset, BodyToks, Moved,
-                                            Out.Text, Includes))
-    return Out;
-  // A comment or literal that a stretch ends or one after it starts:
-  // nothing is moved.
-  SplitExpansion Whole;
-  Whole.Text = Text.str();
-  Whole.Map = Map;
-  return Whole;
+  return Out;
 }
 
 } // namespace metacu

@@ -111,6 +111,12 @@ TEST(SplicedFilesTest, TextThatDoesNotReadAsAFileStaysInPlace) {
     EXPECT_TRUE(S.Files.empty()) << Open;
     EXPECT_EQ(S.Text, X.Text);
   }
+  // A comment open where it starts.
+  Expansion Y({{"/* a", "/d/k.cu", 1},
+               {"b */ int c;", "/d/h.cuh", 1},
+               {"int d;", "/d/k.cu", 2}});
+  EXPECT_TRUE(
+      splitSplicedText(Y.Text, 2, Y.Map, "/d/k.cu", "/t").Files.empty());
   // A line the header's text continues.
   Expansion X({{"#define A \\", "/d/k.cu", 1}, {"int a;", "/d/h.cuh", 1}});
   EXPECT_TRUE(
