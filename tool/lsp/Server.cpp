@@ -405,8 +405,16 @@ bool Server::editOrdinaryCode(Document &D, const TextLines &Old) {
   if (!D.Expanded || !D.MetacuDiagnostics.empty())
     return false;
   TextEdit E = difference(Old.text(), D.Text->text());
-  if (!editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), E))
-    return false;
+  if (!editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), E)) {
+    // The same edit told further back may not touch the line it touched
+    // (a line break typed at the start of a directive's line is one typed
+    // at the end of the line before).
+    TextEdit Back = movedBack(Old.text(), E);
+    if (Back.Begin == E.Begin ||
+        !editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), Back))
+      return false;
+    E = std::move(Back);
+  }
   std::shared_ptr<ExpandedDocument> Edited;
   if (Old.text().slice(E.Begin, E.End).contains('\n') ||
       llvm::StringRef(E.Text).contains('\n')) {
