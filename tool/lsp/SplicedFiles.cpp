@@ -98,9 +98,9 @@ struct Replacement {
   std::string Text;
 };
 
-/// The quoted names in \p Toks (of \p Stretch) that #include, #import or
-/// __has_include look up and that open beside \p Own, made absolute paths
-/// of that file.
+/// The quoted names in \p Toks (a stretch lexed alone) that #include,
+/// #import or __has_include look up and that open beside \p Own, made
+/// absolute paths of that file.
 std::vector<Replacement> absoluteIncludes(llvm::ArrayRef<Token> Toks,
                                           llvm::StringRef Own) {
   std::vector<Replacement> Out;
