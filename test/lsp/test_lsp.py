@@ -229,6 +229,36 @@ class LspTest(unittest.TestCase):
         self.assertEqual(target, uri(header))
         self.assertEqual(rng["start"], position(read(header), "sum_lanes"))
 
+    def test_below_a_dialect_header_errors_and_definitions_land(self):
+        # clangd reads the header's expansion from a file the expansion
+        # includes in its place: what follows is at its place, before and
+        # after an edit, and the definition in the header is the header's.
+        path = os.path.join(INPUTS, "uses_header.cu")
+        text = read(path)
+        self.assertEqual(self.open(path), [])
+        call = "sum_lanes(in + stride * threadIdx.x);"
+        bad = text.replace(call, call + " int bad = undeclared_y;")
+        version = self.client.change(path, bad)
+        _, diags = self.client.wait_diagnostics(path, version=version)
+        self.assertEqual(len(diags), 1, diags)
+        self.assertIn("undeclared_y", diags[0]["message"])
+        self.assertEqual(diags[0]["range"]["start"],
+                         position(bad, "undeclared_y"))
+        result = self.client.request("textDocument/definition", {
+            "textDocument": {"uri": uri(path)},
+            "position": position(bad, "sum_lanes(", 2)})
+        locations = result if isinstance(result, list) else [result]
+        self.assertEqual(len(locations), 1, locations)
+        header = os.path.join(INPUTS, "kernels.cuh")
+        self.assertEqual(locations[0].get("uri") or
+                         locations[0].get("targetUri"), uri(header))
+        rng = locations[0].get("range") or locations[0].get(
+            "targetSelectionRange")
+        self.assertEqual(rng["start"], position(read(header), "sum_lanes"))
+        version = self.client.change(path, text)
+        _, diags = self.client.wait_diagnostics(path, version=version)
+        self.assertEqual(diags, [])
+
     def test_completion_after_meta_value(self):
         path = os.path.join(INPUTS, "symbols.cu")
         text = read(path)

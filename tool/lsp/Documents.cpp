@@ -47,6 +47,26 @@ TextEdit difference(llvm::StringRef Old, llvm::StringRef New) {
           New.slice(Prefix, New.size() - Suffix).str()};
 }
 
+TextEdit movedBack(llvm::StringRef Old, const TextEdit &E) {
+  TextEdit Back = E;
+  if (E.Begin != E.End && E.Text.empty()) {
+    while (Back.Begin > 0 && Old[Back.Begin - 1] == Old[Back.End - 1]) {
+      --Back.Begin;
+      --Back.End;
+    }
+  } else if (E.Begin == E.End && !E.Text.empty()) {
+    // Rotated: what is inserted one byte earlier ends in the byte it moved
+    // over.
+    while (Back.Begin > 0 && Old[Back.Begin - 1] == Back.Text.back()) {
+      Back.Text =
+          Old[Back.Begin - 1] + Back.Text.substr(0, Back.Text.size() - 1);
+      --Back.Begin;
+      --Back.End;
+    }
+  }
+  return Back;
+}
+
 static bool isWordChar(char C) { return llvm::isAlnum(C) || C == '_'; }
 
 /// Whether the line of \p Text holding \p Offset is a directive's or part

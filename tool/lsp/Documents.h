@@ -70,6 +70,11 @@ struct TextEdit {
 /// both ends.
 TextEdit difference(llvm::StringRef Old, llvm::StringRef New);
 
+/// \p E, an insertion or a removal in \p Old, moved back as far as it goes
+/// with the same result: "\n" inserted at the start of "#if" after "a;\n"
+/// is "\n" inserted after "a;". Another edit is itself.
+TextEdit movedBack(llvm::StringRef Old, const TextEdit &E);
+
 /// Whether \p E, which turns \p Old into \p New (of \p Path), edits only
 /// ordinary code: no directive, line continuation or meta construct in
 /// what it removes or adds, no name meta code declares (nor codegen,

@@ -3,12 +3,12 @@
 
 namespace metacu {
 
-ExpandedDocument::ExpandedDocument(llvm::StringRef Text, size_t BodyOffset,
-                                   OutputMap M, llvm::StringRef Path,
-                                   uint64_t Pass)
+ExpandedDocument::ExpandedDocument(
+    llvm::StringRef Text, size_t BodyOffset, OutputMap M, llvm::StringRef Path,
+    uint64_t Pass, std::vector<std::shared_ptr<const SplicedFile>> Spliced)
     : Body(Text.substr(BodyOffset).str()),
       Prelude(Text.substr(0, BodyOffset).str()), Map(std::move(M)),
-      BodyOffset(BodyOffset), Pass(Pass) {
+      BodyOffset(BodyOffset), Pass(Pass), Spliced(std::move(Spliced)) {
   for (unsigned I = 0; I < Map.files().size(); ++I)
     if (Map.files()[I] == Path)
       Own = I;
@@ -118,7 +118,7 @@ ExpandedDocument::withLineEdit(unsigned Line, unsigned Begin, unsigned End,
   }
   Out.append(Whole, Copied, std::string::npos);
   return std::make_shared<ExpandedDocument>(Out, BodyOffset, std::move(New),
-                                            Map.files()[*Own], Pass);
+                                            Map.files()[*Own], Pass, Spliced);
 }
 
 std::shared_ptr<ExpandedDocument>
@@ -156,6 +156,30 @@ ExpandedDocument::withEdit(const TextLines &Old, const TextLines &New,
   if (To < O.size())
     if (auto E = withEditOf(Old, New, From, NextLine(To)))
       return E;
+  // Whole lines removed, seen as a removal across a line break ("a;\n  \n
+  // b" to "a;\n  b" is "\n  " removed after the first "  "): the same
+  // removal moved back, or else forth, until it takes whole lines, which
+  // go from each copy.
+  if (Begin != End && int(End) + Delta == int(Begin)) {
+    auto WholeLines = [&](unsigned B, unsigned E) {
+      return (B == 0 || O[B - 1] == '\n') && O[E - 1] == '\n';
+    };
+    unsigned B = Begin, E = End;
+    while (!WholeLines(B, E) && B > 0 && O[B - 1] == O[E - 1]) {
+      --B;
+      --E;
+    }
+    if (!WholeLines(B, E)) {
+      B = Begin;
+      E = End;
+      while (!WholeLines(B, E) && E < O.size() && O[B] == O[E]) {
+        ++B;
+        ++E;
+      }
+    }
+    if (WholeLines(B, E) && (B != From || E != To))
+      return withEditOf(Old, New, B, E);
+  }
   // Lines added after a line that has its copies, if not whole ones (a
   // meta value on it): the insertion moved as far back as it goes ("a;\n
   // \n  b" is "a;" and "\n  " added), so that it ends that line.
@@ -327,7 +351,7 @@ ExpandedDocument::withCopiesEdited(const TextLines &Old, const TextLines &New,
     WriteCopy(Copies[C++]);
   Out.append(Whole, Copied, std::string::npos);
   return std::make_shared<ExpandedDocument>(Out, BodyOffset, std::move(NewMap),
-                                            Map.files()[*Own], Pass);
+                                            Map.files()[*Own], Pass, Spliced);
 }
 
 } // namespace metacu

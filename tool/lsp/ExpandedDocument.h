@@ -22,8 +22,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace metacu {
+
+struct SplicedFile;
 
 /// A byte of a file the user wrote (the document or a dialect header).
 struct UserPlace {
@@ -39,13 +42,21 @@ public:
   /// \p Text: the whole expansion, its code from \p BodyOffset on; \p Map
   /// of Text. \p Path: the document's own file as the expansion named it.
   /// \p Pass: the bit of the pass the editor shows (ArchList::guard's).
-  ExpandedDocument(llvm::StringRef Text, size_t BodyOffset, OutputMap Map,
-                   llvm::StringRef Path, uint64_t Pass);
+  /// \p Spliced: the files the body #includes in place of the text of the
+  /// dialect headers spliced into it (SplicedFiles.h).
+  ExpandedDocument(
+      llvm::StringRef Text, size_t BodyOffset, OutputMap Map,
+      llvm::StringRef Path, uint64_t Pass,
+      std::vector<std::shared_ptr<const SplicedFile>> Spliced = {});
 
   /// What clangd holds.
   const TextLines &body() const { return Body; }
   /// The prelude clangd reads first.
   llvm::StringRef prelude() const { return Prelude; }
+  /// The files the body #includes for the dialect headers' text.
+  llvm::ArrayRef<std::shared_ptr<const SplicedFile>> spliced() const {
+    return Spliced;
+  }
 
   /// Where byte \p Offset of the body was written from; none for what the
   /// emit stage wrote on its own (directives).
@@ -118,6 +129,7 @@ private:
   unsigned BodyOffset;
   std::optional<unsigned> Own;
   uint64_t Pass;
+  std::vector<std::shared_ptr<const SplicedFile>> Spliced;
 };
 
 } // namespace metacu

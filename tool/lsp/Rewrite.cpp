@@ -173,12 +173,20 @@ std::optional<Mapper::UserRange>
 Mapper::rangeToUser(const Document &D, const json::Object &R) const {
   if (!D.Expanded)
     return std::nullopt;
+  return rangeToUser(
+      D.Expanded->body(),
+      [&](unsigned Offset) { return D.Expanded->toUser(Offset); }, R);
+}
+
+std::optional<Mapper::UserRange> Mapper::rangeToUser(
+    const TextLines &Body,
+    llvm::function_ref<std::optional<UserPlace>(unsigned)> ToUser,
+    const json::Object &R) const {
   auto S = readPosition(R.get("start")), E = readPosition(R.get("end"));
   if (!S || !E)
     return std::nullopt;
-  const TextLines &Body = D.Expanded->body();
   unsigned Begin = Body.offset(*S, Encoding), End = Body.offset(*E, Encoding);
-  auto From = D.Expanded->toUser(Begin);
+  auto From = ToUser(Begin);
   if (!From)
     return std::nullopt;
   const TextLines *Text = userText(From->Path);
@@ -187,7 +195,7 @@ Mapper::rangeToUser(const Document &D, const json::Object &R) const {
   UserRange Out{From->Path, {}};
   std::optional<UserPlace> To;
   if (End > Begin)
-    To = D.Expanded->toUser(End - 1);
+    To = ToUser(End - 1);
   bool Ordered = To && To->Path == From->Path &&
                  (To->Line > From->Line ||
                   (To->Line == From->Line && To->Col >= From->Col));
@@ -231,14 +239,23 @@ bool Mapper::mapValue(const Document *D, json::Value &V) const {
     if (!Uri)
       continue;
     const Document *Target = Find(*Uri);
-    if (!Target || !Target->Dialect || !Target->Expanded)
+    if (Target && (!Target->Dialect || !Target->Expanded))
+      Target = nullptr;
+    // A file of spliced text stands for the dialect headers it copies.
+    const SplicedFile *Spliced = Target ? nullptr : FindSpliced(*Uri);
+    if (!Target && !Spliced)
       continue;
     std::optional<std::string> NewUri;
     for (llvm::StringRef Key : Ranges) {
       json::Object *R = O->getObject(Key);
       if (!R)
         continue;
-      auto U = rangeToUser(*Target, *R);
+      auto U =
+          Target ? rangeToUser(*Target, *R)
+                 : rangeToUser(
+                       Spliced->Text,
+                       [&](unsigned Offset) { return Spliced->toUser(Offset); },
+                       *R);
       if (!U)
         return false;
       *R = std::move(U->Range);
@@ -441,7 +458,7 @@ void Mapper::resultToUser(llvm::StringRef Method, const Document *D,
 void Mapper::dropDialectEdits(json::Object &Edit) const {
   auto IsDialect = [&](llvm::StringRef Uri) {
     const Document *T = Find(Uri);
-    return T && T->Dialect;
+    return (T && T->Dialect) || FindSpliced(Uri);
   };
   if (json::Object *Changes = Edit.getObject("changes")) {
     std::vector<std::string> Drop;

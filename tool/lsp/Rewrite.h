@@ -15,6 +15,7 @@
 #define METACU_LSP_REWRITE_H
 
 #include "lsp/Documents.h"
+#include "lsp/SplicedFiles.h"
 #include "lsp/TextLines.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -28,10 +29,13 @@ namespace metacu {
 
 class Mapper {
 public:
-  /// \p Find: the open document of a URI, if any.
+  /// \p Find: the open document of a URI, if any. \p FindSpliced: the file
+  /// of an expansion's spliced text that a URI names, if any.
   Mapper(std::function<const Document *(llvm::StringRef Uri)> Find,
+         std::function<const SplicedFile *(llvm::StringRef Uri)> FindSpliced,
          PositionEncoding Encoding)
-      : Find(std::move(Find)), Encoding(Encoding) {}
+      : Find(std::move(Find)), FindSpliced(std::move(FindSpliced)),
+        Encoding(Encoding) {}
 
   /// The expansion's position for the user's \p P in \p D; none where
   /// the user's text has no copy there (meta code).
@@ -80,6 +84,11 @@ private:
   /// was written by no one the user knows.
   std::optional<UserRange> rangeToUser(const Document &D,
                                        const llvm::json::Object &R) const;
+  /// rangeToUser() of a range of \p Text, whose bytes \p ToUser maps.
+  std::optional<UserRange>
+  rangeToUser(const TextLines &Text,
+              llvm::function_ref<std::optional<UserPlace>(unsigned)> ToUser,
+              const llvm::json::Object &R) const;
   /// The user's text of \p Path: the open document's, else the file's.
   const TextLines *userText(llvm::StringRef Path) const;
   /// Maps every Location, LocationLink and bare range (of \p D) in \p V;
@@ -88,6 +97,7 @@ private:
   void mapSemanticTokens(const Document &D, llvm::json::Object &Result) const;
 
   std::function<const Document *(llvm::StringRef Uri)> Find;
+  std::function<const SplicedFile *(llvm::StringRef Uri)> FindSpliced;
   PositionEncoding Encoding;
   mutable llvm::StringMap<std::shared_ptr<TextLines>> Files;
 };

@@ -4,6 +4,7 @@
 #include "lsp/Documents.h"
 #include "lsp/MetaCompletion.h"
 #include "lsp/Rewrite.h"
+#include "lsp/SplicedFiles.h"
 #include "lsp/Transport.h"
 #include "lsp/Worker.h"
 #include "support/Diagnostic.h"
@@ -21,6 +22,7 @@
 #include <cerrno>
 #include <map>
 #include <poll.h>
+#include <set>
 #include <unistd.h>
 
 namespace json = llvm::json;
@@ -58,7 +60,8 @@ struct Expansion {
   std::optional<llvm::Expected<ExpandedFile>> Result;
 };
 
-/// Temporary files (the preludes clangd reads), removed with the server.
+/// Temporary files (the preludes and the files of spliced text clangd
+/// reads), removed with the server.
 class TempDir {
 public:
   TempDir() {
@@ -81,6 +84,7 @@ public:
   Server(int In, int Out, const ServerOptions &Opts)
       : In(In), Out(Out), Opts(Opts),
         Map([this](llvm::StringRef Uri) { return find(Uri); },
+            [this](llvm::StringRef Uri) { return findSpliced(Uri); },
             PositionEncoding::UTF16) {}
 
   llvm::Expected<int> run();
@@ -90,6 +94,25 @@ private:
     auto It = Docs.find(Uri);
     return It == Docs.end() ? nullptr : &It->second;
   }
+  /// The file of spliced text an open document's expansion includes that
+  /// \p Uri names, if any.
+  const SplicedFile *findSpliced(llvm::StringRef Uri) const {
+    auto Path = uriToPath(Uri);
+    if (!Path || !llvm::StringRef(*Path).starts_with(Temp.path() + "/"))
+      return nullptr;
+    for (const auto &E : Docs)
+      if (E.second.Expanded)
+        for (const auto &F : E.second.Expanded->spliced())
+          if (F->Path == *Path)
+            return F.get();
+    return nullptr;
+  }
+  /// Writes the files of spliced text \p E includes that are not written
+  /// yet.
+  llvm::Error writeSpliced(const ExpandedDocument &E);
+  /// Removes the files of spliced text no open document's expansion
+  /// includes any longer.
+  void removeUnusedSpliced();
   void toClient(const json::Value &V) { writeAll(Out, frameMessage(V)); }
   void toClangd(const json::Value &V) {
     writeAll(Clangd.input(), frameMessage(V));
@@ -140,7 +163,9 @@ private:
   llvm::StringMap<Document> Docs;
   std::map<std::string, Pending> Requests;
   Mapper Map;
-  TempDir Preludes;
+  TempDir Temp;
+  /// The files of spliced text written (SplicedFiles.h).
+  std::set<std::string> SplicedWritten;
   /// The command each dialect file was last configured with.
   llvm::StringMap<std::vector<std::string>> Commands;
   bool ShutDown = false, Exited = false;
@@ -304,6 +329,7 @@ void Server::fromClient(json::Object Msg) {
       toClangd(std::move(Msg));
     std::vector<std::string> Headers = std::move(D->PublishedHeaders);
     Docs.erase(It);
+    removeUnusedSpliced();
     // Its errors leave the headers they were shown on.
     for (const std::string &H : Headers)
       if (auto Open = Docs.find(H); Open != Docs.end() && Open->second.Dialect)
@@ -379,8 +405,16 @@ bool Server::editOrdinaryCode(Document &D, const TextLines &Old) {
   if (!D.Expanded || !D.MetacuDiagnostics.empty())
     return false;
   TextEdit E = difference(Old.text(), D.Text->text());
-  if (!editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), E))
-    return false;
+  if (!editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), E)) {
+    // The same edit told further back may not touch the line it touched
+    // (a line break typed at the start of a directive's line is one typed
+    // at the end of the line before).
+    TextEdit Back = movedBack(Old.text(), E);
+    if (Back.Begin == E.Begin ||
+        !editsOrdinaryCode(D.Path, Old.text(), D.Text->text(), Back))
+      return false;
+    E = std::move(Back);
+  }
   std::shared_ptr<ExpandedDocument> Edited;
   if (Old.text().slice(E.Begin, E.End).contains('\n') ||
       llvm::StringRef(E.Text).contains('\n')) {
@@ -544,6 +578,7 @@ void Server::fromClangd(json::Object Msg) {
       if (!Enc)
         Enc = Caps->getString("offsetEncoding");
       Map = Mapper([this](llvm::StringRef Uri) { return find(Uri); },
+                   [this](llvm::StringRef Uri) { return findSpliced(Uri); },
                    Enc ? parseEncoding(*Enc) : PositionEncoding::UTF16);
       // Deltas of semantic tokens would be deltas of the expansion's.
       if (json::Object *ST = Caps->getObject("semanticTokensProvider"))
@@ -809,12 +844,39 @@ void Server::publish(Document &D) {
   }
 }
 
+llvm::Error Server::writeSpliced(const ExpandedDocument &E) {
+  // A file's name is its contents': one written is never written again.
+  for (const auto &F : E.spliced())
+    if (SplicedWritten.insert(F->Path).second)
+      if (auto Err = writeOutput(F->Path, F->Text.text())) {
+        SplicedWritten.erase(F->Path);
+        return Err;
+      }
+  return llvm::Error::success();
+}
+
+void Server::removeUnusedSpliced() {
+  std::set<std::string> Used;
+  for (const auto &E : Docs)
+    if (E.second.Expanded)
+      for (const auto &F : E.second.Expanded->spliced())
+        Used.insert(F->Path);
+  for (auto It = SplicedWritten.begin(); It != SplicedWritten.end();)
+    if (Used.count(*It)) {
+      ++It;
+    } else {
+      llvm::sys::fs::remove(*It);
+      It = SplicedWritten.erase(It);
+    }
+}
+
 void Server::expand(Document &D) {
   D.Due.reset();
   if (!isDialect(D.Path, D.Text->text())) {
     // No longer in the dialect: clangd gets the text itself.
     D.Dialect = false;
     D.Expanded.reset();
+    removeUnusedSpliced();
     D.MetacuDiagnostics.clear();
     D.HeaderDiagnostics.clear();
     D.ClangdDiagnostics.clear();
@@ -862,13 +924,22 @@ void Server::expanded(Expansion &Done) {
   D.MetacuDiagnostics.clear();
   D.HeaderDiagnostics.clear();
   D.ExpandedText = D.Text;
-  auto E = std::make_shared<ExpandedDocument>(X->Text, X->BodyOffset,
-                                              std::move(X->Map), D.Path,
-                                              uint64_t(1) << Opts.ShownPass);
+  // The dialect headers' text goes to clangd as files the body includes,
+  // so that clangd's preamble holds it (SplicedFiles.h).
+  SplitExpansion Split =
+      splitSplicedText(X->Text, X->BodyOffset, X->Map, D.Path, Temp.path());
+  auto E = std::make_shared<ExpandedDocument>(
+      Split.Text, X->BodyOffset, std::move(Split.Map), D.Path,
+      uint64_t(1) << Opts.ShownPass, std::move(Split.Files));
+  if (auto Err = writeSpliced(*E)) {
+    setMetacuDiagnostics(D, std::move(Err));
+    publish(D);
+    return;
+  }
   // One prelude per file, rewritten only when it changes (another target
   // list), so that clangd keeps its preamble.
   std::string Prelude =
-      Preludes.path() + "/" + llvm::utohexstr(llvm::xxh3_64bits(D.Path)) + ".h";
+      Temp.path() + "/" + llvm::utohexstr(llvm::xxh3_64bits(D.Path)) + ".h";
   if (!D.Expanded || D.Expanded->prelude() != E->prelude())
     if (auto Err = writeOutput(Prelude, E->prelude())) {
       setMetacuDiagnostics(D, std::move(Err));
@@ -879,6 +950,7 @@ void Server::expanded(Expansion &Done) {
   bool Same = !Reconfigured && D.Expanded &&
               D.Expanded->body().text() == E->body().text();
   D.Expanded = std::move(E);
+  removeUnusedSpliced();
   if (Same) {
     // clangd would not parse the same text again, nor say anything: its
     // diagnostics of it stand (metacu's, if any, are gone), or are still

@@ -125,4 +125,32 @@ TEST(DocumentsTest, ALineBreakNeitherEndsNorExtendsADirective) {
                         "@meta int n = 4;\r\nint a;\nint b;\r\n"));
 }
 
+TEST(DocumentsTest, AnEditMovedBackHasTheSameResult) {
+  llvm::StringRef Old = "a;\n  \n#if X\n";
+  // "  \n" inserted at the start of '#if', and removed again.
+  TextEdit In = movedBack("a;\n#if X\n", {3, 3, "  \n"});
+  EXPECT_EQ(In.Begin, 2u);
+  EXPECT_EQ(In.End, 2u);
+  EXPECT_EQ(In.Text, "\n  ");
+  TextEdit Out = movedBack(Old, {3, 6, ""});
+  EXPECT_EQ(Out.Begin, 2u);
+  EXPECT_EQ(Out.End, 5u);
+  // Neither moves over a byte that differs, nor does a replacement move.
+  EXPECT_EQ(movedBack("ab", {1, 1, "x"}).Begin, 1u);
+  EXPECT_EQ(movedBack("ab", {1, 2, "x"}).Begin, 1u);
+}
+
+TEST(DocumentsTest, ALineBreakBeforeADirectiveMovedBackIsOrdinary) {
+  // A line of indentation added before '#pragma unroll', and removed: at
+  // the directive's start as difference() tells it, after the line before
+  // moved back.
+  llvm::StringRef Old = "@meta int n = 4;\nint a;\n#pragma unroll\n";
+  llvm::StringRef New = "@meta int n = 4;\nint a;\n  \n#pragma unroll\n";
+  for (auto [From, To] : {std::pair{Old, New}, std::pair{New, Old}}) {
+    TextEdit E = difference(From, To);
+    EXPECT_FALSE(editsOrdinaryCode("k.cu", From, To, E));
+    EXPECT_TRUE(editsOrdinaryCode("k.cu", From, To, movedBack(From, E)));
+  }
+}
+
 } // namespace

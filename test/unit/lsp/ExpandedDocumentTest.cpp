@@ -112,6 +112,40 @@ TEST(ExpandedDocumentTest, LinesAddedAfterALineWithAMetaValueFollowEachCopy) {
   EXPECT_EQ(F->body().text(), "int a = 4;\n  \nint a = 8;\n  \n");
 }
 
+TEST(ExpandedDocumentTest, ALineRemovedAfterALineWithAMetaValueLeavesEachCopy) {
+  // The line of indentation LinesAddedAfterALineWithAMetaValueFollowEachCopy
+  // adds, removed again where the next line starts with the same blanks.
+  const TextLines Added("int a = @(n);\n  \n  b;\n");
+  OutputMap M;
+  unsigned F = M.fileIndex("/k.cu");
+  std::string Text = "P\n";
+  for (uint64_t Passes : {1u, 2u}) {
+    unsigned Out = Text.size();
+    M.add({Out, Out + 8, {F, 1, 1, true}, Passes});
+    M.add({Out + 8, Out + 9, {F, 1, 9, false}, Passes});
+    M.add({Out + 9, Out + 10, {F, 1, 13, true}, Passes});
+    M.add({Out + 11, Out + 13, {F, 2, 1, true}, Passes});
+    Text += Passes == 1 ? "int a = 4;\n  \n" : "int a = 8;\n  \n";
+  }
+  M.add({unsigned(Text.size()), unsigned(Text.size() + 4), {F, 3, 1, true}});
+  Text += "  b;\n";
+  ExpandedDocument D(Text, 2, std::move(M), "/k.cu", 1);
+  const TextLines Removed("int a = @(n);\n  b;\n");
+  // difference()'s edit: "\n  " after the blanks; or the ';'.
+  for (unsigned Begin : {16u, 13u}) {
+    auto E = D.withEdit(Added, Removed, Begin, Begin + 3);
+    ASSERT_TRUE(E) << Begin;
+    EXPECT_EQ(E->body().text(), "int a = 4;\nint a = 8;\n  b;\n");
+    auto B = E->toUser(24);
+    ASSERT_TRUE(B);
+    EXPECT_EQ(B->Line, 1u); // "  b;" is on line 2 now
+    EXPECT_EQ(B->Col, 2u);
+    EXPECT_EQ(E->toBody(1, 2), 24u);
+  }
+  // Not whole lines however moved ("\n  b" removed): no copy edit.
+  EXPECT_FALSE(D.withEdit(Added, TextLines("int a = @(n);\n  ;\n"), 16, 20));
+}
+
 TEST(ExpandedDocumentTest, NoLinesFollowALineThatEndsInGeneratedText) {
   // "x = @(n)": its copy ends in the constant.
   OutputMap M;

@@ -1,5 +1,6 @@
 //===- RewriteTest.cpp - clangd's messages on the user's text -------------===//
 #include "lsp/Rewrite.h"
+#include "../TempDir.h"
 
 #include <gtest/gtest.h>
 
@@ -32,6 +33,8 @@ struct Fixture {
     Plain.Path = "/p.cu";
     Plain.Text = std::make_shared<TextLines>("int b;\n");
   }
+  /// A file of spliced text the dialect document's expansion includes.
+  std::shared_ptr<const SplicedFile> Spliced;
   Mapper mapper() const {
     return Mapper(
         [this](llvm::StringRef Uri) -> const Document * {
@@ -40,6 +43,10 @@ struct Fixture {
           if (Uri == Plain.Uri)
             return &Plain;
           return nullptr;
+        },
+        [this](llvm::StringRef Uri) -> const SplicedFile * {
+          return Spliced && Uri == pathToUri(Spliced->Path) ? Spliced.get()
+                                                            : nullptr;
         },
         PositionEncoding::UTF16);
   }
@@ -98,6 +105,38 @@ TEST(RewriteTest, LocationsInADialectFileLandOnItsText) {
   ASSERT_EQ(A.size(), 2u);
   EXPECT_EQ(*A[0].getAsObject()->get("range"), json::Value(range(0, 4, 0, 5)));
   EXPECT_EQ(*A[1].getAsObject()->get("range"), json::Value(range(0, 4, 0, 5)));
+}
+
+TEST(RewriteTest, LocationsInASplicedFileLandOnTheHeader) {
+  TempDir T;
+  std::string Header = T.write("h.cuh", "// h\n\nint h() { return 1; }\n");
+  // Its third line is the file's first, as an #include of it put it.
+  OutputMap M;
+  M.add({0, 21, {M.fileIndex(Header), 3, 1, true}});
+  Fixture F;
+  F.Spliced = std::make_shared<SplicedFile>(
+      SplicedFile{"/t/0123.cuh", TextLines("int h() { return 1; }\n"), M});
+  json::Value Result = json::Array{
+      json::Object{{"uri", "file:///t/0123.cuh"}, {"range", range(0, 4, 0, 5)}},
+      json::Object{{"targetUri", "file:///t/0123.cuh"},
+                   {"targetRange", range(0, 0, 0, 21)},
+                   {"targetSelectionRange", range(0, 4, 0, 5)}}};
+  F.mapper().resultToUser("textDocument/definition", &F.Dialect, Result);
+  json::Array &A = *Result.getAsArray();
+  ASSERT_EQ(A.size(), 2u);
+  EXPECT_EQ(A[0].getAsObject()->getString("uri"), pathToUri(Header));
+  EXPECT_EQ(*A[0].getAsObject()->get("range"), json::Value(range(2, 4, 2, 5)));
+  EXPECT_EQ(A[1].getAsObject()->getString("targetUri"), pathToUri(Header));
+  EXPECT_EQ(*A[1].getAsObject()->get("targetRange"),
+            json::Value(range(2, 0, 2, 21)));
+  // Nor is an edit of it ever applied.
+  json::Object Edit{
+      {"changes",
+       json::Object{{"file:///t/0123.cuh",
+                     json::Array{json::Object{{"range", range(0, 4, 0, 5)},
+                                              {"newText", "g"}}}}}}};
+  F.mapper().dropDialectEdits(Edit);
+  EXPECT_FALSE(Edit.getObject("changes")->get("file:///t/0123.cuh"));
 }
 
 TEST(RewriteTest, ATokenRangeAtAConstructCoversItsKeyword) {
