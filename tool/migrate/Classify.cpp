@@ -205,7 +205,8 @@ std::optional<std::string> otherName(const SiteDirective &D, const Group &G,
   for (size_t I = 2; I < Toks.size(); ++I) {
     llvm::StringRef N = Toks[I].Text;
     if (Toks[I].isIdent() && N != "defined" && N != "__CUDA_ARCH__" &&
-        !F.Aliases.contains(N) && !F.Derived.contains(N) && !G.Via.count(N.str()))
+        !F.Aliases.contains(N) && !F.Derived.contains(N) &&
+        !G.Via.count(N.str()))
       return N.str();
   }
   return std::nullopt;
@@ -239,8 +240,8 @@ std::optional<std::string> fixesOtherChoice(const Site &S, const Group &G,
   }
   if (!Dropped || !Tests)
     return std::nullopt;
-  return "the branches the host pass chooses among test '" + Name +
-         "' (line " + std::to_string(Tests->Line) +
+  return "the branches the host pass chooses among test '" + Name + "' (line " +
+         std::to_string(Tests->Line) +
          "), not the architecture: the branch at line " +
          std::to_string(Dropped->Line) +
          ", which no pass compiles here, is another host compiler's or "
