@@ -282,6 +282,10 @@ public:
     llvm::SmallString<256> Abs(File.path());
     llvm::sys::fs::make_absolute(Abs);
     InputDir = realPath(llvm::sys::path::parent_path(Abs));
+    // The input's directory as the preprocessor was given it
+    // (spliceDialectHeaders).
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    GivenDir = llvm::sys::path::parent_path(Abs).str();
     if (!Opts.RuntimeInclude.empty())
       RuntimeDir = realPath(Opts.RuntimeInclude);
     for (const Entered &E : Files)
@@ -318,15 +322,31 @@ private:
 
   /// A header's names. In #line, the name nvcc's preprocessor would give
   /// it (so that __FILE__ and -lineinfo paths are the original build's),
-  /// where that name is relative (found through a relative -I) and opens
-  /// from the directory metacu runs in, as the dependency file needs.
+  /// where that name opens from the directory metacu runs in, as the
+  /// dependency file needs: found through an -I, relative or absolute, or
+  /// from an includer's directory.
   Names namesOf(const Entered &E) const {
     Names N{displayHeaderPath(File.path(), RuntimeInclude, E.Real),
             lineHeaderPath(File.path(), RuntimeInclude, E.Real)};
-    if (!inRuntimeDir(E.Real) && llvm::sys::path::is_relative(E.Found) &&
-        llvm::sys::fs::equivalent(E.Found, E.Real))
-      N.Line = E.Found;
+    std::string Name = spelledFromInput(E.Found);
+    if (!inRuntimeDir(E.Real) && llvm::sys::fs::equivalent(Name, E.Real))
+      N.Line = Name;
     return N;
+  }
+
+  /// The preprocessor's name \p Found of a header with the input's
+  /// directory, where it begins with it (a header found from the input's
+  /// directory, or from a header's found from there: 'dir/../common/x.h'),
+  /// as the user spelled it: the preprocessor was given the input's path
+  /// absolute and without dots, nvcc is given the user's.
+  std::string spelledFromInput(llvm::StringRef Found) const {
+    llvm::StringRef Rest = Found;
+    if (!Rest.consume_front(GivenDir) || Rest.empty() ||
+        !llvm::sys::path::is_separator(Rest.front()))
+      return Found.str();
+    llvm::SmallString<256> P(llvm::sys::path::parent_path(File.path()));
+    llvm::sys::path::append(P, Rest.drop_front());
+    return std::string(P);
   }
 
   void mark(const Names &N, unsigned Line, bool Library, unsigned IncludedAt) {
@@ -429,7 +449,7 @@ private:
   const SourceFile &File;
   const std::vector<Entered> &Files;
   const SourceManager &SM;
-  std::string InputDir, RuntimeDir, RuntimeInclude;
+  std::string InputDir, GivenDir, RuntimeDir, RuntimeInclude;
   llvm::StringSet<> SplicedPaths;
   std::string Out;
   std::vector<Mark> Marks;

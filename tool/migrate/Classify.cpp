@@ -1,6 +1,7 @@
 //===- Classify.cpp -------------------------------------------------------===//
 #include "migrate/Classify.h"
 #include "migrate/LineTable.h"
+#include "support/Tokens.h"
 
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -192,6 +193,61 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   return std::nullopt;
 }
 
+/// The first name the condition of directive \p D tests that is neither
+/// __CUDA_ARCH__ nor a macro derived from it ('defined' aside): the host
+/// compiler's macros, the platform's, the build's configuration.
+std::optional<std::string> otherName(const SiteDirective &D, const Group &G,
+                                     const Facts &F) {
+  // A copy: the lexer needs the text to end in a NUL.
+  std::string Text = D.Text;
+  std::vector<Token> Toks = lexRaw(Text);
+  // '#', the directive's name, then its condition.
+  for (size_t I = 2; I < Toks.size(); ++I) {
+    llvm::StringRef N = Toks[I].Text;
+    if (Toks[I].isIdent() && N != "defined" && N != "__CUDA_ARCH__" &&
+        !F.Aliases.contains(N) && !F.Derived.contains(N) &&
+        !G.Via.count(N.str()))
+      return N.str();
+  }
+  return std::nullopt;
+}
+
+/// Why the conversion would fix a choice that is not the architecture's,
+/// if it would. The branches after the last one a device pass compiles are
+/// the host pass's to choose among; where one of their conditions tests
+/// another name (`#elif defined(__GLIBC__)` ... `#elif defined(_MSC_VER)`
+/// ... `#else`), the branches no pass compiles here are another host
+/// compiler's or configuration's, and 'if codegen' over these passes would
+/// keep this build's branch alone: the file would no longer compile there.
+/// Branches no pass compiles before those (an older or an AMD GPU's) are
+/// the architecture's, and are dropped as ever.
+std::optional<std::string> fixesOtherChoice(const Site &S, const Group &G,
+                                            const Facts &F) {
+  int LastDevice = -1;
+  for (unsigned P = 1; P < NumPasses; ++P)
+    LastDevice = std::max(LastDevice, G.Taken[P]);
+  const SiteDirective *Dropped = nullptr, *Tests = nullptr;
+  std::string Name;
+  for (size_t I = LastDevice + 1; I + 1 < S.Directives.size(); ++I) {
+    const SiteDirective &D = S.Directives[I];
+    if (!D.TakenBy && !Dropped)
+      Dropped = &D;
+    if (!Tests)
+      if (std::optional<std::string> N = otherName(D, G, F)) {
+        Tests = &D;
+        Name = *N;
+      }
+  }
+  if (!Dropped || !Tests)
+    return std::nullopt;
+  return "the branches the host pass chooses among test '" + Name + "' (line " +
+         std::to_string(Tests->Line) +
+         "), not the architecture: the branch at line " +
+         std::to_string(Dropped->Line) +
+         ", which no pass compiles here, is another host compiler's or "
+         "configuration's, and 'if codegen' would keep this build's only";
+}
+
 /// Makes \p S convertible: the 'if codegen' condition of each branch.
 /// Branches no pass compiles are dropped, and the reason says so.
 void convert(Site &S, const Group &G, const Branches &B) {
@@ -316,6 +372,9 @@ Site classifyConditional(const Group &G, const Facts &F, bool InTree,
     S.Reason = std::move(V->Reason);
   } else if (std::optional<std::string> Why =
                  whyNotConvertible(G, F, Lines, InTree, Parent)) {
+    S.Category = SiteCategory::NotConvertible;
+    S.Reason = std::move(*Why);
+  } else if (std::optional<std::string> Why = fixesOtherChoice(S, G, F)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
   } else {

@@ -233,9 +233,31 @@ TEST_F(DialectHeadersTest, HeadersOutsideTheInputDirectoryAreNamedRelatively) {
   ASSERT_FALSE(llvm::sys::fs::set_current_path(Old));
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(originOf(*S, "@meta int x"), "src/../inc/x.cuh:2");
-  // The same name in #line: it opens from where "src/k.cu" does.
+  // In #line, nvcc's name for it (__FILE__ in its asserts): the -I
+  // directory as given joined with the include name, which opens from
+  // anywhere, not a path from the input's directory.
   EXPECT_EQ(S->Text.origin(S->Text.text().find("@meta int x")).LinePath,
-            "src/../inc/x.cuh");
+            Tmp.path("inc") + "/x.cuh");
+}
+
+TEST_F(DialectHeadersTest, HeadersFoundFromAnIncluderAreNamedAsNvccNamesThem) {
+  // nvcc names a quote-include found beside its includer by the includer's
+  // directory as it named the includer, dots and all:
+  // 'src/../inc/../lib/y.cuh', from the input as the user spelled it.
+  Tmp.write("inc/x.cuh", "#pragma once\n#include \"../lib/y.cuh\"\n");
+  Tmp.write("lib/y.cuh", "#pragma once\n@meta int y = 1;\n");
+  HostSliceOptions Opts;
+  Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
+  std::string Code = "#include \"../inc/x.cuh\"\n";
+  Tmp.write("src/k.cu", Code);
+  llvm::SmallString<256> Old;
+  ASSERT_FALSE(llvm::sys::fs::current_path(Old));
+  ASSERT_FALSE(llvm::sys::fs::set_current_path(Tmp.dir()));
+  auto S = spliceDialectHeaders(SourceFile("src/k.cu", Code), Opts);
+  ASSERT_FALSE(llvm::sys::fs::set_current_path(Old));
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Text.origin(S->Text.text().find("@meta int y")).LinePath,
+            "src/../inc/../lib/y.cuh");
 }
 
 TEST_F(DialectHeadersTest,

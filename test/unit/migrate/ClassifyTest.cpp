@@ -373,6 +373,49 @@ TEST_F(ClassifyTest, WhatIsASite) {
   EXPECT_FALSE(isSite(G));
 }
 
+const char *HostCompilers = R"(__host__ __device__ int f(unsigned v) {
+#if defined(__CUDA_ARCH__)
+  return __popc(v);
+#elif defined(__GNUC__)
+  return __builtin_popcount(v);
+#else
+  return __popcnt(v);
+#endif
+}
+)";
+
+TEST_F(ClassifyTest, HostCompilerBranchesNoPassTakesStay) {
+  // The host pass takes the __GNUC__ branch here; MSVC's '#else' is no
+  // pass's on this machine, but converting would drop it for every host.
+  Group &G = conditional(HostCompilers, {"#if", "#elif", "#else", "#endif"},
+                         [](unsigned Arch) { return Arch ? 0 : 1; });
+  G.Space = HostSpace | DeviceSpace;
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "test '__GNUC__' (line 4)")) << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "the branch at line 6")) << S.Reason;
+}
+
+TEST_F(ClassifyTest, AnOlderGpuBranchBeforeTheHostsIsStillDropped) {
+  const char *Text = R"(__host__ __device__ int f(int x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+  x += 1;
+#elif defined(__CUDA_ARCH__)
+  x += 2;
+#else
+  x -= 1;
+#endif
+  return x;
+}
+)";
+  Group &G = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+                         [](unsigned Arch) { return Arch ? 1 : 2; });
+  G.Space = HostSpace | DeviceSpace;
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::HostDeviceSplit) << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "is dropped")) << S.Reason;
+}
+
 class ClassifyOtherTest : public ClassifyTest {
 protected:
   Site other(SiteKind K, llvm::StringRef Via = "", bool Direct = false,
