@@ -26,14 +26,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));   \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 // A warp walks Bytes at X, 512 bytes a load instruction.
 __device__ inline float walk(const float4* __restrict__ X, int Bytes) {
