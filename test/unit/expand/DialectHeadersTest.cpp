@@ -34,6 +34,20 @@ protected:
     return std::move(*R);
   }
 
+  /// Splices \p Code written as src/k.cu and named so, relatively, from
+  /// the temporary directory as metacu's working directory: the input as
+  /// a user spells it.
+  llvm::Expected<SplicedInput> spliceInTmp(const std::string &Code,
+                                           const HostSliceOptions &Opts) {
+    Tmp.write("src/k.cu", Code);
+    llvm::SmallString<256> Old;
+    EXPECT_FALSE(llvm::sys::fs::current_path(Old));
+    EXPECT_FALSE(llvm::sys::fs::set_current_path(Tmp.dir()));
+    auto S = spliceDialectHeaders(SourceFile("src/k.cu", Code), Opts);
+    EXPECT_FALSE(llvm::sys::fs::set_current_path(Old));
+    return S;
+  }
+
   /// Where the first \p Needle of the splice was written, as "path:line".
   static std::string originOf(const SplicedInput &S, llvm::StringRef Needle) {
     size_t P = S.Text.text().find(Needle);
@@ -224,13 +238,8 @@ TEST_F(DialectHeadersTest, HeadersOutsideTheInputDirectoryAreNamedRelatively) {
   Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
   Opts.Flags.Args = {"-I" + Tmp.path("inc")};
   std::string Code = "#include <x.cuh>\n";
-  Tmp.write("src/k.cu", Code);
   // The input as the user spelled it, relative to a working directory.
-  llvm::SmallString<256> Old;
-  ASSERT_FALSE(llvm::sys::fs::current_path(Old));
-  ASSERT_FALSE(llvm::sys::fs::set_current_path(Tmp.dir()));
-  auto S = spliceDialectHeaders(SourceFile("src/k.cu", Code), Opts);
-  ASSERT_FALSE(llvm::sys::fs::set_current_path(Old));
+  auto S = spliceInTmp(Code, Opts);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(originOf(*S, "@meta int x"), "src/../inc/x.cuh:2");
   // In #line, nvcc's name for it (__FILE__ in its asserts): the -I
@@ -249,12 +258,7 @@ TEST_F(DialectHeadersTest, HeadersFoundFromAnIncluderAreNamedAsNvccNamesThem) {
   HostSliceOptions Opts;
   Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
   std::string Code = "#include \"../inc/x.cuh\"\n";
-  Tmp.write("src/k.cu", Code);
-  llvm::SmallString<256> Old;
-  ASSERT_FALSE(llvm::sys::fs::current_path(Old));
-  ASSERT_FALSE(llvm::sys::fs::set_current_path(Tmp.dir()));
-  auto S = spliceDialectHeaders(SourceFile("src/k.cu", Code), Opts);
-  ASSERT_FALSE(llvm::sys::fs::set_current_path(Old));
+  auto S = spliceInTmp(Code, Opts);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(S->Text.origin(S->Text.text().find("@meta int y")).LinePath,
             "src/../inc/../lib/y.cuh");
@@ -270,15 +274,10 @@ TEST_F(DialectHeadersTest,
   ASSERT_FALSE(
       llvm::sys::fs::create_link(Tmp.path("runtime"), Tmp.path("link")));
   std::string Code = "int u;\n#include <metacu/lib.cuh>\n";
-  Tmp.write("src/k.cu", Code);
   HostSliceOptions Opts;
   Opts.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
   Opts.RuntimeInclude = RuntimeInclude;
-  llvm::SmallString<256> Old;
-  ASSERT_FALSE(llvm::sys::fs::current_path(Old));
-  ASSERT_FALSE(llvm::sys::fs::set_current_path(Tmp.dir()));
-  auto S = spliceDialectHeaders(SourceFile("src/k.cu", Code), Opts);
-  ASSERT_FALSE(llvm::sys::fs::set_current_path(Old));
+  auto S = spliceInTmp(Code, Opts);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   Origin Lib = S->Text.origin(S->Text.text().find("@meta int lib"));
   EXPECT_EQ(Lib.Path, "metacu/lib.cuh");
