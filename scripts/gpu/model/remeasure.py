@@ -26,7 +26,12 @@ runs); one harness process per batch stays up for every round, and each
 candidate is loaded from its shard's cubin for its own turn. --seconds
 stops before a round that would not end in time (the rounds so far are
 kept whole). Which shard holds a candidate is run.py's plan() for --jobs,
-so --jobs must be the one the bundle was compiled with.
+so --jobs must be the one the bundle was compiled with. A compute_N
+image's bundle compiled away from the GPU needs the GPU's architecture in
+its manifest's gencode first (`{gpu}` replaced by 90 for an H100), which
+run.py otherwise asks nvidia-smi for. A candidate costs about 88 ms on an
+H100 (its shard's cubin loaded for its own turn, the checked run): 864
+candidates took 72-80 s a round (docs/data/remeasure-h100.log).
 """
 import argparse
 import gzip
