@@ -4,9 +4,9 @@
 // is N independent FMAs in eight chains, unrolled (about 16 N bytes of
 // SASS), with or without a 16-byte shared load every L FMAs (the
 // convolution's inner loop has one about every 50) whose values the next
-// load point's FMAs take as operands, after one barrier that puts a
-// block's warps in step as the convolution's staging does. Blocks of 4, 8,
-// 16 or 32 warps put 1, 2, 4 or 8 warps of a block on each of the SM's four
+// load point's FMAs take as operands, or with a barrier every 256 FMAs,
+// after one barrier that puts a block's warps in step as the
+// convolution's staging does. Blocks of 4, 8, 16 or 32 warps put 1, 2, 4 or 8 warps of a block on each of the SM's four
 // schedulers (a scheduler group walking the code together); dynamic shared
 // memory caps the blocks an SM so that 8, 16, 32 or 64 warps an SM are
 // resident. Each block reads the SM's clock (clock64) at its start and end;
@@ -52,7 +52,15 @@ __device__ __forceinline__ void segment(float (&acc)[8], float4& pending, float4
     acc[i % 8] = fmaf(acc[i % 8], a, i < 4 ? first[i] : b);
 }
 
-template <int N, int L> __global__ void walk(float* out, float a, float b, span_t* spans) {
+// B FMAs, then a barrier.
+template <int B> __device__ __forceinline__ void stride(float (&acc)[8], float a, float b) {
+#pragma unroll
+  for (int i = 0; i < B; ++i)
+    acc[i % 8] = fmaf(acc[i % 8], a, b);
+  __syncthreads();
+}
+
+template <int N, int L, int B> __global__ void walk(float* out, float a, float b, span_t* spans) {
   extern __shared__ float4 slots[];
   float acc[8];
 #pragma unroll
@@ -64,7 +72,11 @@ template <int N, int L> __global__ void walk(float* out, float a, float b, span_
   float4 pending = make_float4(b, b, b, b), next = pending;
   __syncthreads();
   long long start = clock64();
-  if constexpr (L == 0) {
+  if constexpr (B > 0) { // a barrier every B FMAs, keeping a block's warps in step
+    [&]<int... P>(std::integer_sequence<int, P...>) {
+      ((void(P), stride<B>(acc, a, b)), ...);
+    }(std::make_integer_sequence<int, N / B>());
+  } else if constexpr (L == 0) {
 #pragma unroll
     for (int i = 0; i < N; ++i)
       acc[i % 8] = fmaf(acc[i % 8], a, b);
@@ -108,9 +120,9 @@ template <typename K> int shared_for(K kernel, int threads, int most, int want, 
   return 0;
 }
 
-template <int N, int L> int run(int warps, int sm_warps, int sms, float* out, span_t* dspans) {
+template <int N, int L, int B> int run(int warps, int sm_warps, int sms, float* out, span_t* dspans) {
   const int threads = warps * 32;
-  auto kernel = walk<N, L>;
+  auto kernel = walk<N, L, B>;
   cudaFuncAttributes attributes;
   CHECK(cudaFuncGetAttributes(&attributes, kernel));
   const int most = 227 * 1024 - int(attributes.sharedSizeBytes); // a block's, with the static part
@@ -137,25 +149,25 @@ template <int N, int L> int run(int warps, int sm_warps, int sms, float* out, sp
     hi[s.sm] = std::max(hi[s.sm], s.end);
     ++count[s.sm];
   }
-  const double instructions = L ? N / L * (L + 1) : N;
+  const double instructions = B ? N + N / B : L ? N / L * (L + 1) : N;
   std::vector<double> rate;
   for (int sm = 0; sm < sms; ++sm)
     if (count[sm])
       rate.push_back(double(count[sm]) * warps * instructions / 4 / double(hi[sm] - lo[sm]));
   std::nth_element(rate.begin(), rate.begin() + rate.size() / 2, rate.end());
-  std::printf("ifetch: %5d FMAs, load every %2d (%4d KiB of code), %4d threads (%d warp%s a "
+  std::printf("ifetch: %5d FMAs, load every %2d, barrier every %3d (%4d KiB of code), %4d threads (%d warp%s a "
               "scheduler), %2d warps an SM: %.3f instructions a scheduler a cycle\n",
-              N, L, int(instructions * 16 / 1024), threads, warps / 4, warps > 4 ? "s" : "",
+              N, L, B, int(instructions * 16 / 1024), threads, warps / 4, warps > 4 ? "s" : "",
               resident * warps, rate[rate.size() / 2]);
   return 0;
 }
 
-template <int L, int... Ns> int sweep(int sms, float* out, span_t* spans) {
+template <int L, int B, int... Ns> int sweep(int sms, float* out, span_t* spans) {
   int failed = 0;
   for (int sm_warps : {8, 16, 32, 64})
     for (int warps : {4, 8, 16, 32})
       if (warps <= sm_warps)
-        ((failed |= run<Ns, L>(warps, sm_warps, sms, out, spans)), ...);
+        ((failed |= run<Ns, L, B>(warps, sm_warps, sms, out, spans)), ...);
   return failed;
 }
 
@@ -166,7 +178,8 @@ int main() {
   span_t* spans;
   CHECK(cudaMalloc(&out, 1024 * sizeof(float)));
   CHECK(cudaMalloc(&spans, sms * 512 * sizeof(span_t)));
-  int failed = sweep<0, 1024, 2048, 3072, 4096, 6144, 8192>(sms, out, spans);
-  failed |= sweep<48, 1024, 2048, 3072, 4096, 6144, 8192>(sms, out, spans);
+  int failed = sweep<0, 0, 1024, 2048, 3072, 4096, 6144, 8192>(sms, out, spans);
+  failed |= sweep<48, 0, 1024, 2048, 3072, 4096, 6144, 8192>(sms, out, spans);
+  failed |= sweep<0, 256, 1024, 2048, 3072, 4096, 6144, 8192>(sms, out, spans);
   return failed;
 }
