@@ -221,9 +221,36 @@ def kt_problem(name, rng):
     raise SystemExit("no Kernel Tuner problem for " + name)
 
 
+def uuid_shim():
+    """Kernel Tuner 1.5's cupy backend records the device's uuid as
+    `uuid.UUID(bytes=props["uuid"])`, where cupy's getDeviceProperties gives
+    the runtime's 16-byte `cudaUUID_t` as a C string: cut at its first zero
+    byte, so on a device whose uuid holds one (the device tool's H100 on
+    2026-11-26) tune_kernel raised `ValueError: bytes is not a 16-char
+    string` before it compiled anything. The uuid is only written to
+    Kernel Tuner's environment record; the shim gives it back its 16 bytes
+    (the cut-off part as zeros, the true bytes are lost), which changes
+    nothing Kernel Tuner measures or decides."""
+    import cupy
+    rt = cupy.cuda.runtime
+    if getattr(rt.getDeviceProperties, "proof_shim", False):
+        return
+    real = rt.getDeviceProperties
+
+    def props(device):
+        p = real(device)
+        u = p.get("uuid")
+        if isinstance(u, bytes) and len(u) != 16:
+            p = dict(p, uuid=u[:16].ljust(16, b"\0"))
+        return p
+    props.proof_shim = True
+    rt.getDeviceProperties = props
+
+
 def run_kt(a, name, k, seed, ref, best, cap, strategy):
     import random
     import kernel_tuner
+    uuid_shim()
     rng = np.random.default_rng(seed)
     random.seed(seed)
     np.random.seed(seed)
