@@ -213,14 +213,17 @@ def machinery_object(m, nvcc):
     """metacu/tune.h's harness machinery (options, checking and timing,
     loading shards), which no problem changes, compiled once into an object
     (METACU_TUNE_HARNESS_OBJECT) and kept in cache_dir() under a hash of
-    the runtime headers, nvcc's version and the compile's flags, so that a
+    the runtime headers, nvcc's version and the compile's flags (the
+    bundle's nvcc_flags among them), so that a
     harness's compile on the critical path is its batch's host code alone.
     Returns the object's path and None, or None and nvcc's error lines.
     One compile at a time in this process (harnesses of several batches
     wait for the first); other processes racing for the same object each
     write their own and rename it into place."""
     include = os.path.join(HERE, "include")
-    flags = ["-O3", "-std=c++17", "-DMETACU_TUNE", "-gencode", m["gencode"], *m["nvcc_flags"],
+    # Host code only: no -gencode, so that one object serves every
+    # architecture.
+    flags = ["-O3", "-std=c++17", "-DMETACU_TUNE", *m["nvcc_flags"],
              *HARNESS_DEFINES, "-DMETACU_TUNE_HARNESS_OBJECT", "-x", "c++", "-c"]
     with MACHINERY_LOCK:
         known = MACHINERY.get((nvcc, json.dumps(flags)))
