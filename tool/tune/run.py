@@ -251,7 +251,11 @@ def build_machinery(nvcc, flags, include):
     try:
         os.makedirs(d, exist_ok=True)
     except OSError:
+        pass
+    if not os.access(d, os.W_OK):
+        # No cache to keep it in: this bundle's own, for this run.
         d = os.path.join(HERE, "bin")
+        os.makedirs(d, exist_ok=True)
     obj = os.path.join(d, "harness-%s.o" % h.hexdigest()[:24])
     if os.path.exists(obj):
         return obj, None
@@ -292,7 +296,7 @@ def compile_job(m, job, nvcc, split, nice=False):
     if job["kind"] == "harness":
         fetch.join()
     if p.returncode == 0 and job["kind"] == "harness":
-        obj, errors = machinery["r"]
+        obj, errors = machinery.get("r") or (None, ["the harness's machinery did not build"])
         if errors:
             return None, (time.time() - t) * 1000, errors
         exe = os.path.join(HERE, out)
