@@ -64,3 +64,7 @@ config.substitutions.append(
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
 )
+# run.py keeps the harness's compiled machinery between runs (docs/tune.md,
+# "Two steps"): the tests' copy lives in the build tree, not the user's
+# cache.
+config.environment["METACU_TUNE_CACHE"] = os.path.join(config.test_exec_root, "tune-cache")

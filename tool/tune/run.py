@@ -32,6 +32,7 @@
 import argparse
 import concurrent.futures
 import datetime
+import hashlib
 import importlib.util
 import json
 import os
@@ -160,43 +161,149 @@ def stem(batch):
     return os.path.splitext(os.path.basename(batch["source"]))[0]
 
 
+# metacu/tune.h: shards loaded through the driver API, the problem's
+# launches of their kernels sent there. __NV_LEGACY_LAUNCH makes nvcc's
+# <<<...>>> call cudaLaunchKernel, which the link wraps; the host compiler
+# takes it too, since nvcc compiles its stubs with its own flags.
+HARNESS_DEFINES = ["-DMETACU_TUNE_MODULES", "-D__NV_LEGACY_LAUNCH",
+                   "-Xcompiler=-D__NV_LEGACY_LAUNCH"]
+HARNESS_LINK = ["-Xlinker", "--wrap=cudaLaunchKernel", "-Xlinker", "--wrap=cudaFuncSetAttribute",
+                "-lcuda"]
+
+
 def nvcc_command(m, job, nvcc, split):
-    """The compile of ``job`` and what it writes (relative to the bundle)."""
+    """The compile of ``job`` and what the job writes (relative to the
+    bundle). A harness's compile is its batch's host code alone, to an
+    object (``out`` + ".o"), with metacu/tune.h's machinery left to the
+    object machinery_object() keeps; compile_job() links the two."""
     b = job["batch"]
     cmd = [nvcc, "-O3", "-std=c++17", "-DMETACU_TUNE", "-I", os.path.join(HERE, "include"),
            "--split-compile", str(split), "-gencode", m["gencode"], *m["nvcc_flags"],
            "-DMETACU_TUNE_SHARD"]
     if job["kind"] == "harness":
         out = os.path.join("bin", job["name"])
-        # metacu/tune.h: shards loaded through the driver API, the problem's
-        # launches of their kernels sent there. __NV_LEGACY_LAUNCH makes
-        # nvcc's <<<...>>> call cudaLaunchKernel, which the link wraps; the
-        # host compiler takes it too, since nvcc compiles its stubs with
-        # its own flags.
-        cmd += ["-DMETACU_TUNE_MODULES", "-D__NV_LEGACY_LAUNCH",
-                "-Xcompiler=-D__NV_LEGACY_LAUNCH", "-Xlinker", "--wrap=cudaLaunchKernel",
-                "-Xlinker", "--wrap=cudaFuncSetAttribute", "-lcuda"]
+        cmd += HARNESS_DEFINES + ["-DMETACU_TUNE_PREBUILT", "-c"]
+        target = out + ".o"
     else:
-        out = os.path.join("bin", job["name"] + ".cubin")
+        out = target = os.path.join("bin", job["name"] + ".cubin")
         cmd += ["-cubin"] + ["-D" + b["candidates"][i]["shard_macro"] for i in job["candidates"]]
     source = os.path.join(HERE, "src", b["source"])
     if job["kind"] == "locate":
         # The shard again, from its batch without #line (locate()).
-        out = os.path.join("bin", job["name"] + ".cubin")
         source = os.path.join(os.path.dirname(source), job["name"] + ".cu")
-    return cmd + ["-o", os.path.join(HERE, out), source], out
+    return cmd + ["-o", os.path.join(HERE, target), source], out
+
+
+def cache_dir():
+    """Where compiled harness machinery is kept between runs:
+    $METACU_TUNE_CACHE, else metacu/ in $XDG_CACHE_HOME or ~/.cache."""
+    d = os.environ.get("METACU_TUNE_CACHE")
+    if not d:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = os.path.join(base, "metacu", "tune")
+    return d
+
+
+MACHINERY_LOCK = threading.Lock()
+# What machinery_object() found, per nvcc and flags: once per process.
+MACHINERY = {}
+
+
+def machinery_object(m, nvcc):
+    """metacu/tune.h's harness machinery (options, checking and timing,
+    loading shards), which no problem changes, compiled once into an object
+    (METACU_TUNE_HARNESS_OBJECT) and kept in cache_dir() under a hash of
+    the runtime headers, nvcc's version and the compile's flags (the
+    bundle's nvcc_flags among them), so that a
+    harness's compile on the critical path is its batch's host code alone.
+    Returns the object's path and None, or None and nvcc's error lines.
+    One compile at a time in this process (harnesses of several batches
+    wait for the first); other processes racing for the same object each
+    write their own and rename it into place."""
+    include = os.path.join(HERE, "include")
+    # Host code only: no -gencode, so that one object serves every
+    # architecture.
+    flags = ["-O3", "-std=c++17", "-DMETACU_TUNE", *m["nvcc_flags"],
+             *HARNESS_DEFINES, "-DMETACU_TUNE_HARNESS_OBJECT", "-x", "c++", "-c"]
+    with MACHINERY_LOCK:
+        known = MACHINERY.get((nvcc, json.dumps(flags)))
+        if known:
+            return known
+        MACHINERY[(nvcc, json.dumps(flags))] = found = build_machinery(nvcc, flags, include)
+        return found
+
+
+def build_machinery(nvcc, flags, include):
+    """machinery_object()'s look in the cache, and compile on a miss."""
+    h = hashlib.sha256(json.dumps(flags).encode())
+    try:
+        version = subprocess.run([nvcc, "--version"], capture_output=True, text=True)
+        h.update(version.stdout.encode())
+    except OSError as e:
+        return None, ["cannot run %s: %s" % (nvcc, e)]
+    for root, dirs, files in os.walk(os.path.join(include, "metacu")):
+        dirs.sort()
+        for f in sorted(files):
+            h.update(os.path.relpath(os.path.join(root, f), include).encode() + b"\0")
+            with open(os.path.join(root, f), "rb") as data:
+                h.update(data.read() + b"\0")
+    d = cache_dir()
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError:
+        pass
+    if not os.access(d, os.W_OK):
+        # No cache to keep it in: this bundle's own, for this run.
+        d = os.path.join(HERE, "bin")
+        os.makedirs(d, exist_ok=True)
+    obj = os.path.join(d, "harness-%s.o" % h.hexdigest()[:24])
+    if os.path.exists(obj):
+        return obj, None
+    tmp = "%s.%d.tmp" % (obj, os.getpid())
+    source = tmp + ".cpp"
+    with open(source, "w") as f:
+        f.write("#include <metacu/tune.h>\n")
+    p = subprocess.run([nvcc, *flags, "-I", include, "-o", tmp, source],
+                       capture_output=True, text=True)
+    os.remove(source)
+    if p.returncode != 0:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        lines = [l.strip() for l in p.stderr.splitlines() if "error" in l]
+        return None, lines or [l.strip() for l in p.stderr.splitlines()][:1] or ["nvcc failed"]
+    os.replace(tmp, obj)
+    return obj, None
 
 
 def compile_job(m, job, nvcc, split, nice=False):
     """Runs the compile of ``job``; ``nice``: at a low priority (one no
-    round has asked for yet, Run.speculate())."""
+    round has asked for yet, Run.speculate()). A harness is its batch's
+    host code compiled while machinery_object() is found or compiled, then
+    the two linked."""
     cmd, out = nvcc_command(m, job, nvcc, split)
     os.makedirs(os.path.join(HERE, "bin"), exist_ok=True)
     if job["kind"] == "locate":
         return locate(job, cmd)
     t = time.time()
+    machinery = {}
+    if job["kind"] == "harness":
+        # Beside the batch's compile, not after it: on a cold cache the
+        # machinery's compile is off the critical path.
+        fetch = threading.Thread(target=lambda: machinery.update(r=machinery_object(m, nvcc)))
+        fetch.start()
     p = subprocess.run(cmd, capture_output=True, text=True,
                        preexec_fn=(lambda: os.nice(10)) if nice else None)
+    if job["kind"] == "harness":
+        fetch.join()
+    if p.returncode == 0 and job["kind"] == "harness":
+        obj, errors = machinery.get("r") or (None, ["the harness's machinery did not build"])
+        if errors:
+            return None, (time.time() - t) * 1000, errors
+        exe = os.path.join(HERE, out)
+        p = subprocess.run([nvcc, "-gencode", m["gencode"], exe + ".o", obj, *HARNESS_LINK,
+                            "-o", exe], capture_output=True, text=True)
+    if job["kind"] == "harness" and os.path.exists(os.path.join(HERE, out + ".o")):
+        os.remove(os.path.join(HERE, out + ".o"))
     ms = (time.time() - t) * 1000
     if p.returncode != 0:
         lines = [l.strip() for l in p.stderr.splitlines() if "error" in l]

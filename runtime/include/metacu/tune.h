@@ -59,7 +59,23 @@
 #include <cuda_runtime.h>
 #include <metacu/runtime.h>
 
-#ifdef METACU_TUNE_MODULES
+// The harness's machinery (options, checking and timing, loading shards)
+// does not depend on the problem: run.py compiles it once, with
+// METACU_TUNE_HARNESS_OBJECT defined, into an object it keeps between runs
+// (keyed by these headers, the nvcc and its flags), and compiles each
+// batch's host code with METACU_TUNE_PREBUILT, which sees its declarations
+// only and links with that object. Without either (a harness built by
+// hand), the header defines everything inline, as one translation unit.
+#ifdef METACU_TUNE_HARNESS_OBJECT
+#define METACU_TUNE_FN
+#else
+#define METACU_TUNE_FN inline
+#endif
+#if !defined(METACU_TUNE_PREBUILT) || defined(METACU_TUNE_HARNESS_OBJECT)
+#define METACU_TUNE_DEFINITIONS
+#endif
+
+#if defined(METACU_TUNE_MODULES) && defined(METACU_TUNE_DEFINITIONS)
 #include <cuda.h>
 #include <elf.h>
 #include <fstream>
@@ -71,8 +87,39 @@
 
 namespace metacu::tune {
 
+/// A problem as the harness runs it (the problem's own class, or arrays),
+/// behind one interface, so that the harness's machinery is compiled
+/// without it.
+struct problem_base {
+  virtual ~problem_base() = default;
+  virtual size_t candidates() const = 0;
+  virtual void clear() = 0;
+  virtual void launch(size_t i) = 0;
+  virtual double error() = 0;
+};
+
+template <class Problem> struct problem_of final : problem_base {
+  explicit problem_of(std::unique_ptr<Problem> p) : p(std::move(p)) {}
+  size_t candidates() const override { return p->candidates(); }
+  void clear() override { p->clear(); }
+  void launch(size_t i) override { p->launch(i); }
+  double error() override { return p->error(); }
+  std::unique_ptr<Problem> p;
+};
+
+/// Makes the problem for one problem size.
+using problem_maker = std::function<std::unique_ptr<problem_base>(
+    const std::vector<long long> &)>;
+
+#ifndef METACU_TUNE_DEFINITIONS
+/// The harness: options from \p argv, the problems \p make makes (one, or
+/// one per size of --sizes), then each candidate checked and timed; main()'s
+/// exit status. Defined in the object run.py builds.
+int run_problems(int argc, char **argv, const problem_maker &make);
+#else
+
 /// A JSON string literal of \p s.
-inline std::string quoted(const char *s) {
+METACU_TUNE_FN std::string quoted(const char *s) {
   std::string out = "\"";
   for (; *s; ++s) {
     unsigned char c = static_cast<unsigned char>(*s);
@@ -102,7 +149,7 @@ struct harness_options {
   bool serve = false;
 };
 
-inline bool parse_options(int argc, char **argv, harness_options &o) {
+METACU_TUNE_FN bool parse_options(int argc, char **argv, harness_options &o) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!std::strcmp(a, "--serve")) {
@@ -156,15 +203,15 @@ inline bool parse_options(int argc, char **argv, harness_options &o) {
   return o.repeat > 0 && o.warmup >= 0;
 }
 
-inline double ms_since(std::chrono::steady_clock::time_point t) {
+METACU_TUNE_FN double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - t)
       .count();
 }
 
 /// One candidate's outcome line; \p fatal when the context is gone.
-inline void report_failure(size_t i, const char *status, const std::string &why,
-                           bool fatal) {
+METACU_TUNE_FN void report_failure(size_t i, const char *status,
+                                   const std::string &why, bool fatal) {
   std::printf("{\"candidate\": %zu, \"status\": \"%s\", \"reason\": %s%s}\n", i,
               status, quoted(why.c_str()).c_str(),
               fatal ? ", \"fatal\": true" : "");
@@ -175,8 +222,8 @@ inline void report_failure(size_t i, const char *status, const std::string &why,
 /// Itanium-mangled with its source names length-prefixed) is one of
 /// candidate \p name's: named \p name or `<name>_...`, as metacu's Shards.h
 /// guards them.
-inline bool names_candidate(const std::string &kernel,
-                            const std::string &name) {
+METACU_TUNE_FN bool names_candidate(const std::string &kernel,
+                                    const std::string &name) {
   auto fits = [&](const std::string &id) {
     return id.compare(0, name.size(), name) == 0 &&
            (id.size() == name.size() || id[name.size()] == '_');
@@ -202,7 +249,8 @@ inline bool names_candidate(const std::string &kernel,
 /// The names of the variables (`__constant__`, `__device__`) defined in
 /// the cubin \p image: the STT_OBJECT symbols of its ELF symbol table.
 /// Anything that does not read as ELF64 has none.
-inline std::vector<std::string> device_variables(const std::string &image) {
+METACU_TUNE_FN std::vector<std::string>
+device_variables(const std::string &image) {
   std::vector<std::string> out;
   Elf64_Ehdr eh;
   if (image.size() < sizeof eh)
@@ -266,12 +314,12 @@ struct module_redirect {
   CUresult launch_error = CUDA_SUCCESS;
 };
 
-inline module_redirect &redirect() {
+METACU_TUNE_FN module_redirect &redirect() {
   static module_redirect r;
   return r;
 }
 
-inline std::string driver_error(CUresult r) {
+METACU_TUNE_FN std::string driver_error(CUresult r) {
   const char *s = nullptr;
   cuGetErrorString(r, &s);
   return s ? s : "CUDA driver error " + std::to_string(int(r));
@@ -279,8 +327,8 @@ inline std::string driver_error(CUresult r) {
 
 /// Copies every variable of \p names from \p from to \p to where both have
 /// it with one size.
-inline void copy_variables(CUmodule from, CUmodule to,
-                           const std::vector<std::string> &names) {
+METACU_TUNE_FN void copy_variables(CUmodule from, CUmodule to,
+                                   const std::vector<std::string> &names) {
   for (const std::string &n : names) {
     CUdeviceptr a, b;
     size_t na = 0, nb = 0;
@@ -291,7 +339,7 @@ inline void copy_variables(CUmodule from, CUmodule to,
 }
 
 /// The shard's function for the kernel whose host stub is \p stub, or null.
-inline CUfunction redirected(const void *stub) {
+METACU_TUNE_FN CUfunction redirected(const void *stub) {
   module_redirect &r = redirect();
   if (!r.module)
     return nullptr;
@@ -320,8 +368,8 @@ inline CUfunction redirected(const void *stub) {
 
 /// Loads the cubin at \p path for the candidates \p names; an error says
 /// why it cannot be.
-inline std::string load_shard(const std::string &path,
-                              std::vector<std::string> names) {
+METACU_TUNE_FN std::string load_shard(const std::string &path,
+                                      std::vector<std::string> names) {
   std::ifstream in(path, std::ios::binary);
   std::string image((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
@@ -339,7 +387,7 @@ inline std::string load_shard(const std::string &path,
   return "";
 }
 
-inline void unload_shard() {
+METACU_TUNE_FN void unload_shard() {
   module_redirect &r = redirect();
   if (r.module)
     cuModuleUnload(r.module);
@@ -350,7 +398,7 @@ inline void unload_shard() {
 
 /// Takes the error of the last launch, the driver's (a shard's function)
 /// or the runtime's.
-inline std::string take_launch_error() {
+METACU_TUNE_FN std::string take_launch_error() {
 #ifdef METACU_TUNE_MODULES
   module_redirect &r = redirect();
   if (CUresult e = r.launch_error; e != CUDA_SUCCESS) {
@@ -366,9 +414,8 @@ inline std::string take_launch_error() {
 
 /// A launch error (bad configuration, too many resources) leaves the
 /// context usable; an error while the kernel ran (illegal address) does not.
-template <class Problem>
-bool run_checked(Problem &p, size_t i, const char *what, bool &fatal,
-                 std::string &why) {
+METACU_TUNE_FN bool run_checked(problem_base &p, size_t i, const char *what,
+                                bool &fatal, std::string &why) {
 #ifdef METACU_TUNE_MODULES
   redirect().copy_in = true;
 #endif
@@ -405,7 +452,7 @@ struct outcome {
 };
 
 /// The times of \p o as a JSON array's elements.
-inline std::string time_list(const outcome &o) {
+METACU_TUNE_FN std::string time_list(const outcome &o) {
   std::string list;
   for (double t : o.times) {
     char buf[32];
@@ -416,9 +463,9 @@ inline std::string time_list(const outcome &o) {
 }
 
 /// Checks and times candidate \p i on \p problem.
-template <class Problem>
-outcome measure_on(Problem &problem, size_t i, const harness_options &o,
-                   cudaEvent_t start, cudaEvent_t stop) {
+METACU_TUNE_FN outcome measure_on(problem_base &problem, size_t i,
+                                  const harness_options &o, cudaEvent_t start,
+                                  cudaEvent_t stop) {
   outcome out;
   auto t0 = std::chrono::steady_clock::now();
   problem.clear();
@@ -463,9 +510,9 @@ outcome measure_on(Problem &problem, size_t i, const harness_options &o,
 /// Checks and times candidate \p i on each problem (one per size) and
 /// writes its line: the first size's result, and with --sizes each size's
 /// under "sizes". False when the context is lost.
-template <class Problem>
-bool measure(std::vector<std::unique_ptr<Problem>> &problems, size_t i,
-             const harness_options &o, cudaEvent_t start, cudaEvent_t stop) {
+METACU_TUNE_FN bool
+measure(std::vector<std::unique_ptr<problem_base>> &problems, size_t i,
+        const harness_options &o, cudaEvent_t start, cudaEvent_t stop) {
   std::printf("{\"start\": %zu}\n", i);
   std::fflush(stdout);
   std::vector<outcome> each;
@@ -510,8 +557,9 @@ bool measure(std::vector<std::unique_ptr<Problem>> &problems, size_t i,
 
 /// One line of --serve: the cubin's path and its candidates (index and
 /// name), tab-separated; false when it does not read so.
-inline bool parse_shard(const std::string &line, std::string &path,
-                        std::vector<std::pair<size_t, std::string>> &members) {
+METACU_TUNE_FN bool
+parse_shard(const std::string &line, std::string &path,
+            std::vector<std::pair<size_t, std::string>> &members) {
   size_t tab = line.find('\t');
   path = line.substr(0, tab);
   while (tab != std::string::npos) {
@@ -527,9 +575,11 @@ inline bool parse_shard(const std::string &line, std::string &path,
   return !path.empty() && !members.empty();
 }
 
-/// The harness over the problems \p make makes (a unique_ptr) from a
-/// problem size: one, or one per size of --sizes.
-template <class Make> int run_with(int argc, char **argv, Make make) {
+/// The harness: options from \p argv, the problems \p make makes (one, or
+/// one per size of --sizes), then each candidate checked and timed; main()'s
+/// exit status.
+METACU_TUNE_FN int run_problems(int argc, char **argv,
+                                const problem_maker &make) {
   auto started = std::chrono::steady_clock::now();
   harness_options o;
   if (!parse_options(argc, argv, o)) {
@@ -556,7 +606,7 @@ template <class Make> int run_with(int argc, char **argv, Make make) {
 
   // Every size's problem is made before any candidate runs, so that each
   // candidate is timed at every size while its shard is loaded.
-  std::vector<decltype(make(o.size))> problems;
+  std::vector<std::unique_ptr<problem_base>> problems;
   if (o.sizes.empty())
     problems.push_back(make(o.size));
   for (const std::vector<long long> &size : o.sizes)
@@ -628,6 +678,19 @@ template <class Make> int run_with(int argc, char **argv, Make make) {
   return 0;
 }
 
+#endif // METACU_TUNE_DEFINITIONS
+
+/// The harness over the problems \p make makes (a unique_ptr) from a
+/// problem size: one, or one per size of --sizes.
+template <class Make> int run_with(int argc, char **argv, Make make) {
+  return run_problems(argc, argv, [&](const std::vector<long long> &size) {
+    auto p = make(size);
+    using Problem = typename decltype(p)::element_type;
+    return std::unique_ptr<problem_base>(
+        std::make_unique<problem_of<Problem>>(std::move(p)));
+  });
+}
+
 template <class Problem> int run(int argc, char **argv) {
   return run_with(argc, argv, [](const std::vector<long long> &size) {
     return std::make_unique<Problem>(size);
@@ -688,9 +751,9 @@ public:
     // column): most of the problem's setup, which the first timing waits
     // for, so it is spread over the cores.
     c.expected.resize(c.index.size());
-    size_t threads = std::min<size_t>(
-        std::max(1u, std::thread::hardware_concurrency()),
-        c.index.size() / 4096 + 1);
+    size_t threads =
+        std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                         c.index.size() / 4096 + 1);
     std::vector<std::thread> pool;
     for (size_t t = 0; t < threads; ++t)
       pool.emplace_back([&, t] {
@@ -734,8 +797,8 @@ public:
   void clear() {
     for (const check &c : outputs)
       if (c.initial)
-        METACU_CHECK(cudaMemcpy(c.device, c.initial, c.bytes,
-                                cudaMemcpyDeviceToDevice));
+        METACU_CHECK(
+            cudaMemcpy(c.device, c.initial, c.bytes, cudaMemcpyDeviceToDevice));
       else
         METACU_CHECK(cudaMemset(c.device, 0xff, c.bytes));
   }
@@ -802,7 +865,7 @@ int run_arrays(int argc, char **argv, size_t candidates, Setup setup) {
 
 } // namespace metacu::tune
 
-#ifdef METACU_TUNE_MODULES
+#if defined(METACU_TUNE_MODULES) && defined(METACU_TUNE_DEFINITIONS)
 // The harness is linked with --wrap=cudaLaunchKernel and
 // --wrap=cudaFuncSetAttribute (run.py), and built with __NV_LEGACY_LAUNCH so
 // that nvcc's `<<<...>>>` calls cudaLaunchKernel with the kernel's stub.

@@ -7,10 +7,14 @@
 # it holds a candidate named in FAKE_NVCC_PTXAS (ptxas's error names the
 # kernel) or FAKE_NVCC_FRONT (a front-end error that names no candidate, at
 # a line of the user's, or of run.py's copy of the batch without #line).
-# The harness executable of the batch FAKE_NVCC_HOST names (batch_1) fails
+# The harness's host code of the batch FAKE_NVCC_HOST names (batch_1) fails
 # as nvcc fails on host code.
 # Every compile is logged to FAKE_NVCC_LOG, one line of its candidates
-# ("harness" for the executable).
+# ("harness" for a batch's host code). The harness's machinery (metacu/tune.h
+# with METACU_TUNE_HARNESS_OBJECT) is an object of its own, each compile of
+# it logged to FAKE_NVCC_MACHINERY_LOG (with FAKE_NVCC_MACHINERY_FAIL it fails
+# as an older CUDA would, leaving a half-written output); the harness
+# executable is the link of the two (no -c).
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
 # FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
@@ -30,11 +34,24 @@ import os
 import sys
 
 args = sys.argv[1:]
+if args == ["--version"]:
+    print("fake-nvcc: Cuda compilation tools, release 13.0")
+    sys.exit(0)
 out = args[args.index("-o") + 1]
 prefix = "-DMETACU_TUNE_IN_SHARD_"
 names = [a[len(prefix):] for a in args if a.startswith(prefix)]
-with open(os.environ.get("FAKE_NVCC_LOG", os.devnull), "a") as log:
-    log.write((" ".join(names) if "-cubin" in args else "harness") + "\n")
+if "-DMETACU_TUNE_HARNESS_OBJECT" in args:
+    with open(os.environ.get("FAKE_NVCC_MACHINERY_LOG", os.devnull), "a") as log:
+        log.write("machinery\n")
+    if os.environ.get("FAKE_NVCC_MACHINERY_FAIL"):
+        open(out, "w").write("half")
+        print("tune.h(300): error: identifier \"cudaFuncGetName\" is undefined", file=sys.stderr)
+        sys.exit(1)
+    open(out, "w").write("machinery")
+    sys.exit(0)
+if "-cubin" in args or "-c" in args:
+    with open(os.environ.get("FAKE_NVCC_LOG", os.devnull), "a") as log:
+        log.write((" ".join(names) if "-cubin" in args else "harness") + "\n")
 
 
 
@@ -81,11 +98,20 @@ if "-cubin" in args:
         f.write("\n".join(names))
     sys.exit(0)
 
-host = os.environ.get("FAKE_NVCC_HOST")
-if host and os.path.basename(args[-1]) == host + ".cu":
-    print("%s(12): error: identifier \"undeclared_host\" is undefined" % args[-1],
-          file=sys.stderr)
-    sys.exit(1)
+if "-c" in args:
+    host = os.environ.get("FAKE_NVCC_HOST")
+    if host and os.path.basename(args[-1]) == host + ".cu":
+        print("%s(12): error: identifier \"undeclared_host\" is undefined" % args[-1],
+              file=sys.stderr)
+        sys.exit(1)
+    # The batch's source, for the link to find the manifest from.
+    open(out, "w").write(os.path.abspath(args[-1]))
+    sys.exit(0)
+
+# The link: the harness executable, from the batch's object and the machinery's.
+objects = [a for a in args if a.endswith(".o")]
+assert len(objects) == 2 and open(objects[1]).read() == "machinery", objects
+args[-1] = open(objects[0]).read()
 with open(out, "w") as f:
     f.write('''#!/usr/bin/env python3
 import json, os, signal, sys, time
