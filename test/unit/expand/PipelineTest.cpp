@@ -229,15 +229,14 @@ TEST(PipelineTest, TheLanguageServersCachesExpandEverySampleAsAFreshRunDoes) {
     ASSERT_TRUE(bool(File)) << llvm::toString(File.takeError());
     auto Expected = expandFile(*File, Archs, Fresh);
     ASSERT_TRUE(bool(Expected)) << llvm::toString(Expected.takeError());
-    // The first meta statement edited (a space after '@meta'), then back.
+    // The first meta statement edited (a space after '@meta'), then back:
+    // the second expansion from what the first kept.
     std::string Edited = File->text().str();
     size_t Meta = Edited.find("@meta ");
     ASSERT_NE(Meta, std::string::npos);
     Edited.insert(Meta + 5, " ");
-    for (const std::string &Text : {File->text().str(), Edited}) {
-      auto X = expandFile(SourceFile(Path, Text), Archs, Cached);
-      ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
-    }
+    auto First = expandFile(SourceFile(Path, Edited), Archs, Cached);
+    ASSERT_TRUE(bool(First)) << llvm::toString(First.takeError());
     auto X = expandFile(*File, Archs, Cached);
     ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
     EXPECT_EQ(X->Text, Expected->Text);
