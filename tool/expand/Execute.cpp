@@ -13,6 +13,7 @@
 #include "clang/Interpreter/Interpreter.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -571,11 +572,25 @@ startInterpreter(const std::vector<std::string> &Args,
   if (!CI)
     return CI.takeError();
   (*CI)->getDiagnostics().setClient(&Diags, /*ShouldOwnClient=*/false);
+  auto Host = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!Host)
+    return Host.takeError();
   // The large code model: the JIT places code and data wherever mmap puts
   // them, which under AddressSanitizer (and in principle anywhere) can be
   // more than 2 GiB from each other and from the C++ runtime.
+  Host->setCodeModel(llvm::CodeModel::Large);
+  // The program is compiled at -O0 and runs once; making its machine code
+  // was most of a run, and without the optimizing instruction selector and
+  // register allocator (LLJIT's default level) takes half as long.
+  Host->setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
   auto Executor = std::make_unique<clang::IncrementalExecutorBuilder>();
-  Executor->CM = llvm::CodeModel::Large;
+  Executor->JITBuilder = std::make_unique<llvm::orc::LLJITBuilder>();
+  Executor->JITBuilder->setJITTargetMachineBuilder(std::move(*Host));
+  // As clang::Interpreter's own builder: JIT'd code a debugger can see.
+  Executor->JITBuilder->setPrePlatformSetup([](llvm::orc::LLJIT &J) {
+    llvm::consumeError(llvm::orc::enableDebuggerSupport(J));
+    return llvm::Error::success();
+  });
   auto Interp = clang::Interpreter::create(std::move(*CI), std::move(Executor));
   if (!Interp)
     return Interp.takeError();

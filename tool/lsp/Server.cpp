@@ -94,18 +94,25 @@ private:
     auto It = Docs.find(Uri);
     return It == Docs.end() ? nullptr : &It->second;
   }
+  /// The files of spliced text the open documents' expansions include, by
+  /// path.
+  std::map<std::string, const SplicedFile *> splicedInUse() const {
+    std::map<std::string, const SplicedFile *> Used;
+    for (const auto &E : Docs)
+      if (E.second.Expanded)
+        for (const auto &F : E.second.Expanded->spliced())
+          Used.emplace(F->Path, F.get());
+    return Used;
+  }
   /// The file of spliced text an open document's expansion includes that
   /// \p Uri names, if any.
   const SplicedFile *findSpliced(llvm::StringRef Uri) const {
     auto Path = uriToPath(Uri);
     if (!Path || !llvm::StringRef(*Path).starts_with(Temp.path() + "/"))
       return nullptr;
-    for (const auto &E : Docs)
-      if (E.second.Expanded)
-        for (const auto &F : E.second.Expanded->spliced())
-          if (F->Path == *Path)
-            return F.get();
-    return nullptr;
+    auto Used = splicedInUse();
+    auto It = Used.find(*Path);
+    return It == Used.end() ? nullptr : It->second;
   }
   /// Writes the files of spliced text \p E includes that are not written
   /// yet.
@@ -856,11 +863,7 @@ llvm::Error Server::writeSpliced(const ExpandedDocument &E) {
 }
 
 void Server::removeUnusedSpliced() {
-  std::set<std::string> Used;
-  for (const auto &E : Docs)
-    if (E.second.Expanded)
-      for (const auto &F : E.second.Expanded->spliced())
-        Used.insert(F->Path);
+  auto Used = splicedInUse();
   for (auto It = SplicedWritten.begin(); It != SplicedWritten.end();)
     if (Used.count(*It)) {
       ++It;

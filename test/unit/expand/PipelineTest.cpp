@@ -1,6 +1,7 @@
 //===- PipelineTest.cpp - One input through every stage -------------------===//
 #include "expand/Pipeline.h"
 #include "Fixture.h"
+#include "toolchain/Preambles.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include <filesystem>
@@ -179,6 +180,71 @@ TEST(PipelineTest, AMissingInputIsAnErrorWithoutAPlace) {
   ASSERT_FALSE(bool(X));
   std::string Msg = llvm::toString(X.takeError());
   EXPECT_NE(Msg.find("/nonexistent/k.cu"), std::string::npos) << Msg;
+}
+
+/// Every piece of \p M, for comparing two maps.
+std::vector<std::string> piecesOf(const OutputMap &M) {
+  std::vector<std::string> Out;
+  for (const OutputMap::Piece &P : M.pieces())
+    Out.push_back(std::to_string(P.OutBegin) + "-" + std::to_string(P.OutEnd) +
+                  " " + M.files()[P.At.File] + ":" + std::to_string(P.At.Line) +
+                  ":" + std::to_string(P.At.Col) + (P.At.Verbatim ? "" : "g") +
+                  " " + std::to_string(P.Passes));
+  return Out;
+}
+
+TEST(PipelineTest, TheLanguageServersCachesExpandEverySampleAsAFreshRunDoes) {
+  // metacu lsp expands a file again on each edit of its meta code, with the
+  // interpreter and the command lines' headers kept (KeepInterpreter,
+  // Precompiled): what it gets must be what 'metacu expand' writes, for
+  // each sample after an edit of its meta code and of another sample.
+  llvm::SmallString<256> Samples(METACU_SOURCE_RUNTIME_INCLUDE);
+  llvm::sys::path::remove_filename(Samples); // runtime/
+  llvm::sys::path::remove_filename(Samples); // the source tree
+  llvm::sys::path::append(Samples, "samples");
+  std::vector<std::string> Paths;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator D(Samples, EC), End; D != End && !EC;
+       D.increment(EC)) {
+    llvm::SmallString<256> P(D->path());
+    llvm::sys::path::append(P, llvm::sys::path::filename(D->path()) + ".cu");
+    if (llvm::sys::fs::exists(P))
+      Paths.push_back(std::string(P));
+  }
+  llvm::sort(Paths);
+  ASSERT_GE(Paths.size(), 13u);
+  TempDir Cache;
+  PipelineOptions Fresh = TestTU::pipelineOptions();
+  Fresh.CacheDir = Cache.dir().str();
+  Preambles Kept;
+  PipelineOptions Cached = Fresh;
+  Cached.KeepInterpreter = true;
+  Cached.Precompiled = &Kept;
+  ArchList Archs = archs("75,80,90");
+  // What the samples' meta code prints (the dma plans) is not the test's.
+  ::testing::internal::CaptureStderr();
+  for (const std::string &Path : Paths) {
+    SCOPED_TRACE(Path);
+    auto File = SourceFile::load(Path);
+    ASSERT_TRUE(bool(File)) << llvm::toString(File.takeError());
+    auto Expected = expandFile(*File, Archs, Fresh);
+    ASSERT_TRUE(bool(Expected)) << llvm::toString(Expected.takeError());
+    // The first meta statement edited (a space after '@meta'), then back:
+    // the second expansion from what the first kept.
+    std::string Edited = File->text().str();
+    size_t Meta = Edited.find("@meta ");
+    ASSERT_NE(Meta, std::string::npos);
+    Edited.insert(Meta + 5, " ");
+    auto First = expandFile(SourceFile(Path, Edited), Archs, Cached);
+    ASSERT_TRUE(bool(First)) << llvm::toString(First.takeError());
+    auto X = expandFile(*File, Archs, Cached);
+    ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
+    EXPECT_EQ(X->Text, Expected->Text);
+    EXPECT_EQ(X->BodyOffset, Expected->BodyOffset);
+    EXPECT_EQ(piecesOf(X->Map), piecesOf(Expected->Map));
+    EXPECT_EQ(X->Dependencies, Expected->Dependencies);
+  }
+  ::testing::internal::GetCapturedStderr();
 }
 
 } // namespace
