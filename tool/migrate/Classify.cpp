@@ -1,7 +1,6 @@
 //===- Classify.cpp -------------------------------------------------------===//
 #include "migrate/Classify.h"
 #include "migrate/LineTable.h"
-#include "support/Tokens.h"
 
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -193,59 +192,57 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   return std::nullopt;
 }
 
-/// The first name the condition of directive \p D tests that is neither
-/// __CUDA_ARCH__ nor a macro derived from it ('defined' aside): the host
-/// compiler's macros, the platform's, the build's configuration.
-std::optional<std::string> otherName(const SiteDirective &D, const Group &G,
-                                     const Facts &F) {
-  // A copy: the lexer needs the text to end in a NUL.
-  std::string Text = D.Text;
-  std::vector<Token> Toks = lexRaw(Text);
-  // '#', the directive's name, then its condition.
-  for (size_t I = 2; I < Toks.size(); ++I) {
-    llvm::StringRef N = Toks[I].Text;
-    if (Toks[I].isIdent() && N != "defined" && N != "__CUDA_ARCH__" &&
-        !F.Aliases.contains(N) && !F.Derived.contains(N) &&
-        !G.Via.count(N.str()))
-      return N.str();
-  }
+/// Whether \p Name is the architecture's: __CUDA_ARCH__ or a macro
+/// derived from it.
+bool isArchName(llvm::StringRef Name, const Group &G, const Facts &F) {
+  return Name == "__CUDA_ARCH__" || F.Aliases.contains(Name) ||
+         F.Derived.contains(Name) || G.Via.count(Name.str());
+}
+
+/// The first name the condition of the \p I th directive of \p G tests
+/// that is not the architecture's: a host compiler's (_MSC_VER), the
+/// platform's, the build's (GGML_USE_HIP).
+std::optional<std::string> otherName(const Group &G, size_t I, const Facts &F) {
+  auto It = G.Tests.find(G.Dirs[I]);
+  if (It != G.Tests.end())
+    for (const std::string &N : It->second)
+      if (!isArchName(N, G, F))
+        return N;
   return std::nullopt;
 }
 
 /// Why the conversion would fix a choice that is not the architecture's,
-/// if it would. The branches after the last one a device pass compiles are
-/// the host pass's to choose among; where one of their conditions tests
-/// another name (`#elif defined(__GLIBC__)` ... `#elif defined(_MSC_VER)`
-/// ... `#else`), the branches no pass compiles here are another host
-/// compiler's or configuration's, and 'if codegen' over these passes would
-/// keep this build's branch alone: the file would no longer compile there.
-/// Branches no pass compiles before those (an older or an AMD GPU's) are
-/// the architecture's, and are dropped as ever.
+/// if it would. A branch is compiled where its condition holds and those
+/// before it do not: where one of them tests another name, the branch is
+/// another host compiler's or configuration's choice as much as the
+/// architecture's, and 'if codegen' over this build's passes would keep
+/// this build's choice alone (dropping the branches no pass compiles here,
+/// which are another build's). Only a branch whose condition and those
+/// before it test the architecture alone is dropped where no pass
+/// compiles it: an older or an AMD GPU's.
 std::optional<std::string> fixesOtherChoice(const Site &S, const Group &G,
                                             const Facts &F) {
-  int LastDevice = -1;
-  for (unsigned P = 1; P < NumPasses; ++P)
-    LastDevice = std::max(LastDevice, G.Taken[P]);
-  const SiteDirective *Dropped = nullptr, *Tests = nullptr;
-  std::string Name;
-  for (size_t I = LastDevice + 1; I + 1 < S.Directives.size(); ++I) {
-    const SiteDirective &D = S.Directives[I];
-    if (!D.TakenBy && !Dropped)
-      Dropped = &D;
-    if (!Tests)
-      if (std::optional<std::string> N = otherName(D, G, F)) {
-        Tests = &D;
-        Name = *N;
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
+    std::optional<std::string> Name = otherName(G, I, F);
+    if (!Name)
+      continue;
+    std::string Why = "its condition at line " +
+                      std::to_string(S.Directives[I].Line) + " tests '" +
+                      *Name +
+                      "', not the architecture: the branches from there on "
+                      "are chosen by a host compiler's, the platform's or "
+                      "the build's macros, and 'if codegen' would keep this "
+                      "build's choice only";
+    for (size_t J = I; J + 1 < S.Directives.size(); ++J)
+      if (!S.Directives[J].TakenBy) {
+        Why += " (the branch at line " +
+               std::to_string(S.Directives[J].Line) +
+               ", which no pass compiles here, is another build's)";
+        break;
       }
+    return Why;
   }
-  if (!Dropped || !Tests)
-    return std::nullopt;
-  return "the branches the host pass chooses among test '" + Name + "' (line " +
-         std::to_string(Tests->Line) +
-         "), not the architecture: the branch at line " +
-         std::to_string(Dropped->Line) +
-         ", which no pass compiles here, is another host compiler's or "
-         "configuration's, and 'if codegen' would keep this build's only";
+  return std::nullopt;
 }
 
 /// Makes \p S convertible: the 'if codegen' condition of each branch.

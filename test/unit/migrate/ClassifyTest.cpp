@@ -390,10 +390,53 @@ TEST_F(ClassifyTest, HostCompilerBranchesNoPassTakesStay) {
   Group &G = conditional(HostCompilers, {"#if", "#elif", "#else", "#endif"},
                          [](unsigned Arch) { return Arch ? 0 : 1; });
   G.Space = HostSpace | DeviceSpace;
+  G.Tests = {{G.Dirs[0], {"__CUDA_ARCH__"}}, {G.Dirs[1], {"__GNUC__"}}};
   Site S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
-  EXPECT_TRUE(contains(S.Reason, "test '__GNUC__' (line 4)")) << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "its condition at line 4 tests '__GNUC__'"))
+      << S.Reason;
   EXPECT_TRUE(contains(S.Reason, "the branch at line 6")) << S.Reason;
+}
+
+TEST_F(ClassifyTest, AHostCompilerBranchBeforeTheDeviceBranchesStays) {
+  // No pass compiles MSVC's branch here; it comes first, and the
+  // architecture's branches are chosen only where it is not taken.
+  const char *Text = R"(__device__ int f(int x) {
+#if defined(_MSC_VER) && !defined(__CUDA_ARCH__)
+  return x + 1;
+#elif defined(__CUDA_ARCH__)
+  return x + 2;
+#else
+  return x + 3;
+#endif
+}
+)";
+  Group &G = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+                         [](unsigned Arch) { return Arch ? 1 : 2; });
+  G.Tests = {{G.Dirs[0], {"_MSC_VER", "__CUDA_ARCH__"}},
+             {G.Dirs[1], {"__CUDA_ARCH__"}}};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "its condition at line 2 tests '_MSC_VER'"))
+      << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "the branch at line 2, which no pass"))
+      << S.Reason;
+  for (const SiteDirective &D : S.Directives)
+    EXPECT_EQ(D.Codegen, "");
+}
+
+TEST_F(ClassifyTest, AMacroDerivedFromTheArchitectureIsTheArchitectures) {
+  // HAS_FAST is defined under '#if __CUDA_ARCH__ >= 800': its test is one
+  // of the architecture, and the branch no pass compiles is an older GPU's.
+  Group &G = conditional(HostCompilers, {"#if", "#elif", "#else", "#endif"},
+                         [](unsigned Arch) { return Arch ? 0 : 2; });
+  F.Derived.insert("HAS_FAST");
+  G.Tests = {{G.Dirs[0], {"__CUDA_ARCH__"}}, {G.Dirs[1], {"HAS_FAST"}}};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "the branch at line 4 is compiled for no "
+                                 "architecture"))
+      << S.Reason;
 }
 
 TEST_F(ClassifyTest, AnOlderGpuBranchBeforeTheHostsIsStillDropped) {
