@@ -2,9 +2,13 @@
 // host compiler's, the platform's, the build's) is another build's choice
 // wherever it sits: before the branches device passes compile, between
 // them or after them. No pass compiles it here, and 'if codegen' over this
-// build's passes would drop it; such a conditional stays. A branch whose
-// condition tests the architecture alone, or a named constant, and that
-// no pass compiles (an older GPU's) is dropped as before.
+// build's passes alone would drop it: its directives stay a preprocessor
+// conditional around the 'if codegen' chain (inside the chain's last
+// 'else' after the architecture's branches), which nvcc's passes evaluate
+// as before, every line where it was. A condition that tests another name
+// and the architecture together stays as it is. A branch whose condition
+// tests the architecture alone, or a named constant, and that no pass
+// compiles (an older GPU's) is dropped as before.
 #include <cuda_runtime.h>
 
 #define CC_VOLTA 700
@@ -25,7 +29,7 @@ __device__ int before(int X) {
 }
 
 __device__ int hipFirst(int X) {
-#if defined(GGML_USE_HIP) // AUDIT: not-convertible
+#if defined(GGML_USE_HIP) // AUDIT: statement
   return X + 1;
 #elif __CUDA_ARCH__ >= 800
   return X + 2;
@@ -35,7 +39,7 @@ __device__ int hipFirst(int X) {
 }
 
 __device__ int between(int X) {
-#if __CUDA_ARCH__ >= 900 // AUDIT: not-convertible
+#if __CUDA_ARCH__ >= 900 // AUDIT: statement
   return X + 1;
 #elif defined(GGML_USE_MUSA)
   return X + 2;
@@ -47,7 +51,7 @@ __device__ int between(int X) {
 }
 
 __host__ __device__ inline int after(int X) {
-#if defined(__CUDA_ARCH__) // AUDIT: not-convertible
+#if defined(__CUDA_ARCH__) // AUDIT: host-device-split
   return X + 1;
 #elif defined(_MSC_VER)
   return X + 2;
@@ -57,7 +61,7 @@ __host__ __device__ inline int after(int X) {
 }
 
 __device__ int chosenValue(int X) {
-#if WARP == 64 // AUDIT: not-convertible
+#if WARP == 64 // AUDIT: statement
   return X + 1;
 #elif __CUDA_ARCH__ >= 800
   return X + 2;

@@ -425,13 +425,18 @@ private:
       std::string Text = Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();
       std::vector<metacu::Token> Toks = lexRaw(Text);
       std::vector<const IdentifierInfo *> Names;
+      std::vector<FileKey> Places;
+      std::optional<FileKey> Begin = key(Cond.getBegin());
       if (Definedness)
         Names.push_back(PP.getIdentifierInfo("defined"));
       for (const metacu::Token &T : Toks)
-        if (T.isIdent())
+        if (T.isIdent()) {
           Names.push_back(PP.getIdentifierInfo(T.Text));
+          if (Begin && !Definedness)
+            Places.push_back({Begin->first, Begin->second + T.Offset});
+        }
       Walked.clear();
-      noteTested(Names, nullptr);
+      noteTested(Names, nullptr, Places);
       for (size_t I = 0; I < Toks.size(); ++I) {
         if (!Toks[I].isIdent())
           continue;
@@ -489,8 +494,15 @@ private:
   /// report only what a pass evaluates, and no pass here evaluates the
   /// conditions of the other configurations' branches after the one it
   /// compiles: the condition's own identifiers are read instead.
+  ///
+  /// \p Places: where each of the condition's own names is. A name that
+  /// is no macro here is noted as such there (derivedAt()): where another
+  /// pass has a macro of that name there (`#if CLUSTER_ENABLED`, defined
+  /// under `#if __CUDA_ARCH__ >= 900`), it is derived from __CUDA_ARCH__.
+  /// A macro's use there is noted when the pass expands it.
   void noteTested(llvm::ArrayRef<const IdentifierInfo *> Names,
-                  const MacroInfo *Within) {
+                  const MacroInfo *Within,
+                  llvm::ArrayRef<FileKey> Places = {}) {
     for (size_t I = 0; I < Names.size(); ++I) {
       const IdentifierInfo *II = Names[I];
       if (Within && llvm::is_contained(Within->params(), II))
@@ -504,6 +516,8 @@ private:
       if (N == "true" || N == "false")
         continue;
       const MacroInfo *MI = PP.getMacroInfo(II);
+      if (!MI && I < Places.size())
+        derivedAt(II, Places[I]);
       if (!MI || MI->isBuiltinMacro() || !key(MI->getDefinitionLoc())) {
         Pending.Tests.insert(N.str());
         continue;

@@ -80,6 +80,24 @@ __host__ __device__ int f(int x) {
   EXPECT_EQ(G.Taken[0], 1);
 }
 
+TEST_F(PreprocessorPassTest, AMacroSomePassesLackIsDerivedWhereUsedBare) {
+  // No callback reports the name where no macro has it: the condition's
+  // own names are compared between passes all the same.
+  run(R"(#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define CLUSTER_ENABLED 1
+#endif
+__device__ int f(int x) {
+#if CLUSTER_ENABLED
+  x += 1;
+#endif
+  return x;
+}
+)",
+      {0, 80, 90});
+  EXPECT_TRUE(F.Derived.contains("CLUSTER_ENABLED"));
+  EXPECT_TRUE(groupAt(5).Tests.begin()->second.count("CLUSTER_ENABLED"));
+}
+
 TEST_F(PreprocessorPassTest, MacrosThatAliasArchAreFollowed) {
   run(R"(#define ARCH __CUDA_ARCH__
 #define NEWER(v) (ARCH >= (v))
