@@ -161,9 +161,10 @@ std::optional<std::string> insideArguments(const Group &G, const Facts &F,
 /// become 'if codegen', if it cannot.
 std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
                                              const LineTable &Lines,
-                                             bool InTree, const Site *Parent) {
+                                             bool InTree, const Site *Parent,
+                                             llvm::StringRef Outside) {
   if (!InTree)
-    return std::string(OutsideTree);
+    return Outside.str();
   if (std::optional<std::string> Macro = insideArguments(G, F, Lines))
     return *Macro;
   if (G.ArchFeature)
@@ -504,7 +505,7 @@ Site conditionalSite(const Group &G, llvm::StringRef Buf,
 } // namespace
 
 Site classifyConditional(const Group &G, const Facts &F, bool InTree,
-                         const Site *Parent) {
+                         const Site *Parent, llvm::StringRef Outside) {
   llvm::StringRef Buf = bufferOf(F, G.File);
   LineTable Lines(Buf);
   Site S = conditionalSite(G, Buf, Lines);
@@ -515,7 +516,7 @@ Site classifyConditional(const Group &G, const Facts &F, bool InTree,
     S.Category = V->Category;
     S.Reason = std::move(V->Reason);
   } else if (std::optional<std::string> Why =
-                 whyNotConvertible(G, F, Lines, InTree, Parent)) {
+                 whyNotConvertible(G, F, Lines, InTree, Parent, Outside)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
   } else if (std::optional<std::string> Why = keepOtherBuilds(S, G, F, Buf)) {
