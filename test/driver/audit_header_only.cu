@@ -14,11 +14,14 @@
 // TREE: 2-4 statement conditional #if LIB_SCALE && __CUDA_ARCH__ >= 800
 // TREE: summary: 2 sites: 2 statement in 2 files
 //
-// One header given alone, and a -D instead of the configuration header.
+// One header given alone, and a -D instead of the configuration header:
+// the command line's LIB_SCALE is the build's choice, which 'if codegen'
+// would fix (a build with -D LIB_SCALE=0 would lose its branch).
 // RUN: %metacu audit %t/include/lib/inner.cuh -D LIB_SCALE=3 | FileCheck %s --check-prefix=ALONE
 // ALONE: inner.cuh
-// ALONE: 2-4 statement conditional
-// ALONE: summary: 1 site: 1 statement in 1 file
+// ALONE: 2-4 not-convertible conditional
+// ALONE-NEXT: its condition at line 2 tests 'LIB_SCALE'
+// ALONE: summary: 1 site: 1 not-convertible in 1 file
 //
 // RUN: %metacu migrate %t/include/lib --in-place -I %t/config | FileCheck %s --check-prefix=MIGRATE
 // RUN: grep -q "if codegen ((int)__nvvm_arch >= 90)" %t/include/lib/top.cuh

@@ -1,13 +1,13 @@
 // Where the host pass chooses among branches by the host compiler's or the
 // platform's macros, the branches no pass compiles here are another host's
-// (MSVC's on Windows): 'if codegen' over this build's passes would keep
-// this build's branch alone, and the file would no longer compile there.
-// Such a conditional stays. A branch no architecture compiles (an older
-// GPU's) is dropped as before.
+// (MSVC's on Windows): 'if codegen' over this build's passes alone would
+// keep this build's branch, and the file would no longer compile there.
+// Those branches stay an #if inside the chain's 'else'. A branch no
+// architecture compiles (an older GPU's) is dropped as before.
 #include <cuda_runtime.h>
 
 __host__ __device__ inline int popc(unsigned V) {
-#if defined(__CUDA_ARCH__) // AUDIT: not-convertible
+#if defined(__CUDA_ARCH__) // AUDIT: host-device-split
   return __popc(V);
 #elif defined(__GNUC__) || defined(__clang__)
   return __builtin_popcount(V);
@@ -22,7 +22,7 @@ __host__ __device__ inline int popc(unsigned V) {
 }
 
 namespace swap {
-#if defined(__CUDA_ARCH__) // AUDIT: not-convertible
+#if defined(__CUDA_ARCH__) // AUDIT: declaration
 __device__ inline unsigned bytes(unsigned V) { return __byte_perm(V, 0, 0x0123); }
 #elif defined(__GLIBC__)
 inline unsigned bytes(unsigned V) { return __builtin_bswap32(V); }

@@ -11,6 +11,7 @@
 #include "driver/Options.h"
 #include "migrate/Audit.h"
 #include "migrate/AuditPrinter.h"
+#include "migrate/HostIncluders.h"
 #include "toolchain/CudaToolkit.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -46,7 +47,8 @@ static cl::opt<unsigned>
 
 static llvm::Expected<std::vector<FileAudit>>
 auditAsCompiled(llvm::StringRef File, const SourceTree &Tree,
-                std::shared_ptr<PlacementCache> Placements) {
+                std::shared_ptr<PlacementCache> Placements,
+                const std::map<std::string, std::string> &HostIncluders) {
   auto Flags = compileFlagsFor(File);
   if (!Flags)
     return Flags.takeError();
@@ -54,6 +56,14 @@ auditAsCompiled(llvm::StringRef File, const SourceTree &Tree,
   Opts.Flags = std::move(*Flags);
   Opts.Toolkit = CudaToolkit::find(CudaPathOption);
   Opts.InTree = [&Tree](llvm::StringRef P) { return Tree.contains(P); };
+  Opts.HostIncluder = [&](llvm::StringRef P) -> std::optional<std::string> {
+    if (!Tree.contains(P))
+      return std::nullopt;
+    auto It = HostIncluders.find(Tree.nameOf(P));
+    if (It == HostIncluders.end())
+      return std::nullopt;
+    return It->second;
+  };
   Opts.Placements = std::move(Placements);
   return auditFile(File, Opts);
 }
@@ -72,9 +82,13 @@ TreeAudit auditTree(const SourceTree &Tree, unsigned Jobs) {
   if (!Jobs)
     Jobs = std::max(1u, std::thread::hardware_concurrency());
   auto Placements = std::make_shared<PlacementCache>();
+  std::map<std::string, std::string> HostIncluders = hostIncluders(
+      Tree, compileFlagsFor, CudaToolkit::find(CudaPathOption), Jobs);
   return auditTree(
       Tree,
-      [&](llvm::StringRef F) { return auditAsCompiled(F, Tree, Placements); },
+      [&](llvm::StringRef F) {
+        return auditAsCompiled(F, Tree, Placements, HostIncluders);
+      },
       Jobs);
 }
 

@@ -94,10 +94,13 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
 }
 
 using InTreeFn = std::function<bool(llvm::StringRef)>;
+/// Why the sites of a file migrate may not rewrite stay.
+using OutsideFn = std::function<std::string(llvm::StringRef)>;
 
 const Site *classifyWithParents(const FileKey &K, const Facts &F,
                                 std::map<FileKey, Site> &Sites,
-                                const InTreeFn &Tree) {
+                                const InTreeFn &Tree,
+                                const OutsideFn &Outside) {
   if (auto Done = Sites.find(K); Done != Sites.end())
     return &Done->second;
   auto GI = F.Groups.find(K);
@@ -107,22 +110,24 @@ const Site *classifyWithParents(const FileKey &K, const Facts &F,
   const Site *Parent = nullptr;
   for (std::optional<FileKey> P = G.Parent; P && !Parent;
        P = F.Groups.at(*P).Parent)
-    Parent = classifyWithParents(*P, F, Sites, Tree);
-  return &Sites.emplace(K, classifyConditional(G, F, Tree(G.File), Parent))
+    Parent = classifyWithParents(*P, F, Sites, Tree, Outside);
+  return &Sites
+              .emplace(K, classifyConditional(G, F, Tree(G.File), Parent,
+                                              Outside(G.File)))
               .first->second;
 }
 
 /// Why the value use \p O stays, if it does: metacu must see the
 /// __nvvm_arch that replaces it, so every conditional around it is either
 /// converted or compiles the same branch in every pass.
-std::optional<std::string> whyValueStays(const OtherSite &O,
-                                         llvm::StringRef File,
-                                         const InTreeFn &Tree, const Facts &F,
-                                         std::map<FileKey, Site> &Sites) {
+std::optional<std::string>
+whyValueStays(const OtherSite &O, llvm::StringRef File, const InTreeFn &Tree,
+              const OutsideFn &Outside, const Facts &F,
+              std::map<FileKey, Site> &Sites) {
   if (!Tree(File))
-    return std::string(OutsideTree);
+    return Outside(File);
   for (std::optional<FileKey> P = O.Parent; P; P = F.Groups.at(*P).Parent) {
-    const Site *S = classifyWithParents(*P, F, Sites, Tree);
+    const Site *S = classifyWithParents(*P, F, Sites, Tree, Outside);
     if (S && !isConvertible(S->Category) &&
         S->Category != SiteCategory::Constant)
       return "inside the conditional at line " + std::to_string(S->Line) +
@@ -166,12 +171,23 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   if (auto Err = runPasses(Path, Opts, F))
     return std::move(Err);
   std::string Main = F.FileOrder.front();
+  auto HostIncluder = [&](llvm::StringRef File) {
+    return Opts.HostIncluder ? Opts.HostIncluder(File) : std::nullopt;
+  };
   InTreeFn Tree = [&](llvm::StringRef File) {
-    return File == Main || (Opts.InTree && Opts.InTree(File));
+    return (File == Main || (Opts.InTree && Opts.InTree(File))) &&
+           !HostIncluder(File);
+  };
+  OutsideFn Outside = [&](llvm::StringRef File) -> std::string {
+    if (std::optional<std::string> By = HostIncluder(File))
+      return "included by C++ source '" + *By +
+             "', which the host compiler builds without metacu: 'if "
+             "codegen' would not compile there";
+    return OutsideTree;
   };
   std::map<FileKey, Site> Sites;
   for (auto &[K, G] : F.Groups)
-    classifyWithParents(K, F, Sites, Tree);
+    classifyWithParents(K, F, Sites, Tree, Outside);
   // Macros whose every definition of the tree, and none outside it,
   // takes the value form: a use may reach any of them.
   llvm::StringSet<> ValueMacros, Staying;
@@ -184,7 +200,7 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   for (auto &[K, O] : F.Others) {
     std::optional<std::string> Stays;
     if (O.Kind == SiteKind::ValueUse && O.Direct)
-      Stays = whyValueStays(O, K.first, Tree, F, Sites);
+      Stays = whyValueStays(O, K.first, Tree, Outside, F, Sites);
     Site S = classifyOther(K, O, F, std::move(Stays));
     bool Through = O.Kind == SiteKind::ValueUse && !O.Direct &&
                    ValueMacros.contains(O.Via);

@@ -30,6 +30,8 @@
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace metacu {
@@ -40,6 +42,10 @@ struct AuditOptions {
   /// Whether migrate may rewrite the file the preprocessor names so (a
   /// header of the tree it is given); without it, only the audited file.
   std::function<bool(llvm::StringRef)> InTree;
+  /// The C++ source of the tree that includes the file the preprocessor
+  /// names so, if one does (HostIncluders.h): migrate leaves its sites,
+  /// which the host compiler reads without metacu.
+  std::function<std::optional<std::string>(llvm::StringRef)> HostIncluder;
   /// Shared by the audits of a tree's units: a header's conditionals are
   /// placed by one parse (PlacementCache.h).
   std::shared_ptr<PlacementCache> Placements;

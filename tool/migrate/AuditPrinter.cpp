@@ -188,6 +188,7 @@ private:
         J.attribute("codegen", nullptr);
       else
         J.attribute("codegen", D.Codegen);
+      J.attribute("kept", D.Kept);
     });
   }
 

@@ -161,9 +161,10 @@ std::optional<std::string> insideArguments(const Group &G, const Facts &F,
 /// become 'if codegen', if it cannot.
 std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
                                              const LineTable &Lines,
-                                             bool InTree, const Site *Parent) {
+                                             bool InTree, const Site *Parent,
+                                             llvm::StringRef Outside) {
   if (!InTree)
-    return std::string(OutsideTree);
+    return Outside.str();
   if (std::optional<std::string> Macro = insideArguments(G, F, Lines))
     return *Macro;
   if (G.ArchFeature)
@@ -193,59 +194,186 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   return std::nullopt;
 }
 
-/// The first name the condition of directive \p D tests that is neither
-/// __CUDA_ARCH__ nor a macro derived from it ('defined' aside): the host
-/// compiler's macros, the platform's, the build's configuration.
-std::optional<std::string> otherName(const SiteDirective &D, const Group &G,
-                                     const Facts &F) {
-  // A copy: the lexer needs the text to end in a NUL.
-  std::string Text = D.Text;
-  std::vector<Token> Toks = lexRaw(Text);
-  // '#', the directive's name, then its condition.
-  for (size_t I = 2; I < Toks.size(); ++I) {
-    llvm::StringRef N = Toks[I].Text;
-    if (Toks[I].isIdent() && N != "defined" && N != "__CUDA_ARCH__" &&
-        !F.Aliases.contains(N) && !F.Derived.contains(N) &&
-        !G.Via.count(N.str()))
-      return N.str();
-  }
+/// Whether \p Name is the architecture's: __CUDA_ARCH__ or a macro
+/// derived from it.
+bool isArchName(llvm::StringRef Name, const Group &G, const Facts &F) {
+  return Name == "__CUDA_ARCH__" || F.Aliases.contains(Name) ||
+         F.Derived.contains(Name) || G.Via.count(Name.str());
+}
+
+/// The first name the condition of the \p I th directive of \p G tests
+/// that is not the architecture's: a host compiler's (_MSC_VER), the
+/// platform's, the build's (GGML_USE_HIP).
+std::optional<std::string> otherName(const Group &G, size_t I, const Facts &F) {
+  auto It = G.Tests.find(G.Dirs[I]);
+  if (It != G.Tests.end())
+    for (const std::string &N : It->second)
+      if (!isArchName(N, G, F))
+        return N;
   return std::nullopt;
 }
 
-/// Why the conversion would fix a choice that is not the architecture's,
-/// if it would. The branches after the last one a device pass compiles are
-/// the host pass's to choose among; where one of their conditions tests
-/// another name (`#elif defined(__GLIBC__)` ... `#elif defined(_MSC_VER)`
-/// ... `#else`), the branches no pass compiles here are another host
-/// compiler's or configuration's, and 'if codegen' over these passes would
-/// keep this build's branch alone: the file would no longer compile there.
-/// Branches no pass compiles before those (an older or an AMD GPU's) are
-/// the architecture's, and are dropped as ever.
-std::optional<std::string> fixesOtherChoice(const Site &S, const Group &G,
-                                            const Facts &F) {
-  int LastDevice = -1;
-  for (unsigned P = 1; P < NumPasses; ++P)
-    LastDevice = std::max(LastDevice, G.Taken[P]);
-  const SiteDirective *Dropped = nullptr, *Tests = nullptr;
-  std::string Name;
-  for (size_t I = LastDevice + 1; I + 1 < S.Directives.size(); ++I) {
-    const SiteDirective &D = S.Directives[I];
-    if (!D.TakenBy && !Dropped)
-      Dropped = &D;
-    if (!Tests)
-      if (std::optional<std::string> N = otherName(D, G, F)) {
-        Tests = &D;
-        Name = *N;
-      }
-  }
-  if (!Dropped || !Tests)
+/// Whether the condition of the \p I th directive of \p G tests the
+/// architecture.
+bool testsArch(const Group &G, size_t I, const Facts &F) {
+  auto It = G.Tests.find(G.Dirs[I]);
+  return It != G.Tests.end() &&
+         llvm::any_of(It->second, [&](const std::string &N) {
+           return isArchName(N, G, F);
+         });
+}
+
+/// The branch [\p Begin, \p End) of \p Buf: the offset of its first token
+/// and the end of its last, where neither is on a preprocessor directive
+/// line (where a brace beside them would be part of the directive).
+std::optional<std::pair<unsigned, unsigned>>
+codeEnds(llvm::StringRef Buf, unsigned Begin, unsigned End) {
+  // A copy: the lexer needs the text to end in a NUL.
+  std::string Body = Buf.slice(Begin, End).str();
+  std::vector<Token> Toks = lexRaw(Body);
+  if (Toks.empty() || Toks.front().InDirective || Toks.back().InDirective)
     return std::nullopt;
-  return "the branches the host pass chooses among test '" + Name + "' (line " +
-         std::to_string(Tests->Line) +
-         "), not the architecture: the branch at line " +
-         std::to_string(Dropped->Line) +
-         ", which no pass compiles here, is another host compiler's or "
-         "configuration's, and 'if codegen' would keep this build's only";
+  return std::make_pair(Begin + Toks.front().Offset, Begin + Toks.back().end());
+}
+
+/// The offset of the first token of \p Buf from \p From, unless it is on
+/// a preprocessor directive line or there is none.
+std::optional<unsigned> codeAfter(llvm::StringRef Buf, unsigned From) {
+  LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
+  // The buffer ends in a NUL (a std::string's), as the lexer needs.
+  Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.data(),
+          Buf.data() + From, Buf.data() + Buf.size());
+  clang::Token T;
+  L.LexFromRawLexer(T);
+  if (T.is(tok::eof) || (T.is(tok::hash) && T.isAtStartOfLine()))
+    return std::nullopt;
+  return T.getLocation().getRawEncoding() - 1;
+}
+
+/// A branch is compiled where its condition holds and those before it do
+/// not. Where a condition tests another name than the architecture's (a
+/// host compiler's, the platform's, the build's: _MSC_VER, GGML_USE_HIP),
+/// the branches from there on are another build's choice as much as the
+/// architecture's, and 'if codegen' over this build's passes would keep
+/// this build's choice alone (dropping the branches no pass compiles here,
+/// which are another build's). Such directives are kept (SiteDirective::
+/// Kept) as a preprocessor conditional around the 'if codegen' chain of
+/// the others, which nvcc's passes evaluate as before: `#if
+/// defined(GGML_USE_HIP)` A `#else` 'if codegen' B `#endif`, or after
+/// the architecture's branches inside the chain's last 'else'. Returns
+/// why that cannot be done, if it cannot; marks the directives and where
+/// braces go otherwise. Only a branch whose condition and those before it
+/// test the architecture alone is dropped where no pass compiles it: an
+/// older or an AMD GPU's.
+std::optional<std::string>
+keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
+  size_t N = S.Directives.size() - 1;
+  auto Line = [&](size_t I) { return std::to_string(S.Directives[I].Line); };
+  std::vector<bool> Kept(N);
+  for (size_t I = 0; I < N; ++I) {
+    if (S.Directives[I].IsElse) {
+      Kept[I] = I > 0 && Kept[I - 1];
+      continue;
+    }
+    std::optional<std::string> Name = otherName(G, I, F);
+    if (!Name)
+      continue;
+    if (testsArch(G, I, F))
+      return "its condition at line " + Line(I) + " tests '" + *Name +
+             "' and the architecture together: the branch is another "
+             "build's choice as much as the architecture's, which neither "
+             "'if codegen' nor an #if around it keeps alone";
+    Kept[I] = true;
+  }
+  if (llvm::none_of(Kept, [](bool K) { return K; }))
+    return std::nullopt;
+  // The runs of kept and of the architecture's directives.
+  std::vector<std::pair<size_t, size_t>> Runs;
+  for (size_t I = 0; I < N; ++I)
+    if (I == 0 || Kept[I] != Kept[I - 1])
+      Runs.push_back({I, I + 1});
+    else
+      Runs.back().second = I + 1;
+  // One conditional of kept directives, closed by the site's own #endif
+  // (migrate adds no line): first, or after the architecture's branches.
+  bool KeptFirst = Kept[0];
+  if (Runs.size() > (KeptFirst ? 2u : 3u) || Runs.size() < 2)
+    return "its branches of other builds (lines " + Line(Runs[0].first) +
+           " and " + Line(Runs.back().first) +
+           ") are apart or alone: keeping them would take more than one "
+           "#if around 'if codegen', and migrate adds no line";
+  for (size_t I = 0; I < N; ++I)
+    if (Kept[I] && S.Directives[I].TakenBy &&
+        std::find(Kept.begin() + I, Kept.end(), false) != Kept.end())
+      return "the passes of " + passNames(S.Directives[I].TakenBy) +
+             " compile the branch at line " + Line(I) +
+             ", another build's choice: nothing says which of the "
+             "architecture's branches after it they would compile";
+  auto Ends = [&](size_t I) {
+    return codeEnds(Buf, S.Directives[I].End, S.Directives[I + 1].Begin);
+  };
+  std::string BraceAt;
+  auto NeedFirst = [&](size_t I) {
+    if (auto E = Ends(I))
+      S.Directives[I].BodyFirst = E->first;
+    else if (BraceAt.empty())
+      BraceAt = Line(I);
+  };
+  auto NeedEnd = [&](size_t I) {
+    if (auto E = Ends(I))
+      S.Directives[I].BodyEnd = E->second;
+    else if (BraceAt.empty())
+      BraceAt = Line(I);
+  };
+  for (auto [Begin, End] : Runs) {
+    if (Kept[Begin]) {
+      for (size_t I = Begin; I < End; ++I)
+        S.Directives[I].Kept = true;
+      continue;
+    }
+    std::vector<size_t> Live;
+    for (size_t I = Begin; I < End; ++I)
+      if (S.Directives[I].TakenBy)
+        Live.push_back(I);
+    if (Live.empty() || S.Directives[Live.front()].IsElse)
+      return "the architecture's branches at line " + Line(Begin) +
+             " have no 'if codegen' condition to open their chain: the "
+             "passes here compile " +
+             (Live.empty() ? std::string("none of them")
+                           : "only the #else at line " + Line(Live.front()));
+    if (Begin > 0) {
+      S.Directives[Begin].ElseOfKept = true;
+      // The '#else' takes the directive's line: the chain opens beside
+      // the branch's code.
+      if (Live.front() == Begin)
+        NeedFirst(Begin);
+    }
+    // Closed beside the code of its last live branch: before the kept
+    // directives after it or the #endif.
+    if (End < N || Begin > 0)
+      NeedEnd(Live.back());
+  }
+  // Kept directives inside the chain's last 'else': the brace that closes
+  // it comes after the #endif, where every reading of the preprocessor
+  // (metacu's own included) has it.
+  if (!KeptFirst) {
+    SiteDirective &EndIf = S.Directives.back();
+    if (std::optional<unsigned> Next = codeAfter(Buf, EndIf.End))
+      EndIf.BodyFirst = *Next;
+    else
+      return "the #endif at line " + std::to_string(EndIf.Line) +
+             " is followed by a preprocessor directive or nothing, where "
+             "migrate would close the 'else' that keeps the branches of "
+             "other builds as an #if (it keeps every line where it was)";
+  }
+  if (!BraceAt.empty())
+    return "the branch at line " + BraceAt +
+           " is empty or begins or ends with a preprocessor directive, where "
+           "migrate would put a brace of the 'if codegen' chain that keeps "
+           "the branches of other builds as an #if around it (it keeps "
+           "every line where it was)";
+  return std::nullopt;
 }
 
 /// Makes \p S convertible: the 'if codegen' condition of each branch.
@@ -273,8 +401,15 @@ void convert(Site &S, const Group &G, const Branches &B) {
   }
   uint64_t Earlier = 0, Free = AllPasses & ~B.Reached;
   std::vector<unsigned> Dead;
+  std::vector<unsigned> Kept;
   for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
     SiteDirective &D = S.Directives[I];
+    if (D.Kept) {
+      if (!D.IsElse)
+        Kept.push_back(D.Line);
+      Earlier |= D.TakenBy;
+      continue;
+    }
     if (!D.TakenBy) {
       Dead.push_back(D.Line);
       continue;
@@ -287,6 +422,16 @@ void convert(Site &S, const Group &G, const Branches &B) {
     S.Reason += "; the branch at line " + std::to_string(L) +
                 " is compiled for no architecture nvcc 13 supports and is "
                 "dropped";
+  if (!Kept.empty()) {
+    std::vector<std::string> Lines;
+    for (unsigned L : Kept)
+      Lines.push_back(std::to_string(L));
+    bool One = Kept.size() == 1;
+    S.Reason += std::string("; the condition") + (One ? "" : "s") +
+                " of other builds at line" + (One ? " " : "s ") +
+                llvm::join(Lines, ", ") + (One ? " stays" : " stay") +
+                " an #if around the 'if codegen' chain";
+  }
 }
 
 /// The first offset of \p Set inside \p G.
@@ -360,7 +505,7 @@ Site conditionalSite(const Group &G, llvm::StringRef Buf,
 } // namespace
 
 Site classifyConditional(const Group &G, const Facts &F, bool InTree,
-                         const Site *Parent) {
+                         const Site *Parent, llvm::StringRef Outside) {
   llvm::StringRef Buf = bufferOf(F, G.File);
   LineTable Lines(Buf);
   Site S = conditionalSite(G, Buf, Lines);
@@ -371,10 +516,10 @@ Site classifyConditional(const Group &G, const Facts &F, bool InTree,
     S.Category = V->Category;
     S.Reason = std::move(V->Reason);
   } else if (std::optional<std::string> Why =
-                 whyNotConvertible(G, F, Lines, InTree, Parent)) {
+                 whyNotConvertible(G, F, Lines, InTree, Parent, Outside)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
-  } else if (std::optional<std::string> Why = fixesOtherChoice(S, G, F)) {
+  } else if (std::optional<std::string> Why = keepOtherBuilds(S, G, F, Buf)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
   } else {
@@ -429,9 +574,8 @@ bool takesValueForm(const OtherSite &O, const Facts &F) {
   if (O.Kind != SiteKind::MacroAlias || O.ValueTokens.empty() ||
       F.NamedInMacros.contains(O.Name))
     return false;
-  return llvm::none_of(F.Groups, [&](const auto &G) {
-    return G.second.Via.count(O.Name) != 0;
-  });
+  return llvm::none_of(
+      F.Groups, [&](const auto &G) { return G.second.Via.count(O.Name) != 0; });
 }
 
 void convertThroughMacro(Site &S, const OtherSite &O) {

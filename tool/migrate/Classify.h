@@ -28,9 +28,11 @@ extern const char *const ArchValue;
 extern const char *const OutsideTree;
 
 /// The site of conditional \p G of \p F. \p InTree: in a file migrate may
-/// rewrite (the tree it is given). \p Parent: the innermost site around it.
+/// rewrite (the tree it is given); \p Outside: why the sites of a file it
+/// may not rewrite stay. \p Parent: the innermost site around it.
 Site classifyConditional(const Group &G, const Facts &F, bool InTree,
-                         const Site *Parent);
+                         const Site *Parent,
+                         llvm::StringRef Outside = OutsideTree);
 
 /// The site of a macro alias, redefinition or value use at \p Where. A
 /// value use spelled in the code converts unless \p Stays says why not

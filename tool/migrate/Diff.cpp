@@ -23,6 +23,10 @@ public:
     return End >= Table.end(Table.size()) ? size() : lineOf(End);
   }
   llvm::StringRef operator[](unsigned L) const { return Table.text(L + 1); }
+  /// The offset line \p L begins at (the text's end past the last line).
+  unsigned offsetOf(unsigned L) const {
+    return L < size() ? Table.begin(L + 1) : Table.end(Table.size());
+  }
 
 private:
   LineTable Table;
@@ -32,16 +36,35 @@ private:
 /// An edit in lines: old lines [Begin, End) become New.
 struct Change {
   unsigned Begin, End;
-  std::vector<llvm::StringRef> New;
+  std::vector<std::string> New;
 };
 
-std::vector<Change> changesOf(const Lines &Old, llvm::ArrayRef<Edit> Edits) {
+/// \p Edits as changes of the whole lines they touch, edits that share a
+/// line (a brace put beside a branch's code, a value use) in one.
+std::vector<Change> changesOf(llvm::StringRef OldText, const Lines &Old,
+                              llvm::ArrayRef<Edit> Edits) {
+  // The line after the last one edit E touches.
+  auto EndLine = [&](const Edit &E) {
+    return E.End > E.Begin ? Old.lineAt(E.End - 1) + 1
+                           : Old.lineOf(E.Begin) + 1;
+  };
   std::vector<Change> Changes;
-  for (const Edit &E : Edits) {
-    Change C{Old.lineOf(E.Begin), Old.lineAt(E.End), {}};
-    Lines New(E.Replacement);
-    for (unsigned L = 0; L < New.size(); ++L)
-      C.New.push_back(New[L]);
+  for (size_t I = 0; I < Edits.size();) {
+    Change C{Old.lineOf(Edits[I].Begin), EndLine(Edits[I]), {}};
+    size_t J = I + 1;
+    for (; J < Edits.size() && Old.lineOf(Edits[J].Begin) < C.End; ++J)
+      C.End = std::max(C.End, EndLine(Edits[J]));
+    unsigned Pos = Old.offsetOf(C.Begin);
+    std::string New;
+    for (; I < J; ++I) {
+      New += OldText.slice(Pos, Edits[I].Begin);
+      New += Edits[I].Replacement;
+      Pos = Edits[I].End;
+    }
+    New += OldText.slice(Pos, Old.offsetOf(C.End));
+    Lines NewLines(New);
+    for (unsigned L = 0; L < NewLines.size(); ++L)
+      C.New.push_back(NewLines[L].str());
     Changes.push_back(std::move(C));
   }
   return Changes;
@@ -63,8 +86,8 @@ void printHunk(llvm::raw_ostream &OS, const Lines &Old,
       Body += (" " + Old[L] + "\n").str();
     for (; L < C.End; ++L, ++OldCount)
       Body += ("-" + Old[L] + "\n").str();
-    for (llvm::StringRef N : C.New) {
-      Body += ("+" + N + "\n").str();
+    for (const std::string &N : C.New) {
+      Body += "+" + N + "\n";
       ++NewCount;
     }
   }
@@ -82,7 +105,7 @@ std::string unifiedDiff(llvm::StringRef Path, llvm::StringRef Old,
   if (Edits.empty())
     return "";
   Lines OldLines(Old);
-  std::vector<Change> Changes = changesOf(OldLines, Edits);
+  std::vector<Change> Changes = changesOf(Old, OldLines, Edits);
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << "--- a/" << Path << "\n+++ b/" << Path << "\n";

@@ -13,7 +13,8 @@
 
 namespace metacu {
 
-/// Replaces the bytes [Begin, End) of the original text, whole lines.
+/// Replaces the bytes [Begin, End) of the original text (whole lines, or
+/// text beside a branch's code and a value use's token).
 struct Edit {
   unsigned Begin = 0, End = 0;
   std::string Replacement;

@@ -72,6 +72,11 @@ struct Group {
   bool ValueCompared = false;
   bool ArchFeature = false;
   std::set<std::string> Via;
+  /// By the offset of a directive's name: the names its condition tests
+  /// (an #else's: none), as the passes saw them. The architecture's are
+  /// __CUDA_ARCH__ and the macros derived from it; any other is a host
+  /// compiler's, the platform's or the build's.
+  std::map<unsigned, std::set<std::string>> Tests;
   std::string BadValue;
   Placement Place = Placement::Unknown;
   unsigned PlaceOffset = 0;

@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include <map>
 
 namespace metacu {
 
@@ -62,20 +63,55 @@ static std::string lineBreaksOf(const LineTable &Lines, unsigned Begin,
 }
 
 /// The edits that turn conditional \p S into an 'if codegen' chain, and
-/// the chain in words.
-static std::string convertSite(const Site &S, const LineTable &Lines,
+/// the chain in words. Directives kept for other builds (SiteDirective::
+/// Kept) stay as they are around it, the first after the architecture's
+/// branches becoming the '#if' of a conditional inside the chain's last
+/// 'else'; where that takes a line more than the directive's (its '#else'
+/// and the chain's opening, a brace closed before or after a directive),
+/// the brace goes beside the code, so that every line stays where it was
+/// (__LINE__ in asserts).
+static std::string convertSite(const Site &S, llvm::StringRef Text,
+                               const LineTable &Lines,
                                std::vector<Edit> &Edits) {
   std::string Indent = indentFor(Lines, S);
   std::vector<std::string> Chain;
-  bool Opened = false;
+  // Text put beside the branches' code, by offset.
+  std::map<unsigned, std::string> Beside;
+  bool Opened = false, KeptFirst = S.Directives.front().Kept;
+  bool AnyKept = false;
+  // The last branch of the chain that stays, while it is open.
+  const SiteDirective *Last = nullptr;
   for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
     const SiteDirective &D = S.Directives[I];
+    if (D.Kept) {
+      if (Opened) {
+        // The architecture's branches before: the kept ones are their
+        // 'else', and each closes it.
+        Beside[Last->BodyEnd] += " } else {";
+        Opened = false;
+        if (!D.IsElse) {
+          // '#elif' becomes '#if' ('#elifdef' '#ifdef').
+          size_t Elif = Text.find("elif", D.Begin);
+          Edits.push_back({static_cast<unsigned>(Elif),
+                           static_cast<unsigned>(Elif) + 4, "if"});
+        }
+      }
+      AnyKept = true;
+      Chain.push_back("#" + llvm::StringRef(D.Text).ltrim("# \t").str() +
+                      " (kept)");
+      continue;
+    }
+    unsigned Next = S.Directives[I + 1].Begin;
+    if (D.ElseOfKept) {
+      Edits.push_back({D.Begin, D.End, lineWith("", "#else", D, Lines)});
+      Chain.push_back("#else");
+    }
     if (!D.TakenBy) {
       // Compiled for no supported architecture: the branch goes, with
       // its directive. Its line breaks stay, so that __LINE__ below it
       // (asserts, error messages) is what it was.
-      unsigned Next = S.Directives[I + 1].Begin;
-      Edits.push_back({D.Begin, Next, lineBreaksOf(Lines, D.Begin, Next)});
+      unsigned From = D.ElseOfKept ? D.End : D.Begin;
+      Edits.push_back({From, Next, lineBreaksOf(Lines, From, Next)});
       continue;
     }
     std::string Code;
@@ -90,11 +126,27 @@ static std::string convertSite(const Site &S, const LineTable &Lines,
       Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
       Chain.push_back(Head + D.Codegen + ")");
     }
+    if (D.ElseOfKept)
+      Beside[D.BodyFirst] = Code + " ";
+    else
+      Edits.push_back({D.Begin, D.End, lineWith(Indent, Code, D, Lines)});
     Opened = true;
-    Edits.push_back({D.Begin, D.End, lineWith(Indent, Code, D, Lines)});
+    Last = &D;
   }
   const SiteDirective &End = S.Directives.back();
-  Edits.push_back({End.Begin, End.End, lineWith(Indent, "}", End, Lines)});
+  if (!AnyKept)
+    Edits.push_back({End.Begin, End.End, lineWith(Indent, "}", End, Lines)});
+  else {
+    // A chain in the kept '#else' ends before the #endif; the 'else' of a
+    // chain before the kept directives ends after it, where every reading
+    // of the preprocessor has the brace.
+    if (Opened)
+      Beside[Last->BodyEnd] += " }";
+    if (!KeptFirst)
+      Beside[End.BodyFirst] += "} ";
+  }
+  for (auto &[At, Code] : Beside)
+    Edits.push_back({At, At, Code});
   return llvm::join(Chain, " / ");
 }
 
@@ -125,27 +177,19 @@ static void keepBranch(const Site &S, size_t Live, const LineTable &Lines,
       {EndIf.Begin, EndIf.End, lineBreaksOf(Lines, EndIf.Begin, EndIf.End)});
 }
 
-/// One edit per line that holds converted value uses: each __CUDA_ARCH__
-/// token at \p Offsets (ascending) becomes \p Value.
-static void convertValues(llvm::StringRef Text, const LineTable &Lines,
+/// An edit per converted value use: each __CUDA_ARCH__ token at
+/// \p Offsets becomes \p Value (token by token, so that the braces a
+/// conversion puts beside a branch's code on the same line stay edits of
+/// their own).
+static void convertValues(llvm::StringRef Text,
                           llvm::ArrayRef<unsigned> Offsets,
                           llvm::StringRef Value, std::vector<Edit> &Edits) {
   const llvm::StringRef Arch = "__CUDA_ARCH__";
-  for (size_t I = 0; I < Offsets.size();) {
-    unsigned Line = Lines.lineOf(Offsets[I]);
-    unsigned Begin = Lines.begin(Line), End = Lines.end(Line);
-    Edit E{Begin, End, ""};
-    unsigned Pos = Begin;
-    for (; I < Offsets.size() && Offsets[I] < End; ++I) {
-      if (!Text.substr(Offsets[I]).starts_with(Arch))
-        continue; // not the token itself: no edit is better than a wrong one
-      E.Replacement += Text.slice(Pos, Offsets[I]);
-      E.Replacement += Value;
-      Pos = Offsets[I] + Arch.size();
-    }
-    E.Replacement += Text.slice(Pos, End);
-    Edits.push_back(std::move(E));
-  }
+  for (unsigned Off : Offsets)
+    // Not the token itself: no edit is better than a wrong one.
+    if (Text.substr(Off).starts_with(Arch))
+      Edits.push_back(
+          {Off, Off + static_cast<unsigned>(Arch.size()), Value.str()});
 }
 
 Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
@@ -188,14 +232,16 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                          S.Reason);
       continue;
     }
-    std::string Chain = convertSite(S, Lines, Edits);
+    std::string Chain = convertSite(S, Text, Lines, Edits);
     M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
                        " -> " + Chain);
   }
   llvm::sort(Values);
-  convertValues(Text, Lines, Values, Value, Edits);
-  llvm::sort(Edits,
-             [](const Edit &A, const Edit &B) { return A.Begin < B.Begin; });
+  convertValues(Text, Values, Value, Edits);
+  // Text put at a place comes before a replacement that begins there.
+  llvm::sort(Edits, [](const Edit &A, const Edit &B) {
+    return std::make_pair(A.Begin, A.End) < std::make_pair(B.Begin, B.End);
+  });
   // A dropped branch takes the conditionals nested in it along.
   for (Edit &E : Edits)
     if (M.Edits.empty() || E.Begin >= M.Edits.back().End)

@@ -16,6 +16,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -97,6 +98,8 @@ public:
       }
     }
     VisitAt.reset();
+    if (At)
+      noteDefinedUnder(Name.getIdentifierInfo(), MI);
     if (Space)
       F.Spaces[N] |= Space;
     if (BodyMentions)
@@ -165,12 +168,14 @@ public:
   void Ifdef(SourceLocation Loc, const clang::Token &Name,
              const MacroDefinition &MD) override {
     noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
+    Pending.Tests.insert(Name.getIdentifierInfo()->getName().str());
     open(Loc, static_cast<bool>(MD));
   }
 
   void Ifndef(SourceLocation Loc, const clang::Token &Name,
               const MacroDefinition &MD) override {
     noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
+    Pending.Tests.insert(Name.getIdentifierInfo()->getName().str());
     open(Loc, !MD);
   }
 
@@ -183,21 +188,27 @@ public:
   void Elifdef(SourceLocation Loc, const clang::Token &Name,
                const MacroDefinition &MD) override {
     noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
-    if (!Stack.empty())
-      next(Loc, Stack.back().IfLoc, static_cast<bool>(MD), false);
+    Pending.Tests.insert(Name.getIdentifierInfo()->getName().str());
+    if (!Stack.empty() &&
+        next(Loc, Stack.back().IfLoc, static_cast<bool>(MD), false))
+      scanCondition({});
   }
-  void Elifdef(SourceLocation Loc, SourceRange, SourceLocation IfLoc) override {
-    next(Loc, IfLoc, false, false);
+  void Elifdef(SourceLocation Loc, SourceRange Cond,
+               SourceLocation IfLoc) override {
+    if (next(Loc, IfLoc, false, false))
+      scanCondition(Cond, /*Definedness=*/true);
   }
   void Elifndef(SourceLocation Loc, const clang::Token &Name,
                 const MacroDefinition &MD) override {
     noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
-    if (!Stack.empty())
-      next(Loc, Stack.back().IfLoc, !MD, false);
+    Pending.Tests.insert(Name.getIdentifierInfo()->getName().str());
+    if (!Stack.empty() && next(Loc, Stack.back().IfLoc, !MD, false))
+      scanCondition({});
   }
-  void Elifndef(SourceLocation Loc, SourceRange,
+  void Elifndef(SourceLocation Loc, SourceRange Cond,
                 SourceLocation IfLoc) override {
-    next(Loc, IfLoc, false, false);
+    if (next(Loc, IfLoc, false, false))
+      scanCondition(Cond, /*Definedness=*/true);
   }
 
   void Else(SourceLocation Loc, SourceLocation IfLoc) override {
@@ -232,6 +243,15 @@ private:
     SourceLocation IfLoc;
     unsigned Branch;
     bool AnyTaken;
+    /// The offset of the directive that opened the current branch.
+    unsigned Dir = 0;
+    /// The names the conditions of the directives up to the current one
+    /// test: the branch is compiled by what they say.
+    std::set<std::string> Tests;
+    /// The names defined in the conditional so far: the '#ifndef X' of an
+    /// include guard that defines X tests nothing the macros below depend
+    /// on.
+    std::set<std::string> Defines;
   };
 
   std::optional<std::string> interesting(SourceLocation Loc) const {
@@ -380,8 +400,10 @@ private:
   }
 
   /// The host pass never expands __CUDA_ARCH__, so the condition's own
-  /// tokens tell whether it names it; they also show literal comparisons.
-  void scanCondition(SourceRange Cond) {
+  /// tokens tell whether it names it; they also show literal comparisons,
+  /// and the names it tests (noteTested()). \p Definedness: the condition
+  /// is the name of a skipped '#elifdef' or '#elifndef'.
+  void scanCondition(SourceRange Cond, bool Definedness = false) {
     if (Cond.isValid())
       if (std::optional<FileKey> K = key(Cond.getBegin()))
         Conditions[*K] = offset(Cond.getEnd());
@@ -402,6 +424,19 @@ private:
                                          SM.getExpansionLoc(Cond.getEnd()));
       std::string Text = Lexer::getSourceText(CR, SM, PP.getLangOpts()).str();
       std::vector<metacu::Token> Toks = lexRaw(Text);
+      std::vector<const IdentifierInfo *> Names;
+      std::vector<FileKey> Places;
+      std::optional<FileKey> Begin = key(Cond.getBegin());
+      if (Definedness)
+        Names.push_back(PP.getIdentifierInfo("defined"));
+      for (const metacu::Token &T : Toks)
+        if (T.isIdent()) {
+          Names.push_back(PP.getIdentifierInfo(T.Text));
+          if (Begin && !Definedness)
+            Places.push_back({Begin->first, Begin->second + T.Offset});
+        }
+      Walked.clear();
+      noteTested(Names, nullptr, Places);
       for (size_t I = 0; I < Toks.size(); ++I) {
         if (!Toks[I].isIdent())
           continue;
@@ -439,8 +474,82 @@ private:
       G.Via.insert(Pending.Via.begin(), Pending.Via.end());
       if (G.BadValue.empty())
         G.BadValue = Pending.BadValue;
+      G.Tests[Fr.Dir].insert(Pending.Tests.begin(), Pending.Tests.end());
+      Fr.Tests.insert(Pending.Tests.begin(), Pending.Tests.end());
     }
     Pending = {};
+  }
+
+  /// Adds the names that the condition whose identifiers are \p Names
+  /// (in order) tests to Pending.Tests, as the preprocessor defines them
+  /// now: the operand of 'defined'; a name no macro has (0 here, another
+  /// value where a build defines it); a macro of the compiler, the command
+  /// line or a system header, by its name; a macro of the user's files
+  /// through what its body tests and what the conditionals around its
+  /// definition do, so that a named constant (`#define
+  /// GGML_CUDA_CC_VOLTA 700`) tests nothing and a value chosen per
+  /// configuration (under `#ifdef GGML_USE_HIP`) tests that choice.
+  /// \p Within: the macro whose body \p Names are (its parameters are its
+  /// arguments, read where it is used). The preprocessor's callbacks
+  /// report only what a pass evaluates, and no pass here evaluates the
+  /// conditions of the other configurations' branches after the one it
+  /// compiles: the condition's own identifiers are read instead.
+  ///
+  /// \p Places: where each of the condition's own names is. A name that
+  /// is no macro here is noted as such there (derivedAt()): where another
+  /// pass has a macro of that name there (`#if CLUSTER_ENABLED`, defined
+  /// under `#if __CUDA_ARCH__ >= 900`), it is derived from __CUDA_ARCH__.
+  /// A macro's use there is noted when the pass expands it.
+  void noteTested(llvm::ArrayRef<const IdentifierInfo *> Names,
+                  const MacroInfo *Within,
+                  llvm::ArrayRef<FileKey> Places = {}) {
+    for (size_t I = 0; I < Names.size(); ++I) {
+      const IdentifierInfo *II = Names[I];
+      if (Within && llvm::is_contained(Within->params(), II))
+        continue;
+      llvm::StringRef N = II->getName();
+      if (N == "defined") {
+        if (I + 1 < Names.size())
+          Pending.Tests.insert(Names[++I]->getName().str());
+        continue;
+      }
+      if (N == "true" || N == "false")
+        continue;
+      const MacroInfo *MI = PP.getMacroInfo(II);
+      if (!MI && I < Places.size())
+        derivedAt(II, Places[I]);
+      if (!MI || MI->isBuiltinMacro() || !key(MI->getDefinitionLoc())) {
+        Pending.Tests.insert(N.str());
+        continue;
+      }
+      if (!Walked.insert(II).second)
+        continue;
+      auto Under = DefinedUnder.find(MI);
+      if (Under != DefinedUnder.end())
+        Pending.Tests.insert(Under->second.begin(), Under->second.end());
+      std::vector<const IdentifierInfo *> Body;
+      for (const clang::Token &T : MI->tokens())
+        if (const IdentifierInfo *Inner = T.getIdentifierInfo())
+          Body.push_back(Inner);
+      noteTested(Body, MI);
+    }
+  }
+
+  /// Remembers what the conditionals around the definition of \p II, a
+  /// macro of a user file, test (those of its file and of the files that
+  /// include it): they choose its value. But for the name of an include
+  /// guard (`#ifndef X` / `#define X`), which the guarded macros do not
+  /// depend on.
+  void noteDefinedUnder(const IdentifierInfo *II, const MacroInfo *MI) {
+    std::set<std::string> Under;
+    for (Frame &Fr : Stack) {
+      for (const std::string &N : Fr.Tests)
+        if (N == II->getName() || !Fr.Defines.count(N))
+          Under.insert(N);
+      Fr.Defines.insert(II->getName().str());
+    }
+    if (!Under.empty())
+      DefinedUnder[MI] = std::move(Under);
   }
 
   static bool isComparison(const metacu::Token &T) {
@@ -469,7 +578,7 @@ private:
       if (Taken)
         G->Taken[Pass] = 0;
     }
-    Stack.push_back({G, Loc, 0, Taken});
+    Stack.push_back({G, Loc, 0, Taken, offset(Loc)});
     // #ifdef/#ifndef have no condition range; their name was noted already.
     scanCondition(SourceRange());
   }
@@ -481,6 +590,7 @@ private:
       return false;
     Frame &Fr = Stack.back();
     ++Fr.Branch;
+    Fr.Dir = offset(Loc);
     if (Fr.G)
       noteDirective(*Fr.G, Fr.Branch, offset(Loc), IsElse);
     if (Taken && !Fr.AnyTaken) {
@@ -550,6 +660,8 @@ private:
     bool ArchFeature = false;
     std::set<std::string> Via;
     std::string BadValue;
+    /// The names the condition tests (noteTested()).
+    std::set<std::string> Tests;
   };
 
   SourceManager &SM;
@@ -558,6 +670,10 @@ private:
   unsigned Pass;
   bool Compare;
   llvm::SmallPtrSet<const IdentifierInfo *, 16> Visited;
+  /// The macros noteTested() has read the body of, for one condition.
+  llvm::SmallPtrSet<const IdentifierInfo *, 16> Walked;
+  /// What the conditionals around a user macro's definition test.
+  llvm::DenseMap<const MacroInfo *, std::set<std::string>> DefinedUnder;
   /// The identifiers noteNamed() has added to F.NamedInMacros.
   llvm::DenseSet<const IdentifierInfo *> Named;
   /// The place of a user file derivedAt() last looked from, in which of

@@ -74,6 +74,20 @@ struct SiteDirective {
   bool IsEndif = false;
   uint64_t TakenBy = 0; // passes that compile the branch it opens
   std::string Codegen;  // the branch's 'if codegen' condition, if converted
+  /// Converted sites whose conditions test other builds' names too: the
+  /// directive stays a preprocessor directive around the 'if codegen'
+  /// chain (an '#elif' that begins the conditional inside the chain's
+  /// last 'else' becomes '#if').
+  bool Kept = false;
+  /// Converted sites with kept directives: the directive, an '#elif' of the
+  /// architecture right after kept ones, becomes their '#else', the
+  /// 'if codegen' chain inside it.
+  bool ElseOfKept = false;
+  /// Converted sites with kept directives: where migrate opens or closes
+  /// the chain's braces beside the branch's code, so that every line stays
+  /// where it was: the offset of the branch's first token and the end of
+  /// its last (0 where it needs neither).
+  unsigned BodyFirst = 0, BodyEnd = 0;
 };
 
 struct Site {

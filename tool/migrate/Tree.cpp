@@ -25,6 +25,13 @@ static bool isSource(llvm::StringRef Name) {
   return false;
 }
 
+static bool isHostSource(llvm::StringRef Name) {
+  for (llvm::StringRef Ext : {".cc", ".cpp", ".cxx"})
+    if (Name.ends_with(Ext))
+      return true;
+  return false;
+}
+
 static std::string clean(llvm::StringRef Path) {
   llvm::SmallString<256> P(Path);
   path::remove_dots(P, /*remove_dot_dot=*/true);
@@ -94,7 +101,7 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
         Add(Arg);
       continue;
     }
-    std::vector<std::string> Found;
+    std::vector<std::string> Found, HostFound;
     std::error_code EC;
     // Links are followed, but a directory is entered once: real trees link
     // back to their own ancestors (a 'build/src -> ..' link).
@@ -126,6 +133,8 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
       // audit refuses what is no regular file.
       if (isSource(It->path()))
         Found.push_back(It->path());
+      else if (isHostSource(It->path()) && fs::is_regular_file(St))
+        HostFound.push_back(It->path());
     }
     if (EC)
       return llvm::make_error<SourceError>(Arg, LineCol{}, std::nullopt,
@@ -133,6 +142,9 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
     llvm::sort(Found);
     for (const std::string &F : Found)
       Add(F);
+    llvm::sort(HostFound);
+    for (const std::string &F : HostFound)
+      T.HostSources.push_back(clean(F));
   }
   llvm::sort(T.Outside,
              [](const Link &A, const Link &B) { return A.Path < B.Path; });

@@ -39,6 +39,10 @@ public:
   llvm::ArrayRef<std::string> files() const { return Files; }
   /// The .cu files among them: the translation units.
   std::vector<std::string> units() const;
+  /// The C++ sources (.cc, .cpp, .cxx) under the directories named, in the
+  /// same order: the host compiler builds them without metacu, and a
+  /// header they include must stay plain C++.
+  llvm::ArrayRef<std::string> hostSources() const { return HostSources; }
   /// Whether \p File was named itself, not only found under a directory
   /// named: the same file, however spelled.
   bool isNamed(llvm::StringRef File) const;
@@ -67,6 +71,7 @@ public:
 
 private:
   std::vector<std::string> Files;
+  std::vector<std::string> HostSources;
   std::vector<std::string> Roots;
   std::set<std::string> Named;
   std::vector<Link> Outside;

@@ -125,9 +125,11 @@ TEST(AuditPrinterTest, JsonDirectivesSayWhoCompilesWhat) {
             (std::vector<std::string>{"host", "sm_75"}));
   ASSERT_NE(Else.get("codegen"), nullptr);
   EXPECT_EQ(*Else.get("codegen"), nullptr);
+  EXPECT_EQ(If.getBoolean("kept"), false);
   const llvm::json::Object &Endif = *Dirs[2].getAsObject();
   EXPECT_EQ(Endif.get("taken_by"), nullptr);
   EXPECT_EQ(Endif.get("codegen"), nullptr);
+  EXPECT_EQ(Endif.get("kept"), nullptr);
 }
 
 TEST(AuditPrinterTest, JsonSummaryCountsEveryCategory) {

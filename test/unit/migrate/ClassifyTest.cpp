@@ -384,16 +384,117 @@ const char *HostCompilers = R"(__host__ __device__ int f(unsigned v) {
 }
 )";
 
-TEST_F(ClassifyTest, HostCompilerBranchesNoPassTakesStay) {
+TEST_F(ClassifyTest, HostCompilerBranchesAreKeptInTheLastElse) {
   // The host pass takes the __GNUC__ branch here; MSVC's '#else' is no
-  // pass's on this machine, but converting would drop it for every host.
+  // pass's on this machine, but converting it away would drop it for every
+  // host: those directives stay, an #if inside the chain's 'else'.
   Group &G = conditional(HostCompilers, {"#if", "#elif", "#else", "#endif"},
                          [](unsigned Arch) { return Arch ? 0 : 1; });
   G.Space = HostSpace | DeviceSpace;
+  G.Tests = {{G.Dirs[0], {"__CUDA_ARCH__"}}, {G.Dirs[1], {"__GNUC__"}}};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::HostDeviceSplit) << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "the condition of other builds at line 4 "
+                                 "stays an #if"))
+      << S.Reason;
+  EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch != 0");
+  EXPECT_FALSE(S.Directives[0].Kept);
+  EXPECT_TRUE(S.Directives[1].Kept);
+  EXPECT_TRUE(S.Directives[2].Kept);
+  EXPECT_EQ(S.Directives[1].Codegen, "");
+  // The chain's 'else' opens after the device branch's code and closes
+  // before the '}' after the #endif.
+  llvm::StringRef Text(HostCompilers);
+  EXPECT_EQ(S.Directives[0].BodyEnd, Text.find("(v);") + 4);
+  EXPECT_EQ(S.Directives[3].BodyFirst, Text.rfind("}"));
+}
+
+TEST_F(ClassifyTest, KeptDirectivesFirstEncloseTheChain) {
+  const char *Text = R"(__device__ int f(int x) {
+#if defined(GGML_USE_HIP)
+  return x + 1;
+#elif __CUDA_ARCH__ >= 800
+  return x + 2;
+#else
+  return x + 3;
+#endif
+}
+)";
+  Group &G = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+                         [](unsigned Arch) { return Arch >= 80 ? 1 : 2; });
+  G.Tests = {{G.Dirs[0], {"GGML_USE_HIP"}}, {G.Dirs[1], {"__CUDA_ARCH__"}}};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
+  EXPECT_TRUE(S.Directives[0].Kept);
+  EXPECT_TRUE(S.Directives[1].ElseOfKept);
+  EXPECT_EQ(S.Directives[1].Codegen, "(int)__nvvm_arch >= 80");
+  EXPECT_EQ(S.Directives[1].BodyFirst,
+            llvm::StringRef(Text).find("return x + 2"));
+  EXPECT_EQ(S.Directives[2].BodyEnd, llvm::StringRef(Text).find("x + 3;") + 6);
+}
+
+TEST_F(ClassifyTest, KeptDirectivesNeedCodeBesideTheirBraces) {
+  // The chain would open before the branch's first line, a directive.
+  const char *Text = R"(__device__ int f(int x) {
+#if defined(GGML_USE_HIP)
+  return x + 1;
+#elif __CUDA_ARCH__ >= 800
+#pragma unroll
+  for (int i = 0; i < 4; ++i) x += i;
+#else
+  x = 3;
+#endif
+  return x;
+}
+)";
+  Group &G = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+                         [](unsigned Arch) { return Arch >= 80 ? 1 : 2; });
+  G.Tests = {{G.Dirs[0], {"GGML_USE_HIP"}}, {G.Dirs[1], {"__CUDA_ARCH__"}}};
   Site S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
-  EXPECT_TRUE(contains(S.Reason, "test '__GNUC__' (line 4)")) << S.Reason;
-  EXPECT_TRUE(contains(S.Reason, "the branch at line 6")) << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "the branch at line 4 is empty or begins or "
+                                 "ends with a preprocessor directive"))
+      << S.Reason;
+}
+
+TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureTogetherStays) {
+  // No pass compiles MSVC's branch here; its condition also tests the
+  // architecture, which no #if around 'if codegen' keeps apart.
+  const char *Text = R"(__device__ int f(int x) {
+#if defined(_MSC_VER) && !defined(__CUDA_ARCH__)
+  return x + 1;
+#elif defined(__CUDA_ARCH__)
+  return x + 2;
+#else
+  return x + 3;
+#endif
+}
+)";
+  Group &G = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+                         [](unsigned Arch) { return Arch ? 1 : 2; });
+  G.Tests = {{G.Dirs[0], {"_MSC_VER", "__CUDA_ARCH__"}},
+             {G.Dirs[1], {"__CUDA_ARCH__"}}};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "its condition at line 2 tests '_MSC_VER' "
+                                 "and the architecture together"))
+      << S.Reason;
+  for (const SiteDirective &D : S.Directives)
+    EXPECT_EQ(D.Codegen, "");
+}
+
+TEST_F(ClassifyTest, AMacroDerivedFromTheArchitectureIsTheArchitectures) {
+  // HAS_FAST is defined under '#if __CUDA_ARCH__ >= 800': its test is one
+  // of the architecture, and the branch no pass compiles is an older GPU's.
+  Group &G = conditional(HostCompilers, {"#if", "#elif", "#else", "#endif"},
+                         [](unsigned Arch) { return Arch ? 0 : 2; });
+  F.Derived.insert("HAS_FAST");
+  G.Tests = {{G.Dirs[0], {"__CUDA_ARCH__"}}, {G.Dirs[1], {"HAS_FAST"}}};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
+  EXPECT_TRUE(contains(S.Reason, "the branch at line 4 is compiled for no "
+                                 "architecture"))
+      << S.Reason;
 }
 
 TEST_F(ClassifyTest, AnOlderGpuBranchBeforeTheHostsIsStillDropped) {

@@ -35,4 +35,14 @@ TEST(DiffTest, DeletionsAndALastLineWithoutNewline) {
             "--- a/x.cu\n+++ b/x.cu\n@@ -1,3 +1,3 @@\n a\n b\n-c\n+C\n");
 }
 
+TEST(DiffTest, EditsInsideALineShowAsTheWholeLine) {
+  // A brace put beside a branch's code and a token replaced on one line.
+  std::string Old = "a\nbb cc\nd\n";
+  std::vector<Edit> Edits = {{2, 2, "{ "}, {5, 7, "CC"}, {9, 9, " }"}};
+  EXPECT_EQ(unifiedDiff("x.cu", Old, Edits), "--- a/x.cu\n+++ b/x.cu\n"
+                                             "@@ -1,3 +1,3 @@\n"
+                                             " a\n-bb cc\n+{ bb CC\n"
+                                             "-d\n+d }\n");
+}
+
 } // namespace

@@ -228,7 +228,7 @@ TEST(MigrateTest, ValueUsesBecomeNvvmArch) {
                     "  return pick<((int)__nvvm_arch * 10)>() + "
                     "((int)__nvvm_arch * 10);\n"
                     "}\n");
-  ASSERT_EQ(M.Edits.size(), 1u); // one line, one edit
+  ASSERT_EQ(M.Edits.size(), 2u); // one per token: the rest of the line stays
   EXPECT_EQ(M.Report[0].find("f.cu:2: converted (value)"), 0u) << M.Report[0];
   // One that stays is left as written.
   M = migrate("f.cu", Text,
@@ -269,6 +269,96 @@ TEST(MigrateTest, ValueUsesOnCrLines) {
   Migration M = migrate("f.cu", Text, {A, B});
   EXPECT_EQ(M.Text, "int a = ((int)__nvvm_arch * 10);\r"
                     "int b = ((int)__nvvm_arch * 10);\r");
+}
+
+/// A conditional with kept directives, as Classify marks it: \p Kept
+/// directives stay, \p ElseOfKept the first of the architecture's after
+/// them; braces go beside the branches' first and last tokens.
+Site nested(llvm::StringRef Text, std::vector<llvm::StringRef> Markers,
+            std::vector<std::string> Codegen, std::vector<bool> Kept) {
+  Site S = conditional(Text, Markers, Codegen, SiteCategory::Statement);
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
+    SiteDirective &D = S.Directives[I];
+    D.Kept = Kept[I];
+    D.ElseOfKept = I > 0 && Kept[I - 1] && !Kept[I];
+    if (D.Kept)
+      D.Codegen.clear();
+    unsigned Next = S.Directives[I + 1].Begin;
+    llvm::StringRef Body = Text.slice(D.End, Next);
+    D.BodyFirst = D.End + Body.find_first_not_of(" \n");
+    D.BodyEnd = D.End + Body.rtrim(" \n").size();
+  }
+  SiteDirective &End = S.Directives.back();
+  End.BodyFirst = End.End + Text.substr(End.End).find_first_not_of(" \n");
+  return S;
+}
+
+TEST(MigrateTest, KeptDirectivesFirstEncloseTheChainInTheirElse) {
+  const char *Text = R"(__device__ int f(int x) {
+#ifdef GGML_USE_HIP
+  x = 1;
+#elif __CUDA_ARCH__ >= 800
+  x = 2;
+#else
+  x = 3;
+#endif
+  return x;
+}
+)";
+  Site S = nested(Text, {"#ifdef", "#elif", "#else", "#endif"},
+                  {"", "(int)__nvvm_arch >= 80", ""}, {true, false, false});
+  Migration M = migrate("f.cu", Text, {S});
+  EXPECT_EQ(M.Text, R"(__device__ int f(int x) {
+#ifdef GGML_USE_HIP
+  x = 1;
+#else
+  if codegen ((int)__nvvm_arch >= 80) { x = 2;
+  } else {
+  x = 3; }
+#endif
+  return x;
+}
+)");
+  EXPECT_NE(M.Report[0].find("#ifdef GGML_USE_HIP (kept) / #else / if codegen"),
+            std::string::npos)
+      << M.Report[0];
+}
+
+TEST(MigrateTest, KeptDirectivesAfterTheChainAreItsLastElse) {
+  const char *Text = R"(__host__ __device__ int f(int x) {
+#if __CUDA_ARCH__ >= 900
+  x = 1;
+#elif defined(GGML_USE_MUSA)
+  x = 2;
+#elif defined(__CUDA_ARCH__)
+  x = 3;
+#else
+  x = 4;
+#endif
+  return x;
+}
+)";
+  Site S = nested(
+      Text,
+      {"#if", "#elif defined(GGML", "#elif defined(__CUDA", "#else", "#endif"},
+      {"(int)__nvvm_arch >= 90", "", "(int)__nvvm_arch != 0", ""},
+      {false, true, false, false});
+  Migration M = migrate("f.cu", Text, {S});
+  // The 'else' that holds the kept #if closes after its #endif, in the
+  // text every reading of the preprocessor keeps; no line moves.
+  EXPECT_EQ(M.Text, R"(__host__ __device__ int f(int x) {
+  if codegen ((int)__nvvm_arch >= 90) {
+  x = 1; } else {
+#if defined(GGML_USE_MUSA)
+  x = 2;
+#else
+  if codegen ((int)__nvvm_arch != 0) { x = 3;
+  } else {
+  x = 4; }
+#endif
+  } return x;
+}
+)");
 }
 
 } // namespace

@@ -42,6 +42,62 @@ TEST_F(PreprocessorPassTest, APassThatCompilesNoBranchSaysSo) {
   EXPECT_EQ(groupAt(1).Taken[passIndex(80)], 0);
 }
 
+TEST_F(PreprocessorPassTest, RecordsTheNamesEachConditionTests) {
+  // A named constant of the user's tests nothing; a value chosen under
+  // '#ifdef GGML_USE_HIP' tests that; an include guard's name is no
+  // choice of the macros it guards; a condition no pass evaluates (after
+  // the branch every pass takes) is read all the same.
+  run(R"(#ifndef K_GUARD
+#define K_GUARD
+#define CC_VOLTA 700
+#ifdef GGML_USE_HIP
+#define WARP 64
+#else
+#define WARP 32
+#endif
+#endif
+__host__ __device__ int f(int x) {
+#if __CUDA_ARCH__ >= CC_VOLTA
+  x += 1;
+#elif WARP == 64 || defined(__GNUC__)
+  x += 2;
+#elif UNDEFINED_NAME
+  x += 3;
+#endif
+  return x;
+}
+)",
+      {0, 80});
+  const Group &G = groupAt(11);
+  ASSERT_EQ(G.Dirs.size(), 4u);
+  auto Tests = [&](unsigned I) {
+    auto It = G.Tests.find(G.Dirs[I]);
+    return It == G.Tests.end() ? std::set<std::string>() : It->second;
+  };
+  EXPECT_EQ(Tests(0), (std::set<std::string>{"__CUDA_ARCH__"}));
+  EXPECT_EQ(Tests(1), (std::set<std::string>{"GGML_USE_HIP", "__GNUC__"}));
+  EXPECT_EQ(Tests(2), (std::set<std::string>{"UNDEFINED_NAME"}));
+  EXPECT_EQ(G.Taken[0], 1);
+}
+
+TEST_F(PreprocessorPassTest, AMacroSomePassesLackIsDerivedWhereUsedBare) {
+  // No callback reports the name where no macro has it: the condition's
+  // own names are compared between passes all the same.
+  run(R"(#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define CLUSTER_ENABLED 1
+#endif
+__device__ int f(int x) {
+#if CLUSTER_ENABLED
+  x += 1;
+#endif
+  return x;
+}
+)",
+      {0, 80, 90});
+  EXPECT_TRUE(F.Derived.contains("CLUSTER_ENABLED"));
+  EXPECT_TRUE(groupAt(5).Tests.begin()->second.count("CLUSTER_ENABLED"));
+}
+
 TEST_F(PreprocessorPassTest, MacrosThatAliasArchAreFollowed) {
   run(R"(#define ARCH __CUDA_ARCH__
 #define NEWER(v) (ARCH >= (v))
