@@ -328,7 +328,8 @@ class Run:
         self.lost = collections.Counter()  # shard name -> times its GPU worker was lost
         self.gpus = []
         self.busy = collections.Counter()  # GPU worker -> ms its harnesses timed
-        self.timing = []  # when the first and the last candidate's result came
+        # GPU worker -> when its first and its last candidate's result came
+        self.timing = {}
         self.counts = collections.Counter()
         self.builds = None  # key -> a build kept in bin/ and its note
 
@@ -404,13 +405,13 @@ class Run:
             self.client.run(close_task, self.bundle)
         self.drain()
         wall = time.time() - t0
-        busy = ", ".join("%s %.0f%%" % (g, self.busy[g] / 10 / wall) for g in sorted(self.busy))
-        if busy:
-            # What of the wall clock went before the first result (the
-            # builds reaching the GPU workers, the first problems made) and
-            # after the last.
-            busy += ", results from %.1f s to %.1f s" % (self.timing[0] - t0,
-                                                         self.timing[-1] - t0)
+        # Each GPU worker's share, and what of the wall clock went before
+        # its first result (the builds reaching it, its first problem made)
+        # and after its last: per worker, so that a GPU that started late
+        # or ran dry early shows as such.
+        busy = ", ".join("%s %.0f%% (results from %.1f s to %.1f s)"
+                         % (g, self.busy[g] / 10 / wall, self.timing[g][0] - t0,
+                            self.timing[g][1] - t0) for g in sorted(self.busy))
         self.say("%d candidates in %.1f s on the Dask cluster (%d nvcc, %d builds kept from "
                  "before, %d harness processes on %d GPU workers (%d started ahead), %.1f s of "
                  "harness setup%s%s)"
@@ -530,7 +531,7 @@ class Run:
         if "worker" in rec:
             self.busy[rec["worker"]] += rec.get("verification_ms", 0) + rec.get("benchmark_ms", 0)
             now = time.time()
-            self.timing = [self.timing[0] if self.timing else now, now]
+            self.timing[rec["worker"]] = [self.timing.get(rec["worker"], [now])[0], now]
 
     def drain(self):
         while True:
