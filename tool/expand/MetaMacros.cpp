@@ -68,12 +68,17 @@ std::vector<RawDefine> rawDefines(llvm::ArrayRef<metacu::Token> Toks) {
   return Out;
 }
 
-/// Whether the tokens hold '@' or 'if codegen'. \p Spell may return a
-/// string it makes (Clang's spelling of a token): each is held by value.
+/// Whether the tokens hold '@meta', '@(' or 'if codegen'. Another '@' is
+/// no meta construct: a macro that holds one ('#define AT(x) @x') is
+/// nvcc's, which accepts it unused, and '#ifdef AT' must still see it
+/// defined. \p Spell may return a string it makes (Clang's spelling of a
+/// token): each is held by value.
 template <class Spelling> bool holdsMetaConstruct(unsigned N, Spelling Spell) {
-  for (unsigned I = 0; I < N; ++I) {
+  for (unsigned I = 0; I + 1 < N; ++I) {
     auto S = Spell(I);
-    if (S == "@" || (S == "if" && I + 1 < N && Spell(I + 1) == "codegen"))
+    auto Next = Spell(I + 1);
+    if ((S == "@" && (Next == "meta" || Next == "(")) ||
+        (S == "if" && Next == "codegen"))
       return true;
   }
   return false;

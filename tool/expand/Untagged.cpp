@@ -2,6 +2,7 @@
 #include "expand/Untagged.h"
 #include "expand/MetaNames.h"
 #include "support/Diagnostic.h"
+#include "support/RangeSet.h"
 #include "toolchain/Invocation.h"
 #include "toolchain/Preambles.h"
 
@@ -81,7 +82,7 @@ struct Declared {
 class Declarations {
 public:
   Declarations(const ScanResult &Scan, const HostSliceResult &Slice)
-      : Toks(Scan.Tokens), Slice(Slice),
+      : Toks(Scan.Tokens), Inactive(Slice.Inactive),
         // Meta code is not the program's: its tokens are skipped.
         Meta(metaCode(Scan)) {
     // 'namespace A = x::B;': A names B.
@@ -174,7 +175,7 @@ public:
         const llvm::StringMap<std::vector<const Declared *>> &Names) const {
     for (unsigned I = Begin; I < End; ++I) {
       auto It = Toks[I].isIdent() ? Names.find(Toks[I].Text) : Names.end();
-      if (It == Names.end() || anyContains(Meta, Toks[I].Offset))
+      if (It == Names.end() || Meta.contains(Toks[I].Offset))
         continue;
       if (I > 0 && (Toks[I - 1].is(tok::period) || Toks[I - 1].is(tok::arrow)))
         continue;
@@ -195,8 +196,8 @@ public:
 
 private:
   bool skipped(unsigned I) const {
-    return Toks[I].InDirective || anyContains(Slice.Inactive, Toks[I].Offset) ||
-           anyContains(Meta, Toks[I].Offset) || Toks[I].isAt();
+    return Toks[I].InDirective || Inactive.contains(Toks[I].Offset) ||
+           Meta.contains(Toks[I].Offset) || Toks[I].isAt();
   }
 
   /// The function that tokens [Begin, End) declare, if they declare one.
@@ -241,8 +242,8 @@ private:
     return F;
   }
 
-  const HostSliceResult &Slice;
-  const std::vector<Range> Meta;
+  /// Asked of every token (RangeSet.h).
+  const RangeSet Inactive, Meta;
   llvm::StringMap<llvm::StringRef> Aliases;
 };
 

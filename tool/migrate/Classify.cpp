@@ -507,7 +507,7 @@ Site conditionalSite(const Group &G, llvm::StringRef Buf,
 Site classifyConditional(const Group &G, const Facts &F, bool InTree,
                          const Site *Parent, llvm::StringRef Outside) {
   llvm::StringRef Buf = bufferOf(F, G.File);
-  LineTable Lines(Buf);
+  const LineTable &Lines = F.linesOf(G.File);
   Site S = conditionalSite(G, Buf, Lines);
   S.ArchFeature = G.ArchFeature;
   Branches B(G);
@@ -536,7 +536,7 @@ Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
   Site S;
   S.Kind = O.Kind;
   S.Offset = Offset;
-  LineTable Lines(Buf);
+  const LineTable &Lines = F.linesOf(Where.first);
   S.Line = S.EndLine = Lines.lineOf(Offset);
   S.Column = Offset - Lines.begin(S.Line) + 1;
   S.Text = Lines.text(S.Line).trim().str();

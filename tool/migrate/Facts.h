@@ -10,12 +10,14 @@
 #ifndef METACU_MIGRATE_FACTS_H
 #define METACU_MIGRATE_FACTS_H
 
+#include "migrate/LineTable.h"
 #include "migrate/Passes.h"
 #include "migrate/Site.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -129,6 +131,30 @@ struct Facts {
   std::map<std::pair<unsigned, FileKey>, std::string> ParseErrors;
   std::vector<std::string> FileOrder;
   llvm::StringMap<std::string> Buffers;
+  /// The lines of \p File's buffer, made the first time a site of the
+  /// file asks, once the passes are done: a table per site made a file
+  /// with thousands of sites quadratic to audit.
+  const LineTable &linesOf(llvm::StringRef File) const {
+    std::unique_ptr<LineTable> &Table = LineTables.Tables[File];
+    if (!Table) {
+      auto It = Buffers.find(File);
+      Table = std::make_unique<LineTable>(
+          It == Buffers.end() ? llvm::StringRef() : It->second);
+    }
+    return *Table;
+  }
+  /// linesOf's tables. A copy of the facts starts without them: they read
+  /// the buffers of the facts that made them.
+  struct LineTableCache {
+    LineTableCache() = default;
+    LineTableCache(const LineTableCache &) {}
+    LineTableCache &operator=(const LineTableCache &) {
+      Tables.clear();
+      return *this;
+    }
+    llvm::StringMap<std::unique_ptr<LineTable>> Tables;
+  };
+  mutable LineTableCache LineTables;
   /// The identifiers in macro bodies and in the arguments of macro
   /// invocations: a macro named there may expand inside another's
   /// expansion (stringified, pasted), where its value form would differ.

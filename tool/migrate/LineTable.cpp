@@ -11,8 +11,14 @@ LineTable::LineTable(llvm::StringRef Text) : Text(Text) {
   clang::SourceManager &SM = Files.get();
   clang::FileID Main = SM.getMainFileID();
   unsigned Last = SM.getLineNumber(Main, Text.size());
-  for (unsigned L = 1; L <= Last; ++L)
-    Starts.push_back(SM.getFileOffset(SM.translateLineCol(Main, L, 1)));
+  // Asking for a line number filled the file's line cache: its starts are
+  // the table (a translateLineCol per line cost more than the reading).
+  llvm::ArrayRef<unsigned> Lines = SM.getSLocEntry(Main)
+                                       .getFile()
+                                       .getContentCache()
+                                       .SourceLineCache.getLines();
+  Starts.assign(Lines.begin(),
+                Lines.begin() + std::min<size_t>(Last, Lines.size()));
   if (Starts.size() > 1 && Starts.back() == Text.size())
     Starts.pop_back();
   // Clang's lexer skips the mark; an edit of line 1 must keep it.

@@ -1,5 +1,6 @@
 //===- LineTableTest.cpp - A file's lines as Clang splits them ------------===//
 #include "migrate/LineTable.h"
+#include "migrate/Facts.h"
 
 #include "gtest/gtest.h"
 
@@ -38,6 +39,26 @@ TEST(LineTableTest, AByteOrderMarkIsNoPartOfTheFirstLine) {
   EXPECT_EQ(L.text(1), "#if X");
   EXPECT_EQ(L.lineOf(0), 1u);
   EXPECT_EQ(L.text(2), "#endif");
+}
+
+} // namespace
+
+namespace {
+
+// The sites of a file share one table: one per site made a file with
+// thousands of conditionals quadratic to audit. A copy of the facts
+// makes its own, from its own buffers.
+TEST(LineTableTest, FactsMakeOneTablePerFile) {
+  Facts F;
+  F.Buffers["a.cu"] = "x\ny\n";
+  const LineTable &First = F.linesOf("a.cu");
+  EXPECT_EQ(&First, &F.linesOf("a.cu"));
+  EXPECT_EQ(First.size(), 2u);
+  Facts Copy = F;
+  Copy.Buffers["a.cu"] = "x\n";
+  EXPECT_EQ(Copy.linesOf("a.cu").size(), 1u);
+  EXPECT_EQ(F.linesOf("a.cu").size(), 2u);
+  EXPECT_EQ(F.linesOf("none.cu").size(), 1u);
 }
 
 } // namespace
