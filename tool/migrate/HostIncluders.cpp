@@ -93,18 +93,20 @@ hostIncluders(const SourceTree &Tree,
     std::mutex FlagsLock;
     for (size_t I = 0; I < Sources.size(); ++I)
       Pool.async([&, I] {
-        std::optional<CompileFlags> Flags;
+        CompileFlags Flags;
         {
           // compile_commands.json is read once, by one thread.
           std::lock_guard<std::mutex> Lock(FlagsLock);
           auto F = FlagsFor(Sources[I]);
-          if (!F) {
+          // A source the flags do not know (no entry in the compilation
+          // database) is still read, with none: passing it over would let
+          // migrate convert a header the host compiler reads.
+          if (F)
+            Flags = std::move(*F);
+          else
             llvm::consumeError(F.takeError());
-            return;
-          }
-          Flags = std::move(*F);
         }
-        Included[I] = includedBy(Sources[I], *Flags, Toolkit);
+        Included[I] = includedBy(Sources[I], Flags, Toolkit);
       });
     Pool.wait();
   }

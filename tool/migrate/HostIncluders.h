@@ -24,9 +24,9 @@ namespace metacu {
 /// For each file of \p Tree that one of its host sources (hostSources())
 /// includes, directly or through other headers: the first such source, by
 /// the tree's names. Each source is preprocessed as C++ with the flags
-/// \p FlagsFor gives it, \p Jobs at a time; a header it cannot find is
-/// passed over (the build's own include directories may differ) and the
-/// rest read on.
+/// \p FlagsFor gives it (none where it gives an error), \p Jobs at a
+/// time; a header it cannot find is passed over (the build's own include
+/// directories may differ) and the rest read on.
 std::map<std::string, std::string>
 hostIncluders(const SourceTree &Tree,
               const std::function<llvm::Expected<CompileFlags>(llvm::StringRef)>

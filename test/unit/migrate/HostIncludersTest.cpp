@@ -38,4 +38,20 @@ TEST(HostIncludersTest, HeadersACppSourceReachesThroughTheFlagsIncludes) {
                 {Tmp.path("src/lib/common.h"), Tmp.path("src/b/host.cc")}}));
 }
 
+TEST(HostIncludersTest, ASourceTheFlagsDoNotKnowIsReadWithNone) {
+  TempDir Tmp;
+  Tmp.write("src/lib/common.h", "int common();\n");
+  Tmp.write("src/b/host.cc", "#include \"../lib/common.h\"\n");
+  auto T = SourceTree::collect({Tmp.path("src")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  auto FlagsFor = [](llvm::StringRef File) -> llvm::Expected<CompileFlags> {
+    return llvm::createStringError("no compile command for " + File.str());
+  };
+  std::map<std::string, std::string> By =
+      hostIncluders(*T, FlagsFor, CudaToolkit::find(METACU_CUDA_ROOT), 1);
+  EXPECT_EQ(By,
+            (std::map<std::string, std::string>{
+                {Tmp.path("src/lib/common.h"), Tmp.path("src/b/host.cc")}}));
+}
+
 } // namespace
