@@ -167,8 +167,7 @@ def compile_task(files, source, meta, nvcc):
 
 def built_task(data):
     """``data`` as a task's result, which Dask makes again if the worker
-    holding it is lost (unlike scattered data): the bundle's files, or a
-    build kept in bin/ by an earlier run, as a compile task gives one."""
+    holding it is lost (unlike scattered data): the bundle's files."""
     return data
 
 
@@ -257,22 +256,22 @@ class Relay:
 
 def close_task(bundle, dask_worker=None):
     """Ends the harnesses this worker keeps for ``bundle`` (the run is
-    over); run by Client.run, which names the worker."""
+    over: every result is in), in the background, as _end() does with one
+    let go; run by Client.run, which names the worker. A harness gone on
+    to exit holds nothing of the run's (its stdin is closed, its results
+    recorded), and a worker that stops ends it by that closed stdin."""
     _, s = _state(dask_worker)
-    for t in _end(s["pools"].pop(bundle, {}).values()):
-        t.join()
+    _end(s["pools"].pop(bundle, {}).values())
 
 
 def _end(workers):
     """Ends the harnesses of ``workers`` (run.py's GpuWorkers), each in a
-    thread of its own, and returns the threads: a harness takes a while to
-    exit (its CUDA context), which the GPU worker need not wait for, nor
-    for one after another."""
-    threads = [threading.Thread(target=w.harness.close, daemon=True) for w in workers
-               if w.harness]
-    for t in threads:
-        t.start()
-    return threads
+    thread of its own: a harness takes a while to exit (its CUDA context),
+    which neither the GPU worker nor the run need wait for, nor for one
+    after another."""
+    for w in workers:
+        if w.harness:
+            threading.Thread(target=w.harness.close, daemon=True).start()
 
 
 def capability_task():
@@ -310,6 +309,20 @@ def bundle_files(here, m):
     return {"id": digest.hexdigest()[:16], "files": common}, sources
 
 
+class Kept:
+    """A build an earlier run left in bin/ (``res``: as a compile task gives
+    one). It reaches a GPU worker only when that worker is given something
+    that needs it, straight from this process (Run.on()): sent through the
+    scheduler as tasks at the run's start, every build (the convolution's
+    brute force: about 150 of them, tens of MB) went before the first
+    shard. A GPU worker lost with it gets it sent again with the shard."""
+
+    def __init__(self, res, harness):
+        self.res = res
+        # A harness serves every shard of its batch: sent once per worker.
+        self.harness = harness
+
+
 class Run:
     def __init__(self, a, run, client, distributed):
         self.a, self.run, self.client, self.dd = a, run, client, distributed
@@ -332,6 +345,7 @@ class Run:
         self.timing = {}
         self.counts = collections.Counter()
         self.builds = None  # key -> a build kept in bin/ and its note
+        self.sent = {}  # (Kept harness, GPU worker) -> its data's future there
 
     def say(self, text):
         print("run.py: " + text, file=sys.stderr, flush=True)
@@ -470,13 +484,13 @@ class Run:
         old = self.kept(job) if job["kind"] != "locate" else None
         if old is not None:
             self.counts["kept"] += 1
-            fut = self.client.submit(built_task, old, pure=False)
-        else:
-            fut = self.client.submit(
-                compile_task, self.files, self.sources[job["batch"]["source"]], meta,
-                self.a.nvcc, resources={"CPU": 1}, pure=False,
-                key="nvcc-%s-%s" % (job["name"], uuid.uuid4().hex[:8]),
-                priority=1 if job["kind"] == "harness" else 0)
+            self.built(job, old, Kept(old, job["kind"] == "harness"))
+            return
+        fut = self.client.submit(
+            compile_task, self.files, self.sources[job["batch"]["source"]], meta,
+            self.a.nvcc, resources={"CPU": 1}, pure=False,
+            key="nvcc-%s-%s" % (job["name"], uuid.uuid4().hex[:8]),
+            priority=1 if job["kind"] == "harness" else 0)
         self.pending[fut] = ("compile", job)
 
     def meta(self, job):
@@ -490,22 +504,26 @@ class Run:
         if fut.status == "error":
             self.abort("compiling %s on the cluster failed: %r" % (job["name"], fut.exception()))
         res = fut.result()
-        if fut.key.startswith("nvcc-"):
-            self.counts["nvcc"] += 1
-            if res["data"] is not None:
-                self.keep(job, res)
+        self.counts["nvcc"] += 1
+        if res["data"] is not None:
+            self.keep(job, res)
+        self.built(job, res, fut)
+
+    def built(self, job, res, build):
+        """``job``'s build is there (``res``, as a compile task gives it;
+        ``build``: the compile's future, or a Kept)."""
         ms, errors = res["ms"], res["errors"]
         # The batch's state as run.py's runner keeps it; its harness here is
-        # the compile's future.
+        # the build.
         state = self.batches[job["batch"]["source"]]
         if job["kind"] == "harness":
-            waiting = self.run.Run.harness_ended(state, job, fut, ms, errors, self.fail)
+            waiting = self.run.Run.harness_ended(state, job, build, ms, errors, self.fail)
             if not self.a.compile_only:
                 self.ready += waiting
             return
         if job["kind"] == "shard" and errors is None:
             item = self.run.Run.shard_ended(
-                state, job, dict(batch=job["batch"], name=job["name"], cubin=fut,
+                state, job, dict(batch=job["batch"], name=job["name"], cubin=build,
                                  candidates=job["candidates"],
                                  compile_ms=ms / len(job["candidates"])), ms, self.fail)
             if item is not None and not self.a.compile_only:
@@ -522,6 +540,19 @@ class Run:
                          reason=reason, compile_ms=ms))
 
     # -- timing ------------------------------------------------------------
+
+    def on(self, g, build):
+        """``build`` as GPU worker ``g``'s task takes it: a compile's
+        future, or a Kept build's data sent to ``g`` now (a harness once per
+        worker, a shard each time it is dealt)."""
+        if not isinstance(build, Kept):
+            return build
+        if (build, g) in self.sent:
+            return self.sent[build, g]
+        fut = self.client.scatter([build.res], workers=[g], hash=False)[0]
+        if build.harness:
+            self.sent[build, g] = fut
+        return fut
 
     def record(self, rec):
         if rec["config"] in self.done:
@@ -579,6 +610,12 @@ class Run:
                                       if item["batch"]["candidates"][i]["config"] not in self.done]
                 if not item["candidates"]:
                     continue
+                try:
+                    exe, cubin = self.on(g, item["exe"]), self.on(g, item["cubin"])
+                except (KeyError, OSError, TimeoutError, asyncio.TimeoutError):
+                    # g is gone (loop() sees it within half a second).
+                    self.ready.insert(0, item)
+                    break
                 source = item["batch"]["source"]
                 if self.owner.get(source) not in self.gpus:
                     self.take(source, g)
@@ -587,7 +624,7 @@ class Run:
                 meta = {"batch": self.index[source], "name": item["name"],
                         "candidates": item["candidates"], "compile_ms": item["compile_ms"]}
                 fut = self.client.submit(
-                    gpu_task, self.files, item["exe"], item["cubin"], meta, self.a.timeout,
+                    gpu_task, self.files, exe, cubin, meta, self.a.timeout,
                     self.topic, workers=[g], resources={"GPU": 1}, pure=False,
                     key="time-%s-%s" % (item["name"], uuid.uuid4().hex[:8]))
                 item["worker"] = g
@@ -606,13 +643,16 @@ class Run:
                                         self.m["batches"][self.index[b]]["candidates"])), None)
             if source is None:
                 continue
+            try:
+                exe = self.on(g, self.batches[source]["exe"])
+            except (KeyError, OSError, TimeoutError, asyncio.TimeoutError):
+                continue
             self.take(source, g)
             self.ahead[g] = source
             # Before the shards queued there (a higher priority), as a GPU
             # task (the worker's one GPU slot): it only starts a process.
             fut = self.client.submit(
-                start_task, self.files, self.batches[source]["exe"], self.index[source],
-                self.a.timeout, workers=[g], resources={"GPU": 1}, pure=False, priority=10,
+                start_task, self.files, exe, self.index[source], self.a.timeout, workers=[g], resources={"GPU": 1}, pure=False, priority=10,
                 key="start-%s-%s" % (self.index[source], uuid.uuid4().hex[:8]))
             self.pending[fut] = ("start", g)
             self.starting[g].add(fut)
@@ -670,6 +710,8 @@ class Run:
                         self.pending.pop(fut, None)
                         fut.cancel()
                     self.ahead.pop(g, None)
+                    for key in [k for k in self.sent if k[1] == g]:
+                        del self.sent[key]
                 self.gpus = gpus
             self.drain()
             self.deal()
