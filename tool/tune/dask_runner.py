@@ -337,6 +337,9 @@ class Run:
         self.owner = {}  # batch source -> the GPU worker timing it
         self.since = {}  # batch source -> when its owner took it (a count)
         self.ahead = {}  # GPU worker -> the batch whose harness it started ahead
+        # GPU worker -> a batch another GPU worker times whose harness it
+        # started too, for the shards it will take over (pick())
+        self.spare = {}
         self.starting = collections.defaultdict(set)  # GPU worker -> its start tasks
         self.lost = collections.Counter()  # shard name -> times its GPU worker was lost
         self.gpus = []
@@ -413,6 +416,10 @@ class Run:
         try:
             for job in sorted(jobs, key=lambda j: j["kind"] != "harness"):
                 self.build(job)
+                # A kept build is ready at once: the GPUs need not wait
+                # for the rest to be read.
+                if self.ready:
+                    self.deal()
             self.loop()
         finally:
             self.client.unsubscribe_topic(self.topic)
@@ -578,9 +585,10 @@ class Run:
     def pick(self, g):
         """The next shard for GPU worker ``g``: one of the batch it took
         first of those it has (the one it times before the one it started
-        ahead), else of a batch no GPU worker has, else of one another GPU
-        worker only started ahead (taken over), else of the batch with the
-        most shards waiting (a harness more for this GPU)."""
+        ahead), else of a batch no GPU worker has, else of the batch whose
+        harness it started as a spare, else of one another GPU worker only
+        started ahead (taken over), else of the batch with the most shards
+        waiting (a harness more for this GPU)."""
         owners = [self.owner.get(it["batch"]["source"]) for it in self.ready]
         mine = [k for k, o in enumerate(owners) if o == g]
         if mine:
@@ -588,6 +596,10 @@ class Run:
         free = [k for k, o in enumerate(owners) if o not in self.gpus]
         if free:
             return free[0]
+        spare = [k for k, it in enumerate(self.ready)
+                 if it["batch"]["source"] == self.spare.get(g)]
+        if spare:
+            return spare[0]
         for other, source in list(self.ahead.items()):
             k = next((k for k, it in enumerate(self.ready) if it["batch"]["source"] == source),
                      None)
@@ -602,7 +614,11 @@ class Run:
         """Gives each GPU worker with room the next shard (pick()), then
         has each start the harness of a batch nobody has yet (the next it
         takes) ahead of its shards, so that the GPU times while that
-        problem is made."""
+        problem is made; with no such batch, the harness of the one
+        another GPU worker times with the most shards waiting (a spare,
+        not taken: its shards are the ones this worker takes over when it
+        runs out, at the run's end, where a problem made then left the GPU
+        idle while the other finished)."""
         for g in self.gpus:
             while self.ready and len(self.queued[g]) < GPU_DEPTH:
                 item = self.ready.pop(self.pick(g))
@@ -641,14 +657,20 @@ class Run:
                            if it["batch"]["source"] in free), None) or next(
                 (b for b in free if any(c["config"] not in self.done for c in
                                         self.m["batches"][self.index[b]]["candidates"])), None)
+            spare = source is None
+            if spare:
+                source = self.spare_for(g)
             if source is None:
                 continue
             try:
                 exe = self.on(g, self.batches[source]["exe"])
             except (KeyError, OSError, TimeoutError, asyncio.TimeoutError):
                 continue
-            self.take(source, g)
-            self.ahead[g] = source
+            if spare:
+                self.spare[g] = source
+            else:
+                self.take(source, g)
+                self.ahead[g] = source
             # Before the shards queued there (a higher priority), as a GPU
             # task (the worker's one GPU slot): it only starts a process.
             fut = self.client.submit(
@@ -656,6 +678,19 @@ class Run:
                 key="start-%s-%s" % (self.index[source], uuid.uuid4().hex[:8]))
             self.pending[fut] = ("start", g)
             self.starting[g].add(fut)
+
+    def spare_for(self, g):
+        """The batch whose harness GPU worker ``g`` starts as a spare
+        (deal()): of those another GPU worker owns, built, the one with the
+        most shards waiting, more than its owner takes at once (those it
+        takes anyway); none while its spare has shards waiting."""
+        waiting = collections.Counter(it["batch"]["source"] for it in self.ready
+                                      if self.batches[it["batch"]["source"]]["exe"] is not None)
+        if waiting[self.spare.get(g)]:
+            return None
+        others = [b for b in waiting if self.owner.get(b) in self.gpus
+                  and self.owner[b] != g and waiting[b] > GPU_DEPTH]
+        return max(others, key=lambda b: waiting[b], default=None)
 
     def started(self, fut, g):
         self.starting[g].discard(fut)
@@ -710,6 +745,7 @@ class Run:
                         self.pending.pop(fut, None)
                         fut.cancel()
                     self.ahead.pop(g, None)
+                    self.spare.pop(g, None)
                     for key in [k for k in self.sent if k[1] == g]:
                         del self.sent[key]
                 self.gpus = gpus

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# How the Dask runner (BUNDLE/dask_runner.py) deals a bundle's shards to two
+# GPU workers, against a client that only records what it is asked: no
+# cluster, no dask. Builds kept from an earlier run (dask_runner.Kept) reach
+# a GPU worker as scattered data when it is dealt them, its harness once.
+#   deal.py BUNDLE   (a bundle of at least two batches of six candidates)
+# Prints one line per step: what each worker was given, the batches'
+# owners, and the data scattered to each worker.
+import argparse
+import collections
+import importlib.util
+import os
+import sys
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Client:
+    """Records the tasks submitted and the data scattered, per worker."""
+
+    def __init__(self):
+        self.tasks = collections.defaultdict(list)
+        self.scattered = collections.Counter()
+
+    def submit(self, fn, *args, workers=None, **kw):
+        if fn.__name__ == "start_task":
+            self.tasks[workers[0]].append("start batch %d" % args[2])
+        else:
+            self.tasks[workers[0]].append("time %s" % args[3]["name"])
+        return object()
+
+    def scatter(self, data, workers=None, hash=True):
+        self.scattered[workers[0]] += len(data)
+        return [object() for _ in data]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bundle")
+    here = os.path.abspath(ap.parse_args().bundle)
+    run = load(os.path.join(here, "run.py"), "metacu_run")
+    dask_runner = load(os.path.join(here, "dask_runner.py"), "metacu_dask_runner")
+    client = Client()
+    r = dask_runner.Run(argparse.Namespace(timeout=20), run, client, None)
+    r.gpus, r.files, r.topic, r.done = ["g0", "g1"], None, "topic", set()
+    b0, b1 = r.m["batches"][:2]
+    r.index = {b["source"]: k for k, b in enumerate(r.m["batches"])}
+    r.batches = {}
+    for b in (b0, b1):
+        r.batches[b["source"]] = dict(run.Run.batch_state(len(b["candidates"])),
+                                      exe=dask_runner.Kept({"data": b"exe"}, True))
+
+    def shard(b, k):
+        return dict(batch=b, name="%s_shard_%d" % (run.stem(b), k), candidates=[k],
+                    compile_ms=0.0, exe=r.batches[b["source"]]["exe"],
+                    cubin=dask_runner.Kept({"data": b"cubin"}, False))
+
+    def say(step):
+        print("%s: %s; owners %s; scattered %s" % (
+            step, "; ".join("%s: %s" % (g, ", ".join(client.tasks[g])) for g in r.gpus),
+            ", ".join("%s %s" % (run.stem(b), r.owner.get(b["source"])) for b in (b0, b1)),
+            ", ".join("%s %d" % (g, client.scattered[g]) for g in r.gpus)))
+        client.tasks.clear()
+
+    # Worker g0 times batch 0, g1 batch 1, each with two shards queued; a
+    # shard of batch 0 and four of batch 1 wait.
+    r.take(b0["source"], "g0")
+    r.take(b1["source"], "g1")
+    r.ready = [shard(b0, k) for k in range(3)] + [shard(b1, k) for k in range(6)]
+    r.deal()
+    say("first deal")
+    # Both workers done with what they had.
+    r.queued.clear()
+    r.deal()
+    say("second deal")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
