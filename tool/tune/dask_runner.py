@@ -340,6 +340,8 @@ class Run:
         # GPU worker -> a batch another GPU worker times whose harness it
         # started too, for the shards it will take over (pick())
         self.spare = {}
+        # GPU workers that have timed a shard: their first problem is made
+        self.serving = set()
         self.starting = collections.defaultdict(set)  # GPU worker -> its start tasks
         self.lost = collections.Counter()  # shard name -> times its GPU worker was lost
         self.gpus = []
@@ -647,7 +649,10 @@ class Run:
                 self.pending[fut] = ("gpu", item)
                 self.queued[g].add(fut)
         for g in self.gpus:
-            if g in self.ahead or not self.queued[g]:
+            # Not before the worker's first problem is made: problems made
+            # at once on one host (their CUDA contexts) each take longer,
+            # and the first is what the GPU waits for.
+            if g in self.ahead or not self.queued[g] or g not in self.serving:
                 continue
             free = [b for b, state in self.batches.items()
                     if state["exe"] is not None and self.owner.get(b) not in self.gpus]
@@ -702,6 +707,7 @@ class Run:
 
     def timed(self, fut, item):
         self.queued[item["worker"]].discard(fut)
+        self.serving.add(item["worker"])
         if fut.status == "error":
             e = fut.exception()
             if isinstance(e, RuntimeError) and str(e).startswith("run.py: "):
@@ -746,6 +752,7 @@ class Run:
                         fut.cancel()
                     self.ahead.pop(g, None)
                     self.spare.pop(g, None)
+                    self.serving.discard(g)
                     for key in [k for k in self.sent if k[1] == g]:
                         del self.sent[key]
                 self.gpus = gpus

@@ -18,7 +18,7 @@
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
 # FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
-# times its candidates: candidate 1 corrupts the context (the harness reports
+# times its candidates (FAKE_CANDIDATE_S seconds each): candidate 1 corrupts the context (the harness reports
 # it and exits 3), candidate 4 kills the process, candidate 6 hangs, the
 # others are correct.
 #
@@ -132,6 +132,7 @@ for line in sys.stdin:
         i = int(i)
         assert name in built, (name, built)
         print(json.dumps({"start": i}), flush=True)
+        time.sleep(float(os.environ.get("FAKE_CANDIDATE_S", "0")))
         if name == KILL[0] and not os.path.exists(KILL[1]):
             open(KILL[1], "w").close()
             os.kill(os.getppid(), signal.SIGKILL)

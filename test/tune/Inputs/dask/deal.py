@@ -67,18 +67,22 @@ def main():
             ", ".join("%s %d" % (g, client.scattered[g]) for g in r.gpus)))
         client.tasks.clear()
 
-    # Worker g0 times batch 0, g1 batch 1, each with two shards queued; a
-    # shard of batch 0 and four of batch 1 wait.
+    # Worker g0 takes batch 0 (five shards), g1 batch 1 (six shards).
     r.take(b0["source"], "g0")
     r.take(b1["source"], "g1")
-    r.ready = [shard(b0, k) for k in range(3)] + [shard(b1, k) for k in range(6)]
+    r.ready = [shard(b0, k) for k in range(5)] + [shard(b1, k) for k in range(6)]
     r.deal()
     say("first deal")
-    # Both workers done with what they had.
-    r.queued.clear()
+    # Each has timed a shard (its first problem is made).
+    for g in r.gpus:
+        r.queued[g] = set(list(r.queued[g])[:1])
+        r.serving.add(g)
     r.deal()
     say("second deal")
-
+    for step in ["third deal", "fourth deal"]:
+        r.queued.clear()
+        r.deal()
+        say(step)
 
 if __name__ == "__main__":
     sys.exit(main())
