@@ -342,6 +342,8 @@ class Run:
         self.spare = {}
         # GPU workers that have timed a shard: their first problem is made
         self.serving = set()
+        # The builds kept from before are being read (go())
+        self.reading = False
         self.starting = collections.defaultdict(set)  # GPU worker -> its start tasks
         self.lost = collections.Counter()  # shard name -> times its GPU worker was lost
         self.gpus = []
@@ -416,12 +418,14 @@ class Run:
                     len(job["candidates"]))
         t0 = time.time()
         try:
+            self.reading = True
             for job in sorted(jobs, key=lambda j: j["kind"] != "harness"):
                 self.build(job)
                 # A kept build is ready at once: the GPUs need not wait
                 # for the rest to be read.
                 if self.ready:
                     self.deal()
+            self.reading = False
             self.loop()
         finally:
             self.client.unsubscribe_topic(self.topic)
@@ -590,14 +594,22 @@ class Run:
         ahead), else of a batch no GPU worker has, else of the batch whose
         harness it started as a spare, else of one another GPU worker only
         started ahead (taken over), else of the batch with the most shards
-        waiting (a harness more for this GPU)."""
+        waiting (a harness more for this GPU). While the kept builds are
+        read, only one of its batch or, for a worker without one, of a
+        batch nobody has; else None: the shards that came first are all of
+        one batch, which two workers would both set up, and more of each
+        batch come."""
         owners = [self.owner.get(it["batch"]["source"]) for it in self.ready]
         mine = [k for k, o in enumerate(owners) if o == g]
         if mine:
             return min(mine, key=lambda k: self.since[self.ready[k]["batch"]["source"]])
+        if self.reading and g in self.owner.values():
+            return None
         free = [k for k, o in enumerate(owners) if o not in self.gpus]
         if free:
             return free[0]
+        if self.reading:
+            return None
         spare = [k for k, it in enumerate(self.ready)
                  if it["batch"]["source"] == self.spare.get(g)]
         if spare:
@@ -623,7 +635,10 @@ class Run:
         idle while the other finished)."""
         for g in self.gpus:
             while self.ready and len(self.queued[g]) < GPU_DEPTH:
-                item = self.ready.pop(self.pick(g))
+                k = self.pick(g)
+                if k is None:
+                    break
+                item = self.ready.pop(k)
                 item["candidates"] = [i for i in item["candidates"]
                                       if item["batch"]["candidates"][i]["config"] not in self.done]
                 if not item["candidates"]:

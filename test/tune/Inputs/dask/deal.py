@@ -67,12 +67,16 @@ def main():
             ", ".join("%s %d" % (g, client.scattered[g]) for g in r.gpus)))
         client.tasks.clear()
 
-    # Worker g0 takes batch 0 (five shards), g1 batch 1 (six shards).
-    r.take(b0["source"], "g0")
-    r.take(b1["source"], "g1")
-    r.ready = [shard(b0, k) for k in range(5)] + [shard(b1, k) for k in range(6)]
+    # The kept builds are read: batch 0's five shards first, then batch 1's
+    # six.
+    r.reading = True
+    r.ready = [shard(b0, k) for k in range(5)]
     r.deal()
-    say("first deal")
+    say("batch 0 read")
+    r.ready += [shard(b1, k) for k in range(6)]
+    r.deal()
+    say("batch 1 read")
+    r.reading = False
     # Each has timed a shard (its first problem is made).
     for g in r.gpus:
         r.queued[g] = set(list(r.queued[g])[:1])
