@@ -22,7 +22,8 @@
 # (compressed), and the built harnesses and cubins go from compile workers to
 # GPU workers the same way. Each build also lands in the bundle's bin/ with
 # a key (its nvcc command and the bundle's contents), so that a rerun, or a
-# run after `--compile-only`, times without compiling again. A compile lost
+# run after `--compile-only`, times without compiling again (each kept
+# build sent from here to the GPU worker it is dealt to). A compile lost
 # with its worker is run again by Dask; a GPU worker lost mid-shard has its
 # shard's unmeasured candidates timed elsewhere; a rerun skips what
 # results.jsonl holds.
