@@ -29,6 +29,7 @@
 # results.jsonl holds.
 import asyncio
 import collections
+import concurrent.futures
 import hashlib
 import importlib.util
 import inspect
@@ -315,8 +316,9 @@ class Kept:
     one). It reaches a GPU worker only when that worker is given something
     that needs it, straight from this process (Run.on()): sent through the
     scheduler as tasks at the run's start, every build (the convolution's
-    brute force: about 150 of them, tens of MB) went before the first
-    shard. A GPU worker lost with it gets it sent again with the shard."""
+    brute force: 153 of them, its harnesses 1.7 MB each) went before the
+    first shard. A GPU worker lost with it gets it sent again with the
+    shard."""
 
     def __init__(self, res, harness):
         self.res = res
@@ -695,7 +697,8 @@ class Run:
             # Before the shards queued there (a higher priority), as a GPU
             # task (the worker's one GPU slot): it only starts a process.
             fut = self.client.submit(
-                start_task, self.files, exe, self.index[source], self.a.timeout, workers=[g], resources={"GPU": 1}, pure=False, priority=10,
+                start_task, self.files, exe, self.index[source], self.a.timeout, workers=[g],
+                resources={"GPU": 1}, pure=False, priority=10,
                 key="start-%s-%s" % (self.index[source], uuid.uuid4().hex[:8]))
             self.pending[fut] = ("start", g)
             self.starting[g].add(fut)
@@ -785,11 +788,21 @@ class Run:
                                         return_when="FIRST_COMPLETED").done
             except (TimeoutError, asyncio.TimeoutError):
                 continue
+            except concurrent.futures.CancelledError:
+                finished = [fut for fut in self.pending if fut.done()]
             for fut in finished:
                 if fut not in self.pending:
                     continue
                 kind, what = self.pending.pop(fut)
                 if fut.status == "cancelled":
+                    # Dask's own cancel: a kept build scattered to a GPU
+                    # worker was lost with it (the futures this process
+                    # cancels leave self.pending first).
+                    if kind == "gpu":
+                        self.queued[what["worker"]].discard(fut)
+                        self.again(what, "its GPU worker %s was lost" % what["worker"])
+                    elif kind == "start":
+                        self.starting[what].discard(fut)
                     continue
                 if kind == "compile":
                     self.compiled(fut, what)
