@@ -601,6 +601,20 @@ startInterpreter(const std::vector<std::string> &Args,
   return std::move(*Interp);
 }
 
+/// Compiles the generator library's kept code (metacu/detail/kept_code.h)
+/// into \p I, started with the prelude, to machine code, which the copies
+/// of \p I that compile programs then share. It is never run.
+llvm::Error compileKeptCode(clang::Interpreter &I) {
+  // Its errors would be the installation's, not the user's file's.
+  I.getCompilerInstance()->getDiagnostics().setClient(
+      new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
+  if (auto Err = I.ParseAndExecute("#include <metacu/detail/kept_code.h>"))
+    return Err;
+  // The JIT makes a module's machine code when a symbol of it is first
+  // looked up: here, not in every copy.
+  return I.getSymbolAddress("__metacu_kept_code").takeError();
+}
+
 /// The interpreters kept between runs (ExecuteOptions::KeepInterpreter),
 /// by their command line and prelude, the most recently used last. Each
 /// holds the precompiled library and its JIT (tens of MiB), so only a few.
@@ -806,8 +820,18 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   };
   if (!Opts.KeepInterpreter)
     return RunProgram(*Interp);
-  if (!Kept)
+  if (!Kept) {
+    if (auto Err = compileKeptCode(*Interp)) {
+      llvm::consumeError(std::move(Err));
+      return llvm::joinErrors(
+          Failure(llvm::Error::success()),
+          llvm::createStringError("cannot compile the generator library "
+                                  "(metacu/detail/kept_code.h in '%s'); is "
+                                  "the installation complete?",
+                                  Opts.RuntimeInclude.c_str()));
+    }
     Kept = keptInterpreters().keep(std::move(Key), std::move(Interp));
+  }
   // The kept interpreter stays as started: the program is compiled and
   // run in a copy of this process.
   auto Copy = runIsolated(

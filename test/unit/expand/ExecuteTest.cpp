@@ -114,6 +114,32 @@ TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
       << Error;
 }
 
+TEST_F(ExecuteTest, AKeptInterpretersLibraryCodeNamesNoTypeOfTheUsers) {
+  // The kept interpreter has the library's code compiled once
+  // (metacu/detail/kept_code.h), which every program then shares: only
+  // code for the library's own types, so a program's std::vector of its
+  // 'tile' is its own, compiled for that 'tile', whatever the one before
+  // was. The library's JSON and tuning code the programs share.
+  Keep = true;
+  const char *Uses =
+      "@meta std::vector<tile> ts(3);\n"
+      "@meta metacu::json j = metacu::json::parse(\"{\\\"k\\\": 5}\", \"j\");\n"
+      "@meta metacu::tune_space s = metacu::tune_space(\"s\").param(\"b\", "
+      "{8, 16});\n"
+      "int a = ts[2].n + j[\"k\"].as_int() + "
+      "int(s.parameter_names().size());\n";
+  auto First = run(std::string("struct tile { int n = 1; };\n") + Uses);
+  ASSERT_TRUE(First) << Error;
+  EXPECT_NE(First->find("int a = 1 + 5 + int(1ul);"), std::string::npos)
+      << *First;
+  auto Second =
+      run(std::string("struct tile { long long pad[5] = {}; int n = 2; };\n") +
+          Uses);
+  ASSERT_TRUE(Second) << Error;
+  EXPECT_NE(Second->find("int a = 2 + 5 + int(1ul);"), std::string::npos)
+      << *Second;
+}
+
 TEST_F(ExecuteTest, MetaValuesAreSpelledAsLiteralsOfTheirExactType) {
   auto Out = run(R"cu(#include <climits>
 #include <cmath>

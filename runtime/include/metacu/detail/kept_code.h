@@ -34,7 +34,8 @@ extern "C" void __metacu_kept_code() {
       metacu::tune_space("kept")
           .param("a", {1, 2})
           .flag("f")
-          .require([](const metacu::json &__p) { return __p["a"].as_int() > 0; })
+          .require(
+              [](const metacu::json &__p) { return __p["a"].as_int() > 0; })
           .launch([](const metacu::json &__p) {
             return metacu::tune_launch{{__p["a"].as_int(), 1}, {1, 1}};
           })
