@@ -704,7 +704,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
 
   // Started here, unless kept from an earlier run.
   std::unique_ptr<clang::Interpreter> Interp;
-  if (!Kept) {
+  auto Start = [&]() -> llvm::Error {
     // Only the user's -D, -U and -include can make the first input fail.
     if (llvm::any_of(Opts.Flags.Args, [](llvm::StringRef A) {
           return A.starts_with("-D") || A.starts_with("-U") ||
@@ -748,7 +748,11 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       }
       Interp = std::move(*I);
     }
-  }
+    return llvm::Error::success();
+  };
+  if (!Kept)
+    if (auto Err = Start())
+      return std::move(Err);
   // Compiles and runs the program on \p I, started with the prelude.
   auto RunProgram = [&](clang::Interpreter &I) -> llvm::Expected<Expansion> {
     I.getCompilerInstance()->getDiagnostics().setClient(
@@ -821,14 +825,17 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   if (!Opts.KeepInterpreter)
     return RunProgram(*Interp);
   if (!Kept) {
+    // A macro of the user's -include can break the kept code (one named
+    // like a member it calls): the program then runs as when no
+    // interpreter is kept, and the next run tries again.
     if (auto Err = compileKeptCode(*Interp)) {
       llvm::consumeError(std::move(Err));
-      return llvm::joinErrors(
-          Failure(llvm::Error::success()),
-          llvm::createStringError("cannot compile the generator library "
-                                  "(metacu/detail/kept_code.h in '%s'); is "
-                                  "the installation complete?",
-                                  Opts.RuntimeInclude.c_str()));
+      // What the failed parse left behind is not the prelude's state: the
+      // program runs in another interpreter, started afresh.
+      Interp.reset();
+      if (auto Err = Start())
+        return std::move(Err);
+      return RunProgram(*Interp);
     }
     Kept = keptInterpreters().keep(std::move(Key), std::move(Interp));
   }

@@ -12,6 +12,7 @@
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -138,6 +139,22 @@ TEST_F(ExecuteTest, AKeptInterpretersLibraryCodeNamesNoTypeOfTheUsers) {
   ASSERT_TRUE(Second) << Error;
   EXPECT_NE(Second->find("int a = 2 + 5 + int(1ul);"), std::string::npos)
       << *Second;
+}
+
+TEST_F(ExecuteTest, TheLibrarysKeptCodeCompilesAgainstTheLibrary) {
+  // A kept interpreter whose kept code does not compile runs every program
+  // as if none were kept, silently slower: here it must compile, in a
+  // program that includes a copy (metacu's own headers are never included
+  // by the program), its function named, not run.
+  auto Kept = llvm::MemoryBuffer::getFile(METACU_SOURCE_RUNTIME_INCLUDE
+                                          "/metacu/detail/kept_code.h");
+  ASSERT_TRUE(bool(Kept));
+  Tmp.write("kept.h", (*Kept)->getBuffer());
+  auto Out = run("#include \"kept.h\"\n"
+                 "@meta bool named = &__metacu_kept_code != nullptr;\n"
+                 "int a = named;\n");
+  ASSERT_TRUE(Out) << Error;
+  EXPECT_NE(Out->find("int a = true;"), std::string::npos) << *Out;
 }
 
 TEST_F(ExecuteTest, MetaValuesAreSpelledAsLiteralsOfTheirExactType) {
