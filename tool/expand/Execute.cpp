@@ -601,6 +601,20 @@ startInterpreter(const std::vector<std::string> &Args,
   return std::move(*Interp);
 }
 
+/// Compiles the generator library's kept code (metacu/detail/kept_code.h)
+/// into \p I, started with the prelude, to machine code, which the copies
+/// of \p I that compile programs then share. It is never run.
+llvm::Error compileKeptCode(clang::Interpreter &I) {
+  // Its errors would be the installation's, not the user's file's.
+  I.getCompilerInstance()->getDiagnostics().setClient(
+      new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
+  if (auto Err = I.ParseAndExecute("#include <metacu/detail/kept_code.h>"))
+    return Err;
+  // The JIT makes a module's machine code when a symbol of it is first
+  // looked up: here, not in every copy.
+  return I.getSymbolAddress("__metacu_kept_code").takeError();
+}
+
 /// The interpreters kept between runs (ExecuteOptions::KeepInterpreter),
 /// by their command line and prelude, the most recently used last. Each
 /// holds the precompiled library and its JIT (tens of MiB), so only a few.
@@ -690,7 +704,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
 
   // Started here, unless kept from an earlier run.
   std::unique_ptr<clang::Interpreter> Interp;
-  if (!Kept) {
+  auto Start = [&]() -> llvm::Error {
     // Only the user's -D, -U and -include can make the first input fail.
     if (llvm::any_of(Opts.Flags.Args, [](llvm::StringRef A) {
           return A.starts_with("-D") || A.starts_with("-U") ||
@@ -734,7 +748,11 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       }
       Interp = std::move(*I);
     }
-  }
+    return llvm::Error::success();
+  };
+  if (!Kept)
+    if (auto Err = Start())
+      return std::move(Err);
   // Compiles and runs the program on \p I, started with the prelude.
   auto RunProgram = [&](clang::Interpreter &I) -> llvm::Expected<Expansion> {
     I.getCompilerInstance()->getDiagnostics().setClient(
@@ -806,8 +824,21 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   };
   if (!Opts.KeepInterpreter)
     return RunProgram(*Interp);
-  if (!Kept)
+  if (!Kept) {
+    // A macro of the user's -include can break the kept code (one named
+    // like a member it calls): the program then runs as when no
+    // interpreter is kept, and the next run tries again.
+    if (auto Err = compileKeptCode(*Interp)) {
+      llvm::consumeError(std::move(Err));
+      // What the failed parse left behind is not the prelude's state: the
+      // program runs in another interpreter, started afresh.
+      Interp.reset();
+      if (auto Err = Start())
+        return std::move(Err);
+      return RunProgram(*Interp);
+    }
     Kept = keptInterpreters().keep(std::move(Key), std::move(Interp));
+  }
   // The kept interpreter stays as started: the program is compiled and
   // run in a copy of this process.
   auto Copy = runIsolated(

@@ -12,6 +12,7 @@
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -112,6 +113,48 @@ TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
                        "static assertion failed: n is not 1"),
             std::string::npos)
       << Error;
+}
+
+TEST_F(ExecuteTest, AKeptInterpretersLibraryCodeNamesNoTypeOfTheUsers) {
+  // The kept interpreter has the library's code compiled once
+  // (metacu/detail/kept_code.h), which every program then shares: only
+  // code for the library's own types, so a program's std::vector of its
+  // 'tile' is its own, compiled for that 'tile', whatever the one before
+  // was. The library's JSON and tuning code the programs share.
+  Keep = true;
+  const char *Uses =
+      "@meta std::vector<tile> ts(3);\n"
+      "@meta metacu::json j = metacu::json::parse(\"{\\\"k\\\": 5}\", \"j\");\n"
+      "@meta metacu::tune_space s = metacu::tune_space(\"s\").param(\"b\", "
+      "{8, 16});\n"
+      "int a = ts[2].n + j[\"k\"].as_int() + "
+      "int(s.parameter_names().size());\n";
+  auto First = run(std::string("struct tile { int n = 1; };\n") + Uses);
+  ASSERT_TRUE(First) << Error;
+  EXPECT_NE(First->find("int a = 1 + 5 + int(1ul);"), std::string::npos)
+      << *First;
+  auto Second =
+      run(std::string("struct tile { long long pad[5] = {}; int n = 2; };\n") +
+          Uses);
+  ASSERT_TRUE(Second) << Error;
+  EXPECT_NE(Second->find("int a = 2 + 5 + int(1ul);"), std::string::npos)
+      << *Second;
+}
+
+TEST_F(ExecuteTest, TheLibrarysKeptCodeCompilesAgainstTheLibrary) {
+  // A kept interpreter whose kept code does not compile runs every program
+  // as if none were kept, silently slower: here it must compile, in a
+  // program that includes a copy (metacu's own headers are never included
+  // by the program), its function named, not run.
+  auto Kept = llvm::MemoryBuffer::getFile(METACU_SOURCE_RUNTIME_INCLUDE
+                                          "/metacu/detail/kept_code.h");
+  ASSERT_TRUE(bool(Kept));
+  Tmp.write("kept.h", (*Kept)->getBuffer());
+  auto Out = run("#include \"kept.h\"\n"
+                 "@meta bool named = &__metacu_kept_code != nullptr;\n"
+                 "int a = named;\n");
+  ASSERT_TRUE(Out) << Error;
+  EXPECT_NE(Out->find("int a = true;"), std::string::npos) << *Out;
 }
 
 TEST_F(ExecuteTest, MetaValuesAreSpelledAsLiteralsOfTheirExactType) {
