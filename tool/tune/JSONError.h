@@ -35,6 +35,14 @@ llvm::Expected<std::string> readInputFile(llvm::StringRef Path);
 llvm::Error checkJSONNesting(llvm::StringRef Text, llvm::StringRef FileName,
                              unsigned FirstLine = 1);
 
+/// An error at the second spelling of a key in one object of \p Text,
+/// valid JSON: "FILE:LINE:COL: "KEY" given twice". llvm::json keeps one
+/// of the values and drops the other without a word, and a file written
+/// back would lose it.
+llvm::Error checkDuplicateKeys(llvm::StringRef Text, llvm::StringRef FileName,
+                               unsigned FirstLine = 1,
+                               unsigned FirstColumn = 1);
+
 /// An error at the path of the first number in \p V, parsed from \p Text,
 /// too large for a double (1e999, which llvm::json reads as an infinity
 /// that no JSON writer can spell): "FILE:LINE: PATH: a number too large
@@ -45,8 +53,9 @@ llvm::Error checkNumbersFinite(const llvm::json::Value &V, llvm::StringRef Text,
                                llvm::StringRef PathPrefix = "");
 
 /// checkJSONNesting(), then llvm::json::parse with its error located; a
-/// number too large for a double (1e999, read as an infinity that no JSON
-/// writer can spell) is an error at its path. \p Text starts at line
+/// key given twice in an object (checkDuplicateKeys) and a number too large
+/// for a double (1e999, read as an infinity that no JSON writer can spell)
+/// are errors. \p Text starts at line
 /// \p FirstLine, column \p FirstColumn of the file, and is the value at
 /// \p PathPrefix of its document ("cache.16,0"; empty: the whole).
 llvm::Expected<llvm::json::Value>

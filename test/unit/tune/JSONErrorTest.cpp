@@ -30,6 +30,24 @@ TEST(JSONErrorTest, NestingPastTheBoundIsAnErrorAtItsBracket) {
             "j.jsonl:7:7: Invalid JSON value");
 }
 
+// llvm::json keeps one of the two values without a word: a file metacu
+// writes back would lose the other.
+TEST(JSONErrorTest, AKeyGivenTwiceInAnObjectIsAnErrorAtItsSecondSpelling) {
+  auto V = parseJSON("{\"a\": 1,\n \"b\": {\"a\": 2, \"c\": [{\"a\": 3}]},\n"
+                     " \"\\u0061\": 4}",
+                     "dup.json");
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(llvm::toString(V.takeError()), "dup.json:3:2: \"a\" given twice");
+  // Objects apart may share keys; a string value is no key.
+  EXPECT_TRUE(
+      bool(parseJSON("[{\"a\": 1}, {\"a\": \"a\", \"b\": \"a\"}]", "ok.json")));
+  // A value that starts in the middle of a line of a JSON-lines file.
+  auto Line = parseJSON("{\"x\": 1, \"x\": 2}", "j.jsonl", 4, 10);
+  ASSERT_FALSE(bool(Line));
+  EXPECT_EQ(llvm::toString(Line.takeError()),
+            "j.jsonl:4:19: \"x\" given twice");
+}
+
 TEST(JSONErrorTest, OnlyRegularFilesAreRead) {
   TempDir T;
   std::string Fifo = T.path("fifo");
