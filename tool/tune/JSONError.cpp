@@ -165,6 +165,48 @@ llvm::Error metacu::tune::checkDuplicateKeys(llvm::StringRef Text,
   return llvm::Error::success();
 }
 
+llvm::Error metacu::tune::checkIntegerRange(llvm::StringRef Text,
+                                            llvm::StringRef FileName,
+                                            unsigned FirstLine,
+                                            unsigned FirstColumn) {
+  unsigned Line = FirstLine;
+  size_t LineStart = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+      LineStart = I + 1;
+    } else if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '-' || llvm::isDigit(C)) {
+      size_t End = Text.find_first_of(",]} \t\r\n", I);
+      llvm::StringRef Number = Text.slice(I, End);
+      int64_t Signed;
+      uint64_t Unsigned;
+      if (Number.find_first_of(".eE") == llvm::StringRef::npos &&
+          Number.getAsInteger(10, Signed) &&
+          Number.getAsInteger(10, Unsigned)) {
+        unsigned Col = I - LineStart + 1;
+        if (Line == FirstLine)
+          Col += FirstColumn - 1;
+        return llvm::createStringError(
+            llvm::formatv("{0}:{1}:{2}: {3}: an integer no 64-bit integer "
+                          "holds (read, it would be rounded)",
+                          FileName, Line, Col, Number)
+                .str());
+      }
+      I += Number.size() - 1;
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<llvm::json::Value>
 metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
                         unsigned FirstLine, unsigned FirstColumn,
@@ -179,6 +221,8 @@ metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
     return std::move(E);
   if (llvm::Error E =
           checkNumbersFinite(*V, Text, FileName, FirstLine, PathPrefix))
+    return std::move(E);
+  if (llvm::Error E = checkIntegerRange(Text, FileName, FirstLine, FirstColumn))
     return std::move(E);
   return V;
 }

@@ -48,6 +48,23 @@ TEST(JSONErrorTest, AKeyGivenTwiceInAnObjectIsAnErrorAtItsSecondSpelling) {
             "j.jsonl:4:19: \"x\" given twice");
 }
 
+// llvm::json reads an integer no 64-bit integer holds as the nearest
+// double (2^64) or as another integer (-2^63-1 as -2^63), without a word.
+TEST(JSONErrorTest, AnIntegerNo64BitIntegerHoldsIsAnError) {
+  auto Above = parseJSON("{\"a\": [1,\n 18446744073709551616]}", "i.json");
+  ASSERT_FALSE(bool(Above));
+  EXPECT_EQ(llvm::toString(Above.takeError()),
+            "i.json:2:2: 18446744073709551616: an integer no 64-bit integer "
+            "holds (read, it would be rounded)");
+  auto Below = parseJSON("[-9223372036854775809]", "j.jsonl", 3, 5);
+  ASSERT_FALSE(bool(Below));
+  EXPECT_EQ(llvm::toString(Below.takeError()).rfind("j.jsonl:3:6: ", 0), 0u);
+  // Each end of the 64-bit range, a float spelling and a string are read.
+  EXPECT_TRUE(bool(parseJSON("[18446744073709551615, -9223372036854775808, "
+                             "1.8446744073709552e19, \"18446744073709551616\"]",
+                             "ok.json")));
+}
+
 TEST(JSONErrorTest, OnlyRegularFilesAreRead) {
   TempDir T;
   std::string Fifo = T.path("fifo");
