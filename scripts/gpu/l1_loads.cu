@@ -17,19 +17,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));   \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 constexpr int BufferBytes = 32768;
 constexpr int Unroll = 16;
@@ -142,7 +134,7 @@ struct Buffers {
 };
 
 template <Space S, int Words, Pattern P>
-static void run(const Buffers &B, int threads, int blocksPerSM) {
+static int run(const Buffers &B, int threads, int blocksPerSM) {
   int blocks = B.smCount * blocksPerSM;
   int iterations = 2048;
   std::vector<long long> c(3 * blocks);
@@ -153,7 +145,7 @@ static void run(const Buffers &B, int threads, int blocksPerSM) {
   if (B.once) {
     loads<S, Words, P><<<blocks, threads>>>(B.g, B.out, B.clocks, iterations);
     CHECK(cudaDeviceSynchronize());
-    return;
+    return 0;
   }
   for (int run = 0; run < 6; ++run) {
     CHECK(cudaEventRecord(e0));
@@ -197,16 +189,15 @@ static void run(const Buffers &B, int threads, int blocksPerSM) {
               sectors / cyc, cyc / sectors, us[us.size() / 2]);
   CHECK(cudaEventDestroy(e0));
   CHECK(cudaEventDestroy(e1));
+  return 0;
 }
 
-template <Space S> static void widths(const Buffers &B, int t, int b) {
-  run<S, 1, Coalesced>(B, t, b);
-  run<S, 2, Coalesced>(B, t, b);
-  run<S, 4, Coalesced>(B, t, b);
-  run<S, 1, Broadcast>(B, t, b);
-  run<S, 2, Broadcast>(B, t, b);
-  run<S, 4, Broadcast>(B, t, b);
-  run<S, 1, SectorPerLane>(B, t, b);
+// 1 where a CUDA call failed (CHECK, check.h), as each run returns.
+template <Space S> static int widths(const Buffers &B, int t, int b) {
+  return run<S, 1, Coalesced>(B, t, b) || run<S, 2, Coalesced>(B, t, b) ||
+         run<S, 4, Coalesced>(B, t, b) || run<S, 1, Broadcast>(B, t, b) ||
+         run<S, 2, Broadcast>(B, t, b) || run<S, 4, Broadcast>(B, t, b) ||
+         run<S, 1, SectorPerLane>(B, t, b);
 }
 
 int main(int argc, char **argv) {
@@ -225,9 +216,10 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&B.clocks, size_t(B.smCount) * 4 * 3 * 8));
   // The SM full (2 blocks of 1024 threads, 64 warps), then 16 warps.
   for (auto [threads, blocksPerSM] : {std::pair{1024, 2}, std::pair{512, 1}}) {
-    widths<GlobalCa>(B, threads, blocksPerSM);
-    widths<GlobalNc>(B, threads, blocksPerSM);
-    widths<Shared>(B, threads, blocksPerSM);
+    if (widths<GlobalCa>(B, threads, blocksPerSM) ||
+        widths<GlobalNc>(B, threads, blocksPerSM) ||
+        widths<Shared>(B, threads, blocksPerSM))
+      return 1;
   }
   return 0;
 }

@@ -13,14 +13,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));   \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 constexpr int N = 8192;
 
@@ -87,8 +80,10 @@ __global__ void stencil3d(float *__restrict__ out,
   }
 }
 
-static float timeKernel(void (*k)(float *, const float *), dim3 g, dim3 b,
-                        float *o, const float *i) {
+// The median of 21 timed launches of \p k, in microseconds, into \p us;
+// 1 where a CUDA call failed (CHECK, check.h).
+static int timeKernel(void (*k)(float *, const float *), dim3 g, dim3 b,
+                      float *o, const float *i, float &us) {
   cudaEvent_t e0, e1;
   CHECK(cudaEventCreate(&e0));
   CHECK(cudaEventCreate(&e1));
@@ -104,32 +99,39 @@ static float timeKernel(void (*k)(float *, const float *), dim3 g, dim3 b,
       ms.push_back(t * 1000);
   }
   std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  us = ms[ms.size() / 2];
+  return 0;
 }
 
 template <int T, int R, int Mode>
-static void tile(float *o, const float *i, bool only) {
+static int tile(float *o, const float *i, bool only) {
   if (only) {
     tile_move<T, R, Mode><<<dim3(N / T, N / T), dim3(T, R)>>>(o, i);
     CHECK(cudaDeviceSynchronize());
-    return;
+    return 0;
   }
-  float us =
-      timeKernel(tile_move<T, R, Mode>, dim3(N / T, N / T), dim3(T, R), o, i);
+  float us;
+  if (timeKernel(tile_move<T, R, Mode>, dim3(N / T, N / T), dim3(T, R), o, i,
+                 us))
+    return 1;
   std::printf("tile_move mode=%d tile=%d rows=%d  %.1f us  %.0f GB/s\n", Mode,
               T, R, us, 2.0 * N * N * 4 / us / 1e3);
+  return 0;
 }
 
 template <int BX, int BY, int Z, int S>
-static void sten(float *o, const float *i, bool only) {
+static int sten(float *o, const float *i, bool only) {
   dim3 g(NX / BX, NY / BY, NZ / Z), b(BX, BY);
   if (only) {
     stencil3d<BX, BY, Z, S><<<g, b>>>(o, i);
     CHECK(cudaDeviceSynchronize());
-    return;
+    return 0;
   }
-  std::printf("stencil3d %dx%d z=%d stagger=%d  %.1f us\n", BX, BY, Z, S,
-              timeKernel(stencil3d<BX, BY, Z, S>, g, b, o, i));
+  float us;
+  if (timeKernel(stencil3d<BX, BY, Z, S>, g, b, o, i, us))
+    return 1;
+  std::printf("stencil3d %dx%d z=%d stagger=%d  %.1f us\n", BX, BY, Z, S, us);
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -142,33 +144,22 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&b, bytes));
   CHECK(cudaMemset(a, 0, bytes));
   CHECK(cudaMemset(b, 0, bytes));
-  // Elements a thread: 4 and 8, each mode.
+  // Elements a thread: 4 and 8, each mode. Each returns 1 where a CUDA
+  // call failed.
 #define TILES(M)                                                               \
-  tile<16, 4, M>(b, a, only);                                                  \
-  tile<32, 8, M>(b, a, only);                                                  \
-  tile<64, 16, M>(b, a, only);                                                 \
-  tile<16, 2, M>(b, a, only);                                                  \
-  tile<32, 4, M>(b, a, only);                                                  \
-  tile<64, 8, M>(b, a, only);
-  TILES(0)
-  TILES(1)
-  TILES(2)
-  TILES(3)
-  // The model's largest errors among the transpose's: one or two elements a
-  // thread.
-  tile<16, 16, 0>(b, a, only);
-  tile<32, 32, 0>(b, a, only);
-  tile<16, 8, 0>(b, a, only);
-  tile<32, 16, 0>(b, a, only);
-  sten<64, 16, 16, 0>(b, a, only);
-  sten<64, 16, 256, 0>(b, a, only);
-  sten<64, 16, 256, 1>(b, a, only);
-  sten<32, 8, 16, 0>(b, a, only);
-  sten<32, 8, 256, 0>(b, a, only);
-  sten<32, 8, 256, 1>(b, a, only);
-  sten<64, 1, 256, 0>(b, a, only);
-  sten<64, 1, 256, 1>(b, a, only);
-  sten<128, 8, 64, 0>(b, a, only);
-  sten<128, 8, 64, 1>(b, a, only);
+  tile<16, 4, M>(b, a, only) || tile<32, 8, M>(b, a, only) ||                  \
+      tile<64, 16, M>(b, a, only) || tile<16, 2, M>(b, a, only) ||             \
+      tile<32, 4, M>(b, a, only) || tile<64, 8, M>(b, a, only)
+  if (TILES(0) || TILES(1) || TILES(2) || TILES(3) ||
+      // The model's largest errors among the transpose's: one or two
+      // elements a thread.
+      tile<16, 16, 0>(b, a, only) || tile<32, 32, 0>(b, a, only) ||
+      tile<16, 8, 0>(b, a, only) || tile<32, 16, 0>(b, a, only) ||
+      sten<64, 16, 16, 0>(b, a, only) || sten<64, 16, 256, 0>(b, a, only) ||
+      sten<64, 16, 256, 1>(b, a, only) || sten<32, 8, 16, 0>(b, a, only) ||
+      sten<32, 8, 256, 0>(b, a, only) || sten<32, 8, 256, 1>(b, a, only) ||
+      sten<64, 1, 256, 0>(b, a, only) || sten<64, 1, 256, 1>(b, a, only) ||
+      sten<128, 8, 64, 0>(b, a, only) || sten<128, 8, 64, 1>(b, a, only))
+    return 1;
   return 0;
 }

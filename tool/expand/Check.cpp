@@ -1,6 +1,7 @@
 //===- Check.cpp ----------------------------------------------------------===//
 #include "expand/Check.h"
 #include "support/Diagnostic.h"
+#include "support/RangeSet.h"
 
 namespace metacu {
 
@@ -12,7 +13,7 @@ constexpr llvm::StringLiteral ArchValue = "__nvvm_arch";
 const Token *findArchValue(llvm::ArrayRef<Token> Toks,
                            const HostSliceResult &Slice) {
   for (const Token &T : Toks)
-    if (T.isIdent(ArchValue) && !anyContains(Slice.Inactive, T.Offset))
+    if (T.isIdent(ArchValue) && !Slice.Inactive.contains(T.Offset))
       return &T;
   return nullptr;
 }
@@ -61,10 +62,8 @@ std::vector<Range> metaCodeOf(const Node &N) {
 /// at the '#' of the directive whose condition was false, and that one the
 /// preprocessor did evaluate.
 bool evaluatedNever(const HostSliceResult &Slice, unsigned Hash) {
-  for (const Range &R : Slice.Inactive)
-    if (R.contains(Hash) && R.Begin != Hash)
-      return true;
-  return false;
+  std::optional<Range> Skipped = Slice.Inactive.find(Hash);
+  return Skipped && Skipped->Begin != Hash;
 }
 
 /// '__nvvm_arch' is a value of the compilation pass (Emit defines it per
@@ -74,7 +73,7 @@ llvm::Error checkArchValues(const ScanResult &Scan,
                             const HostSliceResult &Slice) {
   llvm::Error Err = llvm::Error::success();
   walkNodes(Scan.Nodes, [&](const Node &N) {
-    if (anyContains(Slice.Inactive, N.Whole.Begin))
+    if (Slice.Inactive.contains(N.Whole.Begin))
       return WalkNext::Siblings;
     for (Range R : metaCodeOf(N))
       if (const Token *T = findArchValue(Scan.tokensIn(R), Slice)) {
@@ -147,18 +146,20 @@ llvm::Error check(const ScanResult &Scan, const HostSliceResult &Slice) {
         "metacu expands the dialect headers the input includes: #include "
         "it at the top of the input instead of -include");
   }
+  RangeSet ArchConditional(Slice.ArchConditional),
+      CompilerConditional(Slice.CompilerConditional);
   llvm::Error Err = llvm::Error::success();
   walkNodes(Scan.Nodes, [&](const Node &N) {
     if (N.Kind == NodeKind::Text)
       return WalkNext::Siblings;
-    bool Inactive = anyContains(Slice.Inactive, N.Whole.Begin);
+    bool Inactive = Slice.Inactive.contains(N.Whole.Begin);
     if (N.Kind == NodeKind::Malformed) {
       if (Inactive)
         return WalkNext::Siblings;
       Err = errorAt(N.ErrorOffset, N.Error);
       return WalkNext::Stop;
     }
-    if (anyContains(Slice.ArchConditional, N.Whole.Begin)) {
+    if (ArchConditional.contains(N.Whole.Begin)) {
       Err = errorAt(N.Whole.Begin,
                     "meta construct inside a preprocessor conditional that "
                     "tests __CUDA_ARCH__; metacu sees the file once, not "
@@ -166,7 +167,7 @@ llvm::Error check(const ScanResult &Scan, const HostSliceResult &Slice) {
                     "code with 'if codegen (__nvvm_arch ...)'");
       return WalkNext::Stop;
     }
-    if (anyContains(Slice.CompilerConditional, N.Whole.Begin)) {
+    if (CompilerConditional.contains(N.Whole.Begin)) {
       Err = errorAt(N.Whole.Begin,
                     "meta construct inside a preprocessor conditional that "
                     "tests __CUDACC__ or __NVCC__; metacu reads the file as "

@@ -130,7 +130,7 @@ public:
       return;
     Range Block{offset(Skipped.getBegin()), offset(Skipped.getEnd())};
     if (Main)
-      R.Inactive.push_back(Block);
+      R.Inactive.add(Block);
     if (!R.UnfollowedInclude)
       R.UnfollowedInclude = skippedIncludeMayReachDialect(FID, Block);
   }
@@ -1020,9 +1020,9 @@ conditionalBranches(const std::vector<metacu::Token> &Toks) {
 
 /// Whether some meta construct sits in \p Ranges.
 static bool anyConstructIn(const std::vector<Node> &Nodes,
-                           const std::vector<Range> &Ranges) {
+                           const RangeSet &Ranges) {
   return !walkNodes(Nodes, [&](const Node &N) {
-    return N.Kind != NodeKind::Text && anyContains(Ranges, N.Whole.Begin)
+    return N.Kind != NodeKind::Text && Ranges.contains(N.Whole.Begin)
                ? WalkNext::Stop
                : WalkNext::Children;
   });
@@ -1202,7 +1202,7 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
   // and about brackets there that pair outside their block (which text is
   // kept decides how they pair).
   if (anyConstructIn(Scan.Nodes, R.Inactive) ||
-      anyConstructIn(Scan.Nodes, R.CompilerConditional) ||
+      anyConstructIn(Scan.Nodes, RangeSet(R.CompilerConditional)) ||
       bracketsCross(Scan.Tokens, R.CompilerConditional) || Whole)
     preprocessAsNvcc(File, Scan, Path, Opts, Whole, R);
   return R;

@@ -17,6 +17,7 @@
 #define METACU_EXPAND_HOSTSLICE_H
 
 #include "expand/Scan.h"
+#include "support/RangeSet.h"
 #include "support/SourceFile.h"
 #include "toolchain/CompileFlags.h"
 #include "toolchain/CudaToolkit.h"
@@ -81,8 +82,10 @@ struct MetaHeader {
 };
 
 struct HostSliceResult {
-  /// Byte ranges of the input the preprocessor skips (host pass).
-  std::vector<Range> Inactive;
+  /// Byte ranges of the input the preprocessor skips (host pass), each
+  /// from the '#' of the directive whose condition was false. Every stage
+  /// asks this one set (RangeSet.h: a question per token stays cheap).
+  RangeSet Inactive;
   /// Conditional blocks (#if ... #endif) whose condition tests
   /// __CUDA_ARCH__, directly or through a macro.
   std::vector<Range> ArchConditional;

@@ -76,8 +76,8 @@ public:
   Lowering(const SourceFile &File, const ScanResult &Scan,
            const HostSliceResult &Slice, const ArchList &Archs,
            llvm::ArrayRef<unsigned> HostDevice)
-      : File(File), Scan(Scan), Toks(Scan.Tokens), Slice(Slice),
-        Inactive(Slice.Inactive), Archs(Archs), HostDevice(HostDevice) {}
+      : File(File), Scan(Scan), Toks(Scan.Tokens), Slice(Slice), Archs(Archs),
+        HostDevice(HostDevice) {}
 
   llvm::Expected<Generator> run();
 
@@ -130,7 +130,9 @@ private:
   /// meta loop after it is unrolled by metacu, and nvcc warns about a
   /// pragma that precedes no loop.
   unsigned unrollPragmaBefore(unsigned B, unsigned E) const;
-  bool isInactive(unsigned Offset) const { return Inactive.contains(Offset); }
+  bool isInactive(unsigned Offset) const {
+    return Slice.Inactive.contains(Offset);
+  }
   std::string prelude();
   /// Notes where the statement of \p B, the unbraced body of a meta
   /// construct about to be lowered, begins.
@@ -280,8 +282,6 @@ private:
   const ScanResult &Scan;
   const std::vector<Token> &Toks;
   const HostSliceResult &Slice;
-  /// Slice.Inactive, asked of every token (RangeSet.h).
-  const RangeSet Inactive;
   const ArchList &Archs;
   llvm::ArrayRef<unsigned> HostDevice;
   std::string Out;

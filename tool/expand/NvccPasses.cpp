@@ -2,6 +2,7 @@
 #include "expand/NvccPasses.h"
 #include "expand/DialectHeaders.h"
 #include "support/Diagnostic.h"
+#include "support/RangeSet.h"
 #include "toolchain/Invocation.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -78,7 +79,7 @@ public:
     SourceLocation Begin = SM.getExpansionLoc(Skipped.getBegin());
     auto It = Open.find(SM.getFileID(Begin));
     if (It != Open.end())
-      It->second.Skipped.push_back(
+      It->second.Skipped.add(
           {SM.getFileOffset(Begin),
            SM.getFileOffset(SM.getExpansionLoc(Skipped.getEnd()))});
   }
@@ -86,13 +87,12 @@ public:
 private:
   struct Reading {
     std::vector<unsigned> Constructs;
-    std::vector<Range> Skipped;
+    RangeSet Skipped;
   };
 
   void settle(FileID FID, const Reading &R) {
-    auto Read = llvm::find_if(R.Constructs, [&](unsigned Off) {
-      return !anyContains(R.Skipped, Off);
-    });
+    auto Read = llvm::find_if(
+        R.Constructs, [&](unsigned Off) { return !R.Skipped.contains(Off); });
     SourceLocation Inc = SM.getIncludeLoc(FID);
     // One read through -include is the host slice's to refuse.
     if (Read == R.Constructs.end() || Inc.isInvalid() ||

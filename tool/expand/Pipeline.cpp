@@ -157,8 +157,8 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
   // after this reading: a block opened differently in each branch of a
   // conditional is one block. Where that moves a meta construct, the
   // masked input differs and is read again.
-  if (bracketsCross(Scan->Tokens, Slice->Inactive)) {
-    auto Kept = scan(File, Slice->Inactive);
+  if (bracketsCross(Scan->Tokens, Slice->Inactive.ranges())) {
+    auto Kept = scan(File, Slice->Inactive.ranges().vec());
     if (!Kept)
       return Kept.takeError();
     if (maskMetaConstructs(File, *Kept) != maskMetaConstructs(File, *Scan)) {

@@ -243,7 +243,8 @@ private:
   }
 
   /// Asked of every token (RangeSet.h).
-  const RangeSet Inactive, Meta;
+  const RangeSet &Inactive;
+  const RangeSet Meta;
   llvm::StringMap<llvm::StringRef> Aliases;
 };
 
@@ -382,8 +383,7 @@ struct HelperCall {
 class CallGraph {
 public:
   /// \p Meta: the input's meta code, if it has any (Untagged.h).
-  CallGraph(CompilerInstance &CI, const ScanResult &Scan,
-            const std::vector<Range> &Meta)
+  CallGraph(CompilerInstance &CI, const ScanResult &Scan, const RangeSet &Meta)
       : SM(CI.getSourceManager()), CUDA(CI.getSema().CUDA()), Scan(Scan),
         Meta(Meta) {}
 
@@ -406,7 +406,7 @@ public:
         const Token &Tok = Scan.Tokens[T];
         auto It = ByName.find(Tok.Text);
         if (It == ByName.end() || Tok.InDirective ||
-            Seen.contains(Tok.Offset) || anyContains(Meta, Tok.Offset) ||
+            Seen.contains(Tok.Offset) || Meta.contains(Tok.Offset) ||
             !namesCallee(Scan.Tokens, T))
           continue;
         for (const FunctionDecl *H : It->second)
@@ -594,7 +594,7 @@ private:
 
   SemaCUDA &CUDA;
   const ScanResult &Scan;
-  const std::vector<Range> &Meta;
+  const RangeSet &Meta;
   llvm::StringMap<std::set<const FunctionDecl *>> ByName;
   /// Offsets of the names Sema read in the bodies walked.
   llvm::DenseSet<unsigned> Seen;
@@ -673,7 +673,7 @@ public:
 private:
   CompilerInstance &CI;
   const ScanResult &Scan;
-  const std::vector<Range> Meta;
+  const RangeSet Meta;
   PassResult &R;
 };
 

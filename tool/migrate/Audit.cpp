@@ -90,6 +90,7 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
     for (auto &[K, G] : F.Groups)
       if (G.File != Main && isSite(G) && !G.Cached)
         Opts.Placements->store(RealOf(G.File), G);
+  F.makeLineTables();
   return llvm::Error::success();
 }
 

@@ -16,8 +16,8 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <cassert>
 #include <map>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -131,30 +131,26 @@ struct Facts {
   std::map<std::pair<unsigned, FileKey>, std::string> ParseErrors;
   std::vector<std::string> FileOrder;
   llvm::StringMap<std::string> Buffers;
-  /// The lines of \p File's buffer, made the first time a site of the
-  /// file asks, once the passes are done: a table per site made a file
-  /// with thousands of sites quadratic to audit.
-  const LineTable &linesOf(llvm::StringRef File) const {
-    std::unique_ptr<LineTable> &Table = LineTables.Tables[File];
-    if (!Table) {
-      auto It = Buffers.find(File);
-      Table = std::make_unique<LineTable>(
-          It == Buffers.end() ? llvm::StringRef() : It->second);
-    }
-    return *Table;
+  /// The lines of every buffer, by file: made once, by makeLineTables
+  /// when the passes are done, since a table per site made a file with
+  /// thousands of sites quadratic to audit. They point into Buffers, so
+  /// facts copied (a pass run again copies the facts before it) are
+  /// copied before the tables exist.
+  llvm::StringMap<LineTable> LineTables;
+  /// Makes LineTables from Buffers, anew.
+  void makeLineTables() {
+    LineTables.clear();
+    for (const auto &[File, Text] : Buffers)
+      LineTables.try_emplace(File, Text);
   }
-  /// linesOf's tables. A copy of the facts starts without them: they read
-  /// the buffers of the facts that made them.
-  struct LineTableCache {
-    LineTableCache() = default;
-    LineTableCache(const LineTableCache &) {}
-    LineTableCache &operator=(const LineTableCache &) {
-      Tables.clear();
-      return *this;
-    }
-    llvm::StringMap<std::unique_ptr<LineTable>> Tables;
-  };
-  mutable LineTableCache LineTables;
+  /// The lines of \p File's buffer; a file with none has one empty line.
+  const LineTable &linesOf(llvm::StringRef File) const {
+    auto It = LineTables.find(File);
+    assert((It != LineTables.end() || !Buffers.count(File)) &&
+           "the line tables are made once the passes are done");
+    static const LineTable None{llvm::StringRef()};
+    return It == LineTables.end() ? None : It->second;
+  }
   /// The identifiers in macro bodies and in the arguments of macro
   /// invocations: a macro named there may expand inside another's
   /// expansion (stringified, pasted), where its value form would differ.

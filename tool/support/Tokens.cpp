@@ -115,8 +115,7 @@ std::vector<Token> lexRaw(llvm::StringRef Text, llvm::ArrayRef<Range> Skipped) {
   return Toks;
 }
 
-bool bracketsCross(llvm::ArrayRef<Token> Toks,
-                   const std::vector<Range> &Regions) {
+bool bracketsCross(llvm::ArrayRef<Token> Toks, llvm::ArrayRef<Range> Regions) {
   for (const Range &R : Regions) {
     // Each region's own tokens: nested branches cost their depth, no more.
     const Token *I = std::lower_bound(

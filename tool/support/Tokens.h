@@ -28,14 +28,6 @@ struct Range {
   }
 };
 
-/// Whether any of \p Ranges contains \p Offset.
-inline bool anyContains(const std::vector<Range> &Ranges, unsigned Offset) {
-  for (const Range &R : Ranges)
-    if (R.contains(Offset))
-      return true;
-  return false;
-}
-
 struct Token {
   clang::tok::TokenKind Kind = clang::tok::unknown;
   unsigned Offset = 0;
@@ -81,8 +73,7 @@ std::vector<Token> lexRaw(llvm::StringRef Text,
 /// Whether a bracket in one of \p Regions pairs with none or with one
 /// outside that region: where the text the preprocessor keeps pairs them
 /// otherwise.
-bool bracketsCross(llvm::ArrayRef<Token> Toks,
-                   const std::vector<Range> &Regions);
+bool bracketsCross(llvm::ArrayRef<Token> Toks, llvm::ArrayRef<Range> Regions);
 
 /// The index of the bracket \p Toks[I] pairs with, if it has one inside
 /// \p Toks.

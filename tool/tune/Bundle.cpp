@@ -64,6 +64,22 @@ static bool readDeclared(const json::Value &V, DeclaredSpace &D, json::Path P,
     if (D.Valid[I] <= D.Valid[I - 1])
       return In.fail(P.field("valid").index(I),
                      "valid configurations must be ascending indices");
+  // The greatest index, the last, must name a configuration of the
+  // parameters: one beyond was an error naming no file, at import.
+  uint64_t Configurations = 1;
+  for (const Parameter &Param : D.Params) {
+    uint64_t Count = std::max<size_t>(Param.Values.size(), 1);
+    if (Configurations > UINT64_MAX / Count) {
+      Configurations = UINT64_MAX;
+      break;
+    }
+    Configurations *= Count;
+  }
+  if (D.Valid.back() >= Configurations)
+    return In.fail(P.field("valid").index(D.Valid.size() - 1),
+                   "configuration " + std::to_string(D.Valid.back()) +
+                       " is beyond the " + std::to_string(Configurations) +
+                       " configurations of the declared parameters");
   if (Direction != "min" && Direction != "max")
     return In.fail(P.field("direction"),
                    "\"min\" or \"max\", not \"" + Direction + "\"");

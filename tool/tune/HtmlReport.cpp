@@ -14,7 +14,9 @@ using namespace metacu::tune;
 
 namespace {
 
-/// Text and attribute values: the five characters XML reserves.
+/// Text and attribute values: the five characters XML reserves, and the
+/// control characters XML has no place for (a Kernel Tuner cache's device
+/// name, a compiler's colour codes in a reason), each U+FFFD.
 std::string escape(llvm::StringRef Text) {
   std::string Out;
   for (char C : Text)
@@ -35,7 +37,11 @@ std::string escape(llvm::StringRef Text) {
       Out += "&#39;";
       break;
     default:
-      Out += C;
+      if (llvm::isPrint(C) || C == '\t' || C == '\n' || C == '\r' ||
+          static_cast<unsigned char>(C) >= 0x80)
+        Out += C;
+      else
+        Out += "\xEF\xBF\xBD";
     }
   return Out;
 }

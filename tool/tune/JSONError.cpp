@@ -4,6 +4,7 @@
 #include "support/SourceFile.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -107,6 +108,105 @@ static std::optional<std::string> nonFinite(const llvm::json::Value &V,
   return std::nullopt;
 }
 
+llvm::Error metacu::tune::checkDuplicateKeys(llvm::StringRef Text,
+                                             llvm::StringRef FileName,
+                                             unsigned FirstLine,
+                                             unsigned FirstColumn) {
+  // The keys of each object open at this point; an array is a frame with
+  // no keys.
+  struct Frame {
+    bool Object;
+    llvm::StringSet<> Keys;
+    bool KeyNext = false;
+  };
+  std::vector<Frame> Open;
+  unsigned Line = FirstLine;
+  size_t LineStart = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+      LineStart = I + 1;
+    } else if (C == '{' || C == '[') {
+      Open.push_back({C == '{', {}, C == '{'});
+    } else if ((C == '}' || C == ']') && !Open.empty()) {
+      Open.pop_back();
+    } else if (C == ',' && !Open.empty()) {
+      Open.back().KeyNext = Open.back().Object;
+    } else if (C == '"') {
+      size_t Begin = I;
+      bool Escaped = false;
+      for (++I; I < Text.size() && Text[I] != '"'; ++I)
+        if (Text[I] == '\\') {
+          Escaped = true;
+          ++I;
+        }
+      if (Open.empty() || !Open.back().KeyNext)
+        continue;
+      Open.back().KeyNext = false;
+      llvm::StringRef Spelled = Text.slice(Begin, I + 1);
+      std::string Key = Spelled.drop_front().drop_back().str();
+      // "\u0061" is the key "a": compare what the parser reads.
+      if (Escaped) {
+        auto V = llvm::json::parse(Spelled);
+        Key = V ? V->getAsString()->str() : Key;
+        if (!V)
+          llvm::consumeError(V.takeError());
+      }
+      if (!Open.back().Keys.insert(Key).second) {
+        unsigned Col = Begin - LineStart + 1;
+        if (Line == FirstLine)
+          Col += FirstColumn - 1;
+        return llvm::createStringError(llvm::formatv(
+            "{0}:{1}:{2}: \"{3}\" given twice", FileName, Line, Col, Key));
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error metacu::tune::checkIntegerRange(llvm::StringRef Text,
+                                            llvm::StringRef FileName,
+                                            unsigned FirstLine,
+                                            unsigned FirstColumn) {
+  unsigned Line = FirstLine;
+  size_t LineStart = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+      LineStart = I + 1;
+    } else if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '-' || llvm::isDigit(C)) {
+      size_t End = Text.find_first_of(",]} \t\r\n", I);
+      llvm::StringRef Number = Text.slice(I, End);
+      int64_t Signed;
+      uint64_t Unsigned;
+      if (Number.find_first_of(".eE") == llvm::StringRef::npos &&
+          Number.getAsInteger(10, Signed) &&
+          Number.getAsInteger(10, Unsigned)) {
+        unsigned Col = I - LineStart + 1;
+        if (Line == FirstLine)
+          Col += FirstColumn - 1;
+        return llvm::createStringError(
+            llvm::formatv("{0}:{1}:{2}: {3}: an integer no 64-bit integer "
+                          "holds (read, it would be rounded)",
+                          FileName, Line, Col, Number)
+                .str());
+      }
+      I += Number.size() - 1;
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<llvm::json::Value>
 metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
                         unsigned FirstLine, unsigned FirstColumn,
@@ -117,7 +217,12 @@ metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
   if (!V)
     return locatedParseError(FileName, V.takeError(), FirstLine, FirstColumn);
   if (llvm::Error E =
+          checkDuplicateKeys(Text, FileName, FirstLine, FirstColumn))
+    return std::move(E);
+  if (llvm::Error E =
           checkNumbersFinite(*V, Text, FileName, FirstLine, PathPrefix))
+    return std::move(E);
+  if (llvm::Error E = checkIntegerRange(Text, FileName, FirstLine, FirstColumn))
     return std::move(E);
   return V;
 }

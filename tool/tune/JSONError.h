@@ -35,6 +35,14 @@ llvm::Expected<std::string> readInputFile(llvm::StringRef Path);
 llvm::Error checkJSONNesting(llvm::StringRef Text, llvm::StringRef FileName,
                              unsigned FirstLine = 1);
 
+/// An error at the second spelling of a key in one object of \p Text,
+/// valid JSON: "FILE:LINE:COL: "KEY" given twice". llvm::json keeps one
+/// of the values and drops the other without a word, and a file written
+/// back would lose it.
+llvm::Error checkDuplicateKeys(llvm::StringRef Text, llvm::StringRef FileName,
+                               unsigned FirstLine = 1,
+                               unsigned FirstColumn = 1);
+
 /// An error at the path of the first number in \p V, parsed from \p Text,
 /// too large for a double (1e999, which llvm::json reads as an infinity
 /// that no JSON writer can spell): "FILE:LINE: PATH: a number too large
@@ -44,11 +52,19 @@ llvm::Error checkNumbersFinite(const llvm::json::Value &V, llvm::StringRef Text,
                                unsigned FirstLine = 1,
                                llvm::StringRef PathPrefix = "");
 
+/// An error at the first integer literal of \p Text, valid JSON, that
+/// neither int64_t nor uint64_t holds: llvm::json reads 2^64 as the
+/// nearest double and -2^63-1 as -2^63, another integer, without a word.
+/// "FILE:LINE:COL: NUMBER: an integer no 64-bit integer holds ...".
+llvm::Error checkIntegerRange(llvm::StringRef Text, llvm::StringRef FileName,
+                              unsigned FirstLine = 1, unsigned FirstColumn = 1);
+
 /// checkJSONNesting(), then llvm::json::parse with its error located; a
-/// number too large for a double (1e999, read as an infinity that no JSON
-/// writer can spell) is an error at its path. \p Text starts at line
-/// \p FirstLine, column \p FirstColumn of the file, and is the value at
-/// \p PathPrefix of its document ("cache.16,0"; empty: the whole).
+/// key given twice in an object (checkDuplicateKeys), a number too large
+/// for a double (1e999, read as an infinity that no JSON writer can spell)
+/// and an integer no 64-bit integer holds (checkIntegerRange) are errors. \p
+/// Text starts at line \p FirstLine, column \p FirstColumn of the file, and is
+/// the value at \p PathPrefix of its document ("cache.16,0"; empty: the whole).
 llvm::Expected<llvm::json::Value>
 parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
           unsigned FirstLine = 1, unsigned FirstColumn = 1,

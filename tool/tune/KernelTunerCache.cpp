@@ -436,19 +436,22 @@ KernelTunerCache::measurement(const Entry &E) const {
       M.Reason = Why;
     }
   }
-  if (const llvm::json::Array *Times = E.Record.getArray("times"))
-    for (const llvm::json::Value &T : *Times)
-      if (auto N = T.getAsNumber())
-        M.Times.push_back(*N);
-  auto Number = [&](llvm::StringRef Name) {
-    return E.Record.getNumber(Name).value_or(0);
+  // What Kernel Tuner writes as numbers and a string is read so: another
+  // type is an error at its path, not a time of 0 (a replay's clock) or a
+  // run time dropped without a word.
+  JSONInput In(FileName, E.Line);
+  llvm::json::Path Root(In.Root);
+  llvm::json::Path Cache = Root.field("cache");
+  llvm::json::Path Record = Cache.field(E.Key);
+  auto Read = [&](llvm::StringLiteral Field, auto &Out) {
+    const llvm::json::Value *V = E.Record.get(Field);
+    return !V || fromJSON(*V, Out, Record.field(Field));
   };
-  M.CompileMs = Number("compile_time");
-  M.BenchmarkMs = Number("benchmark_time");
-  M.VerificationMs = Number("verification_time");
-  M.FrameworkMs = Number("framework_time");
-  if (auto S = E.Record.getString("timestamp"))
-    M.Timestamp = S->str();
+  if (!Read("times", M.Times) || !Read("compile_time", M.CompileMs) ||
+      !Read("benchmark_time", M.BenchmarkMs) ||
+      !Read("verification_time", M.VerificationMs) ||
+      !Read("framework_time", M.FrameworkMs) || !Read("timestamp", M.Timestamp))
+    return In.error();
   return M;
 }
 

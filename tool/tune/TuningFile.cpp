@@ -127,6 +127,11 @@ static bool readEntry(const json::Value &V, TuningEntry &E, json::Path P,
     E.Value = Metric->Value;
     E.Objective.Unit = Metric->Unit.value_or("");
     E.Objective.Maximize = Metric->Direction == "max";
+    // A value no run measures (a time of 0 or below) would be kept against
+    // every later run, each told it is not better.
+    std::string Why = E.Objective.whyNotMeasured(E.Value);
+    if (!Why.empty())
+      return In.fail(P.field("metric").field("value"), Why);
   }
   E.Device = Device.value_or("");
   E.Driver = Driver.value_or("");

@@ -23,7 +23,7 @@ TEST(CheckTest, MalformedConstructInLiveCodeIsAnError) {
 TEST(CheckTest, MalformedConstructInASkippedRegionIsNone) {
   TestTU TU("#if 0\n[[@meta for (\n@ bad\n]]#endif\nint b;\n");
   HostSliceResult Slice;
-  Slice.Inactive.push_back(TU.range());
+  Slice.Inactive.add(TU.range());
   EXPECT_FALSE(bool(checkWith(TU, Slice)));
 }
 
@@ -75,7 +75,7 @@ TEST(CheckTest, WhatASkippedRegionHoldsIsNotLookedAt) {
             "}\n"
             "]]#endif\n");
   HostSliceResult Slice;
-  Slice.Inactive.push_back(TU.range());
+  Slice.Inactive.add(TU.range());
   EXPECT_FALSE(bool(checkWith(TU, Slice)));
 }
 
@@ -84,7 +84,7 @@ TEST(CheckTest, ArchConditionalWinsOverSkipped) {
   // pass keeps them: the construct is still out of reach.
   TestTU TU("[[#if __CUDA_ARCH__ >= 800\n$meta^@meta int x = 1;\n#endif]]\n");
   HostSliceResult Slice;
-  Slice.Inactive.push_back(TU.range());
+  Slice.Inactive.add(TU.range());
   Slice.ArchConditional.push_back(TU.range());
   EXPECT_EQ(errorOf(checkWith(TU, Slice)).Offset, TU.point("meta"));
 }
@@ -131,7 +131,7 @@ TEST(CheckTest, ExpandableInputPasses) {
   TestTU TU("#if 0\n#endif\n@meta int n = 2;\n"
             "__global__ void k(int *x) { x[0] = @(n); }\n");
   HostSliceResult Slice;
-  Slice.Inactive.push_back({0, 6});
+  Slice.Inactive.add({0, 6});
   EXPECT_FALSE(bool(checkWith(TU, Slice)));
 }
 
@@ -171,7 +171,7 @@ TEST(CheckTest, ArchValueInASkippedRegionIsNone) {
   TestTU TU("[[#if 0\n@meta int cc = (int)__nvvm_arch;\n#if __nvvm_arch\n"
             "#endif\n#endif]]\n");
   HostSliceResult Slice;
-  Slice.Inactive.push_back(TU.range());
+  Slice.Inactive.add(TU.range());
   EXPECT_FALSE(bool(checkWith(TU, Slice)));
 }
 

@@ -17,6 +17,11 @@ using namespace metacu;
 
 namespace {
 
+/// Whether one of \p Rs holds \p Offset.
+bool covers(const std::vector<Range> &Rs, unsigned Offset) {
+  return llvm::any_of(Rs, [&](const Range &R) { return R.contains(Offset); });
+}
+
 class HostSliceTest : public ::testing::Test {
 protected:
   /// Scans and slices \p Code as k.cu.
@@ -42,13 +47,6 @@ protected:
   std::string text(Range R) const {
     return File->text().slice(R.Begin, R.End).str();
   }
-  static bool covers(const std::vector<Range> &Rs, unsigned Offset) {
-    for (const Range &R : Rs)
-      if (R.Begin <= Offset && Offset < R.End)
-        return true;
-    return false;
-  }
-
   TempDir Tmp;
   std::unique_ptr<SourceFile> File;
   ScanResult Scan;
@@ -180,12 +178,12 @@ TEST_F(HostSliceTest, FindsInactiveAndArchConditionalRegions) {
                  {"-DFOO=2"});
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
 
-  EXPECT_TRUE(covers(R->Inactive, offsetOf("@meta for")));
-  EXPECT_TRUE(covers(R->Inactive, offsetOf("int arch1")));
-  EXPECT_TRUE(covers(R->Inactive, offsetOf("int foo_off")));
+  EXPECT_TRUE(R->Inactive.contains(offsetOf("@meta for")));
+  EXPECT_TRUE(R->Inactive.contains(offsetOf("int arch1")));
+  EXPECT_TRUE(R->Inactive.contains(offsetOf("int foo_off")));
   // -DFOO=2 keeps the first branch.
-  EXPECT_FALSE(covers(R->Inactive, offsetOf("int foo_on")));
-  EXPECT_FALSE(covers(R->Inactive, offsetOf("int before")));
+  EXPECT_FALSE(R->Inactive.contains(offsetOf("int foo_on")));
+  EXPECT_FALSE(R->Inactive.contains(offsetOf("int before")));
 
   EXPECT_TRUE(covers(R->ArchConditional, offsetOf("int arch1")));
   // Through a macro that expands to __CUDA_ARCH__.
@@ -516,14 +514,14 @@ TEST(HostSliceRegionTest, DefinesFromTheCommandLineDecideInactiveRegions) {
             "#endif\n");
   auto Off = TU.slice();
   ASSERT_TRUE(bool(Off)) << llvm::toString(Off.takeError());
-  EXPECT_TRUE(anyContains(Off->Inactive, TU.point("fast")));
-  EXPECT_FALSE(anyContains(Off->Inactive, TU.point("slow")));
-  EXPECT_FALSE(anyContains(Off->Inactive, TU.point("notfast")));
+  EXPECT_TRUE(Off->Inactive.contains(TU.point("fast")));
+  EXPECT_FALSE(Off->Inactive.contains(TU.point("slow")));
+  EXPECT_FALSE(Off->Inactive.contains(TU.point("notfast")));
   auto On = TU.slice({"-DFAST"});
   ASSERT_TRUE(bool(On)) << llvm::toString(On.takeError());
-  EXPECT_FALSE(anyContains(On->Inactive, TU.point("fast")));
-  EXPECT_TRUE(anyContains(On->Inactive, TU.point("slow")));
-  EXPECT_TRUE(anyContains(On->Inactive, TU.point("notfast")));
+  EXPECT_FALSE(On->Inactive.contains(TU.point("fast")));
+  EXPECT_TRUE(On->Inactive.contains(TU.point("slow")));
+  EXPECT_TRUE(On->Inactive.contains(TU.point("notfast")));
   EXPECT_TRUE(On->ArchConditional.empty());
 }
 
@@ -543,10 +541,10 @@ TEST(HostSliceRegionTest, ArchConditionalThroughElifAndIfdef) {
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
   // The whole block, from #if to #endif, whichever branch tests it.
   ASSERT_EQ(R->ArchConditional.size(), 2u);
-  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("a")));
-  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("b")));
-  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("c")));
-  EXPECT_FALSE(anyContains(R->ArchConditional, TU.point("d")));
+  EXPECT_TRUE(covers(R->ArchConditional, TU.point("a")));
+  EXPECT_TRUE(covers(R->ArchConditional, TU.point("b")));
+  EXPECT_TRUE(covers(R->ArchConditional, TU.point("c")));
+  EXPECT_FALSE(covers(R->ArchConditional, TU.point("d")));
   EXPECT_EQ(R->ArchConditional[0].Begin, TU.point("if1"));
   EXPECT_EQ(R->ArchConditional[1].Begin, TU.point("if2"));
 }
@@ -562,11 +560,11 @@ TEST(HostSliceRegionTest, CompilerConditionalBlocksAreListed) {
   auto R = TU.slice();
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
   EXPECT_EQ(R->CompilerConditional.size(), 2u);
-  EXPECT_TRUE(anyContains(R->CompilerConditional, TU.point("cc")));
-  EXPECT_TRUE(anyContains(R->CompilerConditional, TU.point("nv")));
-  EXPECT_FALSE(anyContains(R->CompilerConditional, TU.point("plain")));
+  EXPECT_TRUE(covers(R->CompilerConditional, TU.point("cc")));
+  EXPECT_TRUE(covers(R->CompilerConditional, TU.point("nv")));
+  EXPECT_FALSE(covers(R->CompilerConditional, TU.point("plain")));
   // C++ mode defines neither.
-  EXPECT_TRUE(anyContains(R->Inactive, TU.point("cc")));
+  EXPECT_TRUE(R->Inactive.contains(TU.point("cc")));
   EXPECT_TRUE(R->ArchConditional.empty());
 }
 
@@ -580,8 +578,8 @@ TEST(HostSliceRegionTest, ConstructsUnderCudaccAreSettledByACudaModePass) {
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
   // nvcc's host pass defines __CUDACC__: the first branch is compiled.
   EXPECT_TRUE(R->CompilerConditional.empty());
-  EXPECT_FALSE(anyContains(R->Inactive, TU.point("on")));
-  EXPECT_TRUE(anyContains(R->Inactive, TU.point("off")));
+  EXPECT_FALSE(R->Inactive.contains(TU.point("on")));
+  EXPECT_TRUE(R->Inactive.contains(TU.point("off")));
 }
 
 TEST(HostSliceHeaderTest, MetaHeadersAreFoundThroughNestedIncludes) {
@@ -977,10 +975,10 @@ TEST(HostSliceRegionTest, IfZeroIsInactiveAndItsElseIsNot) {
             "int $after^after;\n");
   auto R = TU.slice();
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
-  EXPECT_EQ(R->Inactive.size(), 1u);
-  EXPECT_TRUE(anyContains(R->Inactive, TU.point("off")));
-  EXPECT_FALSE(anyContains(R->Inactive, TU.point("on")));
-  EXPECT_FALSE(anyContains(R->Inactive, TU.point("after")));
+  EXPECT_EQ(R->Inactive.ranges().size(), 1u);
+  EXPECT_TRUE(R->Inactive.contains(TU.point("off")));
+  EXPECT_FALSE(R->Inactive.contains(TU.point("on")));
+  EXPECT_FALSE(R->Inactive.contains(TU.point("after")));
   EXPECT_TRUE(R->ArchConditional.empty());
   EXPECT_TRUE(R->CompilerConditional.empty());
 }
@@ -995,9 +993,9 @@ TEST(HostSliceRegionTest, ValuedDefineChoosesAnElifBranch) {
             "#endif\n");
   auto R = TU.slice({"-DLEVEL=1"});
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
-  EXPECT_TRUE(anyContains(R->Inactive, TU.point("two")));
-  EXPECT_FALSE(anyContains(R->Inactive, TU.point("one")));
-  EXPECT_TRUE(anyContains(R->Inactive, TU.point("none")));
+  EXPECT_TRUE(R->Inactive.contains(TU.point("two")));
+  EXPECT_FALSE(R->Inactive.contains(TU.point("one")));
+  EXPECT_TRUE(R->Inactive.contains(TU.point("none")));
 }
 
 TEST(HostSliceRegionTest, ArchBlockSpansFromIfToEndif) {
@@ -1022,7 +1020,7 @@ TEST(HostSliceRegionTest, ArchThroughAChainOfAliasMacros) {
   auto R = TU.slice();
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
   ASSERT_EQ(R->ArchConditional.size(), 1u);
-  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("hopper")));
+  EXPECT_TRUE(covers(R->ArchConditional, TU.point("hopper")));
 }
 
 TEST(HostSliceRegionTest, ArchAliasFromAHeaderCounts) {
@@ -1033,7 +1031,7 @@ TEST(HostSliceRegionTest, ArchAliasFromAHeaderCounts) {
   TU.write("arch.h", "#pragma once\n#define MY_ARCH __CUDA_ARCH__\n");
   auto R = TU.slice();
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
-  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("a")));
+  EXPECT_TRUE(covers(R->ArchConditional, TU.point("a")));
 }
 
 TEST(HostSliceRegionTest, FeatureMacroDefinedUnderArchMakesLaterTestsArch) {
@@ -1048,9 +1046,9 @@ TEST(HostSliceRegionTest, FeatureMacroDefinedUnderArchMakesLaterTestsArch) {
             "#endif\n");
   auto R = TU.slice();
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
-  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("late")));
+  EXPECT_TRUE(covers(R->ArchConditional, TU.point("late")));
   // Before the arch block defines it, the name is an ordinary one.
-  EXPECT_FALSE(anyContains(R->ArchConditional, TU.point("early")));
+  EXPECT_FALSE(covers(R->ArchConditional, TU.point("early")));
   EXPECT_EQ(R->ArchConditional.size(), 2u);
 }
 
@@ -1069,8 +1067,8 @@ TEST(HostSliceRegionTest, NestedBlocksInsideAnArchBlockAreNotListedApart) {
   ASSERT_EQ(R->ArchConditional.size(), 1u);
   EXPECT_EQ(R->ArchConditional[0].Begin, TU.point("b"));
   EXPECT_EQ(R->ArchConditional[0].End, TU.point("e"));
-  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("x")));
-  EXPECT_TRUE(anyContains(R->ArchConditional, TU.point("y")));
+  EXPECT_TRUE(covers(R->ArchConditional, TU.point("x")));
+  EXPECT_TRUE(covers(R->ArchConditional, TU.point("y")));
 }
 
 TEST(HostSliceRegionTest, ArchBlockInsideAnOrdinaryBlockIsTheInnerOneOnly) {
@@ -1085,7 +1083,7 @@ TEST(HostSliceRegionTest, ArchBlockInsideAnOrdinaryBlockIsTheInnerOneOnly) {
   ASSERT_EQ(R->ArchConditional.size(), 1u);
   EXPECT_EQ(R->ArchConditional[0].Begin, TU.point("b"));
   EXPECT_EQ(R->ArchConditional[0].End, TU.point("e"));
-  EXPECT_FALSE(anyContains(R->ArchConditional, TU.point("outer")));
+  EXPECT_FALSE(covers(R->ArchConditional, TU.point("outer")));
 }
 
 TEST(HostSliceRegionTest, NvccVersionAndNvccTestsAreCompilerConditional) {
@@ -1098,8 +1096,8 @@ TEST(HostSliceRegionTest, NvccVersionAndNvccTestsAreCompilerConditional) {
   auto R = TU.slice();
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
   EXPECT_EQ(R->CompilerConditional.size(), 2u);
-  EXPECT_TRUE(anyContains(R->CompilerConditional, TU.point("host")));
-  EXPECT_TRUE(anyContains(R->CompilerConditional, TU.point("ver")));
+  EXPECT_TRUE(covers(R->CompilerConditional, TU.point("host")));
+  EXPECT_TRUE(covers(R->CompilerConditional, TU.point("ver")));
   EXPECT_TRUE(R->ArchConditional.empty());
 }
 

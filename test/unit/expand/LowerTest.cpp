@@ -436,7 +436,7 @@ TEST_F(LowerTest, UnbalancedBracesAreErrors) {
 TEST_F(LowerTest, ConstructsInInactiveRegionsAreLeftAsWritten) {
   std::string Code = "#if 0\n@meta for (\n@meta int x = 1;\n#endif\nint b;\n";
   HostSliceResult Slice;
-  Slice.Inactive.push_back({5, unsigned(Code.find("#endif"))});
+  Slice.Inactive.add({5, unsigned(Code.find("#endif"))});
   auto G = lowerWith(Code, Slice);
   ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
   EXPECT_TRUE(copied(G->Program, offsetOf("@meta for")));
@@ -452,9 +452,8 @@ TEST_F(LowerTest, NamespaceAfterAnInactiveRegionMirrorsOnlyItsOwnHeader) {
   std::string Code = "#if USE_OTHER\nnamespace a {\nint q = missing;\n}\n"
                      "#else\nnamespace a {\n@meta int z = 1;\n}\n#endif\n";
   HostSliceResult Slice;
-  Slice.Inactive.push_back(
-      {unsigned(Code.find("#if")), unsigned(Code.find("#else"))});
-  Slice.Inactive.back().End += strlen("#else");
+  Slice.Inactive.add({unsigned(Code.find("#if")),
+                      unsigned(Code.find("#else") + strlen("#else"))});
   auto G = lowerWith(Code, Slice);
   ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
   EXPECT_EQ(G->Program.find("missing"), std::string::npos) << G->Program;

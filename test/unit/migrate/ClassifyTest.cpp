@@ -62,6 +62,7 @@ protected:
 
   Site classify(const Group &G, bool InMainFile = true,
                 const Site *Parent = nullptr) {
+    F.makeLineTables();
     return classifyConditional(G, F, InMainFile, Parent);
   }
 
@@ -531,6 +532,7 @@ protected:
                       : llvm::StringRef(Text).find("ARCH");
     OtherSite O{K, Via.str()};
     O.Direct = Direct;
+    F.makeLineTables();
     return classifyOther({"k.cu", At}, O, F, std::move(Stays));
   }
 };

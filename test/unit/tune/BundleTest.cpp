@@ -90,6 +90,13 @@ TEST(BundleTest, MalformedDescriptionsAreErrorsAtTheirPath) {
         R"("params": [], "valid": [], "problem_size": [], "work": 0,)"
         R"("tolerance": 0})",
         "k.cu: valid: no valid configuration");
+  // Two parameters of two values: 4 configurations, indices 0 to 3.
+  Check(R"({"kernel": "k", "where": "", "metric": "time", "direction": "min",)"
+        R"("params": [{"name": "x", "values": [1, 2]},)"
+        R"({"name": "y", "values": [1, 2]}], "valid": [0, 4],)"
+        R"("problem_size": [], "work": 0, "tolerance": 0})",
+        "k.cu: valid[1]: configuration 4 is beyond the 4 configurations of "
+        "the declared parameters");
   Check(R"({"kernel": "k", "where": "", "metric": "GB/s", "direction": "max",)"
         R"("params": [], "valid": [0], "problem_size": [], "work": 0,)"
         R"("tolerance": 0})",

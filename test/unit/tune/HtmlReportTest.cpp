@@ -152,13 +152,16 @@ TEST(HtmlReportTest, EscapesWhatItQuotes) {
   Evaluation Bad;
   Bad.Config = 1;
   Bad.M.Status = Validity::Compile;
-  Bad.M.Reason = "error: '<' expected";
+  Bad.M.Reason = "error: '<' expected \x1b[0m";
   Run.Trace = {Good, Bad};
   RunInfo Info;
   Info.Kernel = "conv<float, 'k'>";
-  Info.Where.Device = "GPU & co";
+  Info.Where.Device = "GPU & co\x01";
   std::string Html = renderHtmlReport(Info, S, Run);
   EXPECT_EQ(wellFormed(Html), "");
+  // XML has no place for control characters, not even as references.
+  EXPECT_EQ(Html.find_first_of("\x01\x1b"), std::string::npos);
+  EXPECT_NE(Html.find("GPU &amp; co\xEF\xBF\xBD"), std::string::npos);
   EXPECT_NE(Html.find("conv&lt;float, &#39;k&#39;&gt;"), std::string::npos);
   EXPECT_NE(Html.find("GPU &amp; co"), std::string::npos);
   EXPECT_NE(Html.find("a&lt;b=x&amp;y"), std::string::npos);

@@ -30,6 +30,41 @@ TEST(JSONErrorTest, NestingPastTheBoundIsAnErrorAtItsBracket) {
             "j.jsonl:7:7: Invalid JSON value");
 }
 
+// llvm::json keeps one of the two values without a word: a file metacu
+// writes back would lose the other.
+TEST(JSONErrorTest, AKeyGivenTwiceInAnObjectIsAnErrorAtItsSecondSpelling) {
+  auto V = parseJSON("{\"a\": 1,\n \"b\": {\"a\": 2, \"c\": [{\"a\": 3}]},\n"
+                     " \"\\u0061\": 4}",
+                     "dup.json");
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(llvm::toString(V.takeError()), "dup.json:3:2: \"a\" given twice");
+  // Objects apart may share keys; a string value is no key.
+  EXPECT_TRUE(
+      bool(parseJSON("[{\"a\": 1}, {\"a\": \"a\", \"b\": \"a\"}]", "ok.json")));
+  // A value that starts in the middle of a line of a JSON-lines file.
+  auto Line = parseJSON("{\"x\": 1, \"x\": 2}", "j.jsonl", 4, 10);
+  ASSERT_FALSE(bool(Line));
+  EXPECT_EQ(llvm::toString(Line.takeError()),
+            "j.jsonl:4:19: \"x\" given twice");
+}
+
+// llvm::json reads an integer no 64-bit integer holds as the nearest
+// double (2^64) or as another integer (-2^63-1 as -2^63), without a word.
+TEST(JSONErrorTest, AnIntegerNo64BitIntegerHoldsIsAnError) {
+  auto Above = parseJSON("{\"a\": [1,\n 18446744073709551616]}", "i.json");
+  ASSERT_FALSE(bool(Above));
+  EXPECT_EQ(llvm::toString(Above.takeError()),
+            "i.json:2:2: 18446744073709551616: an integer no 64-bit integer "
+            "holds (read, it would be rounded)");
+  auto Below = parseJSON("[-9223372036854775809]", "j.jsonl", 3, 5);
+  ASSERT_FALSE(bool(Below));
+  EXPECT_EQ(llvm::toString(Below.takeError()).rfind("j.jsonl:3:6: ", 0), 0u);
+  // Each end of the 64-bit range, a float spelling and a string are read.
+  EXPECT_TRUE(bool(parseJSON("[18446744073709551615, -9223372036854775808, "
+                             "1.8446744073709552e19, \"18446744073709551616\"]",
+                             "ok.json")));
+}
+
 TEST(JSONErrorTest, OnlyRegularFilesAreRead) {
   TempDir T;
   std::string Fifo = T.path("fifo");

@@ -219,6 +219,33 @@ TEST(KernelTunerCacheTest, ANumberNoDoubleHoldsIsAnErrorAnywhere) {
             "inf.json:6: tune_params.bx[1]: a number too large for a double");
 }
 
+TEST(KernelTunerCacheTest, AFieldOfTheWrongTypeIsAnErrorAtItsPath) {
+  // A compile time that was no number read as 0 (a replay's clock), a run
+  // time that was none was dropped, and the run went on.
+  struct Case {
+    const char *Given, *Wrong, *Error;
+  };
+  for (Case C : {Case{R"("times": [2.4, 2.6])", R"("times": [2.4, "x"])",
+                      "times[1]: expected number"},
+                 Case{R"("times": [2.4, 2.6])", R"("times": 2.4)",
+                      "times: expected array"},
+                 Case{R"("compile_time": 800.0)", R"("compile_time": "800")",
+                      "compile_time: expected number"},
+                 Case{R"("timestamp": "2023-12-22 09:53:48.691683+00:00")",
+                      R"("timestamp": 5)", "timestamp: expected string"}}) {
+    std::string Text = Small;
+    size_t At = Text.find(C.Given);
+    ASSERT_NE(At, std::string::npos) << C.Given;
+    Text.replace(At, strlen(C.Given), C.Wrong);
+    KernelTunerCache K =
+        llvm::cantFail(KernelTunerCache::parse(Text, "t.json"));
+    auto M = K.measurement(entry(K, "16,0"));
+    ASSERT_FALSE(bool(M)) << C.Wrong;
+    EXPECT_EQ(llvm::toString(M.takeError()),
+              "t.json:10: cache.16,0." + std::string(C.Error));
+  }
+}
+
 TEST(KernelTunerCacheTest, ACacheCutInsideAnEntryIsAnErrorAtTheCut) {
   // An entry Kernel Tuner was writing when it was killed: not closed, as
   // its reader would not close it either.

@@ -136,6 +136,18 @@ TEST(TuningFileTest, ErrorsNameTheFileAndTheValue) {
   EXPECT_EQ(llvm::toString(Direction.takeError()),
             "t.json: entries.sm_90.metric.direction: expected \"min\" or "
             "\"max\", not \"up\"");
+  // A time of 0 was kept against every later run, each "not better".
+  for (const char *Value : {"0", "-1"}) {
+    auto NoTime = TuningFile::parse(
+        std::string(R"({"entries": {"sm_90": {"params": {}, "device": "d",
+          "metric": {"name": "time", "value": )") +
+            Value + R"(, "direction": "min"}}}})",
+        "t.json");
+    ASSERT_FALSE(bool(NoTime)) << Value;
+    EXPECT_EQ(llvm::toString(NoTime.takeError())
+                  .rfind("t.json: entries.sm_90.metric.value: time ", 0),
+              0u);
+  }
   auto Syntax = TuningFile::parse("{\n  \"entries\": [\n", "t.json");
   EXPECT_EQ(llvm::toString(Syntax.takeError()).rfind("t.json:3:", 0), 0u);
 }
