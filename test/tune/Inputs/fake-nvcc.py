@@ -18,6 +18,8 @@
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
 # FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
+# (its candidates' parameters too for a bundle's one harness, --table:
+# logged to FAKE_TABLE_LOG)
 # times its candidates: candidate 1 corrupts the context (the harness reports
 # it and exits 3), candidate 4 kills the process, candidate 6 hangs, the
 # others are correct.
@@ -128,8 +130,14 @@ for line in sys.stdin:
     path, *members = line.rstrip("\\n").split("\\t")
     built = open(path).read().split("\\n")
     for m in members:
-        i, name = m.split(":")
+        # I:NAME, or I:NAME:PARAMS for the bundle's one harness (--table),
+        # each of whose candidates is logged to FAKE_TABLE_LOG.
+        i, name, *params = m.split(":")
         i = int(i)
+        assert bool(params) == ("--table" in sys.argv), m
+        if params:
+            with open(os.environ.get("FAKE_TABLE_LOG", os.devnull), "a") as log:
+                log.write("%d %s %s\\n" % (i, name, params[0]))
         assert name in built, (name, built)
         print(json.dumps({"start": i}), flush=True)
         if name == KILL[0] and not os.path.exists(KILL[1]):
