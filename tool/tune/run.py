@@ -32,6 +32,7 @@
 import argparse
 import concurrent.futures
 import datetime
+import fcntl
 import hashlib
 import importlib.util
 import json
@@ -220,6 +221,9 @@ def cache_dir():
 
 
 MACHINERY_LOCK = threading.Lock()
+# shared_harness()'s, beside its lock file (which orders processes, not a
+# process's threads).
+SHARED_LOCK = threading.Lock()
 # What machinery_object() found, per nvcc and flags: once per process.
 MACHINERY = {}
 
@@ -368,7 +372,6 @@ def shared_harness(m, job, nvcc, split):
     if not os.access(d, os.W_OK):
         d = os.path.join(HERE, "bin")
     exe = os.path.join(d, "table-harness-%s" % h.hexdigest()[:24])
-    import fcntl
     with SHARED_LOCK, open(exe + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.path.exists(exe):
@@ -378,9 +381,6 @@ def shared_harness(m, job, nvcc, split):
             return None, ms, errors
         os.replace(os.path.join(HERE, built), exe)
     return exe, (time.time() - t) * 1000, None
-
-
-SHARED_LOCK = threading.Lock()
 
 
 def names_candidate(kernel, name):
