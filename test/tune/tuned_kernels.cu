@@ -17,7 +17,10 @@
 // RUN: FileCheck %s --check-prefix=DEPS < k.d
 // RUN: %metacu tune k.cu --arch 90 --emit-bundle b --strategy random_sample --budget 2 --seed 3 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: FileCheck %s --check-prefix=TUNE < b/src/batch_0.cu
-// RUN: %python b/run.py --compile-only --jobs 2 --nvcc %cuda-nvcc 2>&1 | FileCheck %s --check-prefix=BUILD
+// RUN: FileCheck %s --check-prefix=HARNESS < b/src/harness.cu
+// RUN: grep '"harness"' b/manifest.json | FileCheck %s --check-prefix=MANIFEST
+// RUN: env METACU_TUNE_CACHE=%t/cache %python b/run.py --compile-only --jobs 2 --nvcc %cuda-nvcc 2>&1 | FileCheck %s --check-prefix=BUILD
+// RUN: ls %t/cache | FileCheck %s --check-prefix=CACHED
 // RUN: not test -s b/results.jsonl
 // RUN: %cuda-nvcc -std=c++17 -I %S/../../runtime/include -arch sm_90 -c k.gen.cu -o k.o
 // RUN: grep conv_kernels b/src/batch_0.cu | tr '{}' '<>' | FileCheck %s --check-prefix=TUNETABLE
@@ -81,6 +84,14 @@ METACU_TUNE_ARRAYS(conv_kernels.size(), [](metacu::tune::arrays &io) {
 // TUNE: __global__ void conv_tune_{{[0-9]+}}(float *x) {
 // TUNETABLE: conv_kernels = <<conv_tune_{{[0-9]+}}, <<0, <<"block_size_x", {{[0-9]+}}LL>, <"tile", {{[0-9]}}LL>>>>>, <conv_tune_{{[0-9]+}}, <<0, <<"block_size_x", {{[0-9]+}}LL>, <"tile", {{[0-9]}}LL>>>>>>;
 
+// Every space read through tuned_kernels: the describe expansion is the
+// harness, no candidate in it and the table filled at run time; run.py
+// compiles it (a real nvcc) once into the cache, for every batch and run.
+// HARNESS-NOT: {{^}}__global__ void conv{{(_tune_[0-9]+)?}}(
+// HARNESS: conv_kernels = metacu::tune_harness_table{"conv"};
+// HARNESS-NOT: {{^}}__global__ void conv{{(_tune_[0-9]+)?}}(
+// MANIFEST: "harness": "./harness.cu"
 // BUILD: run.py: 2 candidates in
+// CACHED: table-harness-{{[0-9a-f]+$}}
 
-// ERR: bad.cu:29:{{[0-9]+}}: error: tuned_kernels: the defaults of tune_space 'conv' give no value of 'tile'
+// ERR: bad.cu:32:{{[0-9]+}}: error: tuned_kernels: the defaults of tune_space 'conv' give no value of 'tile'

@@ -47,7 +47,8 @@ static bool readDeclared(const json::Value &V, DeclaredSpace &D, json::Path P,
       !O.mapOptional("max_threads_per_block", D.MaxThreadsPerBlock) ||
       !O.mapOptional("over_max_threads", D.OverMaxThreads) ||
       !O.mapOptional("sizes", D.Sizes) ||
-      !O.mapOptional("size_work", D.SizeWork))
+      !O.mapOptional("size_work", D.SizeWork) ||
+      !O.mapOptional("table", D.Table))
     return false;
   for (size_t I = 0; I < D.Sizes.size(); ++I) {
     if (D.Sizes[I].empty() || D.Sizes[I].size() != D.Sizes[0].size() ||
@@ -347,6 +348,13 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
   if (llvm::Error E =
           copyTree(Options.RuntimeInclude, (Dir + "/include").str(), Files))
     return E;
+  // One harness for every batch and round, which run.py keeps compiled
+  // between runs.
+  std::string Harness;
+  if (!Options.HarnessSource.empty()) {
+    Harness = Options.SourceDir + "/harness.cu";
+    Files.push_back({Src + Harness, Options.HarnessSource});
+  }
   json::Array Size, Sizes, Flags;
   for (int64_t N : D.ProblemSize)
     Size.push_back(N);
@@ -370,6 +378,8 @@ llvm::Error metacu::tune::writeBundle(llvm::StringRef Dir,
                         {"nvcc_flags", std::move(Flags)},
                         {"batches", std::move(Batches)},
                         {"failed", std::move(Failed)}};
+  if (!Harness.empty())
+    Manifest["harness"] = Harness;
   Files.push_back({(Dir + "/manifest.json").str(),
                    llvm::formatv("{0:2}\n", json::Value(std::move(Manifest)))});
   Files.push_back({(Dir + "/run.py").str(), runScript().str()});

@@ -57,6 +57,9 @@ struct DeclaredSpace {
   /// that have more: they are not in Valid.
   int64_t MaxThreadsPerBlock = 0;
   uint64_t OverMaxThreads = 0;
+  /// The space was handed over through metacu::tuned_kernels (its
+  /// host_table() a tuned_table the harness fills at run time).
+  bool Table = false;
 
   /// Parses one line of the generator's description; \p Origin names it in
   /// errors.
@@ -108,6 +111,11 @@ struct BundleOptions {
   /// Files the kernel's file includes, copied into the source tree: path
   /// there, path here.
   std::vector<std::pair<std::string, std::string>> Files;
+  /// The source of a harness that does not depend on the candidates (the
+  /// describe expansion of a file whose spaces are all read through
+  /// metacu::tuned_kernels); empty: each batch's harness is the batch's
+  /// own host code.
+  std::string HarnessSource;
   /// Recorded in the manifest: what chose the configurations.
   std::string Strategy = "brute_force";
   /// Write into a folder that holds something other than a bundle without

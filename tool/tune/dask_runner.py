@@ -135,6 +135,8 @@ def _bundle_here(files, source=None):
             spec.loader.exec_module(run)
             with open(os.path.join(root, "manifest.json")) as f:
                 run.MANIFEST = json.load(f)
+            # A harness per batch here, the batch's own host code.
+            run.MANIFEST.pop("harness", None)
             run.MANIFEST["gencode"] = files["gencode"]
             s["runs"][files["id"]] = run
         if source is not None:
@@ -332,6 +334,9 @@ class Run:
         self.here = run.HERE
         with open(os.path.join(self.here, "manifest.json")) as f:
             self.m = json.load(f)
+        # A harness per batch here (the workers keep one per batch), the
+        # batch's own host code, not the bundle's shared harness.
+        self.m.pop("harness", None)
         self.path = os.path.join(self.here, "results.jsonl")
         self.events = queue.Queue()
         self.pending = {}  # future -> (kind, job or item)

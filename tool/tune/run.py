@@ -32,6 +32,7 @@
 import argparse
 import concurrent.futures
 import datetime
+import fcntl
 import hashlib
 import importlib.util
 import json
@@ -134,7 +135,7 @@ def plan(m, done, jobs, shards=0, wanted=None, built=()):
     their guarded bodies, the manifest's weight) to the lightest shard, so
     the shards take about as long.
     """
-    pending = []
+    pending, harnesses = [], set(built)
     for b in m["batches"]:
         todo = [i for i, c in enumerate(b["candidates"])
                 if c["config"] not in done and (wanted is None or c["config"] in wanted)]
@@ -143,8 +144,15 @@ def plan(m, done, jobs, shards=0, wanted=None, built=()):
     cores = max(1, -(-jobs // max(1, len(pending))))
     out = []
     for b, todo in pending:
-        if b["source"] not in built:
-            out.append(dict(kind="harness", batch=b, name=stem(b), candidates=todo))
+        if harness_key(m, b) not in harnesses:
+            harnesses.add(harness_key(m, b))
+            if m.get("harness"):
+                # The bundle's one harness: its failure fails each shard's
+                # candidates as they come (Run.shard_ended).
+                out.append(dict(kind="harness", batch=b, name="harness", candidates=[],
+                                shared=True, source=m["harness"]))
+            else:
+                out.append(dict(kind="harness", batch=b, name=stem(b), candidates=todo))
         n = min(shards or min(cores, -(-len(todo) // SHARD_CANDIDATES)), len(todo))
         load = [[0, []] for _ in range(n)]
         for i in sorted(todo, key=lambda i: -b["candidates"][i].get("weight", 0)):
@@ -159,6 +167,14 @@ def plan(m, done, jobs, shards=0, wanted=None, built=()):
 
 def stem(batch):
     return os.path.splitext(os.path.basename(batch["source"]))[0]
+
+
+def harness_key(m, batch):
+    """The harness that runs ``batch``'s candidates: the bundle's one (its
+    source, the manifest's ``harness``: the kernel's host code without the
+    candidates, whose table the harness fills as it is handed them,
+    metacu/tuned.h), or the batch's own translation unit."""
+    return m.get("harness") or batch["source"]
 
 
 # metacu/tune.h: shards loaded through the driver API, the problem's
@@ -187,7 +203,7 @@ def nvcc_command(m, job, nvcc, split):
     else:
         out = target = os.path.join("bin", job["name"] + ".cubin")
         cmd += ["-cubin"] + ["-D" + b["candidates"][i]["shard_macro"] for i in job["candidates"]]
-    source = os.path.join(HERE, "src", b["source"])
+    source = os.path.join(HERE, "src", job.get("source", b["source"]))
     if job["kind"] == "locate":
         # The shard again, from its batch without #line (locate()).
         source = os.path.join(os.path.dirname(source), job["name"] + ".cu")
@@ -205,6 +221,9 @@ def cache_dir():
 
 
 MACHINERY_LOCK = threading.Lock()
+# shared_harness()'s, beside its lock file (which orders processes, not a
+# process's threads).
+SHARED_LOCK = threading.Lock()
 # What machinery_object() found, per nvcc and flags: once per process.
 MACHINERY = {}
 
@@ -284,6 +303,8 @@ def compile_job(m, job, nvcc, split, nice=False):
     os.makedirs(os.path.join(HERE, "bin"), exist_ok=True)
     if job["kind"] == "locate":
         return locate(job, cmd)
+    if job.get("shared"):
+        return shared_harness(m, job, nvcc, split)
     t = time.time()
     machinery = {}
     if job["kind"] == "harness":
@@ -309,6 +330,57 @@ def compile_job(m, job, nvcc, split, nice=False):
         lines = [l.strip() for l in p.stderr.splitlines() if "error" in l]
         return None, ms, lines or [l.strip() for l in p.stderr.splitlines()][:1] or ["nvcc failed"]
     return out, ms, None
+
+
+def shared_harness(m, job, nvcc, split):
+    """The bundle's one harness (the manifest's ``harness``), which does not
+    depend on the candidates: kept in cache_dir() under a hash of its
+    source, the kernel's headers beside it, the runtime headers, nvcc's
+    version and the flags, so that a later round or run of the same kernel
+    starts it without compiling anything; compiled as a batch's harness is
+    (compile_job) where the cache has none. One compile at a time per
+    process and per cache entry (a lock file), so that concurrent runs of
+    one kernel wait for the first's."""
+    t = time.time()
+    cmd, out = nvcc_command(m, job, nvcc, split)
+    # The flags but the bundle's own paths and nvcc's threads, which differ
+    # between rounds and runs and change nothing built.
+    flags = [c.replace(HERE, "@") for k, c in enumerate(cmd[1:-3])
+             if "--split-compile" not in (c, cmd[k])]
+    h = hashlib.sha256(json.dumps(flags).encode())
+    try:
+        h.update(subprocess.run([nvcc, "--version"], capture_output=True, text=True)
+                 .stdout.encode())
+    except OSError as e:
+        return None, 0.0, ["cannot run %s: %s" % (nvcc, e)]
+    batches = {os.path.normpath(b["source"]) for b in m["batches"]}
+    for top in ("src", "include"):
+        for root, dirs, files in os.walk(os.path.join(HERE, top)):
+            dirs.sort()
+            for f in sorted(files):
+                rel = os.path.relpath(os.path.join(root, f), os.path.join(HERE, top))
+                if top == "src" and (rel in batches or rel.endswith("_lines.cu")):
+                    continue
+                h.update(("%s/%s" % (top, rel)).encode() + b"\0")
+                with open(os.path.join(root, f), "rb") as data:
+                    h.update(data.read() + b"\0")
+    d = cache_dir()
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError:
+        pass
+    if not os.access(d, os.W_OK):
+        d = os.path.join(HERE, "bin")
+    exe = os.path.join(d, "table-harness-%s" % h.hexdigest()[:24])
+    with SHARED_LOCK, open(exe + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(exe):
+            return exe, (time.time() - t) * 1000, None
+        built, ms, errors = compile_job(m, dict(job, shared=False, name="harness"), nvcc, split)
+        if errors:
+            return None, ms, errors
+        os.replace(os.path.join(HERE, built), exe)
+    return exe, (time.time() - t) * 1000, None
 
 
 def names_candidate(kernel, name):
@@ -435,10 +507,10 @@ class Ready:
             self.closed = True
             self.cv.notify_all()
 
-    def take(self, batch, gpu=None):
-        """The next shard, one of ``batch`` first (its harness is up), or a
-        harness to start on ``gpu`` (an item that names it); None when no
-        more will come."""
+    def take(self, key, gpu=None):
+        """The next shard, one of a batch of harness ``key`` first (its
+        harness is up, harness_key()), or a harness to start on ``gpu`` (an
+        item that names it); None when no more will come."""
         with self.cv:
             while True:
                 mine = [k for k, it in enumerate(self.items) if it.get("gpu") in (None, gpu)]
@@ -447,7 +519,7 @@ class Ready:
                 self.cv.wait()
             if not mine:
                 return None
-            k = next((k for k in mine if self.items[k]["batch"] is batch), mine[0])
+            k = next((k for k in mine if self.items[k].get("key") == key), mine[0])
             return self.items.pop(k)
 
 
@@ -455,9 +527,16 @@ class Harness:
     """One harness process on one GPU, serving the shards of one batch."""
 
     def __init__(self, m, batch, exe, gpu, stats):
-        self.batch, self.gpu = batch, gpu
+        self.key, self.gpu = harness_key(m, batch), gpu
+        # The bundle's one harness names candidates by configuration (they
+        # come from every batch) and is handed their parameters, for its
+        # table (metacu/tuned.h's tune_harness_table).
+        self.shared = bool(m.get("harness"))
+        self.index = {}
         cmd = [os.path.join(HERE, exe), "--serve", "--tolerance", repr(m["tolerance"]),
                "--warmup", str(m["warmup"]), "--repeat", str(m["repeat"])]
+        if self.shared:
+            cmd += ["--table", m["declared"]["kernel"]]
         if m.get("sizes"):  # every candidate timed at each (tune_space::sizes)
             cmd += ["--sizes", ";".join(",".join(str(n) for n in s) for s in m["sizes"])]
         elif m["size"]:
@@ -474,14 +553,26 @@ class Harness:
         self.info = {}
         self.ready = False  # the problem is set up
 
-    def send(self, cubin, members):
+    def send(self, batch, cubin, members):
+        fields = []
+        for i in members:
+            c = batch["candidates"][i]
+            if self.shared:
+                self.index[c["config"]] = i
+                fields.append("%d:%s:%s" % (c["config"], c["name"], ",".join(
+                    "%s=%d" % (k, int(v)) for k, v in sorted(c["params"].items()))))
+            else:
+                fields.append("%d:%s" % (i, c["name"]))
         try:
-            self.p.stdin.write("\t".join([cubin] + ["%d:%s" % (i, self.batch["candidates"][i]["name"])
-                                                    for i in members]) + "\n")
+            self.p.stdin.write("\t".join([cubin] + fields) + "\n")
             self.p.stdin.flush()
             return True
         except (BrokenPipeError, OSError):
             return False
+
+    def candidate(self, k):
+        """The batch's index of the candidate the harness calls ``k``."""
+        return self.index.get(k, k) if self.shared else k
 
     def close(self):
         try:
@@ -516,7 +607,7 @@ class GpuWorker:
     def loop(self, ready):
         try:
             while not self.fatal:
-                item = ready.take(self.harness.batch if self.harness else None, self.gpu)
+                item = ready.take(self.harness.key if self.harness else None, self.gpu)
                 if item is None:
                     break
                 if item.get("start"):
@@ -531,7 +622,7 @@ class GpuWorker:
         """Starts the harness of ``item``'s batch as soon as it is built, so
         that the problem is made while the cores still compile the shards;
         one already serving that batch is kept."""
-        if self.harness and self.harness.batch is item["batch"]:
+        if self.harness and self.harness.key == harness_key(self.m, item["batch"]):
             return
         if self.harness:
             self.harness.close()
@@ -551,14 +642,14 @@ class GpuWorker:
         todo = [i for i in item["candidates"] if b["candidates"][i]["config"] not in self.done]
         fresh = False
         while todo:
-            if self.harness and self.harness.batch is not b:
+            if self.harness and self.harness.key != harness_key(self.m, b):
                 self.harness.close()
                 self.harness = None
             if not self.harness:
                 self.harness = Harness(self.m, b, item["exe"], self.gpu, self.stats)
                 fresh = True
             h = self.harness
-            sent = h.send(item["cubin"], todo)
+            sent = h.send(b, item["cubin"], todo)
             if not sent and not fresh:
                 # It ended after its last shard: a new one for this.
                 h.kill()
@@ -582,12 +673,12 @@ class GpuWorker:
                     h.ready = True
                     self.stats.add(setup_ms=rec["setup_ms"])
                 elif "start" in rec:
-                    running = rec["start"]
+                    running = h.candidate(rec["start"])
                 elif "done" in rec:
                     why = "done"
                     break
                 else:
-                    i = rec.pop("candidate")
+                    i = h.candidate(rec.pop("candidate"))
                     running = None
                     self.record(b, i, item, **rec)
             left = [i for i in todo if b["candidates"][i]["config"] not in self.done]
@@ -639,6 +730,9 @@ def main():
                     "harnesses stay up between rounds (metacu tune's live run)")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
+    ap.add_argument("--harness-only", action="store_true",
+                    help="compile the bundle's one harness into the cache and stop "
+                    "(metacu tune starts it while it expands the candidates)")
     ap.add_argument("--scheduler", metavar="ADDRESS",
                     help="run on the Dask cluster of this scheduler (an address, a "
                     "scheduler file, or 'local' for one of this host's cores and "
@@ -672,15 +766,27 @@ def main():
                                           for i in job["candidates"]],
                               "defines": [c for c in cmd if c.startswith("-DMETACU_TUNE_")]}))
         return
-    results = Results(path)
-    for f in failed:
-        results.add(dict(config=f["config"], status="compile", reason=f["reason"]))
     gpu_ids = gpu_list(a.gpus)
     if "{gpu}" in m["gencode"]:
         cc = compute_capability(gpu_ids[0])
         if not cc:
             sys.exit("run.py: %s needs the GPU's architecture; nvidia-smi did not say" % m["image"])
         m["gencode"] = m["gencode"].replace("{gpu}", cc)
+    if a.harness_only:
+        if not m.get("harness"):
+            sys.exit("run.py: --harness-only: the bundle has no harness of its own "
+                     "(its harnesses are its batches')")
+        exe, ms, errors = shared_harness(
+            m, dict(kind="harness", batch=dict(source=m["harness"], candidates=[]),
+                    name="harness", candidates=[], shared=True, source=m["harness"]),
+            a.nvcc, a.jobs)
+        if errors:
+            sys.exit("run.py: the harness does not build: %s" % errors[0])
+        print("run.py: harness %s in %.1f s" % (exe, ms / 1000), file=sys.stderr)
+        return
+    results = Results(path)
+    for f in failed:
+        results.add(dict(config=f["config"], status="compile", reason=f["reason"]))
     run = Run(m, a, results, done, gpu_ids)
     t0 = time.time()
     try:
@@ -688,7 +794,7 @@ def main():
             served = run.serve(sys.stdin, sys.stdout)
         else:
             run.build(jobs)
-            served = sum(len(j["candidates"]) for j in jobs if j["kind"] == "harness")
+            served = sum(len(j["candidates"]) for j in jobs if j["kind"] == "shard")
     finally:
         run.close()
     if run.fatal:
@@ -751,15 +857,16 @@ class Run:
             self.hand_over(job, cubin, ms)
 
     def hand_over(self, job, cubin, ms):
-        item = self.shard_ended(self.batches[job["batch"]["source"]], job,
-                                dict(batch=job["batch"], cubin=cubin, candidates=job["candidates"],
+        item = self.shard_ended(self.batches[harness_key(self.m, job["batch"])], job,
+                                dict(batch=job["batch"], key=harness_key(self.m, job["batch"]),
+                                     cubin=cubin, candidates=job["candidates"],
                                      compile_ms=ms / len(job["candidates"])), ms, self.fail)
         if item is not None and not self.a.compile_only:
             self.ready.put(item)
 
     def harness_built(self, job, out, ms, errors):
         with self.lock:
-            waiting = self.harness_ended(self.batches[job["batch"]["source"]], job, out, ms,
+            waiting = self.harness_ended(self.batches[harness_key(self.m, job["batch"])], job, out, ms,
                                          errors, self.fail)
             if errors is None and not self.a.compile_only:
                 for w in self.workers:
@@ -786,6 +893,12 @@ class Run:
             state["error"] = errors[0]
             for i in job["candidates"]:
                 fail(job, i, errors[0], ms)
+            # The shards that waited (of every batch, for the bundle's one
+            # harness) cannot run either.
+            for item in state["waiting"]:
+                for i in item["candidates"]:
+                    fail(item, i, errors[0], ms)
+            state["waiting"] = []
             return []
         state.update(exe=exe, share=ms / state["size"])
         waiting, state["waiting"] = state["waiting"], []
@@ -829,8 +942,11 @@ class Run:
             if job["kind"] == "harness":
                 # Its compile time is shared by the candidates it serves:
                 # with --rounds, every candidate of its batch.
-                n = len(job["batch"]["candidates"]) if self.a.rounds else len(job["candidates"])
-                self.batches[job["batch"]["source"]] = self.batch_state(n)
+                if job.get("shared"):
+                    n = sum(len(b["candidates"]) for b in self.m["batches"])
+                else:
+                    n = len(job["batch"]["candidates"]) if self.a.rounds else len(job["candidates"])
+                self.batches[harness_key(self.m, job["batch"])] = self.batch_state(n)
         # Harnesses first: a batch's shards wait for it.
         building = {self.compilers.submit(compile_job, self.m, job, self.a.nvcc, split): job
                     for job in sorted(jobs, key=lambda j: j["kind"] != "harness")}
@@ -900,7 +1016,7 @@ class Run:
         with self.lock:
             jobs = [j for j in self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards,
                                                 rest, built=self.batches), "s")
-                    if j["kind"] == "shard" and j["batch"]["source"] in self.batches]
+                    if j["kind"] == "shard" and harness_key(self.m, j["batch"]) in self.batches]
             for j in jobs:
                 self.prebuilding.update(self.configs(j))
         for j in jobs:

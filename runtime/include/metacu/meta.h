@@ -1052,6 +1052,16 @@ inline const json &tune_request() {
 }
 } // namespace detail
 
+namespace detail {
+/// tune_candidates(), for tuned_kernels when \p table: the space's
+/// description says so, since a file whose every space is read through
+/// tuned_kernels gets, from its describe expansion, a tuning harness that
+/// does not depend on the candidates (the table filled at run time).
+inline std::vector<tune_candidate>
+tune_candidates_of(const tune_space &space, std::source_location where,
+                   bool table);
+} // namespace detail
+
 /// The kernel specializations to emit for \p space: none in an ordinary
 /// build; under `metacu tune`, the candidates it is measuring. Meta code
 /// emits one kernel per candidate, named by it, and a table the tuning
@@ -1059,13 +1069,21 @@ inline const json &tune_request() {
 inline std::vector<tune_candidate>
 tune_candidates(const tune_space &space,
                 std::source_location where = std::source_location::current()) {
+  return detail::tune_candidates_of(space, where, false);
+}
+
+inline std::vector<tune_candidate>
+detail::tune_candidates_of(const tune_space &space, std::source_location where,
+                           bool table) {
   const json &request = detail::tune_request();
   if (request.is_null())
     return {};
   if (request["mode"].as_string() == "describe") {
     std::string out = request["out"].as_string();
     std::FILE *f = std::fopen(out.c_str(), "ab");
-    std::string line = space.describe() + "\n";
+    std::string line = space.describe();
+    line.insert(line.size() - 1, table ? ", \"table\": true" : "");
+    line += "\n";
     if (!f || std::fwrite(line.data(), 1, line.size(), f) != line.size() ||
         std::fclose(f) != 0)
       throw error("cannot write the tuning space to '" + out + "'", where);
@@ -1173,11 +1191,19 @@ public:
                         space.kernel() + "' give no value of '" + name + "'",
                     where);
     auto shared_defaults = std::make_shared<const json>(std::move(defaults));
-    for (tune_candidate &c : tune_candidates(space, where))
+    for (tune_candidate &c : detail::tune_candidates_of(space, where, true))
       kernels_.push_back(
           {std::move(c.name), std::move(c.params), nullptr, shared_defaults});
     if (!kernels_.empty())
       return;
+    // The describe expansion is the tuning harness's source when every
+    // space is read here: no kernel, and a table the harness fills with
+    // the candidates it is handed (metacu/tuned.h, tune_harness_table).
+    if (const json &request = detail::tune_request();
+        !request.is_null() && request["mode"].as_string() == "describe") {
+      harness_ = space.kernel();
+      return;
+    }
     std::shared_ptr<const json> tuning;
     struct stat st;
     if (::stat(detail::resolve(tuning_file).c_str(), &st) == 0)
@@ -1200,6 +1226,11 @@ public:
   template <class Arch = nvvm_arch_t>
   std::string host_table(
       std::source_location where = std::source_location::current()) const {
+    if (!harness_.empty()) {
+      std::string s = "metacu::tune_harness_table{";
+      detail::spell_string(s, harness_);
+      return s + "}";
+    }
     std::string s = "{";
     for (const tuned_kernel &k : kernels_) {
       s += (s.size() > 1 ? ", {" : "{") + k.name + ", {";
@@ -1234,6 +1265,9 @@ private:
     return s + "}";
   }
   std::vector<tuned_kernel> kernels_;
+  /// The space's name in the describe expansion (no kernels, the table
+  /// the harness's); empty otherwise.
+  std::string harness_;
 };
 
 } // namespace metacu

@@ -75,12 +75,15 @@
 #define METACU_TUNE_DEFINITIONS
 #endif
 
+#include <map>
+
 #if defined(METACU_TUNE_MODULES) && defined(METACU_TUNE_DEFINITIONS)
 #include <cuda.h>
 #include <elf.h>
 #include <fstream>
 #include <iostream>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #endif
 
@@ -110,12 +113,42 @@ template <class Problem> struct problem_of final : problem_base {
 using problem_maker = std::function<std::unique_ptr<problem_base>(
     const std::vector<long long> &)>;
 
+/// A candidate of a harness table (metacu/tuned.h, tune_harness_table):
+/// its kernel's name and its parameters, as the harness is handed them.
+struct table_entry {
+  std::string name;
+  std::vector<std::pair<std::string, long long>> params;
+};
+
 #ifndef METACU_TUNE_DEFINITIONS
+/// The candidates handed to this harness for its table (--table), by
+/// index; node-based, so that a configuration's names stay put.
+std::map<size_t, table_entry> &harness_table();
+/// The space whose table they are (--table NAME); empty: none.
+const std::string &harness_space();
+/// Marks \p stub as a harness table's kernel, whose launches go to the
+/// candidate being timed.
+void harness_slot(const void *stub);
+
 /// The harness: options from \p argv, the problems \p make makes (one, or
 /// one per size of --sizes), then each candidate checked and timed; main()'s
 /// exit status. Defined in the object run.py builds.
 int run_problems(int argc, char **argv, const problem_maker &make);
 #else
+
+METACU_TUNE_FN std::map<size_t, table_entry> &harness_table() {
+  static std::map<size_t, table_entry> table;
+  return table;
+}
+
+METACU_TUNE_FN std::string &harness_space_name() {
+  static std::string space;
+  return space;
+}
+
+METACU_TUNE_FN const std::string &harness_space() {
+  return harness_space_name();
+}
 
 /// A JSON string literal of \p s.
 METACU_TUNE_FN std::string quoted(const char *s) {
@@ -146,6 +179,8 @@ struct harness_options {
   int repeat = 11;
   /// Take shards from stdin (the header's comment).
   bool serve = false;
+  /// The space whose harness table the shards' candidates fill.
+  std::string table;
 };
 
 METACU_TUNE_FN bool parse_options(int argc, char **argv, harness_options &o) {
@@ -196,6 +231,8 @@ METACU_TUNE_FN bool parse_options(int argc, char **argv, harness_options &o) {
       o.warmup = std::atoi(v);
     else if (!std::strcmp(a, "--repeat"))
       o.repeat = std::atoi(v);
+    else if (!std::strcmp(a, "--table"))
+      o.table = v;
     else
       return false;
   }
@@ -245,11 +282,12 @@ METACU_TUNE_FN bool names_candidate(const std::string &kernel,
 }
 
 #ifdef METACU_TUNE_MODULES
-/// The names of the variables (`__constant__`, `__device__`) defined in
-/// the cubin \p image: the STT_OBJECT symbols of its ELF symbol table.
-/// Anything that does not read as ELF64 has none.
-METACU_TUNE_FN std::vector<std::string>
-device_variables(const std::string &image) {
+/// The names of the symbols of \p type defined in the cubin \p image (the
+/// variables, `__constant__` and `__device__`: STT_OBJECT; the kernels:
+/// STT_FUNC) from its ELF symbol table. Anything that does not read as
+/// ELF64 has none.
+METACU_TUNE_FN std::vector<std::string> elf_symbols(const std::string &image,
+                                                    unsigned char type) {
   std::vector<std::string> out;
   Elf64_Ehdr eh;
   if (image.size() < sizeof eh)
@@ -281,8 +319,8 @@ device_variables(const std::string &image) {
          k += sizeof(Elf64_Sym)) {
       Elf64_Sym sym;
       std::memcpy(&sym, image.data() + syms.sh_offset + k, sizeof sym);
-      if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT ||
-          sym.st_shndx == SHN_UNDEF || sym.st_name >= names.sh_size)
+      if (ELF64_ST_TYPE(sym.st_info) != type || sym.st_shndx == SHN_UNDEF ||
+          sym.st_name >= names.sh_size)
         continue;
       const char *n = image.data() + names.sh_offset + sym.st_name;
       size_t len = strnlen(n, names.sh_size - sym.st_name);
@@ -307,6 +345,13 @@ struct module_redirect {
   std::unordered_map<const void *, CUfunction> functions;
   /// cudaFuncSetAttribute calls, per stub, to apply to its shard function.
   std::unordered_map<const void *, std::vector<std::pair<int, int>>> attributes;
+  /// The shard's kernels (for a harness table's launches).
+  std::vector<std::string> kernels;
+  /// The harness tables' kernels (harness_slot()), and the candidate being
+  /// timed, where their launches go: the shard's kernel it names.
+  std::unordered_set<const void *> slots;
+  std::string current;
+  std::unordered_map<std::string, CUfunction> slot_functions;
   /// Copy the problem's variables into the shard before the next launch.
   bool copy_in = false;
   /// The first failed driver launch since the last check.
@@ -342,6 +387,26 @@ METACU_TUNE_FN CUfunction redirected(const void *stub) {
   module_redirect &r = redirect();
   if (!r.module)
     return nullptr;
+  if (r.slots.count(stub)) {
+    // A harness table's launch: the kernel of the candidate being timed.
+    auto [it, fresh] = r.slot_functions.try_emplace(r.current, nullptr);
+    if (!fresh)
+      return it->second;
+    for (const std::string &k : r.kernels) {
+      CUfunction f;
+      if (!names_candidate(k, r.current) ||
+          cuModuleGetFunction(&f, r.module, k.c_str()) != CUDA_SUCCESS)
+        continue;
+      for (auto [attr, value] : r.attributes[stub])
+        cuFuncSetAttribute(f, CUfunction_attribute(attr), value);
+      cudaFunction_t own;
+      if (!r.image && cudaGetFuncBySymbol(&own, stub) == cudaSuccess)
+        cuFuncGetModule(&r.image, reinterpret_cast<CUfunction>(own));
+      it->second = f;
+      break;
+    }
+    return it->second;
+  }
   auto [it, fresh] = r.functions.try_emplace(stub, nullptr);
   if (!fresh)
     return it->second;
@@ -384,8 +449,10 @@ METACU_TUNE_FN std::string load_shard(const std::string &path,
     return "cannot load " + path + ": " + driver_error(e);
   }
   r.names = std::move(names);
-  r.variables = device_variables(image);
+  r.variables = elf_symbols(image, STT_OBJECT);
+  r.kernels = elf_symbols(image, STT_FUNC);
   r.functions.clear();
+  r.slot_functions.clear();
   return "";
 }
 
@@ -395,8 +462,17 @@ METACU_TUNE_FN void unload_shard() {
     cuModuleUnload(r.module);
   r.module = nullptr;
   r.functions.clear();
+  r.slot_functions.clear();
 }
 #endif
+
+METACU_TUNE_FN void harness_slot(const void *stub) {
+#ifdef METACU_TUNE_MODULES
+  redirect().slots.insert(stub);
+#else
+  (void)stub;
+#endif
+}
 
 /// Takes the error of the last launch, the driver's (a shard's function)
 /// or the runtime's.
@@ -588,11 +664,12 @@ METACU_TUNE_FN int run_problems(int argc, char **argv,
     std::fprintf(
         stderr,
         "usage: %s [--size N,M,... | --sizes N,M;N,M...] [--tolerance T] "
-        "[--candidates I,J,... | --serve] [--warmup N] "
+        "[--candidates I,J,... | --serve [--table SPACE]] [--warmup N] "
         "[--repeat N]\n",
         argv[0]);
     return 2;
   }
+  harness_space_name() = o.table;
   int dev = 0, driver = 0;
   cudaDeviceProp prop{};
   if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -647,7 +724,30 @@ METACU_TUNE_FN int run_problems(int argc, char **argv,
         return 2;
       }
       std::vector<std::string> names;
-      for (const auto &m : members) {
+      for (auto &m : members) {
+        // NAME, or NAME:P=V,... for a harness table (--table): the
+        // candidate's parameters, which the table gives the problem.
+        size_t colon = m.second.find(':');
+        if (colon != std::string::npos) {
+          table_entry e;
+          for (size_t at = colon + 1; at < m.second.size();) {
+            size_t comma = std::min(m.second.find(',', at), m.second.size());
+            size_t eq = m.second.find('=', at);
+            if (eq == std::string::npos || eq > comma) {
+              std::fprintf(stderr, "metacu tune harness: not a shard: %s\n",
+                           line.c_str());
+              return 2;
+            }
+            e.params.emplace_back(
+                m.second.substr(at, eq - at),
+                std::strtoll(m.second.c_str() + eq + 1, nullptr, 10));
+            at = comma + 1;
+          }
+          m.second.resize(colon);
+          e.name = m.second;
+          if (!o.table.empty())
+            harness_table().try_emplace(m.first, std::move(e));
+        }
         if (!exists(m.first))
           return 2;
         names.push_back(m.second);
@@ -657,9 +757,11 @@ METACU_TUNE_FN int run_problems(int argc, char **argv,
         for (const auto &m : members)
           report_failure(m.first, "runtime", e, false);
       else
-        for (const auto &m : members)
+        for (const auto &m : members) {
+          redirect().current = m.second;
           if (!measure(problems, m.first, o, start, stop))
             return 3;
+        }
       // Done before the unload, so that the runner hands over the next
       // shard while the driver unloads this one.
       std::printf("{\"done\": true}\n");
@@ -709,8 +811,10 @@ template <class Problem> int run(int argc, char **argv) {
 /// candidate i.
 class arrays {
 public:
-  arrays(std::vector<long long> size, size_t candidates)
-      : size(std::move(size)), count(candidates) {}
+  /// \p candidates: how many kernels the problem has, asked when the
+  /// harness needs to know (a harness table's grows as shards come).
+  arrays(std::vector<long long> size, std::function<size_t()> candidates)
+      : size(std::move(size)), count(std::move(candidates)) {}
   arrays(const arrays &) = delete;
   arrays &operator=(const arrays &) = delete;
   ~arrays() {
@@ -804,7 +908,7 @@ public:
   }
 
   // The problem as the harness runs it.
-  size_t candidates() const { return count; }
+  size_t candidates() const { return count(); }
   void clear() {
     for (const check &c : outputs)
       if (c.initial)
@@ -832,7 +936,11 @@ private:
     /// What an updated-in-place output starts from; null: NaN.
     const void *initial;
     size_t bytes;
-    /// Pinned host memory of \p bytes, where the output is read back.
+    /// Where each check copies the output to: \p bytes, made once,
+    /// page-locked. A vector made per check (its pages faulted in and
+    /// zeroed each time) made the check of stencil3d's 256 MB output 190 ms
+    /// a candidate on an H100, against 47 ms for the problem class it
+    /// replaced, which kept its buffer: most of a candidate's time.
     void *host;
     std::vector<size_t> index;
     std::vector<double> expected;
@@ -858,16 +966,17 @@ private:
     return static_cast<T *>(p);
   }
 
-  size_t count;
+  std::function<size_t()> count;
   unsigned state = 2024u;
   std::vector<void *> owned;
   std::vector<check> outputs;
 };
 
-/// The harness over an arrays problem of \p candidates kernels, set up by
-/// \p setup(arrays &), which returns the launch of candidate i.
+/// The harness over an arrays problem of \p candidates() kernels, set up
+/// by \p setup(arrays &), which returns the launch of candidate i.
 template <class Setup>
-int run_arrays(int argc, char **argv, size_t candidates, Setup setup) {
+int run_arrays(int argc, char **argv, std::function<size_t()> candidates,
+               Setup setup) {
   return run_with(argc, argv, [&](const std::vector<long long> &size) {
     auto a = std::make_unique<arrays>(size, candidates);
     a->launcher = setup(*a);
@@ -926,7 +1035,8 @@ extern "C" cudaError_t __wrap_cudaFuncSetAttribute(const void *stub,
 /// candidate i; variadic, for the commas of a lambda).
 #define METACU_TUNE_ARRAYS(Candidates, ...)                                    \
   int main(int argc, char **argv) {                                            \
-    return metacu::tune::run_arrays(argc, argv, Candidates, __VA_ARGS__);      \
+    return metacu::tune::run_arrays(                                           \
+        argc, argv, [] { return size_t(Candidates); }, __VA_ARGS__);           \
   }
 
 #endif

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <cuda_runtime.h>
-#include <metacu/runtime.h>
+#include <metacu/tuned.h>
 
 constexpr int NX = 512, NY = 512, NZ = 256;
 // The input's extents, ghost layer included.
@@ -29,82 +29,57 @@ constexpr int PX = NX + 2, PY = NY + 2;
         .problem_size({NX, NY, NZ})
         .tolerance(1e-5);
 
-@meta for (const metacu::tune_candidate& c : metacu::tune_candidates(space)) {
-__global__ void @(c.name)(float* __restrict__ out, const float* __restrict__ in) {
-  constexpr int bx = @(c.params["block_x"].as_int()), by = @(c.params["block_y"].as_int());
-  constexpr int z_chunk = @(c.params["z_chunk"].as_int());
-  const int x = blockIdx.x * bx + threadIdx.x, y = blockIdx.y * by + threadIdx.y;
-  const int z0 = blockIdx.z * z_chunk;
-  // The input point of output (x, y, z) is (x + 1, y + 1, z + 1).
-  const float* p = in + (size_t(z0 + 1) * PY + y + 1) * PX + x + 1;
-  float* q = out + (size_t(z0) * NY + y) * NX + x;
-  float below = p[-PX * PY], centre = p[0];
-  for (int z = 0; z < z_chunk; ++z) {
-    float above = p[PX * PY];
-    *q = 0.5f * centre + (1.0f / 12) * (below + above + p[-1] + p[1] + p[-PX] + p[PX]);
-    below = centre;
-    centre = above;
-    p += PX * PY;
-    q += NX * NY;
+// Read through tuned_kernels, so that `metacu tune`'s harness is the
+// file's host code without the candidates, compiled once (docs/tune.md).
+@meta metacu::tuned_kernels stencil3d(space, "stencil3d.tuning.json",
+    metacu::params({{"block_x", 64}, {"block_y", 16}, {"z_chunk", 16}}));
+
+@meta for (const metacu::tuned_kernel& k : stencil3d) {
+__global__ void @(k.name)(float* __restrict__ out, const float* __restrict__ in) {
+  @meta for enum (auto arch : nvvm_arch_t) {
+    if codegen (__nvvm_arch == arch) {
+      @meta const metacu::json& c = k.params(arch);
+      constexpr int bx = @(c["block_x"].as_int()), by = @(c["block_y"].as_int());
+      constexpr int z_chunk = @(c["z_chunk"].as_int());
+      const int x = blockIdx.x * bx + threadIdx.x, y = blockIdx.y * by + threadIdx.y;
+      const int z0 = blockIdx.z * z_chunk;
+      // The input point of output (x, y, z) is (x + 1, y + 1, z + 1).
+      const float* p = in + (size_t(z0 + 1) * PY + y + 1) * PX + x + 1;
+      float* q = out + (size_t(z0) * NY + y) * NX + x;
+      float below = p[-PX * PY], centre = p[0];
+      for (int z = 0; z < z_chunk; ++z) {
+        float above = p[PX * PY];
+        *q = 0.5f * centre + (1.0f / 12) * (below + above + p[-1] + p[1] + p[-PX] + p[PX]);
+        below = centre;
+        centre = above;
+        p += PX * PY;
+        q += NX * NY;
+      }
+    }
   }
 }
 }
 
-#ifdef METACU_TUNE
-#include <metacu/tune.h>
-
-struct stencil3d_kernel {
-  const char* name;
-  void (*kernel)(float*, const float*);
-  int bx, by, z_chunk;
-};
-const stencil3d_kernel kernels[] = {
-  @meta for (const metacu::tune_candidate& c : metacu::tune_candidates(space)) {
-    {c.name, @(c.name), @(c.params["block_x"].as_int()), @(c.params["block_y"].as_int()),
-     @(c.params["z_chunk"].as_int())},
-  }
-};
+const metacu::tuned_table<void(float*, const float*)> stencil3d_kernels = @(stencil3d.host_table());
 
 // Inputs in [-1, 1); the outputs of the first and last planes and of every
 // 17th (17 is prime to every chunk) checked against the CPU in double.
-struct stencil3d_problem {
-  std::vector<float> in, out;
-  float *din = nullptr, *dout = nullptr;
-
-  explicit stencil3d_problem(const std::vector<long long>&)
-      : in(size_t(PX) * PY * (NZ + 2)), out(size_t(NX) * NY * NZ) {
-    unsigned state = 2026u;
-    for (float& v : in) {
-      state = state * 1664525u + 1013904223u;
-      v = float(state >> 8) / float(1u << 23) - 1.0f;
-    }
-    METACU_CHECK(cudaMalloc(&din, in.size() * sizeof(float)));
-    METACU_CHECK(cudaMalloc(&dout, out.size() * sizeof(float)));
-    METACU_CHECK(cudaMemcpy(din, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice));
-  }
-  size_t candidates() const { return sizeof kernels / sizeof kernels[0]; }
-  void clear() { METACU_CHECK(cudaMemset(dout, 0xff, out.size() * sizeof(float))); } // NaN
-  void launch(size_t i) {
-    const stencil3d_kernel& k = kernels[i];
-    k.kernel<<<dim3(NX / k.bx, NY / k.by, NZ / k.z_chunk), dim3(k.bx, k.by)>>>(dout, din);
-  }
-  double error() {
-    METACU_CHECK(cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    auto at = [&](int x, int y, int z) { return double(in[(size_t(z) * PY + y) * PX + x]); };
-    double e = 0;
-    for (int z = 0; z < NZ; ++z)
-      if (z == NZ - 1 || z % 17 == 0)
-      for (int y = 0; y < NY; ++y)
-        for (int x = 0; x < NX; ++x) {
-          double r = 0.5 * at(x + 1, y + 1, z + 1) +
-                     (1.0 / 12) * (at(x + 1, y + 1, z) + at(x + 1, y + 1, z + 2) + at(x, y + 1, z + 1) +
-                                   at(x + 2, y + 1, z + 1) + at(x + 1, y, z + 1) + at(x + 1, y + 2, z + 1));
-          double d = std::fabs(out[(size_t(z) * NY + y) * NX + x] - r);
-          if (!(d <= e))
-            e = std::isnan(d) ? INFINITY : d;
-        }
-    return e;
-  }
-};
-METACU_TUNE_MAIN(stencil3d_problem)
-#endif
+METACU_TUNE_ARRAYS(stencil3d_kernels.size(), [](metacu::tune::arrays& io) {
+  std::vector<float> in = io.uniform<float>(size_t(PX) * PY * (NZ + 2));
+  const float* din = io.input(in);
+  auto at = [&in](size_t x, size_t y, size_t z) { return double(in[(z * PY + y) * PX + x]); };
+  float* dout = io.output<float>(
+      size_t(NX) * NY * NZ,
+      [&](size_t i) {
+        size_t x = i % NX, y = i / NX % NY, z = i / (size_t(NX) * NY);
+        return 0.5 * at(x + 1, y + 1, z + 1) +
+               (1.0 / 12) * (at(x + 1, y + 1, z) + at(x + 1, y + 1, z + 2) + at(x, y + 1, z + 1) +
+                             at(x + 2, y + 1, z + 1) + at(x + 1, y, z + 1) + at(x + 1, y + 2, z + 1));
+      },
+      [](size_t i) { size_t z = i / (size_t(NX) * NY); return z == NZ - 1 || z % 17 == 0; });
+  return [=](size_t i) {
+    const metacu::tuned_config& p = stencil3d_kernels.config(i);
+    stencil3d_kernels.kernel(i)<<<dim3(NX / p["block_x"], NY / p["block_y"], NZ / p["z_chunk"]),
+                                  dim3(p["block_x"], p["block_y"])>>>(dout, din);
+  };
+})

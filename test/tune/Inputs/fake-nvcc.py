@@ -18,13 +18,16 @@
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
 # FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
+# (its candidates' parameters too for a bundle's one harness, --table:
+# logged to FAKE_TABLE_LOG)
 # times its candidates (FAKE_CANDIDATE_S seconds each): candidate 1 corrupts the context (the harness reports
 # it and exits 3), candidate 4 kills the process, candidate 6 hangs, the
 # others are correct.
 #
 # FAKE_DEVICE=CACHE.json makes it a replay instead: every candidate's outcome
 # is what the Kernel Tuner cache recorded for its parameters (the bundle's
-# manifest, found above the source, gives them): its times, or
+# manifest, found above the source, gives them, or, for a bundle's one
+# harness, the parameters it is handed with the candidate): its times, or
 # CompilationFailedConfig (a ptxas error naming it), RuntimeFailedConfig,
 # InvalidConfig (a wrong result). FAKE_KILL_WORKER=NAME:MARKER makes the first
 # harness to reach candidate NAME (while the file MARKER does not exist)
@@ -124,12 +127,30 @@ print(json.dumps({"device": "Fake GPU", "driver": "13.0", "cc": 90}), flush=True
 time.sleep(float(os.environ.get("FAKE_SETUP_S", "0")))
 print(json.dumps({"setup_ms": 100}), flush=True)
 assert sys.argv[1] == "--serve"
+
+
+def looked_up(params):
+    """The cache's record of a candidate of the bundle's one harness, by
+    the parameters it is handed (it was linked before any candidate)."""
+    cache = json.load(open(os.environ["FAKE_DEVICE"]))
+    p = dict(kv.split("=") for kv in params.split(","))
+    spell = lambda k: (str(bool(int(p[k]))) if isinstance(cache["tune_params"][k][0], bool)
+                       else p[k])
+    return cache["cache"][",".join(spell(k) for k in cache["tune_params_keys"])]
+
+
 for line in sys.stdin:
     path, *members = line.rstrip("\\n").split("\\t")
     built = open(path).read().split("\\n")
     for m in members:
-        i, name = m.split(":")
+        # I:NAME, or I:NAME:PARAMS for the bundle's one harness (--table),
+        # each of whose candidates is logged to FAKE_TABLE_LOG.
+        i, name, *params = m.split(":")
         i = int(i)
+        assert bool(params) == ("--table" in sys.argv), m
+        if params:
+            with open(os.environ.get("FAKE_TABLE_LOG", os.devnull), "a") as log:
+                log.write("%d %s %s\\n" % (i, name, params[0]))
         assert name in built, (name, built)
         print(json.dumps({"start": i}), flush=True)
         time.sleep(float(os.environ.get("FAKE_CANDIDATE_S", "0")))
@@ -137,8 +158,10 @@ for line in sys.stdin:
             open(KILL[1], "w").close()
             os.kill(os.getppid(), signal.SIGKILL)
             sys.exit(1)
-        if DEVICE:
-            r = DEVICE[name]
+        r = DEVICE.get(name)
+        if r is None and params and os.environ.get("FAKE_DEVICE"):
+            r = looked_up(params[0])
+        if r is not None:
             if r["time"] == "RuntimeFailedConfig":
                 print(json.dumps({"candidate": i, "status": "runtime",
                                   "reason": "cannot launch: invalid argument"}), flush=True)

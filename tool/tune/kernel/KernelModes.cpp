@@ -112,6 +112,7 @@ static BundleOptions bundleOptions(const KernelModeOptions &O,
   B.RuntimeInclude = Opts.RuntimeInclude;
   B.SourceDir = P.Kernel.SourceDir;
   B.Files = P.Kernel.Files;
+  B.HarnessSource = P.Kernel.HarnessSource;
   B.Strategy = O.Strategy.empty() ? "brute_force" : O.Strategy;
   B.Force = O.Force;
   return B;

@@ -84,10 +84,12 @@ KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
   if (Buf)
     (*Buf)->getBuffer().split(Lines, '\n', -1, false);
   std::vector<DeclaredSpace> Spaces;
+  bool AllTables = !Lines.empty();
   for (llvm::StringRef Line : Lines) {
     auto D = DeclaredSpace::parse(Line, Path);
     if (!D)
       return D.takeError();
+    AllTables &= D->Table;
     // A space handed to tune_candidates twice is described twice.
     if (llvm::none_of(Spaces, [&](const DeclaredSpace &S) {
           return S.Kernel == D->Kernel;
@@ -154,6 +156,8 @@ KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
   for (size_t I = 1; I < Kept.size(); ++I)
     K.Files.emplace_back(Rel(Kept[I]), Kept[I]);
   K.Dependencies = std::move(Expanded->Dependencies);
+  if (AllTables)
+    K.HarnessSource = std::move(Expanded->Text);
   return K;
 }
 

@@ -34,6 +34,11 @@ struct KernelSource {
   /// Every file the expansion read (ExpandedFile::Dependencies): no output
   /// of the run may replace one.
   std::vector<std::string> Dependencies;
+  /// The describe expansion, when every space of the file is read through
+  /// metacu::tuned_kernels: the source of a tuning harness that does not
+  /// depend on the candidates (their table filled at run time); empty
+  /// otherwise.
+  std::string HarnessSource;
 
   /// Expands \p Path for \p Archs and reads the space named \p Kernel, or
   /// the only one the file declares when \p Kernel is empty.

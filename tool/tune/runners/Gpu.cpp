@@ -75,7 +75,48 @@ unsigned GpuRunner::roundSize() const {
   return std::clamp(Workers, 1u, Batch);
 }
 
+void GpuRunner::prebuildHarness() {
+  if (HarnessStarted || Options.Bundle.HarnessSource.empty())
+    return;
+  HarnessStarted = true;
+  std::string Dir = Options.WorkDir + "/harness";
+  BundleOptions B = Options.Bundle;
+  B.Force = true;
+  if (llvm::Error E = writeBundle(Dir, Declared, Space, {}, B,
+                                  [](llvm::ArrayRef<Candidate>) {
+                                    return llvm::Expected<std::string>("");
+                                  })) {
+    llvm::consumeError(std::move(E));
+    return;
+  }
+  auto Python = llvm::sys::findProgramByName(Options.Python);
+  if (!Python)
+    return llvm::consumeError(llvm::errorCodeToError(Python.getError()));
+  std::vector<std::string> Args{*Python,     Dir + "/run.py", "--harness-only",
+                                "--gpus",    Options.Gpus,    "--nvcc",
+                                Options.Nvcc};
+  if (Options.Jobs)
+    Args.insert(Args.end(), {"--jobs", std::to_string(Options.Jobs)});
+  std::vector<char *> Argv;
+  for (std::string &A : Args)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  std::string Log = Dir + "/run.log";
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&Actions, 1, Log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&Actions, 1, 2);
+  pid_t Pid;
+  if (::posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), environ) ==
+      0)
+    HarnessPid = Pid;
+  posix_spawn_file_actions_destroy(&Actions);
+}
+
 llvm::Error GpuRunner::run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
+  prebuildHarness();
   if (Space.size() > Options.RunWideCandidates)
     return runRound(Configs, Done);
   if (ServerPid < 0)
@@ -238,6 +279,8 @@ GpuRunner::~GpuRunner() {
   // The end of its input ends run.py, which ends its harnesses.
   if (ServerPid >= 0)
     llvm::consumeError(stopServing());
+  if (HarnessPid >= 0)
+    ::waitpid(HarnessPid, nullptr, 0);
 }
 
 llvm::Error GpuRunner::runRound(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {

@@ -82,6 +82,15 @@ private:
   llvm::Error stopServing();
   /// A round as a bundle of its own.
   llvm::Error runRound(llvm::ArrayRef<uint32_t> Configs, DoneFn Done);
+  /// Where the file has a harness that does not depend on the candidates
+  /// (BundleOptions::HarnessSource), starts its compile into run.py's cache
+  /// (`run.py --harness-only`, from a bundle of no candidates) before the
+  /// first expansion of candidates, so that the two overlap; the rounds'
+  /// run.py waits for it and finds it built. Once per run; a harness that
+  /// does not start is the rounds' run.py's to build (and report).
+  void prebuildHarness();
+  int HarnessPid = -1;
+  bool HarnessStarted = false;
   std::string ServedDir;
   int ServerPid = -1;
   /// Its standard input (a socket) and output.
