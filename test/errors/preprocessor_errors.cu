@@ -14,6 +14,11 @@
 // RUN: (printf '#ifndef __CUDACC__\n#error not nvcc\n#endif\n'; cat %t/body) > %t/cudacc.cu
 // RUN: for f in cycle comment comment_header error; do not %metacu %t/$f.cu -o %t/$f.gen.cu --arch 80 2>> %t/err.txt || exit 1; test ! -e %t/$f.gen.cu || exit 1; done
 // RUN: FileCheck %s -DDIR=%t < %t/err.txt
+// Audit names the comment too.
+// RUN: not %metacu audit %t/comment.cu %t/comment_header.cu 2> %t/audit.txt
+// RUN: FileCheck %s -DDIR=%t --check-prefix=AUDIT < %t/audit.txt
+// AUDIT-DAG: [[DIR]]/comment.cu:3:1: error: unterminated /* comment
+// AUDIT-DAG: [[DIR]]/comment.h:2:1: error: unterminated /* comment
 // RUN: %metacu %t/cudacc.cu -o %t/cudacc.gen.cu --arch 80
 // RUN: grep -q "__global__ void k" %t/cudacc.gen.cu
 // CHECK: [[DIR]]/{{.*}}.h:1:10: error: #include nested too deeply

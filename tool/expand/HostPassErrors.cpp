@@ -2,13 +2,13 @@
 #include "expand/HostPassErrors.h"
 #include "expand/DialectHeaders.h"
 #include "support/Diagnostic.h"
+#include "support/Tokens.h"
 #include "toolchain/Invocation.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/FrontendActions.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -30,31 +30,6 @@ bool isUserPreprocessorError(DiagnosticsEngine::Level L,
 
 namespace {
 
-/// Where an unterminated block comment starts in \p FID at or after
-/// \p From: Clang does not diagnose one in a region the preprocessor
-/// skips, but it swallows the #endif, and nvcc's preprocessor names it.
-std::optional<unsigned> unterminatedComment(const SourceManager &SM, FileID FID,
-                                            unsigned From) {
-  llvm::StringRef Buf = SM.getBufferData(FID);
-  LangOptions Lang;
-  Lang.CPlusPlus = Lang.CPlusPlus11 = true;
-  Lexer L(SM.getLocForStartOfFile(FID), Lang, Buf.begin(), Buf.begin() + From,
-          Buf.end());
-  // Only in this mode does the lexer return an unterminated comment.
-  L.SetKeepWhitespaceMode(true);
-  clang::Token T;
-  for (bool AtEnd = false; !AtEnd;) {
-    AtEnd = L.LexFromRawLexer(T);
-    if (T.is(tok::eof))
-      break;
-    unsigned Begin = SM.getFileOffset(T.getLocation());
-    llvm::StringRef Text = Buf.substr(Begin, T.getLength());
-    if (Text.starts_with("/*") && (Text.size() < 4 || !Text.ends_with("*/")))
-      return Begin;
-  }
-  return std::nullopt;
-}
-
 /// Keeps the first error of the preprocessor in the user's files.
 class FirstError : public DiagnosticConsumer {
 public:
@@ -74,7 +49,7 @@ public:
     FileID FID = SM.getFileID(Loc);
     E.Offset = SM.getFileOffset(Loc);
     if (Info.getID() == diag::err_pp_unterminated_conditional)
-      if (auto C = unterminatedComment(SM, FID, E.Offset)) {
+      if (auto C = unterminatedBlockComment(SM.getBufferData(FID), E.Offset)) {
         E.Offset = *C;
         E.Message = "unterminated /* comment";
       }
