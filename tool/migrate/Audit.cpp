@@ -22,12 +22,13 @@ using InTreeFn = std::function<bool(llvm::StringRef)>;
 
 /// The pass whose parse would place the most branches that no parsed pass
 /// compiles; none when every branch of every site is placed. Of a site
-/// migrate may not rewrite (\p Rewritable says which files it may), one
-/// pass that compiles a branch of it is enough: only whether it sits in
-/// a host-only function body decides its category (Classify.h), not the
-/// way each branch's code parses, and a parse of a whole library's headers
-/// per branch set was most of an audit's time (CUTLASS: 9 parses of a
-/// unit, 20 s of 24).
+/// migrate may not rewrite (\p Rewritable says which files it may), the
+/// parse of one pass that reaches its #if is enough: only whether it sits
+/// in a host-only function body decides its category (Classify.h), not
+/// the way each branch's code parses, and a parse of a whole library's
+/// headers per branch set was most of an audit's time (CUTLASS: 9 parses
+/// of a unit, 20 s of 24; asking for a pass that takes a branch of each
+/// such site, the unit cost as much as before).
 std::optional<unsigned> nextPassToParse(const Facts &F,
                                         const std::set<unsigned> &Parsed,
                                         const InTreeFn &Rewritable) {
