@@ -13,6 +13,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <cstdio>
 #include <unistd.h>
 
@@ -118,6 +119,12 @@ static const char *const Overview =
 
 int main(int Argc, char **Argv) {
   llvm::InitLLVM X(Argc, Argv);
+  // A write past the file size limit (ulimit -f) then fails with EFBIG and
+  // is reported as a full disk is, the outputs left as they were. The
+  // signal would kill the run, or reach LLVM's crash handler (installed
+  // just now, over any disposition inherited), which dies writing its
+  // stack trace.
+  std::signal(SIGXFSZ, SIG_IGN);
   cl::HideUnrelatedOptions(MetacuCategory);
   cl::SetVersionPrinter(printVersion);
   if (!parseOptions(Argc, Argv, Overview))

@@ -1,6 +1,7 @@
 //===- HostSlice.cpp ------------------------------------------------------===//
 #include "expand/HostSlice.h"
 #include "expand/DialectHeaders.h"
+#include "expand/HostPassErrors.h"
 #include "support/Diagnostic.h"
 #include "toolchain/Invocation.h"
 #include "toolchain/Preambles.h"
@@ -930,6 +931,7 @@ class FatalErrorRecorder : public DiagnosticConsumer {
 public:
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
+    PreprocessorError |= isUserPreprocessorError(L, Info);
     if (L != DiagnosticsEngine::Fatal || Offset || !Info.hasSourceManager())
       return;
     const SourceManager &SM = Info.getSourceManager();
@@ -948,6 +950,9 @@ public:
   }
   std::optional<unsigned> Offset;
   std::string Message;
+  /// An error of the preprocessor in the user's files, which nvcc may meet
+  /// too (HostPassErrors.h).
+  bool PreprocessorError = false;
 };
 
 class SliceAction : public ASTFrontendAction {
@@ -1156,6 +1161,7 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
            Opts.Precompiled, &Preambled);
   if (Fatal.Offset)
     return errorAt(*Fatal.Offset, Fatal.Message);
+  R.PreprocessorError = Fatal.PreprocessorError;
   if (R.Files.empty())
     return llvm::createStringError("cannot parse '%s' for its host "
                                    "declarations",

@@ -118,6 +118,9 @@ struct HostSliceResult {
   /// splicing as the host pass reads the input (DialectHeaders.h) and by
   /// preprocessing as each device pass (NvccPasses.h).
   bool UnfollowedInclude = false;
+  /// The preprocessor met an error in the user's files (HostPassErrors.h
+  /// says whether nvcc's host pass meets it too).
+  bool PreprocessorError = false;
   /// Every file the preprocessor read, the input first.
   std::vector<std::string> Files;
   /// The names meta code uses (as metaIdentifiers records them) that the

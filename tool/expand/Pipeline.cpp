@@ -5,6 +5,7 @@
 #include "expand/Emit.h"
 #include "expand/Execute.h"
 #include "expand/HostCopy.h"
+#include "expand/HostPassErrors.h"
 #include "expand/HostSlice.h"
 #include "expand/Lower.h"
 #include "expand/MetaMacros.h"
@@ -187,6 +188,11 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
   }
   if (auto Err = check(*Scan, *Slice))
     return std::move(Err);
+  // After the checks whose errors say more (a dialect header's #include
+  // cycle, '__nvvm_arch' in '#if').
+  if (Slice->PreprocessorError)
+    if (auto Err = checkHostPassPreprocesses(File, *Scan, Reading))
+      return std::move(Err);
   Clock.lap("host slice");
   if (Slice->UnfollowedInclude) {
     if (auto Err = checkNvccPasses(File, *Scan, Archs, Opts))

@@ -49,6 +49,9 @@ struct AuditOptions {
   /// Shared by the audits of a tree's units: a header's conditionals are
   /// placed by one parse (PlacementCache.h).
   std::shared_ptr<PlacementCache> Placements;
+  /// Called with each pass the audit parses, its dearest step (a parse of
+  /// every header the file includes): for measurements and tests.
+  std::function<void(unsigned Pass)> OnParse;
 };
 
 /// Audits \p Path and the local (non-system) headers it includes. The

@@ -7,6 +7,7 @@
 #include "toolchain/Invocation.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -881,9 +882,11 @@ public:
         return;
       }
       if (P.isValid()) {
-        Stop = llvm::make_error<SourceError>(
-            P.getFilename(), LineCol{P.getLine(), P.getColumn()}, std::nullopt,
-            std::move(Text));
+        LineCol At{P.getLine(), P.getColumn()};
+        if (Info.getID() == diag::err_pp_unterminated_conditional)
+          At = unterminatedCommentAt(Info, Text).value_or(At);
+        Stop = llvm::make_error<SourceError>(P.getFilename(), At, std::nullopt,
+                                             std::move(Text));
         return;
       }
     }
@@ -913,6 +916,23 @@ private:
         std::to_string(SM.getExpansionLineNumber(Loc)) + ":" +
             std::to_string(SM.getExpansionColumnNumber(Loc)) + ": " +
             Msg.str().str());
+  }
+
+  /// An unterminated conditional whose skipped text holds a block comment
+  /// never closed is reported at the comment, as nvcc's preprocessor
+  /// reports it (the comment swallowed the #endif).
+  static std::optional<LineCol> unterminatedCommentAt(const Diagnostic &Info,
+                                                      std::string &Text) {
+    const SourceManager &SM = Info.getSourceManager();
+    SourceLocation Loc = SM.getExpansionLoc(Info.getLocation());
+    FileID FID = SM.getFileID(Loc);
+    std::optional<unsigned> C =
+        unterminatedBlockComment(SM.getBufferData(FID), SM.getFileOffset(Loc));
+    if (!C)
+      return std::nullopt;
+    Text = "unterminated /* comment" +
+           Text.substr(std::min(Text.size(), Text.find(" (compiling for")));
+    return LineCol{SM.getLineNumber(FID, *C), SM.getColumnNumber(FID, *C)};
   }
 
   static bool isPreprocessor(const Diagnostic &Info) {

@@ -77,6 +77,28 @@ static void pairBrackets(std::vector<Token> &Toks) {
   }
 }
 
+std::optional<unsigned> unterminatedBlockComment(llvm::StringRef Text,
+                                                 unsigned From) {
+  clang::LangOptions LO = cudaLangOptions();
+  clang::SourceLocation Base = clang::SourceLocation::getFromRawEncoding(1);
+  clang::Lexer L(Base, LO, Text.data(), Text.data() + From,
+                 Text.data() + Text.size());
+  // Only in this mode does the lexer return an unterminated comment.
+  L.SetKeepWhitespaceMode(true);
+  clang::Token T;
+  for (bool AtEnd = false; !AtEnd;) {
+    AtEnd = L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    unsigned Begin = T.getLocation().getRawEncoding() - Base.getRawEncoding();
+    llvm::StringRef Spelling = Text.substr(Begin, T.getLength());
+    if (Spelling.starts_with("/*") &&
+        (Spelling.size() < 4 || !Spelling.ends_with("*/")))
+      return Begin;
+  }
+  return std::nullopt;
+}
+
 std::vector<Token> lexRaw(llvm::StringRef Text, llvm::ArrayRef<Range> Skipped) {
   std::vector<Token> Toks;
   clang::LangOptions LO = cudaLangOptions();

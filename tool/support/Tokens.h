@@ -70,6 +70,14 @@ struct Token {
 std::vector<Token> lexRaw(llvm::StringRef Text,
                           llvm::ArrayRef<Range> Skipped = {});
 
+/// Where a block comment that \p Text never closes starts, at or after
+/// \p From (a complete buffer, NUL-terminated). Clang does not diagnose
+/// one in a region the preprocessor skips, where it swallows the #endif
+/// ("unterminated conditional directive"); nvcc's preprocessor names the
+/// comment.
+std::optional<unsigned> unterminatedBlockComment(llvm::StringRef Text,
+                                                 unsigned From);
+
 /// Whether a bracket in one of \p Regions pairs with none or with one
 /// outside that region: where the text the preprocessor keeps pairs them
 /// otherwise.

@@ -310,6 +310,57 @@ TEST_F(AuditFileTest, EachBranchIsParsedByAPassThatTakesIt) {
   EXPECT_EQ(S.Directives[1].TakenBy, mask({0, 75}));
 }
 
+TEST_F(AuditFileTest, AHeaderOutsideTheTreeIsParsedByOnePass) {
+  // Each pass set takes another branch of the header's conditionals. Of a
+  // header migrate does not rewrite, one parse says all its category
+  // needs (whether a site sits in a host-only function body); of the
+  // audited file, every branch set is parsed.
+  const char *Code = R"(__device__ inline int width() {
+#if __CUDA_ARCH__ >= 900
+  return 4;
+#elif __CUDA_ARCH__ >= 800
+  return 2;
+#else
+  return 1;
+#endif
+}
+inline int host_width() {
+#ifdef __CUDA_ARCH__
+  return 0;
+#else
+  return 1;
+#endif
+}
+)";
+  Tmp.write("lib/width.cuh", Code);
+  std::string Path = Tmp.write(
+      "k.cu", "#include \"lib/width.cuh\"\n__global__ void k(int *x) { *x "
+              "= width(); }\n");
+  AuditOptions O = options();
+  std::vector<unsigned> Parsed;
+  O.OnParse = [&](unsigned Pass) { Parsed.push_back(Pass); };
+  auto Audit = auditFile(Path, O);
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  EXPECT_EQ(Parsed.size(), 1u);
+  ASSERT_EQ(Audit->size(), 2u);
+  ASSERT_EQ((*Audit)[1].Sites.size(), 2u);
+  EXPECT_EQ((*Audit)[1].Sites[0].Category, SiteCategory::NotConvertible);
+  EXPECT_EQ((*Audit)[1].Sites[0].Reason, OutsideTree);
+  // The host-only function's test is still found.
+  EXPECT_EQ((*Audit)[1].Sites[1].Category, SiteCategory::Hazard)
+      << (*Audit)[1].Sites[1].Reason;
+
+  // The same code in the audited file: a parse per branch set.
+  std::string Own =
+      Tmp.write("own.cu", std::string(Code) + "__global__ void k(int *x) { *x "
+                                              "= width(); }\n");
+  Parsed.clear();
+  auto OwnAudit = auditFile(Own, O);
+  ASSERT_TRUE(static_cast<bool>(OwnAudit))
+      << llvm::toString(OwnAudit.takeError());
+  EXPECT_GE(Parsed.size(), 3u);
+}
+
 TEST_F(AuditFileTest, ReadsTheToolkitAsNvccDoes) {
   // libcu++ lives under include/cccl, which only nvcc.profile names.
   std::string Path = Tmp.write("k.cu", R"(#include <cuda/std/type_traits>

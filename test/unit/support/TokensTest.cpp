@@ -135,3 +135,14 @@ TEST(TokensTest, DeepNestingPairsInLinearTime) {
 }
 
 } // namespace
+
+TEST(TokensTest, AnUnterminatedBlockCommentIsFoundAfterTheOffset) {
+  std::string Text = "#if 0\n\"/*\" // /*\n/* closed */ /* never closed\n";
+  std::optional<unsigned> At = unterminatedBlockComment(Text, 0);
+  ASSERT_TRUE(At.has_value());
+  EXPECT_EQ(*At, Text.find("/* never"));
+  EXPECT_FALSE(unterminatedBlockComment("/* closed */\nint x;\n", 0));
+  // Before the offset, a comment is not looked at.
+  std::string Closed = "/* x */ int y; /* z";
+  EXPECT_FALSE(unterminatedBlockComment(Closed, Closed.size()));
+}
