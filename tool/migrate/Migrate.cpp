@@ -150,6 +150,56 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
   return llvm::join(Chain, " / ");
 }
 
+/// The edits that put the 'if codegen' chain of conditional \p S (Site::
+/// ThisBuild) before it, under `#if` S.ThisBuild, each branch the passes
+/// compile written again in it, and make the conditional as written that
+/// `#if`'s `#elif` (an '#ifdef X' becomes '#elif defined(X)').
+static std::string guardSite(const Site &S, llvm::StringRef Text,
+                             const LineTable &Lines, std::vector<Edit> &Edits) {
+  std::string Indent = indentFor(Lines, S);
+  const SiteDirective &First = S.Directives.front();
+  std::string Break = Lines.lineBreak(Lines.lineOf(First.End - 1)).str();
+  std::string DirIndent = leadingSpace(Lines.text(First.Line)).str();
+  std::string Out = DirIndent + "#if " + S.ThisBuild + Break;
+  std::vector<std::string> Chain{"#if " + S.ThisBuild};
+  bool Opened = false;
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
+    const SiteDirective &D = S.Directives[I];
+    if (!D.TakenBy)
+      continue;
+    std::string Code;
+    if (D.IsElse) {
+      Code = "} else {";
+      Chain.push_back("else");
+    } else {
+      std::string Head = S.Category == SiteCategory::LocalDeclaration && !Opened
+                             ? "using if codegen ("
+                             : "if codegen (";
+      Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
+      Chain.push_back(Head + D.Codegen + ")");
+    }
+    Out += Indent + Code + Break +
+           Text.slice(D.End, S.Directives[I + 1].Begin).str();
+    Opened = true;
+  }
+  Out += Indent + "}" + Break;
+  Chain.push_back("#elif as written");
+  Edits.push_back({First.Begin, First.Begin, Out});
+  llvm::StringRef Dir = llvm::StringRef(First.Text).ltrim("# \t");
+  size_t Keyword = Text.find("if", First.Begin);
+  if (Dir.consume_front("ifdef") || Dir.consume_front("ifndef")) {
+    bool Not = llvm::StringRef(First.Text).contains("ifndef");
+    std::string Test =
+        (Not ? "!defined(" : "defined(") + Dir.trim().str() + ")";
+    Edits.push_back({First.Begin, First.End,
+                     lineWith(DirIndent, "#elif " + Test, First, Lines)});
+  } else {
+    Edits.push_back({static_cast<unsigned>(Keyword),
+                     static_cast<unsigned>(Keyword) + 2, "elif"});
+  }
+  return llvm::join(Chain, " / ");
+}
+
 /// The one branch of \p S that the passes of \p Assumed compile, if it
 /// is one: every pass among them that reaches the conditional takes it.
 static std::optional<size_t> liveBranch(const Site &S, uint64_t Assumed) {
@@ -232,7 +282,8 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                          S.Reason);
       continue;
     }
-    std::string Chain = convertSite(S, Text, Lines, Edits);
+    std::string Chain = S.ThisBuild.empty() ? convertSite(S, Text, Lines, Edits)
+                                            : guardSite(S, Text, Lines, Edits);
     M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
                        " -> " + Chain);
   }

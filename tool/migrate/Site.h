@@ -111,6 +111,14 @@ struct Site {
   /// Conditionals: the passes that reach it (and compile one of its
   /// branches or none).
   uint64_t Reached = 0;
+  /// Converted conditionals whose conditions test another build's names
+  /// and the architecture together (`defined(AMD_MFMA_AVAILABLE) ||
+  /// defined(TURING_MMA_AVAILABLE)`): the condition that those names have
+  /// this build's values (`!defined(AMD_MFMA_AVAILABLE) &&
+  /// !defined(GGML_USE_HIP)`), under which the 'if codegen' chain goes,
+  /// the conditional as written in its '#elif' for the other builds.
+  /// Empty for none.
+  std::string ThisBuild;
 };
 
 struct FileAudit {
