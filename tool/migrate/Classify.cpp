@@ -402,13 +402,10 @@ keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
              "passes here compile " +
              (Live.empty() ? std::string("none of them")
                            : "only the #else at line " + Line(Live.front()));
-    if (Begin > 0) {
-      S.Directives[Begin].ElseOfKept = true;
-      // The '#else' takes the directive's line: the chain opens beside
-      // the branch's code.
-      if (Live.front() == Begin)
-        NeedFirst(Begin);
-    }
+    // After kept directives, the '#else' takes the directive's line: the
+    // chain opens beside the branch's code.
+    if (Begin > 0 && Live.front() == Begin)
+      NeedFirst(Begin);
     // Closed beside the code of its last live branch: before the kept
     // directives after it or the #endif.
     if (End < N || Begin > 0)

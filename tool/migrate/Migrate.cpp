@@ -102,7 +102,9 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
       continue;
     }
     unsigned Next = S.Directives[I + 1].Begin;
-    if (D.ElseOfKept) {
+    // The architecture's first directive after kept ones: their '#else'.
+    bool ElseOfKept = I > 0 && S.Directives[I - 1].Kept;
+    if (ElseOfKept) {
       Edits.push_back({D.Begin, D.End, lineWith("", "#else", D, Lines)});
       Chain.push_back("#else");
     }
@@ -110,7 +112,7 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
       // Compiled for no supported architecture: the branch goes, with
       // its directive. Its line breaks stay, so that __LINE__ below it
       // (asserts, error messages) is what it was.
-      unsigned From = D.ElseOfKept ? D.End : D.Begin;
+      unsigned From = ElseOfKept ? D.End : D.Begin;
       Edits.push_back({From, Next, lineBreaksOf(Lines, From, Next)});
       continue;
     }
@@ -126,7 +128,7 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
       Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
       Chain.push_back(Head + D.Codegen + ")");
     }
-    if (D.ElseOfKept)
+    if (ElseOfKept)
       Beside[D.BodyFirst] = Code + " ";
     else
       Edits.push_back({D.Begin, D.End, lineWith(Indent, Code, D, Lines)});

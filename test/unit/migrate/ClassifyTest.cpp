@@ -426,7 +426,7 @@ TEST_F(ClassifyTest, KeptDirectivesFirstEncloseTheChain) {
   Site S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
   EXPECT_TRUE(S.Directives[0].Kept);
-  EXPECT_TRUE(S.Directives[1].ElseOfKept);
+  EXPECT_FALSE(S.Directives[1].Kept);
   EXPECT_EQ(S.Directives[1].Codegen, "(int)__nvvm_arch >= 80");
   EXPECT_EQ(S.Directives[1].BodyFirst,
             llvm::StringRef(Text).find("return x + 2"));

@@ -272,15 +272,14 @@ TEST(MigrateTest, ValueUsesOnCrLines) {
 }
 
 /// A conditional with kept directives, as Classify marks it: \p Kept
-/// directives stay, \p ElseOfKept the first of the architecture's after
-/// them; braces go beside the branches' first and last tokens.
+/// directives stay, the first of the architecture's after them their
+/// #else; braces go beside the branches' first and last tokens.
 Site nested(llvm::StringRef Text, std::vector<llvm::StringRef> Markers,
             std::vector<std::string> Codegen, std::vector<bool> Kept) {
   Site S = conditional(Text, Markers, Codegen, SiteCategory::Statement);
   for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
     SiteDirective &D = S.Directives[I];
     D.Kept = Kept[I];
-    D.ElseOfKept = I > 0 && Kept[I - 1] && !Kept[I];
     if (D.Kept)
       D.Codegen.clear();
     unsigned Next = S.Directives[I + 1].Begin;
