@@ -268,20 +268,20 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
     std::string Body = Buf.slice(Begin, End).str();
     for (const metacu::Token &T : lexRaw(Body))
       if (T.InDirective || T.isIdent("__CUDA_ARCH__"))
-        return Both + "; the branch at line " +
-               std::to_string(S.Directives[I].Line) +
-               ", which the 'if codegen' chain for this build would write "
-               "again, holds " +
+        return Both + ", and its branch at line " +
+               std::to_string(S.Directives[I].Line) + " holds " +
                (T.InDirective ? "a preprocessor directive" : "__CUDA_ARCH__") +
-               " (line " + std::to_string(Lines.lineOf(Begin + T.Offset)) + ")";
+               " (line " + std::to_string(Lines.lineOf(Begin + T.Offset)) +
+               "): the 'if codegen' chain for this build would write the "
+               "branch again, and migrate rewrites or keeps such a line in "
+               "one place";
   }
   auto Uses = F.LineUsesEnd.find(G.File);
   if (Uses != F.LineUsesEnd.end() && Uses->second > S.Directives[0].Begin)
-    return Both +
-           "; the 'if codegen' chain for this build beside it would "
-           "move the lines below, and __LINE__ is expanded there "
-           "(line " +
-           std::to_string(Lines.lineOf(Uses->second - 1)) + ")";
+    return Both + ", and __LINE__ is expanded below it (line " +
+           std::to_string(Lines.lineOf(Uses->second - 1)) +
+           "): the 'if codegen' chain for this build beside it would move "
+           "the lines below";
   S.ThisBuild = llvm::join(Undefined, " && ");
   return std::nullopt;
 }

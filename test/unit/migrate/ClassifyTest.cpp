@@ -520,8 +520,10 @@ TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureStaysWhereItMust) {
   F.LineUsesEnd["k.cu"] = std::string(MsvcFirst).rfind('}') + 1;
   S = classify(Mixed());
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
-  EXPECT_TRUE(contains(S.Reason, "would move the lines below, and __LINE__ "
-                                 "is expanded there (line 9)"))
+  EXPECT_TRUE(contains(S.Reason, "together, and __LINE__ is expanded below "
+                                 "it (line 9): the 'if codegen' chain for "
+                                 "this build beside it would move the lines "
+                                 "below"))
       << S.Reason;
   for (const SiteDirective &D : S.Directives)
     EXPECT_EQ(D.Codegen, "");
@@ -545,10 +547,10 @@ TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureWithADirectiveStays) {
   G.Tests = {{G.Dirs[0], {"GGML_USE_HIP", "__CUDA_ARCH__"}}};
   Site S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
-  EXPECT_TRUE(contains(S.Reason, "the branch at line 2, which the 'if "
+  EXPECT_TRUE(contains(S.Reason, "together, and its branch at line 2 holds "
+                                 "a preprocessor directive (line 3): the 'if "
                                  "codegen' chain for this build would write "
-                                 "again, holds a preprocessor directive "
-                                 "(line 3)"))
+                                 "the branch again"))
       << S.Reason;
 }
 
