@@ -188,16 +188,17 @@ static std::string guardSite(const Site &S, llvm::StringRef Text,
   Chain.push_back("#elif as written");
   Edits.push_back({First.Begin, First.Begin, Out});
   llvm::StringRef Dir = llvm::StringRef(First.Text).ltrim("# \t");
-  size_t Keyword = Text.find("if", First.Begin);
-  if (Dir.consume_front("ifdef") || Dir.consume_front("ifndef")) {
-    bool Not = llvm::StringRef(First.Text).contains("ifndef");
+  bool IfDef = Dir.consume_front("ifdef");
+  bool IfNDef = !IfDef && Dir.consume_front("ifndef");
+  if (IfDef || IfNDef) {
     std::string Test =
-        (Not ? "!defined(" : "defined(") + Dir.trim().str() + ")";
+        (IfNDef ? "!defined(" : "defined(") + Dir.trim().str() + ")";
     Edits.push_back({First.Begin, First.End,
                      lineWith(DirIndent, "#elif " + Test, First, Lines)});
   } else {
-    Edits.push_back({static_cast<unsigned>(Keyword),
-                     static_cast<unsigned>(Keyword) + 2, "elif"});
+    // '#if' (the first 'if' of its line) becomes '#elif'.
+    unsigned Keyword = Text.find("if", First.Begin);
+    Edits.push_back({Keyword, Keyword + 2, "elif"});
   }
   return llvm::join(Chain, " / ");
 }
