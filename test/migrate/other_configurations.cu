@@ -6,9 +6,9 @@
 // conditional around the 'if codegen' chain (inside the chain's last
 // 'else' after the architecture's branches), which nvcc's passes evaluate
 // as before, every line where it was. A condition that tests another name
-// and the architecture together stays as it is. A branch whose condition
-// tests the architecture alone, or a named constant, and that no pass
-// compiles (an older GPU's) is dropped as before.
+// and the architecture together is mixed_conditions.cu's form. A branch
+// whose condition tests the architecture alone, or a named constant, and
+// that no pass compiles (an older GPU's) is dropped as before.
 #include <cuda_runtime.h>
 
 #define CC_VOLTA 700
@@ -19,7 +19,7 @@
 #endif
 
 __device__ int before(int X) {
-#if defined(_MSC_VER) && !defined(__CUDA_ARCH__) // AUDIT: not-convertible
+#if defined(_MSC_VER) && !defined(__CUDA_ARCH__) // AUDIT: statement
   return X + 1;
 #elif defined(__CUDA_ARCH__)
   return X + 2;

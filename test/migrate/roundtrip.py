@@ -10,7 +10,11 @@ For each fixture:
     id (scripts/nvcc_module_id.py: nvcc names internal-linkage entities
     after it, and its code follows the names), comment and .file lines,
     which name the compiled file, left out;
-  * `// PTX: sm_XX has|lacks TEXT` lines hold for the migrated PTX.
+  * `// PTX: sm_XX has|lacks TEXT` lines hold for the migrated PTX;
+  * for each `// OTHER-BUILD: FLAGS` line, the original and the migrated
+    file preprocess alike (`nvcc -E` of the host pass, `-D`s of another
+    build in FLAGS: a HIP, MUSA or MSVC configuration), line markers left
+    out: the other build compiles what it did, with or without metacu.
 
 With --tree DIR, the same over a whole tree in one `metacu migrate DIR`
 call: the annotations of every file (headers included) and the PTX of
@@ -63,13 +67,25 @@ def compared_ptx(nvcc, source, arch, out, includes, id_file):
                    if not line.lstrip().startswith(("//", ".file")))
 
 
+def preprocessed(nvcc, source, flags):
+    """SOURCE as the host pass of nvcc with FLAGS preprocesses it, less
+    line markers and blank lines."""
+    text = run([nvcc, "-E", "-x", "cu", source] + flags)
+    return [l for l in text.splitlines()
+            if l.strip() and not l.startswith("#")]
+
+
 def check(metacu, nvcc, runtime, fixture, pool):
     errors = []
     name = os.path.basename(fixture)
     text = open(fixture).read().splitlines()
     expected = {}
     ptx_checks = []
+    other_builds = []
     for n, line in enumerate(text, 1):
+        m = re.search(r"// OTHER-BUILD: (.*)$", line)
+        if m:
+            other_builds.append(m.group(1).split())
         m = re.search(r"// AUDIT: ([\w-]+)", line)
         if m:
             expected[n] = m.group(1)
@@ -100,6 +116,11 @@ def check(metacu, nvcc, runtime, fixture, pool):
                 errors.append("%s:%d: unexpected %s site" % (name, line, cat))
         converted = sum(1 for s in sites.values() if s[0] == "converted")
         migrated = os.path.join(tmp, name)
+        for flags in other_builds:
+            if preprocessed(nvcc, fixture, flags) != preprocessed(nvcc, migrated,
+                                                                  flags):
+                errors.append("%s: with %s the migrated file preprocesses "
+                              "differently" % (name, " ".join(flags)))
         generated = os.path.join(tmp, name[:-3] + ".gen.cu")
         run([metacu, migrated, "-o", generated, "--arch", ",".join(ARCHS)])
         id_file = MID.write_module_id(os.path.join(tmp, "module_id"), name, name)

@@ -138,17 +138,17 @@ public:
 
   void If(SourceLocation Loc, SourceRange Cond, ConditionValueKind) override {
     if (tracked(Loc))
-      Stack.push_back({Loc, conditionTests(Cond)});
+      push(Loc, conditionTests(Cond));
   }
   void Elif(SourceLocation Loc, SourceRange Cond, ConditionValueKind,
             SourceLocation) override {
     if (auto *C = innermost(Loc))
-      C->Tests |= conditionTests(Cond);
+      C->add(Loc, conditionTests(Cond));
   }
   void Ifdef(SourceLocation Loc, const clang::Token &Name,
              const MacroDefinition &) override {
     if (tracked(Loc))
-      Stack.push_back({Loc, nameTests(Name.getIdentifierInfo())});
+      push(Loc, nameTests(Name.getIdentifierInfo()));
   }
   void Ifndef(SourceLocation Loc, const clang::Token &Name,
               const MacroDefinition &) override {
@@ -157,7 +157,7 @@ public:
   void Elifdef(SourceLocation Loc, const clang::Token &Name,
                const MacroDefinition &) override {
     if (auto *C = innermost(Loc))
-      C->Tests |= nameTests(Name.getIdentifierInfo());
+      C->add(Loc, nameTests(Name.getIdentifierInfo()));
   }
   void Elifndef(SourceLocation Loc, const clang::Token &Name,
                 const MacroDefinition &MD) override {
@@ -193,7 +193,11 @@ public:
       R.CompilerConditional.push_back(Block);
       return;
     }
-    R.ArchConditional.push_back(Block);
+    // The branches before the first directive that tests __CUDA_ARCH__
+    // are chosen alike in every pass: a meta construct may stand there
+    // (migrate's `#if !defined(GGML_USE_HIP)` 'if codegen' chain `#elif`
+    // a condition of the architecture's).
+    R.ArchConditional.push_back({SM.getFileOffset(C.ArchFrom), Block.End});
   }
 
 private:
@@ -387,8 +391,20 @@ private:
 
   struct Cond {
     SourceLocation Loc;
-    unsigned Tests;
+    unsigned Tests = 0;
+    /// The first of its directives whose condition tests __CUDA_ARCH__.
+    SourceLocation ArchFrom;
+    void add(SourceLocation At, unsigned T) {
+      if ((T & TestsArch) && ArchFrom.isInvalid())
+        ArchFrom = At;
+      Tests |= T;
+    }
   };
+
+  void push(SourceLocation Loc, unsigned Tests) {
+    Stack.push_back({Loc});
+    Stack.back().add(Loc, Tests);
+  }
 
   /// The innermost open conditional of the file holding \p Loc, if it is
   /// tracked. A header's conditional it left open (an error) is dropped.

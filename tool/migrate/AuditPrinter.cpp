@@ -168,6 +168,8 @@ private:
           J.value(V);
       });
       J.attribute("reason", S.Reason);
+      if (!S.ThisBuild.empty())
+        J.attribute("this_build", S.ThisBuild);
       J.attributeArray("directives", [&] {
         for (const SiteDirective &D : S.Directives)
           directive(D);

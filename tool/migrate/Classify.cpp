@@ -223,6 +223,69 @@ bool testsArch(const Group &G, size_t I, const Facts &F) {
          });
 }
 
+/// A conditional whose conditions test another build's names (a host
+/// compiler's, the platform's, the build's) and the architecture together
+/// (`#if defined(AMD_MFMA_AVAILABLE) || defined(TURING_MMA_AVAILABLE)`):
+/// its branches are the other build's choice as much as the
+/// architecture's, and no part of the condition alone says which (a
+/// derived macro may be defined under the other build's names too:
+/// TURING_MMA_AVAILABLE under `!defined(GGML_USE_HIP)`). Where those names
+/// have the values they have here, the passes' branches are the
+/// architecture's choice, which 'if codegen' makes; elsewhere the
+/// conditional chooses as it did: `#if K` 'if codegen' chain `#elif`
+/// (the conditional as written) `#endif`, where K says the other names
+/// are as here, each undefined (a name some pass defines here stays:
+/// its value would need spelling). The branches come twice, so the
+/// lines below move: only where no pass expands __LINE__ from the
+/// conditional on in its file (nothing compiled depends on those lines),
+/// and where no branch holds a directive or __CUDA_ARCH__ (which migrate
+/// would rewrite in one copy). Marks \p S, or returns why it cannot be
+/// done.
+std::optional<std::string> guardThisBuild(Site &S, const Group &G,
+                                          const Facts &F, llvm::StringRef Buf,
+                                          size_t Mixed,
+                                          const std::string &Name) {
+  const LineTable &Lines = F.linesOf(G.File);
+  std::string Both = "its condition at line " +
+                     std::to_string(S.Directives[Mixed].Line) + " tests '" +
+                     Name + "' and the architecture together";
+  std::set<std::string> Others(G.Under.begin(), G.Under.end());
+  for (const auto &[Dir, Names] : G.Tests)
+    Others.insert(Names.begin(), Names.end());
+  std::vector<std::string> Undefined;
+  for (const std::string &N : Others) {
+    if (isArchName(N, G, F))
+      continue;
+    if (F.DefinedTests.count(N))
+      return Both + ", and '" + N +
+             "' is a macro here: migrate keeps the other builds' choice "
+             "under a test that their names are undefined";
+    Undefined.push_back("!defined(" + N + ")");
+  }
+  size_t N = S.Directives.size() - 1;
+  for (size_t I = 0; I < N; ++I) {
+    unsigned Begin = S.Directives[I].End, End = S.Directives[I + 1].Begin;
+    std::string Body = Buf.slice(Begin, End).str();
+    for (const metacu::Token &T : lexRaw(Body))
+      if (T.InDirective || T.isIdent("__CUDA_ARCH__"))
+        return Both + ", and its branch at line " +
+               std::to_string(S.Directives[I].Line) + " holds " +
+               (T.InDirective ? "a preprocessor directive" : "__CUDA_ARCH__") +
+               " (line " + std::to_string(Lines.lineOf(Begin + T.Offset)) +
+               "): the 'if codegen' chain for this build would write the "
+               "branch again, and migrate rewrites or keeps such a line in "
+               "one place";
+  }
+  auto Uses = F.LineUsesEnd.find(G.File);
+  if (Uses != F.LineUsesEnd.end() && Uses->second > S.Directives[0].Begin)
+    return Both + ", and __LINE__ is expanded below it (line " +
+           std::to_string(Lines.lineOf(Uses->second - 1)) +
+           "): the 'if codegen' chain for this build beside it would move "
+           "the lines below";
+  S.ThisBuild = llvm::join(Undefined, " && ");
+  return std::nullopt;
+}
+
 /// The branch [\p Begin, \p End) of \p Buf: the offset of its first token
 /// and the end of its last, where neither is on a preprocessor directive
 /// line (where a brace beside them would be part of the directive).
@@ -280,10 +343,7 @@ keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
     if (!Name)
       continue;
     if (testsArch(G, I, F))
-      return "its condition at line " + Line(I) + " tests '" + *Name +
-             "' and the architecture together: the branch is another "
-             "build's choice as much as the architecture's, which neither "
-             "'if codegen' nor an #if around it keeps alone";
+      return guardThisBuild(S, G, F, Buf, I, *Name);
     Kept[I] = true;
   }
   if (llvm::none_of(Kept, [](bool K) { return K; }))
@@ -342,13 +402,10 @@ keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
              "passes here compile " +
              (Live.empty() ? std::string("none of them")
                            : "only the #else at line " + Line(Live.front()));
-    if (Begin > 0) {
-      S.Directives[Begin].ElseOfKept = true;
-      // The '#else' takes the directive's line: the chain opens beside
-      // the branch's code.
-      if (Live.front() == Begin)
-        NeedFirst(Begin);
-    }
+    // After kept directives, the '#else' takes the directive's line: the
+    // chain opens beside the branch's code.
+    if (Begin > 0 && Live.front() == Begin)
+      NeedFirst(Begin);
     // Closed beside the code of its last live branch: before the kept
     // directives after it or the #endif.
     if (End < N || Begin > 0)
@@ -421,7 +478,14 @@ void convert(Site &S, const Group &G, const Branches &B) {
   for (unsigned L : Dead)
     S.Reason += "; the branch at line " + std::to_string(L) +
                 " is compiled for no architecture nvcc 13 supports and is "
-                "dropped";
+                "dropped" +
+                (S.ThisBuild.empty() ? "" : " from the 'if codegen' chain");
+  if (!S.ThisBuild.empty())
+    S.Reason += "; its conditions test other builds' names too: the 'if "
+                "codegen' chain is for where they are as here (#if " +
+                S.ThisBuild +
+                "), the conditional as written stays in its "
+                "#elif for the others";
   if (!Kept.empty()) {
     std::vector<std::string> Lines;
     for (unsigned L : Kept)
@@ -468,6 +532,7 @@ void keepPreprocessorLines(Site &S, const Group &G, const Facts &F,
   else
     return;
   S.Category = SiteCategory::NotConvertible;
+  S.ThisBuild.clear();
   for (SiteDirective &D : S.Directives)
     D.Codegen.clear();
 }

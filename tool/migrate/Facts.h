@@ -79,6 +79,12 @@ struct Group {
   /// __CUDA_ARCH__ and the macros derived from it; any other is a host
   /// compiler's, the platform's or the build's.
   std::map<unsigned, std::set<std::string>> Tests;
+  /// Names other than the architecture's that the conditionals around the
+  /// definitions of the derived macros its conditions test test
+  /// (`defined(TURING_MMA_AVAILABLE)`, defined under `#if
+  /// !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 750`, tests GGML_USE_HIP
+  /// too), and the architecture's.
+  std::set<std::string> Under;
   std::string BadValue;
   Placement Place = Placement::Unknown;
   unsigned PlaceOffset = 0;
@@ -109,6 +115,13 @@ struct OtherSite {
 struct Facts {
   std::map<FileKey, Group> Groups;
   std::map<FileKey, OtherSite> Others;
+  /// By user file: the offset past the last place where a pass expands
+  /// __LINE__ (directly or in a macro used there). Below it, no line of
+  /// the file may move.
+  llvm::StringMap<unsigned> LineUsesEnd;
+  /// The names that a condition of a user file tests (Group::Tests, Group::
+  /// Under) and that some pass has a macro of there.
+  std::set<std::string> DefinedTests;
   std::set<FileKey> Includes, Defines;
   llvm::StringSet<> Derived;
   /// The definition (PreprocessorPass.cpp's identity of it) that the first

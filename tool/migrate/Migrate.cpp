@@ -102,7 +102,9 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
       continue;
     }
     unsigned Next = S.Directives[I + 1].Begin;
-    if (D.ElseOfKept) {
+    // The architecture's first directive after kept ones: their '#else'.
+    bool ElseOfKept = I > 0 && S.Directives[I - 1].Kept;
+    if (ElseOfKept) {
       Edits.push_back({D.Begin, D.End, lineWith("", "#else", D, Lines)});
       Chain.push_back("#else");
     }
@@ -110,7 +112,7 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
       // Compiled for no supported architecture: the branch goes, with
       // its directive. Its line breaks stay, so that __LINE__ below it
       // (asserts, error messages) is what it was.
-      unsigned From = D.ElseOfKept ? D.End : D.Begin;
+      unsigned From = ElseOfKept ? D.End : D.Begin;
       Edits.push_back({From, Next, lineBreaksOf(Lines, From, Next)});
       continue;
     }
@@ -126,7 +128,7 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
       Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
       Chain.push_back(Head + D.Codegen + ")");
     }
-    if (D.ElseOfKept)
+    if (ElseOfKept)
       Beside[D.BodyFirst] = Code + " ";
     else
       Edits.push_back({D.Begin, D.End, lineWith(Indent, Code, D, Lines)});
@@ -147,6 +149,57 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
   }
   for (auto &[At, Code] : Beside)
     Edits.push_back({At, At, Code});
+  return llvm::join(Chain, " / ");
+}
+
+/// The edits that put the 'if codegen' chain of conditional \p S (Site::
+/// ThisBuild) before it, under `#if` S.ThisBuild, each branch the passes
+/// compile written again in it, and make the conditional as written that
+/// `#if`'s `#elif` (an '#ifdef X' becomes '#elif defined(X)').
+static std::string guardSite(const Site &S, llvm::StringRef Text,
+                             const LineTable &Lines, std::vector<Edit> &Edits) {
+  std::string Indent = indentFor(Lines, S);
+  const SiteDirective &First = S.Directives.front();
+  std::string Break = Lines.lineBreak(Lines.lineOf(First.End - 1)).str();
+  std::string DirIndent = leadingSpace(Lines.text(First.Line)).str();
+  std::string Out = DirIndent + "#if " + S.ThisBuild + Break;
+  std::vector<std::string> Chain{"#if " + S.ThisBuild};
+  bool Opened = false;
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
+    const SiteDirective &D = S.Directives[I];
+    if (!D.TakenBy)
+      continue;
+    std::string Code;
+    if (D.IsElse) {
+      Code = "} else {";
+      Chain.push_back("else");
+    } else {
+      std::string Head = S.Category == SiteCategory::LocalDeclaration && !Opened
+                             ? "using if codegen ("
+                             : "if codegen (";
+      Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
+      Chain.push_back(Head + D.Codegen + ")");
+    }
+    Out += Indent + Code + Break +
+           Text.slice(D.End, S.Directives[I + 1].Begin).str();
+    Opened = true;
+  }
+  Out += Indent + "}" + Break;
+  Chain.push_back("#elif as written");
+  Edits.push_back({First.Begin, First.Begin, Out});
+  llvm::StringRef Dir = llvm::StringRef(First.Text).ltrim("# \t");
+  bool IfDef = Dir.consume_front("ifdef");
+  bool IfNDef = !IfDef && Dir.consume_front("ifndef");
+  if (IfDef || IfNDef) {
+    std::string Test =
+        (IfNDef ? "!defined(" : "defined(") + Dir.trim().str() + ")";
+    Edits.push_back({First.Begin, First.End,
+                     lineWith(DirIndent, "#elif " + Test, First, Lines)});
+  } else {
+    // '#if' (the first 'if' of its line) becomes '#elif'.
+    unsigned Keyword = Text.find("if", First.Begin);
+    Edits.push_back({Keyword, Keyword + 2, "elif"});
+  }
   return llvm::join(Chain, " / ");
 }
 
@@ -232,7 +285,8 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                          S.Reason);
       continue;
     }
-    std::string Chain = convertSite(S, Text, Lines, Edits);
+    std::string Chain = S.ThisBuild.empty() ? convertSite(S, Text, Lines, Edits)
+                                            : guardSite(S, Text, Lines, Edits);
     M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
                        " -> " + Chain);
   }

@@ -136,6 +136,12 @@ public:
                     SourceRange Range, const MacroArgs *Args) override {
     noteUse(Name.getIdentifierInfo(), /*IsValue=*/true, Range,
             Range.getBegin());
+    // Clang calls this for its built-in macros too, where it expands them.
+    if (Name.getIdentifierInfo()->getName() == "__LINE__")
+      if (std::optional<FileKey> K = key(Range.getBegin())) {
+        unsigned &End = F.LineUsesEnd[K->first];
+        End = std::max(End, K->second + 1);
+      }
     for (unsigned A = 0; Args && A < Args->getNumMacroArguments(); ++A)
       for (const clang::Token *T = Args->getUnexpArgument(A);
            T->isNot(tok::eof); ++T)
@@ -169,14 +175,14 @@ public:
   void Ifdef(SourceLocation Loc, const clang::Token &Name,
              const MacroDefinition &MD) override {
     noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
-    Pending.Tests.insert(Name.getIdentifierInfo()->getName().str());
+    noteDefinedTest(Name.getIdentifierInfo());
     open(Loc, static_cast<bool>(MD));
   }
 
   void Ifndef(SourceLocation Loc, const clang::Token &Name,
               const MacroDefinition &MD) override {
     noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
-    Pending.Tests.insert(Name.getIdentifierInfo()->getName().str());
+    noteDefinedTest(Name.getIdentifierInfo());
     open(Loc, !MD);
   }
 
@@ -189,7 +195,7 @@ public:
   void Elifdef(SourceLocation Loc, const clang::Token &Name,
                const MacroDefinition &MD) override {
     noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
-    Pending.Tests.insert(Name.getIdentifierInfo()->getName().str());
+    noteDefinedTest(Name.getIdentifierInfo());
     if (!Stack.empty() &&
         next(Loc, Stack.back().IfLoc, static_cast<bool>(MD), false))
       scanCondition({});
@@ -202,7 +208,7 @@ public:
   void Elifndef(SourceLocation Loc, const clang::Token &Name,
                 const MacroDefinition &MD) override {
     noteUse(Name.getIdentifierInfo(), false, {}, Name.getLocation());
-    Pending.Tests.insert(Name.getIdentifierInfo()->getName().str());
+    noteDefinedTest(Name.getIdentifierInfo());
     if (!Stack.empty() && next(Loc, Stack.back().IfLoc, !MD, false))
       scanCondition({});
   }
@@ -476,6 +482,7 @@ private:
       if (G.BadValue.empty())
         G.BadValue = Pending.BadValue;
       G.Tests[Fr.Dir].insert(Pending.Tests.begin(), Pending.Tests.end());
+      G.Under.insert(Pending.Under.begin(), Pending.Under.end());
       Fr.Tests.insert(Pending.Tests.begin(), Pending.Tests.end());
     }
     Pending = {};
@@ -511,7 +518,7 @@ private:
       llvm::StringRef N = II->getName();
       if (N == "defined") {
         if (I + 1 < Names.size())
-          Pending.Tests.insert(Names[++I]->getName().str());
+          noteDefinedTest(Names[++I]);
         continue;
       }
       if (N == "true" || N == "false")
@@ -521,6 +528,8 @@ private:
         derivedAt(II, Places[I]);
       if (!MI || MI->isBuiltinMacro() || !key(MI->getDefinitionLoc())) {
         Pending.Tests.insert(N.str());
+        if (MI)
+          F.DefinedTests.insert(N.str());
         continue;
       }
       if (!Walked.insert(II).second)
@@ -534,6 +543,20 @@ private:
           Body.push_back(Inner);
       noteTested(Body, MI);
     }
+  }
+
+  /// A test of whether \p II is a macro ('defined', '#ifdef'): of \p II,
+  /// and where it is a macro of a user file, of what the conditionals
+  /// around its definition test (Group::Under).
+  void noteDefinedTest(const IdentifierInfo *II) {
+    Pending.Tests.insert(II->getName().str());
+    const MacroInfo *MI = PP.getMacroInfo(II);
+    if (!MI)
+      return;
+    F.DefinedTests.insert(II->getName().str());
+    auto Under = DefinedUnder.find(MI);
+    if (Under != DefinedUnder.end())
+      Pending.Under.insert(Under->second.begin(), Under->second.end());
   }
 
   /// Remembers what the conditionals around the definition of \p II, a
@@ -663,6 +686,9 @@ private:
     std::string BadValue;
     /// The names the condition tests (noteTested()).
     std::set<std::string> Tests;
+    /// What the conditionals around the definitions of the macros it
+    /// tests with 'defined' test (Group::Under).
+    std::set<std::string> Under;
   };
 
   SourceManager &SM;

@@ -77,12 +77,9 @@ struct SiteDirective {
   /// Converted sites whose conditions test other builds' names too: the
   /// directive stays a preprocessor directive around the 'if codegen'
   /// chain (an '#elif' that begins the conditional inside the chain's
-  /// last 'else' becomes '#if').
+  /// last 'else' becomes '#if'). The architecture's directive right after
+  /// kept ones becomes their '#else', the 'if codegen' chain inside it.
   bool Kept = false;
-  /// Converted sites with kept directives: the directive, an '#elif' of the
-  /// architecture right after kept ones, becomes their '#else', the
-  /// 'if codegen' chain inside it.
-  bool ElseOfKept = false;
   /// Converted sites with kept directives: where migrate opens or closes
   /// the chain's braces beside the branch's code, so that every line stays
   /// where it was: the offset of the branch's first token and the end of
@@ -111,6 +108,14 @@ struct Site {
   /// Conditionals: the passes that reach it (and compile one of its
   /// branches or none).
   uint64_t Reached = 0;
+  /// Converted conditionals whose conditions test another build's names
+  /// and the architecture together (`defined(AMD_MFMA_AVAILABLE) ||
+  /// defined(TURING_MMA_AVAILABLE)`): the condition that those names have
+  /// this build's values (`!defined(AMD_MFMA_AVAILABLE) &&
+  /// !defined(GGML_USE_HIP)`), under which the 'if codegen' chain goes,
+  /// the conditional as written in its '#elif' for the other builds.
+  /// Empty for none.
+  std::string ThisBuild;
 };
 
 struct FileAudit {

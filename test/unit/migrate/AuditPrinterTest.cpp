@@ -132,6 +132,24 @@ TEST(AuditPrinterTest, JsonDirectivesSayWhoCompilesWhat) {
   EXPECT_EQ(Endif.get("kept"), nullptr);
 }
 
+TEST(AuditPrinterTest, JsonNamesThisBuildsConditionWhereASiteHasOne) {
+  std::vector<FileAudit> Files = sample();
+  Site &Conv = Files[0].Sites.back();
+  auto ThisBuild = [&]() -> std::optional<std::string> {
+    llvm::json::Value J = json(Files);
+    std::optional<llvm::StringRef> S =
+        (*(*J.getAsObject()->getArray("files"))[0].getAsObject()->getArray(
+             "sites"))
+            .back()
+            .getAsObject()
+            ->getString("this_build");
+    return S ? std::optional(S->str()) : std::nullopt;
+  };
+  EXPECT_EQ(ThisBuild(), std::nullopt);
+  Conv.ThisBuild = "!defined(GGML_USE_HIP)";
+  EXPECT_EQ(ThisBuild(), "!defined(GGML_USE_HIP)");
+}
+
 TEST(AuditPrinterTest, JsonSummaryCountsEveryCategory) {
   llvm::json::Value J = json(sample());
   const llvm::json::Object &Sum = *J.getAsObject()->getObject("summary");

@@ -427,7 +427,7 @@ TEST_F(ClassifyTest, KeptDirectivesFirstEncloseTheChain) {
   Site S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
   EXPECT_TRUE(S.Directives[0].Kept);
-  EXPECT_TRUE(S.Directives[1].ElseOfKept);
+  EXPECT_FALSE(S.Directives[1].Kept);
   EXPECT_EQ(S.Directives[1].Codegen, "(int)__nvvm_arch >= 80");
   EXPECT_EQ(S.Directives[1].BodyFirst,
             llvm::StringRef(Text).find("return x + 2"));
@@ -458,10 +458,7 @@ TEST_F(ClassifyTest, KeptDirectivesNeedCodeBesideTheirBraces) {
       << S.Reason;
 }
 
-TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureTogetherStays) {
-  // No pass compiles MSVC's branch here; its condition also tests the
-  // architecture, which no #if around 'if codegen' keeps apart.
-  const char *Text = R"(__device__ int f(int x) {
+const char *MsvcFirst = R"(__device__ int f(int x) {
 #if defined(_MSC_VER) && !defined(__CUDA_ARCH__)
   return x + 1;
 #elif defined(__CUDA_ARCH__)
@@ -471,17 +468,91 @@ TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureTogetherStays) {
 #endif
 }
 )";
-  Group &G = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+
+TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureGoesUnderThisBuilds) {
+  // No pass compiles MSVC's branch here; its condition also tests the
+  // architecture. Where _MSC_VER is undefined, as here, the passes'
+  // branches are the architecture's choice.
+  Group &G = conditional(MsvcFirst, {"#if", "#elif", "#else", "#endif"},
                          [](unsigned Arch) { return Arch ? 1 : 2; });
   G.Tests = {{G.Dirs[0], {"_MSC_VER", "__CUDA_ARCH__"}},
              {G.Dirs[1], {"__CUDA_ARCH__"}}};
   Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
+  EXPECT_EQ(S.ThisBuild, "!defined(_MSC_VER)");
+  EXPECT_EQ(S.Directives[0].Codegen, "");
+  EXPECT_EQ(S.Directives[1].Codegen, "(int)__nvvm_arch != 0");
+  EXPECT_TRUE(contains(S.Reason, "dropped from the 'if codegen' chain"))
+      << S.Reason;
+}
+
+TEST_F(ClassifyTest, TheNamesUnderADerivedMacrosDefinitionAreTestedToo) {
+  // TURING is defined under '#if !defined(GGML_USE_HIP) && ...': where
+  // GGML_USE_HIP is defined, the chain would choose what it cannot.
+  Group &G = ifElse();
+  F.Derived.insert("TURING");
+  G.Tests = {{G.Dirs[0], {"AMD_MFMA", "TURING"}}};
+  G.Under = {"GGML_USE_HIP", "__CUDA_ARCH__"};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
+  EXPECT_EQ(S.ThisBuild, "!defined(AMD_MFMA) && !defined(GGML_USE_HIP)");
+}
+
+TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureStaysWhereItMust) {
+  auto Mixed = [&]() -> Group & {
+    Group &G = conditional(MsvcFirst, {"#if", "#elif", "#else", "#endif"},
+                           [](unsigned Arch) { return Arch ? 1 : 2; });
+    G.Tests = {{G.Dirs[0], {"_MSC_VER", "__CUDA_ARCH__"}},
+               {G.Dirs[1], {"__CUDA_ARCH__"}}};
+    return G;
+  };
+  // A name some pass defines: its value would need spelling.
+  Group &G = Mixed();
+  F.DefinedTests = {"_MSC_VER"};
+  Site S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
   EXPECT_TRUE(contains(S.Reason, "its condition at line 2 tests '_MSC_VER' "
-                                 "and the architecture together"))
+                                 "and the architecture together, and "
+                                 "'_MSC_VER' is a macro here"))
+      << S.Reason;
+  EXPECT_EQ(S.ThisBuild, "");
+  // __LINE__ below: the lines must not move.
+  F.DefinedTests.clear();
+  F.LineUsesEnd["k.cu"] = std::string(MsvcFirst).rfind('}') + 1;
+  S = classify(Mixed());
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "together, and __LINE__ is expanded below "
+                                 "it (line 9): the 'if codegen' chain for "
+                                 "this build beside it would move the lines "
+                                 "below"))
       << S.Reason;
   for (const SiteDirective &D : S.Directives)
     EXPECT_EQ(D.Codegen, "");
+  // __LINE__ above it only: nothing below moves that it reads.
+  F.LineUsesEnd["k.cu"] = 3;
+  EXPECT_EQ(classify(Mixed()).Category, SiteCategory::Statement);
+}
+
+TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureWithADirectiveStays) {
+  const char *Text = R"(__device__ int f(int x) {
+#if defined(GGML_USE_HIP) || __CUDA_ARCH__ >= 800
+#pragma unroll
+  for (int i = 0; i < 2; ++i) x += i;
+#else
+  x -= 1;
+#endif
+  return x;
+}
+)";
+  Group &G = conditional(Text, {"#if", "#else", "#endif"}, from80);
+  G.Tests = {{G.Dirs[0], {"GGML_USE_HIP", "__CUDA_ARCH__"}}};
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "together, and its branch at line 2 holds "
+                                 "a preprocessor directive (line 3): the 'if "
+                                 "codegen' chain for this build would write "
+                                 "the branch again"))
+      << S.Reason;
 }
 
 TEST_F(ClassifyTest, AMacroDerivedFromTheArchitectureIsTheArchitectures) {

@@ -272,15 +272,14 @@ TEST(MigrateTest, ValueUsesOnCrLines) {
 }
 
 /// A conditional with kept directives, as Classify marks it: \p Kept
-/// directives stay, \p ElseOfKept the first of the architecture's after
-/// them; braces go beside the branches' first and last tokens.
+/// directives stay, the first of the architecture's after them their
+/// #else; braces go beside the branches' first and last tokens.
 Site nested(llvm::StringRef Text, std::vector<llvm::StringRef> Markers,
             std::vector<std::string> Codegen, std::vector<bool> Kept) {
   Site S = conditional(Text, Markers, Codegen, SiteCategory::Statement);
   for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
     SiteDirective &D = S.Directives[I];
     D.Kept = Kept[I];
-    D.ElseOfKept = I > 0 && Kept[I - 1] && !Kept[I];
     if (D.Kept)
       D.Codegen.clear();
     unsigned Next = S.Directives[I + 1].Begin;
@@ -359,6 +358,71 @@ TEST(MigrateTest, KeptDirectivesAfterTheChainAreItsLastElse) {
   } return x;
 }
 )");
+}
+
+TEST(MigrateTest, AChainForThisBuildComesFirstTheConditionalAsWrittenAfter) {
+  const char *Text = R"(__device__ int f(const int *p) {
+#if defined(AMD_MFMA) || defined(TURING)
+  const int *q = p + 1;
+#elif __CUDA_ARCH__ >= 300
+  const int *q = p + 5;
+#else
+  const int *q = p + 3;
+#endif // AMD or TURING
+  return *q;
+}
+)";
+  Site S = conditional(Text, {"#if", "#elif", "#else", "#endif"},
+                       {"(int)__nvvm_arch >= 75", "dead", ""},
+                       SiteCategory::LocalDeclaration);
+  S.ThisBuild = "!defined(AMD_MFMA) && !defined(GGML_USE_HIP)";
+  Migration M = migrate("f.cu", Text, {S});
+  // The branch no pass compiles stays in the conditional as written, for
+  // the other builds.
+  EXPECT_EQ(M.Text, R"(__device__ int f(const int *p) {
+#if !defined(AMD_MFMA) && !defined(GGML_USE_HIP)
+  using if codegen ((int)__nvvm_arch >= 75) {
+  const int *q = p + 1;
+  } else {
+  const int *q = p + 3;
+  }
+#elif defined(AMD_MFMA) || defined(TURING)
+  const int *q = p + 1;
+#elif __CUDA_ARCH__ >= 300
+  const int *q = p + 5;
+#else
+  const int *q = p + 3;
+#endif // AMD or TURING
+  return *q;
+}
+)");
+  EXPECT_NE(M.Report[0].find("-> #if !defined(AMD_MFMA) && "
+                             "!defined(GGML_USE_HIP) / using if codegen "
+                             "((int)__nvvm_arch >= 75) / else / #elif as "
+                             "written"),
+            std::string::npos)
+      << M.Report[0];
+}
+
+TEST(MigrateTest, AnIfdefAfterThisBuildsChainBecomesElifDefined) {
+  const char *Text = "void f(int &x) {\n"
+                     "#ifndef GGML_USE_MUSA\n"
+                     "  x += 1;\n"
+                     "#endif\n"
+                     "}\n";
+  Site S = conditional(Text, {"#ifndef", "#endif"}, {"(int)__nvvm_arch >= 80"},
+                       SiteCategory::Statement);
+  S.ThisBuild = "!defined(GGML_USE_MUSA) && !defined(GGML_USE_HIP)";
+  EXPECT_EQ(migrate("f.cu", Text, {S}).Text,
+            "void f(int &x) {\n"
+            "#if !defined(GGML_USE_MUSA) && !defined(GGML_USE_HIP)\n"
+            "  if codegen ((int)__nvvm_arch >= 80) {\n"
+            "  x += 1;\n"
+            "  }\n"
+            "#elif !defined(GGML_USE_MUSA)\n"
+            "  x += 1;\n"
+            "#endif\n"
+            "}\n");
 }
 
 } // namespace

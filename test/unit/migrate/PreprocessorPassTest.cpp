@@ -80,6 +80,41 @@ __host__ __device__ int f(int x) {
   EXPECT_EQ(G.Taken[0], 1);
 }
 
+TEST_F(PreprocessorPassTest, RecordsWhatDerivedMacrosAreDefinedUnder) {
+  // TURING is defined where GGML_USE_HIP is not: a test of it is a test of
+  // that too (Group::Under). __GNUC__ is a macro here; AMD_MFMA is not.
+  run(R"(#if !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 750
+#define TURING
+#endif
+__device__ int f(int x) {
+#if defined(AMD_MFMA) || defined(TURING) || defined(__GNUC__)
+  x += 1;
+#endif
+  return x;
+}
+)",
+      {0, 80});
+  EXPECT_EQ(groupAt(5).Under,
+            (std::set<std::string>{"GGML_USE_HIP", "__CUDA_ARCH__"}));
+  EXPECT_TRUE(F.DefinedTests.count("__GNUC__"));
+  EXPECT_TRUE(F.DefinedTests.count("TURING"));
+  EXPECT_FALSE(F.DefinedTests.count("AMD_MFMA"));
+  EXPECT_FALSE(F.DefinedTests.count("GGML_USE_HIP"));
+}
+
+TEST_F(PreprocessorPassTest, RecordsTheLastExpansionOfLineInEachFile) {
+  // Where a macro's body expands it, at the macro's use.
+  run(R"(#define WHERE __LINE__
+__device__ int f(int x) {
+  x += WHERE;
+  return x;
+}
+__device__ int g(int x) { return x; }
+)",
+      {0, 80});
+  EXPECT_EQ(F.LineUsesEnd.lookup(Path), F.Buffers[Path].find("WHERE;") + 1);
+}
+
 TEST_F(PreprocessorPassTest, AMacroSomePassesLackIsDerivedWhereUsedBare) {
   // No callback reports the name where no macro has it: the condition's
   // own names are compared between passes all the same.

@@ -1,0 +1,60 @@
+// A condition that tests another build's name and the architecture
+// together (an AMD GPU's feature macro beside one derived from
+// __CUDA_ARCH__, `!defined(GGML_USE_MUSA) && __CUDA_ARCH__ >= 800`)
+// chooses for that build as much as for the architecture, and no part of
+// it alone says which: TURING_MMA_AVAILABLE below is itself defined under
+// a test of GGML_USE_HIP. Where every such name is as here (undefined),
+// the passes' branches are the architecture's choice: the 'if codegen'
+// chain goes under `#if` of that, and the conditional as written follows
+// as its `#elif`, which the other builds preprocess as before (the
+// OTHER-BUILD lines check it, each a build whose names differ from this
+// one's in every site). Its branches come twice and the lines below move,
+// which only a file that expands no __LINE__ from there on allows; a
+// branch holding a directive stays as it is.
+// OTHER-BUILD: -DGGML_USE_HIP -DGGML_USE_MUSA -DCDNA
+// OTHER-BUILD: -DGGML_USE_HIP -DGGML_USE_MUSA
+#include <cuda_runtime.h>
+
+#if defined(GGML_USE_HIP) && defined(CDNA)
+#define AMD_MFMA_AVAILABLE
+#endif
+
+#if !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800 // AUDIT: not-convertible
+#define AMPERE_MMA_AVAILABLE
+#endif
+
+__device__ int tileStride(const int *P, int X) {
+#if defined(AMD_MFMA_AVAILABLE) || defined(AMPERE_MMA_AVAILABLE) // AUDIT: local-declaration
+  const int *Q = P + 1;
+  int Stride = 2;
+#else
+  const int *Q = P + 3;
+  int Stride = 4;
+#endif // defined(AMD_MFMA_AVAILABLE) || defined(AMPERE_MMA_AVAILABLE)
+  return Q[X * Stride];
+}
+
+__device__ int notMusa(int X) {
+#if !defined(GGML_USE_MUSA) && __CUDA_ARCH__ >= 800 // AUDIT: statement
+  X += 1;
+#elif __CUDA_ARCH__ >= 750
+  X += 2;
+#else
+  X += 3;
+#endif
+  return X;
+}
+
+__device__ int hipOrHopper(int X) {
+#ifndef GGML_USE_HIP
+  X -= 1;
+#endif
+#if defined(GGML_USE_HIP) || __CUDA_ARCH__ >= 900 // AUDIT: statement
+  X *= 3;
+#endif
+  return X;
+}
+
+__global__ void kernel(int *P) {
+  P[0] = tileStride(P, P[1]) + notMusa(P[2]) + hipOrHopper(P[3]);
+}
