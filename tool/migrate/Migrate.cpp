@@ -62,6 +62,23 @@ static std::string lineBreaksOf(const LineTable &Lines, unsigned Begin,
   return Breaks;
 }
 
+/// The code that opens branch \p D of site \p S's 'if codegen' chain
+/// (after an earlier branch if \p Opened), its part of the chain's
+/// description added to \p Chain.
+static std::string branchCode(const Site &S, const SiteDirective &D,
+                              bool Opened, std::vector<std::string> &Chain) {
+  if (D.IsElse) {
+    Chain.push_back("else");
+    return "} else {";
+  }
+  // The names a branch declares for the code below stay visible.
+  std::string Head = S.Category == SiteCategory::LocalDeclaration && !Opened
+                         ? "using if codegen ("
+                         : "if codegen (";
+  Chain.push_back(Head + D.Codegen + ")");
+  return (Opened ? "} else " : "") + Head + D.Codegen + ") {";
+}
+
 /// The edits that turn conditional \p S into an 'if codegen' chain, and
 /// the chain in words. Directives kept for other builds (SiteDirective::
 /// Kept) stay as they are around it, the first after the architecture's
@@ -116,18 +133,7 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
       Edits.push_back({From, Next, lineBreaksOf(Lines, From, Next)});
       continue;
     }
-    std::string Code;
-    if (D.IsElse) {
-      Code = "} else {";
-      Chain.push_back("else");
-    } else {
-      // The names a branch declares for the code below stay visible.
-      std::string Head = S.Category == SiteCategory::LocalDeclaration && !Opened
-                             ? "using if codegen ("
-                             : "if codegen (";
-      Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
-      Chain.push_back(Head + D.Codegen + ")");
-    }
+    std::string Code = branchCode(S, D, Opened, Chain);
     if (ElseOfKept)
       Beside[D.BodyFirst] = Code + " ";
     else
@@ -169,17 +175,7 @@ static std::string guardSite(const Site &S, llvm::StringRef Text,
     const SiteDirective &D = S.Directives[I];
     if (!D.TakenBy)
       continue;
-    std::string Code;
-    if (D.IsElse) {
-      Code = "} else {";
-      Chain.push_back("else");
-    } else {
-      std::string Head = S.Category == SiteCategory::LocalDeclaration && !Opened
-                             ? "using if codegen ("
-                             : "if codegen (";
-      Code = (Opened ? "} else " : "") + Head + D.Codegen + ") {";
-      Chain.push_back(Head + D.Codegen + ")");
-    }
+    std::string Code = branchCode(S, D, Opened, Chain);
     Out += Indent + Code + Break +
            Text.slice(D.End, S.Directives[I + 1].Begin).str();
     Opened = true;

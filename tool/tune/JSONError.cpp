@@ -58,10 +58,15 @@ llvm::Expected<std::string> metacu::tune::readInputFile(llvm::StringRef Path) {
   return (*Buffer)->getBuffer().str();
 }
 
-llvm::Error metacu::tune::checkJSONNesting(llvm::StringRef Text,
-                                           llvm::StringRef FileName,
-                                           unsigned FirstLine) {
-  unsigned Depth = 0, Line = FirstLine;
+/// Calls \p Visit(I, Line, LineStart) for each character of \p Text outside
+/// string literals, line breaks aside, with its line (\p FirstLine for the
+/// first) and where that line starts. Visit returns the last index it read
+/// (I for the one character), or npos to stop: the one scan of the text that
+/// the checks below share.
+template <class Fn>
+static void forEachOutsideStrings(llvm::StringRef Text, unsigned FirstLine,
+                                  Fn Visit) {
+  unsigned Line = FirstLine;
   size_t LineStart = 0;
   bool InString = false;
   for (size_t I = 0; I < Text.size(); ++I) {
@@ -76,18 +81,43 @@ llvm::Error metacu::tune::checkJSONNesting(llvm::StringRef Text,
         InString = false;
     } else if (C == '"') {
       InString = true;
-    } else if (C == '[' || C == '{') {
-      if (++Depth > MaxJSONNesting)
-        return llvm::createStringError(
-            llvm::formatv("{0}:{1}:{2}: arrays and objects nested more than "
-                          "{3} deep",
-                          FileName, Line, I - LineStart + 1, MaxJSONNesting)
-                .str());
-    } else if ((C == ']' || C == '}') && Depth) {
-      --Depth;
+    } else if ((I = Visit(I, Line, LineStart)) == llvm::StringRef::npos) {
+      return;
     }
   }
-  return llvm::Error::success();
+}
+
+/// The number literal that starts at \p I.
+static llvm::StringRef numberAt(llvm::StringRef Text, size_t I) {
+  return Text.slice(I, Text.find_first_of(",]} \t\r\n", I));
+}
+
+static bool startsNumber(char C) { return C == '-' || llvm::isDigit(C); }
+
+llvm::Error metacu::tune::checkJSONNesting(llvm::StringRef Text,
+                                           llvm::StringRef FileName,
+                                           unsigned FirstLine) {
+  unsigned Depth = 0;
+  llvm::Error Result = llvm::Error::success();
+  forEachOutsideStrings(
+      Text, FirstLine, [&](size_t I, unsigned Line, size_t LineStart) {
+        char C = Text[I];
+        if (C == '[' || C == '{') {
+          if (++Depth > MaxJSONNesting) {
+            Result = llvm::createStringError(
+                llvm::formatv(
+                    "{0}:{1}:{2}: arrays and objects nested more than "
+                    "{3} deep",
+                    FileName, Line, I - LineStart + 1, MaxJSONNesting)
+                    .str());
+            return llvm::StringRef::npos;
+          }
+        } else if ((C == ']' || C == '}') && Depth) {
+          --Depth;
+        }
+        return I;
+      });
+  return Result;
 }
 
 /// The path of the first number in \p V that is not finite.
@@ -169,42 +199,30 @@ llvm::Error metacu::tune::checkIntegerRange(llvm::StringRef Text,
                                             llvm::StringRef FileName,
                                             unsigned FirstLine,
                                             unsigned FirstColumn) {
-  unsigned Line = FirstLine;
-  size_t LineStart = 0;
-  bool InString = false;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
-    if (C == '\n') {
-      ++Line;
-      LineStart = I + 1;
-    } else if (InString) {
-      if (C == '\\')
-        ++I;
-      else if (C == '"')
-        InString = false;
-    } else if (C == '"') {
-      InString = true;
-    } else if (C == '-' || llvm::isDigit(C)) {
-      size_t End = Text.find_first_of(",]} \t\r\n", I);
-      llvm::StringRef Number = Text.slice(I, End);
-      int64_t Signed;
-      uint64_t Unsigned;
-      if (Number.find_first_of(".eE") == llvm::StringRef::npos &&
-          Number.getAsInteger(10, Signed) &&
-          Number.getAsInteger(10, Unsigned)) {
-        unsigned Col = I - LineStart + 1;
-        if (Line == FirstLine)
-          Col += FirstColumn - 1;
-        return llvm::createStringError(
-            llvm::formatv("{0}:{1}:{2}: {3}: an integer no 64-bit integer "
-                          "holds (read, it would be rounded)",
-                          FileName, Line, Col, Number)
-                .str());
-      }
-      I += Number.size() - 1;
-    }
-  }
-  return llvm::Error::success();
+  llvm::Error Result = llvm::Error::success();
+  forEachOutsideStrings(
+      Text, FirstLine, [&](size_t I, unsigned Line, size_t LineStart) {
+        if (!startsNumber(Text[I]))
+          return I;
+        llvm::StringRef Number = numberAt(Text, I);
+        int64_t Signed;
+        uint64_t Unsigned;
+        if (Number.find_first_of(".eE") == llvm::StringRef::npos &&
+            Number.getAsInteger(10, Signed) &&
+            Number.getAsInteger(10, Unsigned)) {
+          unsigned Col = I - LineStart + 1;
+          if (Line == FirstLine)
+            Col += FirstColumn - 1;
+          Result = llvm::createStringError(
+              llvm::formatv("{0}:{1}:{2}: {3}: an integer no 64-bit integer "
+                            "holds (read, it would be rounded)",
+                            FileName, Line, Col, Number)
+                  .str());
+          return llvm::StringRef::npos;
+        }
+        return I + Number.size() - 1;
+      });
+  return Result;
 }
 
 llvm::Expected<llvm::json::Value>
@@ -230,29 +248,19 @@ metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
 /// The line of the first number literal in \p Text (outside strings) too
 /// large for a double.
 static unsigned lineOfNonFinite(llvm::StringRef Text, unsigned FirstLine) {
-  unsigned Line = FirstLine;
-  bool InString = false;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
-    if (C == '\n') {
-      ++Line;
-    } else if (InString) {
-      if (C == '\\')
-        ++I;
-      else if (C == '"')
-        InString = false;
-    } else if (C == '"') {
-      InString = true;
-    } else if (C == '-' || llvm::isDigit(C)) {
-      size_t End = Text.find_first_of(",]} \t\r\n", I);
-      llvm::StringRef Number = Text.slice(I, End);
-      // strtod, as llvm::json reads numbers.
-      if (!std::isfinite(std::strtod(Number.str().c_str(), nullptr)))
-        return Line;
-      I += Number.size() - 1;
+  unsigned Found = FirstLine;
+  forEachOutsideStrings(Text, FirstLine, [&](size_t I, unsigned Line, size_t) {
+    if (!startsNumber(Text[I]))
+      return I;
+    llvm::StringRef Number = numberAt(Text, I);
+    // strtod, as llvm::json reads numbers.
+    if (!std::isfinite(std::strtod(Number.str().c_str(), nullptr))) {
+      Found = Line;
+      return llvm::StringRef::npos;
     }
-  }
-  return FirstLine;
+    return I + Number.size() - 1;
+  });
+  return Found;
 }
 
 llvm::Error metacu::tune::checkNumbersFinite(const llvm::json::Value &V,

@@ -75,6 +75,30 @@ unsigned GpuRunner::roundSize() const {
   return std::clamp(Workers, 1u, Batch);
 }
 
+std::vector<std::string>
+GpuRunner::runPyArgs(llvm::StringRef Python, llvm::StringRef Dir,
+                     llvm::ArrayRef<llvm::StringRef> Mode, bool Timeout) const {
+  std::vector<std::string> Args{Python.str(), (Dir + "/run.py").str()};
+  for (llvm::StringRef M : Mode)
+    Args.push_back(M.str());
+  Args.insert(Args.end(), {"--gpus", Options.Gpus, "--nvcc", Options.Nvcc});
+  if (Timeout)
+    Args.insert(Args.end(),
+                {"--timeout", llvm::formatv("{0}", Options.Timeout).str()});
+  if (Options.Jobs)
+    Args.insert(Args.end(), {"--jobs", std::to_string(Options.Jobs)});
+  return Args;
+}
+
+/// \p Args as posix_spawn takes them (pointing into \p Args).
+static std::vector<char *> argvOf(std::vector<std::string> &Args) {
+  std::vector<char *> Argv;
+  for (std::string &A : Args)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  return Argv;
+}
+
 void GpuRunner::prebuildHarness() {
   if (HarnessStarted || Options.Bundle.HarnessSource.empty())
     return;
@@ -92,15 +116,9 @@ void GpuRunner::prebuildHarness() {
   auto Python = llvm::sys::findProgramByName(Options.Python);
   if (!Python)
     return llvm::consumeError(llvm::errorCodeToError(Python.getError()));
-  std::vector<std::string> Args{*Python,     Dir + "/run.py", "--harness-only",
-                                "--gpus",    Options.Gpus,    "--nvcc",
-                                Options.Nvcc};
-  if (Options.Jobs)
-    Args.insert(Args.end(), {"--jobs", std::to_string(Options.Jobs)});
-  std::vector<char *> Argv;
-  for (std::string &A : Args)
-    Argv.push_back(A.data());
-  Argv.push_back(nullptr);
+  std::vector<std::string> Args =
+      runPyArgs(*Python, Dir, {"--harness-only"}, /*Timeout=*/false);
+  std::vector<char *> Argv = argvOf(Args);
   std::string Log = Dir + "/run.log";
   posix_spawn_file_actions_t Actions;
   posix_spawn_file_actions_init(&Actions);
@@ -168,21 +186,9 @@ llvm::Error GpuRunner::startServing() {
   auto Python = llvm::sys::findProgramByName(Options.Python);
   if (!Python)
     return llvm::createStringError("cannot find " + Options.Python);
-  std::vector<std::string> Args{*Python,
-                                ServedDir + "/run.py",
-                                "--rounds",
-                                "--gpus",
-                                Options.Gpus,
-                                "--nvcc",
-                                Options.Nvcc,
-                                "--timeout",
-                                llvm::formatv("{0}", Options.Timeout).str()};
-  if (Options.Jobs)
-    Args.insert(Args.end(), {"--jobs", std::to_string(Options.Jobs)});
-  std::vector<char *> Argv;
-  for (std::string &A : Args)
-    Argv.push_back(A.data());
-  Argv.push_back(nullptr);
+  std::vector<std::string> Args =
+      runPyArgs(*Python, ServedDir, {"--rounds"}, /*Timeout=*/true);
+  std::vector<char *> Argv = argvOf(Args);
   // Its standard input a socket, so that a write after it stopped is an
   // error (MSG_NOSIGNAL), not a SIGPIPE that ends metacu.
   int In[2], Out[2];
@@ -297,13 +303,8 @@ llvm::Error GpuRunner::runRound(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
           writeBundle(Dir, Declared, Space, Configs, B,
                       [&](llvm::ArrayRef<Candidate> C) { return Generate(C); }))
     return E;
-  std::vector<std::string> Args{
-      Options.Python, Dir + "/run.py",
-      "--gpus",       Options.Gpus,
-      "--nvcc",       Options.Nvcc,
-      "--timeout",    llvm::formatv("{0}", Options.Timeout).str()};
-  if (Options.Jobs)
-    Args.insert(Args.end(), {"--jobs", std::to_string(Options.Jobs)});
+  std::vector<std::string> Args =
+      runPyArgs(Options.Python, Dir, {}, /*Timeout=*/true);
   if (auto Out = capture(Args, Dir + "/run.py"); !Out)
     return Out.takeError();
   auto Results = readBundle(Dir);
