@@ -382,6 +382,17 @@ METACU_TUNE_FN void copy_variables(CUmodule from, CUmodule to,
   }
 }
 
+/// Makes \p f, the shard's kernel for host stub \p stub, launch as the
+/// program's own would: the attributes the program set on the stub's
+/// kernel, and the program's image noted (where its globals are).
+METACU_TUNE_FN void adopt(module_redirect &r, const void *stub, CUfunction f) {
+  for (auto [attr, value] : r.attributes[stub])
+    cuFuncSetAttribute(f, CUfunction_attribute(attr), value);
+  cudaFunction_t own;
+  if (!r.image && cudaGetFuncBySymbol(&own, stub) == cudaSuccess)
+    cuFuncGetModule(&r.image, reinterpret_cast<CUfunction>(own));
+}
+
 /// The shard's function for the kernel whose host stub is \p stub, or null.
 METACU_TUNE_FN CUfunction redirected(const void *stub) {
   module_redirect &r = redirect();
@@ -397,11 +408,7 @@ METACU_TUNE_FN CUfunction redirected(const void *stub) {
       if (!names_candidate(k, r.current) ||
           cuModuleGetFunction(&f, r.module, k.c_str()) != CUDA_SUCCESS)
         continue;
-      for (auto [attr, value] : r.attributes[stub])
-        cuFuncSetAttribute(f, CUfunction_attribute(attr), value);
-      cudaFunction_t own;
-      if (!r.image && cudaGetFuncBySymbol(&own, stub) == cudaSuccess)
-        cuFuncGetModule(&r.image, reinterpret_cast<CUfunction>(own));
+      adopt(r, stub, f);
       it->second = f;
       break;
     }
@@ -419,11 +426,7 @@ METACU_TUNE_FN CUfunction redirected(const void *stub) {
     CUfunction f;
     if (cuModuleGetFunction(&f, r.module, name) != CUDA_SUCCESS)
       break;
-    for (auto [attr, value] : r.attributes[stub])
-      cuFuncSetAttribute(f, CUfunction_attribute(attr), value);
-    cudaFunction_t own;
-    if (!r.image && cudaGetFuncBySymbol(&own, stub) == cudaSuccess)
-      cuFuncGetModule(&r.image, reinterpret_cast<CUfunction>(own));
+    adopt(r, stub, f);
     it->second = f;
     break;
   }
