@@ -445,8 +445,8 @@ bool fromJSON(const json::Value &V, ManifestBatch &Out, json::Path P) {
 struct SizeLine {
   std::string Status;
   std::optional<std::string> Reason;
-  std::optional<std::vector<double>> Times;
-  std::optional<double> BenchmarkMs, VerificationMs;
+  std::optional<std::vector<Milliseconds>> Times;
+  std::optional<Milliseconds> BenchmarkMs, VerificationMs;
 };
 bool fromJSON(const json::Value &V, SizeLine &Out, json::Path P) {
   json::ObjectMapper O(V, P);
@@ -460,8 +460,8 @@ struct ResultLine {
   ConfigIndex Config;
   std::string Status;
   std::optional<std::string> Reason, Device, Driver, Timestamp;
-  std::optional<std::vector<double>> Times;
-  std::optional<double> CompileMs, BenchmarkMs, VerificationMs;
+  std::optional<std::vector<Milliseconds>> Times;
+  std::optional<Milliseconds> CompileMs, BenchmarkMs, VerificationMs;
   std::optional<std::vector<SizeLine>> Sizes;
 };
 bool fromJSON(const json::Value &V, ResultLine &Out, json::Path P) {
@@ -544,12 +544,7 @@ static llvm::Expected<Measurement> measurementOf(const ResultLine &L,
   }
   M.Status = *V;
   M.Reason = L.Reason.value_or("");
-  M.Times = L.Times.value_or(std::vector<double>());
-  for (size_t I = 0; I < M.Times.size(); ++I)
-    if (M.Times[I] < 0) {
-      In.fail(P.field("times").index(I), "a negative time");
-      return In.error();
-    }
+  M.Times = values(L.Times);
   if (M.valid()) {
     if (M.Times.empty()) {
       In.fail(P.field("times"), "a correct result needs its times");
@@ -572,9 +567,9 @@ static llvm::Expected<Measurement> measurementOf(const ResultLine &L,
       M.Reason = Why;
     }
   }
-  M.CompileMs = L.CompileMs.value_or(0);
-  M.BenchmarkMs = L.BenchmarkMs.value_or(0);
-  M.VerificationMs = L.VerificationMs.value_or(0);
+  M.CompileMs = valueOr0(L.CompileMs);
+  M.BenchmarkMs = valueOr0(L.BenchmarkMs);
+  M.VerificationMs = valueOr0(L.VerificationMs);
   M.Timestamp = L.Timestamp.value_or("");
   return M;
 }

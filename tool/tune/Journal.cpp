@@ -42,10 +42,11 @@ namespace {
 struct JournalLine {
   std::string Arch, Device, Status;
   llvm::json::Object Config;
-  std::optional<double> Objective, CompileMs, BenchmarkMs, VerificationMs,
+  std::optional<double> Objective;
+  std::optional<Milliseconds> CompileMs, BenchmarkMs, VerificationMs,
       FrameworkMs;
   std::optional<std::string> Reason, Timestamp;
-  std::optional<std::vector<double>> Times;
+  std::optional<std::vector<Milliseconds>> Times;
 };
 bool fromJSON(const llvm::json::Value &V, JournalLine &Out,
               llvm::json::Path P) {
@@ -94,11 +95,11 @@ llvm::Error Journal::readLine(llvm::StringRef Line, unsigned LineNo) {
   } else {
     M.Reason = L.Reason.value_or("");
   }
-  M.Times = L.Times.value_or(std::vector<double>());
-  M.CompileMs = L.CompileMs.value_or(0);
-  M.BenchmarkMs = L.BenchmarkMs.value_or(0);
-  M.VerificationMs = L.VerificationMs.value_or(0);
-  M.FrameworkMs = L.FrameworkMs.value_or(0);
+  M.Times = values(L.Times);
+  M.CompileMs = valueOr0(L.CompileMs);
+  M.BenchmarkMs = valueOr0(L.BenchmarkMs);
+  M.VerificationMs = valueOr0(L.VerificationMs);
+  M.FrameworkMs = valueOr0(L.FrameworkMs);
   M.Timestamp = L.Timestamp.value_or("");
   Entries[key({L.Arch, L.Device}, L.Config)] = std::move(M);
   return llvm::Error::success();

@@ -447,11 +447,18 @@ KernelTunerCache::measurement(const Entry &E) const {
     const llvm::json::Value *V = E.Record.get(Field);
     return !V || fromJSON(*V, Out, Record.field(Field));
   };
-  if (!Read("times", M.Times) || !Read("compile_time", M.CompileMs) ||
-      !Read("benchmark_time", M.BenchmarkMs) ||
-      !Read("verification_time", M.VerificationMs) ||
-      !Read("framework_time", M.FrameworkMs) || !Read("timestamp", M.Timestamp))
+  std::optional<std::vector<Milliseconds>> Times;
+  std::optional<Milliseconds> Compile, Benchmark, Verification, Framework;
+  if (!Read("times", Times) || !Read("compile_time", Compile) ||
+      !Read("benchmark_time", Benchmark) ||
+      !Read("verification_time", Verification) ||
+      !Read("framework_time", Framework) || !Read("timestamp", M.Timestamp))
     return In.error();
+  M.Times = values(Times);
+  M.CompileMs = valueOr0(Compile);
+  M.BenchmarkMs = valueOr0(Benchmark);
+  M.VerificationMs = valueOr0(Verification);
+  M.FrameworkMs = valueOr0(Framework);
   return M;
 }
 

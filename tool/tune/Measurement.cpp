@@ -10,6 +10,26 @@
 
 using namespace metacu::tune;
 
+bool metacu::tune::fromJSON(const llvm::json::Value &V, Milliseconds &Out,
+                            llvm::json::Path P) {
+  if (!llvm::json::fromJSON(V, Out.Value, P))
+    return false;
+  if (Out.Value < 0) {
+    P.report("a duration cannot be negative");
+    return false;
+  }
+  return true;
+}
+
+std::vector<double>
+metacu::tune::values(const std::optional<std::vector<Milliseconds>> &Ds) {
+  std::vector<double> Out;
+  if (Ds)
+    for (const Milliseconds &D : *Ds)
+      Out.push_back(D.Value);
+  return Out;
+}
+
 llvm::StringRef metacu::tune::t4Name(Validity V) {
   switch (V) {
   case Validity::Correct:

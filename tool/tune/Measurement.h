@@ -9,7 +9,9 @@
 #ifndef METACU_TUNE_MEASUREMENT_H
 #define METACU_TUNE_MEASUREMENT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +63,23 @@ struct Measurement {
     return CompileMs + BenchmarkMs + VerificationMs + FrameworkMs;
   }
 };
+
+/// A duration as the files metacu reads store it (the journal, a bundle's
+/// results, a Kernel Tuner cache): milliseconds, not negative. Each reader
+/// reads durations through this type, so that a negative one is an error
+/// at its path instead of a replay's clock running backwards or a summary
+/// counting a negative cost.
+struct Milliseconds {
+  double Value = 0;
+};
+bool fromJSON(const llvm::json::Value &V, Milliseconds &Out,
+              llvm::json::Path P);
+/// \p D's value, 0 when absent.
+inline double valueOr0(const std::optional<Milliseconds> &D) {
+  return D ? D->Value : 0;
+}
+/// The values of \p Ds, none when absent.
+std::vector<double> values(const std::optional<std::vector<Milliseconds>> &Ds);
 
 /// The current time as Measurement::Timestamp spells it.
 std::string currentTimestamp();

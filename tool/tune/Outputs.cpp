@@ -7,6 +7,7 @@
 
 #include "support/FileLock.h"
 #include "support/Output.h"
+#include "support/TerminalStream.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -52,12 +53,13 @@ metacu::tune::openJournal(const RunOutputs &O) {
   return tune::Journal::open(O.Journal);
 }
 
-void metacu::tune::printRunSummary(llvm::raw_ostream &OS, const RunOutputs &O,
-                                   const RunInfo &Info,
+void metacu::tune::printRunSummary(llvm::raw_ostream &Terminal,
+                                   const RunOutputs &O, const RunInfo &Info,
                                    const SearchSpace &Space,
                                    const TuneResult &Run,
                                    llvm::StringRef Heading,
                                    const SummaryRows &Extra) {
+  TerminalStream OS(Terminal);
   size_t Invalid = 0, Resumed = 0;
   for (const Evaluation &E : Run.Trace) {
     Invalid += !E.M.valid();

@@ -13,14 +13,15 @@ size_t Predictions::known() const {
 }
 
 llvm::Expected<Predictions> Predictions::read(llvm::StringRef Path,
-                                              const SearchSpace &Space) {
+                                              const SearchSpace &Space,
+                                              const PredictionsFor &For) {
   auto Text = readMaybeGzipFile(Path);
   if (!Text)
     return Text.takeError();
   auto V = parseJSON(*Text, Path);
   if (!V)
     return V.takeError();
-  return fromJSON(*V, Space, Path);
+  return fromJSON(*V, Space, Path, For);
 }
 
 namespace {
@@ -75,14 +76,46 @@ configOf(const json::Object &Params, const SearchSpace &Space, json::Path P,
   return Space.indexOf(C);
 }
 
+/// Whether the header field \p Name is \p Want (any value when \p Want is
+/// empty); \p What names the field's meaning in the error.
+static bool headerIs(const json::Object &Header, llvm::StringRef Name,
+                     llvm::StringRef Want, llvm::StringRef What, json::Path P,
+                     JSONInput &In) {
+  if (Want.empty())
+    return true;
+  const json::Value *V = Header.get(Name);
+  if (!V) {
+    In.fail(P.field(Name),
+            "missing: the " + What.str() + " the predictions were made for");
+    return false;
+  }
+  auto Got = V->getAsString();
+  if (!Got) {
+    P.field(Name).report("expected a string");
+    return false;
+  }
+  if (*Got != Want) {
+    In.fail(P.field(Name), "predictions for " + What.str() + " '" + Got->str() +
+                               "', but this run tunes '" + Want.str() + "'");
+    return false;
+  }
+  return true;
+}
+
 llvm::Expected<Predictions> Predictions::fromJSON(const json::Value &V,
                                                   const SearchSpace &Space,
-                                                  llvm::StringRef Origin) {
+                                                  llvm::StringRef Origin,
+                                                  const PredictionsFor &For) {
   JSONInput In(Origin);
   json::Path P(In.Root);
   json::ObjectMapper O(V, P);
   std::vector<Record> Records;
   if (!O || !O.map("configurations", Records))
+    return In.error();
+  const json::Object &Header = *V.getAsObject();
+  if (!headerIs(Header, "kernel", For.Kernel, "kernel", P, In) ||
+      !headerIs(Header, "arch", For.Arch, "architecture", P, In) ||
+      !headerIs(Header, "image", For.Image, "image", P, In))
     return In.error();
   Predictions Out(Space.size());
   // A json::Path points at its parent: each level is kept while used.

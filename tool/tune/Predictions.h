@@ -60,6 +60,16 @@ struct Predicted {
   }
 };
 
+/// What a run's predictions must be of. A file made for another kernel or
+/// target would rank this space by times that are not its own, silently:
+/// a field given here must be in the file and equal.
+struct PredictionsFor {
+  std::string Kernel;
+  /// "sm_90", "compute_80"; empty where the run does not know (a replay's
+  /// cache names a device, not a target).
+  std::string Arch, Image;
+};
+
 class Predictions {
 public:
   /// None for every configuration of a space of \p Size.
@@ -76,12 +86,15 @@ public:
 
   /// Reads a predictions file for \p Space: each record's params name a
   /// configuration; records of configurations outside the space are
-  /// skipped. Errors name the file and the record.
+  /// skipped. Errors name the file and the record, or the header field
+  /// that is not \p For's.
   static llvm::Expected<Predictions> read(llvm::StringRef Path,
-                                          const SearchSpace &Space);
+                                          const SearchSpace &Space,
+                                          const PredictionsFor &For);
   static llvm::Expected<Predictions> fromJSON(const llvm::json::Value &V,
                                               const SearchSpace &Space,
-                                              llvm::StringRef Origin);
+                                              llvm::StringRef Origin,
+                                              const PredictionsFor &For = {});
 
   /// The file read() reads, for every configuration with a prediction;
   /// \p Header's fields (kernel, source, arch, image, ...) lead.

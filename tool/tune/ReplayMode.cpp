@@ -5,6 +5,7 @@
 #include "Progress.h"
 #include "Summary.h"
 #include "runners/ReplayRunner.h"
+#include "support/TerminalStream.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -66,7 +67,9 @@ metacu::tune::replay(const ReplayOptions &Options) {
 
   std::optional<Predictions> Predicted;
   if (!Options.PredictionsPath.empty()) {
-    auto P = Predictions::read(Options.PredictionsPath, Space);
+    // The cache names its kernel, not the target its image was built for.
+    auto P = Predictions::read(Options.PredictionsPath, Space,
+                               {Cache.KernelName, "", ""});
     if (!P)
       return P.takeError();
     Predicted = std::move(*P);
@@ -96,8 +99,9 @@ metacu::tune::replay(const ReplayOptions &Options) {
   return Result;
 }
 
-void metacu::tune::printReplaySummary(llvm::raw_ostream &OS,
+void metacu::tune::printReplaySummary(llvm::raw_ostream &Terminal,
                                       const ReplayResult &R, unsigned Top) {
+  TerminalStream OS(Terminal);
   const RunInfo &Info = R.Info;
   size_t Invalid = 0, Resumed = 0;
   for (const Evaluation &E : R.Run.Trace) {

@@ -358,7 +358,9 @@ TEST(BundleTest, AWrongValueOfAResultIsAnErrorAtItsLineAndPath) {
   Check(R"({"config": 1, "status": "correct", "times": [1, "2"]})",
         "times[1]: expected number");
   Check(R"({"config": 1, "status": "correct", "times": [1, -2]})",
-        "times[1]: a negative time");
+        "times[1]: a duration cannot be negative");
+  Check(R"({"config": 1, "status": "correct", "times": [1], "compile_ms": -4})",
+        "compile_ms: a duration cannot be negative");
   Check(R"({"config": 1, "status": "fine", "times": [1]})",
         "status: \"fine\" is no status (correct, compile, runtime, "
         "correctness or timeout)");

@@ -152,6 +152,10 @@ TEST(JournalTest, AWrongValueIsAnErrorAtItsLineAndPath) {
   Check(R"({"arch":"sm_90","config":{"x":1},"device":"D","objective":1,)"
         R"("status":"correct","times":[1,"2"]})",
         "times[1]: expected number");
+  // A negative duration would run a replay's clock backwards.
+  Check(R"({"arch":"sm_90","config":{"x":1},"device":"D","objective":1,)"
+        R"("status":"correct","benchmark_ms":-0.5})",
+        "benchmark_ms: a duration cannot be negative");
   Check(R"({"arch":"sm_90","config":{"x":1},"objective":1,"status":"correct"})",
         "device: missing value");
   Check(R"({"arch":"sm_90","config":1,"device":"D","status":"correct"})",

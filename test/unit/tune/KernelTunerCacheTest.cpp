@@ -231,6 +231,10 @@ TEST(KernelTunerCacheTest, AFieldOfTheWrongTypeIsAnErrorAtItsPath) {
                       "times: expected array"},
                  Case{R"("compile_time": 800.0)", R"("compile_time": "800")",
                       "compile_time: expected number"},
+                 Case{R"("compile_time": 800.0)", R"("compile_time": -800.0)",
+                      "compile_time: a duration cannot be negative"},
+                 Case{R"("times": [2.4, 2.6])", R"("times": [2.4, -2.6])",
+                      "times[1]: a duration cannot be negative"},
                  Case{R"("timestamp": "2023-12-22 09:53:48.691683+00:00")",
                       R"("timestamp": 5)", "timestamp: expected string"}}) {
     std::string Text = Small;

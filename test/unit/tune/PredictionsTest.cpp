@@ -78,6 +78,53 @@ TEST(PredictionsTest, ErrorsNameTheFileAndTheRecord) {
   EXPECT_FALSE(bool(parse(R"({"kernels": []})", B.Space)));
 }
 
+TEST(PredictionsTest, AFileForAnotherKernelOrTargetIsRefusedAtItsField) {
+  // Read without a word, another kernel's predictions rank this space by
+  // times that are not its own.
+  test::Bowl B = test::bowl();
+  std::string Records = R"("configurations": [
+    {"params": {"x": 5, "y": 3, "z": 0}, "spill_store_bytes": 0,
+     "spill_load_bytes": 0, "blocks_per_sm": 3, "predicted_time_us": 1}])";
+  auto Read = [&](const std::string &Header, const PredictionsFor &For) {
+    return Predictions::fromJSON(
+        llvm::cantFail(json::parse("{" + Header + Records + "}")), B.Space,
+        "p.json", For);
+  };
+  std::string Header =
+      R"("kernel": "bowl", "arch": "sm_90", "image": "compute_80",)";
+  EXPECT_TRUE(bool(Read(Header, {"bowl", "sm_90", "compute_80"})));
+  // A replay knows the kernel only.
+  EXPECT_TRUE(bool(Read(Header, {"bowl", "", ""})));
+  struct Case {
+    PredictionsFor For;
+    std::string Header, Error;
+  };
+  for (const Case &C :
+       {Case{{"stencil", "", ""},
+             Header,
+             "p.json: kernel: predictions for kernel 'bowl', but this run "
+             "tunes 'stencil'"},
+        Case{{"bowl", "sm_80", ""},
+             Header,
+             "p.json: arch: predictions for architecture 'sm_90', but this "
+             "run tunes 'sm_80'"},
+        Case{{"bowl", "sm_90", "sm_90"},
+             Header,
+             "p.json: image: predictions for image 'compute_80', but this "
+             "run tunes 'sm_90'"},
+        Case{{"bowl", "", ""},
+             "",
+             "p.json: kernel: missing: the kernel the predictions were made "
+             "for"},
+        Case{{"bowl", "", ""},
+             R"("kernel": 3,)",
+             "p.json: kernel: expected a string"}}) {
+    auto P = Read(C.Header, C.For);
+    ASSERT_FALSE(bool(P)) << C.Error;
+    EXPECT_EQ(llvm::toString(P.takeError()), C.Error);
+  }
+}
+
 TEST(PredictionsTest, WhatItWritesReadsBack) {
   test::Bowl B = test::bowl();
   Predictions P(B.Space.size());

@@ -190,7 +190,8 @@ llvm::Error metacu::tune::runOnGpu(const KernelModeOptions &O,
   const StrategyInfo *Strategy = findStrategy(
       O.Strategy.empty() ? defaultStrategy() : llvm::StringRef(O.Strategy));
   if (!O.PredictionsPath.empty()) {
-    auto Read = Predictions::read(O.PredictionsPath, P->Space);
+    auto Read = Predictions::read(O.PredictionsPath, P->Space,
+                                  {Declared.Kernel, O.Arch, P->Image});
     if (!Read)
       return Read.takeError();
     Predicted = std::move(*Read);
