@@ -31,6 +31,18 @@ llvm::Expected<Generator> Lowering::run() {
   return G;
 }
 
+bool Lowering::namesAMacro(unsigned I) const {
+  if (!Toks[I].InDirective || I == 0)
+    return false;
+  const Token *Prev = &Toks[I - 1];
+  if (Prev->is(clang::tok::l_paren) && I >= 2)
+    Prev = &Toks[I - 2];
+  return Prev->isIdent("define") || Prev->isIdent("undef") ||
+         Prev->isIdent("ifdef") || Prev->isIdent("ifndef") ||
+         Prev->isIdent("elifdef") || Prev->isIdent("elifndef") ||
+         Prev->isIdent("defined");
+}
+
 void Lowering::writeVerbatim(unsigned B, unsigned E) {
   // __LINE__ and __FILE__ in the user's code mean the user's line and file
   // (as nvcc sees them through the #line map), not the generator's.
@@ -38,7 +50,7 @@ void Lowering::writeVerbatim(unsigned B, unsigned E) {
        ++I) {
     const Token &T = Toks[I];
     bool IsLine = T.isIdent("__LINE__");
-    if (!IsLine && !T.isIdent("__FILE__"))
+    if ((!IsLine && !T.isIdent("__FILE__")) || namesAMacro(I))
       continue;
     copyVerbatim(B, T.Offset);
     anchored(T.Offset, [&] {

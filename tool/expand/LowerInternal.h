@@ -87,8 +87,12 @@ private:
 
   void write(llvm::StringRef S) { Out += S; }
   /// Copies input [B, E) into the program, with __LINE__ and __FILE__
-  /// replaced by the input's line and file.
+  /// replaced by the input's line and file where they would expand.
   void writeVerbatim(unsigned B, unsigned E);
+  /// Whether token \p I is the macro a directive defines, undefines or
+  /// tests (`#define __FILE__ 1`, `defined(__LINE__)`): a name there, which
+  /// a literal in its place would make no directive at all.
+  bool namesAMacro(unsigned I) const;
   void copyVerbatim(unsigned B, unsigned E);
   /// Everything written by \p F is attributed to input offset \p At.
   template <class F> void anchored(unsigned At, F Write) {
