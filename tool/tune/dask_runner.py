@@ -81,11 +81,16 @@ def main(a, run):
 
 def local_cluster(a, run, distributed):
     """A cluster of this host: one compile worker with a CPU slot per core
-    left over from the GPUs (or --jobs), and a worker per GPU of --gpus."""
+    left over from the GPUs (or --jobs), its compiles kept off a core per
+    GPU (compile_cpus()), and a worker per GPU of --gpus."""
     gpus = [] if a.compile_only else run.gpu_list(a.gpus)
     slots = a.jobs or max(1, (os.cpu_count() or 1) - len(gpus))
-    workers = {"compile": {"cls": distributed.Nanny,
-                           "options": {"nthreads": slots, "resources": {"CPU": slots}}}}
+    options = {"nthreads": slots, "resources": {"CPU": slots}}
+    cpus = compile_cpus(sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                        else [], len(gpus))
+    if cpus:
+        options["env"] = {"METACU_TUNE_COMPILE_CPUS": ",".join(map(str, cpus))}
+    workers = {"compile": {"cls": distributed.Nanny, "options": options}}
     for g in gpus:
         workers["gpu" + g] = {"cls": distributed.Nanny,
                               "options": {"nthreads": 1, "resources": {"GPU": 1},
@@ -95,9 +100,28 @@ def local_cluster(a, run, distributed):
         scheduler={"cls": distributed.Scheduler, "options": {"dashboard_address": ":0"}})
 
 
+def compile_cpus(cpus, gpus):
+    """The cores of ``cpus`` (this process's) that the local cluster's
+    compiles run on with ``gpus`` GPU workers beside them: all but the
+    first one per GPU, left to the GPU workers and their harnesses (each
+    candidate's check reads its result back and compares it on the CPU),
+    which nvcc on every core would otherwise slow; none (no pinning) where
+    that leaves no core."""
+    return cpus[gpus:] if gpus and len(cpus) > gpus else []
+
+
 # ---------------------------------------------------------------------------
 # On the workers. These functions reach the workers by value, so they keep
 # their state on the worker object, never in module globals.
+
+def _pin_compiles():
+    """Keeps this thread's compiles (the processes it starts inherit it) on
+    the cores METACU_TUNE_COMPILE_CPUS lists, if set (compile_cpus())."""
+    cpus = os.environ.get("METACU_TUNE_COMPILE_CPUS")
+    if cpus and hasattr(os, "sched_setaffinity"):
+        # Linux: pid 0 is the calling thread, not the worker's other ones.
+        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+
 
 def _state(w=None):
     """This worker's tuning state: a lock, the bundles copied here, their
@@ -159,6 +183,7 @@ def compile_task(files, source, meta, nvcc):
     nvcc refused it), the milliseconds, the error lines (or, for a look
     for whose kernel holds an error, the members found)."""
     run = _bundle_here(files, source)
+    _pin_compiles()
     out, ms, errors = run.compile_job(run.MANIFEST, _job_here(run, meta), nvcc, 1)
     data = None
     if out:
