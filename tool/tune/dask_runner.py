@@ -81,11 +81,16 @@ def main(a, run):
 
 def local_cluster(a, run, distributed):
     """A cluster of this host: one compile worker with a CPU slot per core
-    left over from the GPUs (or --jobs), and a worker per GPU of --gpus."""
+    left over from the GPUs (or --jobs), its compiles kept off a core per
+    GPU (compile_cpus()), and a worker per GPU of --gpus."""
     gpus = [] if a.compile_only else run.gpu_list(a.gpus)
     slots = a.jobs or max(1, (os.cpu_count() or 1) - len(gpus))
-    workers = {"compile": {"cls": distributed.Nanny,
-                           "options": {"nthreads": slots, "resources": {"CPU": slots}}}}
+    options = {"nthreads": slots, "resources": {"CPU": slots}}
+    cpus = compile_cpus(sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                        else [], len(gpus))
+    if cpus:
+        options["env"] = {"METACU_TUNE_COMPILE_CPUS": ",".join(map(str, cpus))}
+    workers = {"compile": {"cls": distributed.Nanny, "options": options}}
     for g in gpus:
         workers["gpu" + g] = {"cls": distributed.Nanny,
                               "options": {"nthreads": 1, "resources": {"GPU": 1},
@@ -95,9 +100,28 @@ def local_cluster(a, run, distributed):
         scheduler={"cls": distributed.Scheduler, "options": {"dashboard_address": ":0"}})
 
 
+def compile_cpus(cpus, gpus):
+    """The cores of ``cpus`` (this process's) that the local cluster's
+    compiles run on with ``gpus`` GPU workers beside them: all but the
+    first one per GPU, left to the GPU workers and their harnesses (each
+    candidate's check reads its result back and compares it on the CPU),
+    which nvcc on every core would otherwise slow; none (no pinning) where
+    that leaves no core."""
+    return cpus[gpus:] if gpus and len(cpus) > gpus else []
+
+
 # ---------------------------------------------------------------------------
 # On the workers. These functions reach the workers by value, so they keep
 # their state on the worker object, never in module globals.
+
+def _pin_compiles():
+    """Keeps this thread's compiles (the processes it starts inherit it) on
+    the cores METACU_TUNE_COMPILE_CPUS lists, if set (compile_cpus())."""
+    cpus = os.environ.get("METACU_TUNE_COMPILE_CPUS")
+    if cpus and hasattr(os, "sched_setaffinity"):
+        # Linux: pid 0 is the calling thread, not the worker's other ones.
+        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+
 
 def _state(w=None):
     """This worker's tuning state: a lock, the bundles copied here, their
@@ -159,6 +183,7 @@ def compile_task(files, source, meta, nvcc):
     nvcc refused it), the milliseconds, the error lines (or, for a look
     for whose kernel holds an error, the members found)."""
     run = _bundle_here(files, source)
+    _pin_compiles()
     out, ms, errors = run.compile_job(run.MANIFEST, _job_here(run, meta), nvcc, 1)
     data = None
     if out:
@@ -430,9 +455,9 @@ class Run:
             for job in sorted(jobs, key=lambda j: j["kind"] != "harness"):
                 self.build(job)
                 # A kept build is ready at once: the GPUs need not wait
-                # for the rest to be read.
-                if self.ready:
-                    self.deal()
+                # for the rest to be read (a harness read is started at
+                # once on a GPU worker that has nothing yet).
+                self.deal()
             self.reading = False
             self.loop()
         finally:
@@ -633,14 +658,18 @@ class Run:
         return max(range(len(self.ready)), key=lambda k: waiting[self.ready[k]["batch"]["source"]])
 
     def deal(self):
-        """Gives each GPU worker with room the next shard (pick()), then
-        has each start the harness of a batch nobody has yet (the next it
-        takes) ahead of its shards, so that the GPU times while that
-        problem is made; with no such batch, the harness of the one
-        another GPU worker times with the most shards waiting (a spare,
-        not taken: its shards are the ones this worker takes over when it
-        runs out, at the run's end, where a problem made then left the GPU
-        idle while the other finished)."""
+        """Has each GPU worker that has nothing yet start the harness of a
+        batch nobody has, as soon as one is built (first()); gives each
+        GPU worker with room the next shard (pick()), then has each start
+        the harness of a batch nobody has yet (the next it takes) ahead of
+        its shards, so that the GPU times while that problem is made; with
+        no such batch, the harness of the one another GPU worker times
+        with the most shards waiting (a spare, not taken: its shards are
+        the ones this worker takes over when it runs out, at the run's
+        end, where a problem made then left the GPU idle while the other
+        finished)."""
+        for g in self.gpus:
+            self.first(g)
         for g in self.gpus:
             while self.ready and len(self.queued[g]) < GPU_DEPTH:
                 k = self.pick(g)
@@ -677,36 +706,60 @@ class Run:
             # and the first is what the GPU waits for.
             if g in self.ahead or not self.queued[g] or g not in self.serving:
                 continue
-            free = [b for b, state in self.batches.items()
-                    if state["exe"] is not None and self.owner.get(b) not in self.gpus]
-            # One with shards waiting first, else one whose shards are
-            # still compiling (its harness is built).
-            source = next((it["batch"]["source"] for it in self.ready
-                           if it["batch"]["source"] in free), None) or next(
-                (b for b in free if any(c["config"] not in self.done for c in
-                                        self.m["batches"][self.index[b]]["candidates"])), None)
+            source = self.free()
             spare = source is None
             if spare:
                 source = self.spare_for(g)
             if source is None:
                 continue
-            try:
-                exe = self.on(g, self.batches[source]["exe"])
-            except (KeyError, OSError, TimeoutError, asyncio.TimeoutError):
-                continue
-            if spare:
-                self.spare[g] = source
-            else:
-                self.take(source, g)
-                self.ahead[g] = source
-            # Before the shards queued there (a higher priority), as a GPU
-            # task (the worker's one GPU slot): it only starts a process.
-            fut = self.client.submit(
-                start_task, self.files, exe, self.index[source], self.a.timeout, workers=[g],
-                resources={"GPU": 1}, pure=False, priority=10,
-                key="start-%s-%s" % (self.index[source], uuid.uuid4().hex[:8]))
-            self.pending[fut] = ("start", g)
-            self.starting[g].add(fut)
+            self.start(g, source, spare)
+
+    def first(self, g):
+        """Has GPU worker ``g``, if it has nothing yet (no batch, no shard,
+        no harness), start the harness of a batch nobody has, built, with
+        shards waiting first, before any of its shards is dealt: its first
+        problem is then made while the rest of the builds are read (or
+        compiled), not after its first shard came. Each GPU worker its own
+        batch: the first problems of two workers are made at once anyway,
+        and a second of one batch would be made for nothing."""
+        if (self.a.compile_only or self.queued[g] or self.starting[g] or g in self.serving
+                or g in self.ahead or g in self.owner.values()):
+            return
+        source = self.free()
+        if source is not None:
+            self.start(g, source, False)
+
+    def free(self):
+        """The batch nobody has whose harness a GPU worker starts next: of
+        those built, one with shards waiting first, else one whose shards
+        are still compiling (or still to be read)."""
+        free = [b for b, state in self.batches.items()
+                if state["exe"] is not None and self.owner.get(b) not in self.gpus]
+        return next((it["batch"]["source"] for it in self.ready
+                     if it["batch"]["source"] in free), None) or next(
+            (b for b in free if any(c["config"] not in self.done for c in
+                                    self.m["batches"][self.index[b]]["candidates"])), None)
+
+    def start(self, g, source, spare):
+        """Has GPU worker ``g`` start batch ``source``'s harness, taking the
+        batch (or, ``spare``, as a spare for the shards it takes over)."""
+        try:
+            exe = self.on(g, self.batches[source]["exe"])
+        except (KeyError, OSError, TimeoutError, asyncio.TimeoutError):
+            return
+        if spare:
+            self.spare[g] = source
+        else:
+            self.take(source, g)
+            self.ahead[g] = source
+        # Before the shards queued there (a higher priority), as a GPU
+        # task (the worker's one GPU slot): it only starts a process.
+        fut = self.client.submit(
+            start_task, self.files, exe, self.index[source], self.a.timeout, workers=[g],
+            resources={"GPU": 1}, pure=False, priority=10,
+            key="start-%s-%s" % (self.index[source], uuid.uuid4().hex[:8]))
+        self.pending[fut] = ("start", g)
+        self.starting[g].add(fut)
 
     def spare_for(self, g):
         """The batch whose harness GPU worker ``g`` starts as a spare

@@ -14,7 +14,8 @@
 # with METACU_TUNE_HARNESS_OBJECT) is an object of its own, each compile of
 # it logged to FAKE_NVCC_MACHINERY_LOG (with FAKE_NVCC_MACHINERY_FAIL it fails
 # as an older CUDA would, leaving a half-written output); the harness
-# executable is the link of the two (no -c).
+# executable is the link of the two (no -c). With FAKE_NVCC_CPUS_LOG, each
+# compile also logs the cores it may run on (its CPU affinity).
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
 # FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
@@ -55,6 +56,8 @@ if "-DMETACU_TUNE_HARNESS_OBJECT" in args:
 if "-cubin" in args or "-c" in args:
     with open(os.environ.get("FAKE_NVCC_LOG", os.devnull), "a") as log:
         log.write((" ".join(names) if "-cubin" in args else "harness") + "\n")
+    with open(os.environ.get("FAKE_NVCC_CPUS_LOG", os.devnull), "a") as log:
+        log.write(",".join(map(str, sorted(os.sched_getaffinity(0)))) + "\n")
 
 
 

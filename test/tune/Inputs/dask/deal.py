@@ -46,7 +46,7 @@ def main():
     run = load(os.path.join(here, "run.py"), "metacu_run")
     dask_runner = load(os.path.join(here, "dask_runner.py"), "metacu_dask_runner")
     client = Client()
-    r = dask_runner.Run(argparse.Namespace(timeout=20), run, client, None)
+    r = dask_runner.Run(argparse.Namespace(timeout=20, compile_only=False), run, client, None)
     r.gpus, r.files, r.topic, r.done = ["g0", "g1"], None, "topic", set()
     b0, b1 = r.m["batches"][:2]
     r.index = {b["source"]: k for k, b in enumerate(r.m["batches"])}
@@ -67,9 +67,11 @@ def main():
             ", ".join("%s %d" % (g, client.scattered[g]) for g in r.gpus)))
         client.tasks.clear()
 
-    # The kept builds are read: batch 0's five shards first, then batch 1's
-    # six.
+    # The kept builds are read: the harnesses first, then batch 0's five
+    # shards, then batch 1's six.
     r.reading = True
+    r.deal()
+    say("harnesses read")
     r.ready = [shard(b0, k) for k in range(5)]
     r.deal()
     say("batch 0 read")
