@@ -12,7 +12,9 @@ Run from the repository root. The optimum of each kernel is a recorded
 brute force of it on an H100 (docs/data/*-h100-sm90.json.gz): a tool has
 reached 2% once it has measured a configuration whose recorded time is
 within 2% of the recorded optimum, at the moment the tool knows it (metacu:
-when the round that measured it ends; Kernel Tuner: when it recorded it).
+when run.py tells it the result, which a space expanded whole has as each
+result comes and a bundle per round at the round's end; Kernel Tuner: when
+it recorded it).
 Both tools' kernels implement the same algorithm over the same parameters
 (scripts/kt/*_kt.cu beside metacu's), so the recorded times judge both
 alike; each tool's own best is printed too.
@@ -140,15 +142,16 @@ def run_metacu(a, name, k, seed, ref, best, out):
     served = os.path.join(work, "run")
     if os.path.exists(os.path.join(served, "rounds.jsonl")):
         # The run's one bundle (a space expanded whole): rounds.jsonl says
-        # when each round ended.
+        # when run.py told the search each result (as it came, or at its
+        # round's end).
         m = json.load(open(os.path.join(served, "manifest.json")))
         params = {c["config"]: c["params"] for b in m["batches"] for c in b["candidates"]}
         params.update({f["config"]: None for f in m["failed"]})
         ended = {}
         for l in open(os.path.join(served, "rounds.jsonl")):
             r = json.loads(l)
-            rounds += 1
-            for c in r["configs"]:
+            rounds += "configs" in r
+            for c in r.get("measured", r.get("configs", [])):
                 ended.setdefault(c, parse_ts(r["timestamp"]) - start)
         for l in open(os.path.join(served, "results.jsonl")):
             r = json.loads(l)

@@ -726,7 +726,7 @@ def main():
                     help="compile, record what does not build, time nothing")
     ap.add_argument("--rounds", action="store_true",
                     help="serve rounds: each line on stdin a JSON list of configurations "
-                    "to measure, answered by a line on stdout when they are done; the "
+                    "to measure, each result told on stdout as it comes and the round when it is done; the "
                     "harnesses stay up between rounds (metacu tune's live run)")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
@@ -1066,10 +1066,11 @@ class Run:
     def serve(self, requests, replies):
         """--rounds: each line of ``requests`` is a JSON list of the bundle's
         configurations; their candidates not yet done are compiled and
-        timed, and once every one has a result (in results.jsonl) the
-        line {"round": K, "candidates": N} goes to ``replies`` and the
-        round, its configurations and the time to rounds.jsonl. Returns how
-        many configurations the rounds asked for."""
+        timed; as results come (in results.jsonl), the line {"measured":
+        [CONFIG, ...]} goes to ``replies``, and once every one has a result
+        the line {"round": K, "candidates": N}; each also goes to
+        rounds.jsonl with the time. Returns how many configurations the
+        rounds asked for."""
         configs = {c["config"] for b in self.m["batches"] for c in b["candidates"]}
         configs.update(f["config"] for f in self.m["failed"])
         asked = set()
@@ -1088,8 +1089,19 @@ class Run:
                 self.build_then_speculate(jobs, configs - wanted)
             else:
                 self.build(jobs)
-            # The GPUs time what the compiles handed them.
-            while not self.fatal and not wanted <= self.done:
+            # The GPUs time what the compiles handed them; each result is
+            # told as it comes, so that the search has it (its journal, its
+            # best so far) before the round ends.
+            told = set()
+            while not self.fatal:
+                # Over ``wanted``, not ``done``, which the GPU threads add to.
+                measured = {c for c in wanted if c in self.done} - told
+                if measured:
+                    told |= measured
+                    self.tell(replies, {"measured": sorted(measured)},
+                              {"round": k, "measured": sorted(measured)})
+                if told == wanted:
+                    break
                 if any(fut.done() for fut in self.timed):
                     for fut in self.timed:
                         if fut.done():
@@ -1100,14 +1112,20 @@ class Run:
             if self.fatal:
                 break
             asked |= wanted
-            # When the search knew the round's results (scripts/kt/proof.py
-            # reads it: a result counts from its round's end).
-            with open(os.path.join(HERE, "rounds.jsonl"), "a") as f:
-                f.write(json.dumps({"round": k, "configs": sorted(wanted),
-                                    "timestamp": now()}) + "\n")
-            replies.write(json.dumps({"round": k, "candidates": len(wanted)}) + "\n")
-            replies.flush()
+            self.tell(replies, {"round": k, "candidates": len(wanted)},
+                      {"round": k, "configs": sorted(wanted)})
         return len(asked)
+
+    @staticmethod
+    def tell(replies, line, record):
+        """Sends ``line`` to the search, after appending ``record`` and the
+        time to rounds.jsonl: when the search knew which results
+        (scripts/kt/proof.py reads it: a result counts from the line that
+        told it)."""
+        with open(os.path.join(HERE, "rounds.jsonl"), "a") as f:
+            f.write(json.dumps(dict(record, timestamp=now())) + "\n")
+        replies.write(json.dumps(line) + "\n")
+        replies.flush()
 
 
 if __name__ == "__main__":

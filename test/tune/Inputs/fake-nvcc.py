@@ -25,6 +25,11 @@
 # it and exits 3), candidate 4 kills the process, candidate 6 hangs, the
 # others are correct.
 #
+# FAKE_AWAIT=FILE makes it wait, before each candidate after its first,
+# until FILE (metacu's journal) holds a line per result it has given (at
+# most 30 s; a candidate it then times fails as "not journaled", and so do
+# the process's later ones, unwaited).
+#
 # FAKE_DEVICE=CACHE.json makes it a replay instead: every candidate's outcome
 # is what the Kernel Tuner cache recorded for its parameters (the bundle's
 # manifest, found above the source, gives them, or, for a bundle's one
@@ -142,6 +147,25 @@ def looked_up(params):
     return cache["cache"][",".join(spell(k) for k in cache["tune_params_keys"])]
 
 
+given, awaited = 0, True
+
+
+def journaled():
+    """Whether FAKE_AWAIT's file holds a line per result given so far,
+    waiting for it (at most 30 s once)."""
+    global awaited
+    path = os.environ.get("FAKE_AWAIT")
+    if not path or given == 0:
+        return True
+    end = time.time() + 30
+    while awaited and time.time() < end:
+        if os.path.exists(path) and len(open(path).readlines()) >= given:
+            return True
+        time.sleep(0.01)
+    awaited = False
+    return False
+
+
 for line in sys.stdin:
     path, *members = line.rstrip("\\n").split("\\t")
     built = open(path).read().split("\\n")
@@ -155,6 +179,13 @@ for line in sys.stdin:
             with open(os.environ.get("FAKE_TABLE_LOG", os.devnull), "a") as log:
                 log.write("%d %s %s\\n" % (i, name, params[0]))
         assert name in built, (name, built)
+        if not journaled():
+            print(json.dumps({"start": i}), flush=True)
+            print(json.dumps({"candidate": i, "status": "runtime",
+                              "reason": "not journaled"}), flush=True)
+            given += 1
+            continue
+        given += 1
         print(json.dumps({"start": i}), flush=True)
         time.sleep(float(os.environ.get("FAKE_CANDIDATE_S", "0")))
         if name == KILL[0] and not os.path.exists(KILL[1]):

@@ -1,6 +1,7 @@
 //===- Gpu.cpp - The runner that compiles and times candidates on GPUs ----===//
 #include "Gpu.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -242,42 +243,55 @@ llvm::Error GpuRunner::runServed(llvm::ArrayRef<uint32_t> Configs,
       return stopServing();
     Sent += size_t(N);
   }
-  // Its answer: the round is measured, every result in results.jsonl.
-  char *Buf = nullptr;
-  size_t Cap = 0;
-  ssize_t N = ::getline(&Buf, &Cap, FromServer);
-  std::string Reply = N > 0 ? std::string(Buf, size_t(N)) : std::string();
-  std::free(Buf);
-  if (N <= 0)
-    return stopServing();
-  auto Answer = llvm::json::parse(Reply);
-  if (!Answer || !Answer->getAsObject() ||
-      !Answer->getAsObject()->get("round")) {
-    if (!Answer)
-      llvm::consumeError(Answer.takeError());
-    return llvm::createStringError(ServedDir + "/run.py answered '" +
-                                   llvm::StringRef(Reply).trim() +
-                                   "', not a round's end");
-  }
-  auto Results = readBundle(ServedDir);
-  if (!Results)
-    return Results.takeError();
   llvm::DenseMap<uint32_t, size_t> Position;
   for (size_t I = 0; I < Configs.size(); ++I)
     Position.try_emplace(Configs[I], I);
-  size_t Reported = 0;
-  for (auto &[Config, M] : Results->Results) {
-    auto It = Position.find(Config);
-    if (It == Position.end())
-      continue; // an earlier round's
-    ++Reported;
-    if (!Done(It->second, std::move(M)))
-      return llvm::Error::success();
+  // The round's results reported so far, each once; none after Done asked
+  // to stop.
+  llvm::DenseSet<uint32_t> Reported;
+  bool Stopped = false;
+  auto Report = [&]() -> llvm::Error {
+    auto Results = readBundle(ServedDir);
+    if (!Results)
+      return Results.takeError();
+    for (auto &[Config, M] : Results->Results) {
+      auto It = Position.find(Config);
+      if (It == Position.end() || !Reported.insert(Config).second)
+        continue; // an earlier round's, or told already
+      if (!Stopped && !Done(It->second, std::move(M)))
+        Stopped = true;
+    }
+    return llvm::Error::success();
+  };
+  // Its answers: results measured ({"measured": [...]}, each in
+  // results.jsonl, reported now so that the search has them before the
+  // round ends), then the round's end, every result in results.jsonl.
+  for (;;) {
+    char *Buf = nullptr;
+    size_t Cap = 0;
+    ssize_t N = ::getline(&Buf, &Cap, FromServer);
+    std::string Reply = N > 0 ? std::string(Buf, size_t(N)) : std::string();
+    std::free(Buf);
+    if (N <= 0)
+      return stopServing();
+    auto Answer = llvm::json::parse(Reply);
+    const llvm::json::Object *O = Answer ? Answer->getAsObject() : nullptr;
+    if (!O || !(O->get("round") || O->get("measured"))) {
+      if (!Answer)
+        llvm::consumeError(Answer.takeError());
+      return llvm::createStringError(ServedDir + "/run.py answered '" +
+                                     llvm::StringRef(Reply).trim() +
+                                     "', not a round's end or its results");
+    }
+    if (llvm::Error E = Report())
+      return E;
+    if (O->get("round"))
+      break;
   }
-  if (Reported < Position.size())
+  if (!Stopped && Reported.size() < Position.size())
     return llvm::createStringError(
         llvm::formatv("{0}: {1} of {2} candidates have no result", ServedDir,
-                      Position.size() - Reported, Position.size()));
+                      Position.size() - Reported.size(), Position.size()));
   return llvm::Error::success();
 }
 

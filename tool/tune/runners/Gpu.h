@@ -7,7 +7,8 @@
 // round the strategy asks for is a line to it; it compiles the round's
 // shards (cubins of the candidates' kernels, in parallel over the host's
 // cores) and times them on one harness process per GPU that it keeps across
-// rounds, so the problem is made once per GPU per run. A larger space has a
+// rounds, so the problem is made once per GPU per run; each result is
+// reported as run.py tells it, before the round ends. A larger space has a
 // bundle per round (round_N/), each one expansion with its own harness.
 // The two-step flow runs the same bundle by hand on another machine.
 //
