@@ -220,6 +220,48 @@ def cache_dir():
     return d
 
 
+def writable_cache_dir():
+    """cache_dir(), made if missing; where it cannot be written, this
+    bundle's own bin/, which keeps a build for this run only."""
+    d = cache_dir()
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError:
+        pass
+    if not os.access(d, os.W_OK):
+        d = os.path.join(HERE, "bin")
+        os.makedirs(d, exist_ok=True)
+    return d
+
+
+def tree_files(base, top):
+    """The files under ``base``/``top`` in a fixed order, each as its path
+    and its name relative to ``base``."""
+    for root, dirs, files in os.walk(os.path.join(base, top)):
+        dirs.sort()
+        for f in sorted(files):
+            path = os.path.join(root, f)
+            yield path, os.path.relpath(path, base)
+
+
+def cache_key(nvcc, flags, files):
+    """The name a cached build is kept under: a hash of everything that
+    decides it, the compile's ``flags``, nvcc's version and ``files`` (path
+    and name pairs) by name and content. Returns it and None, or None and
+    why nvcc could not be asked its version."""
+    h = hashlib.sha256(json.dumps(flags).encode())
+    try:
+        version = subprocess.run([nvcc, "--version"], capture_output=True, text=True)
+        h.update(version.stdout.encode())
+    except OSError as e:
+        return None, "cannot run %s: %s" % (nvcc, e)
+    for path, name in files:
+        h.update(name.encode() + b"\0")
+        with open(path, "rb") as data:
+            h.update(data.read() + b"\0")
+    return h.hexdigest()[:24], None
+
+
 MACHINERY_LOCK = threading.Lock()
 # shared_harness()'s, beside its lock file (which orders processes, not a
 # process's threads).
@@ -254,28 +296,10 @@ def machinery_object(m, nvcc):
 
 def build_machinery(nvcc, flags, include):
     """machinery_object()'s look in the cache, and compile on a miss."""
-    h = hashlib.sha256(json.dumps(flags).encode())
-    try:
-        version = subprocess.run([nvcc, "--version"], capture_output=True, text=True)
-        h.update(version.stdout.encode())
-    except OSError as e:
-        return None, ["cannot run %s: %s" % (nvcc, e)]
-    for root, dirs, files in os.walk(os.path.join(include, "metacu")):
-        dirs.sort()
-        for f in sorted(files):
-            h.update(os.path.relpath(os.path.join(root, f), include).encode() + b"\0")
-            with open(os.path.join(root, f), "rb") as data:
-                h.update(data.read() + b"\0")
-    d = cache_dir()
-    try:
-        os.makedirs(d, exist_ok=True)
-    except OSError:
-        pass
-    if not os.access(d, os.W_OK):
-        # No cache to keep it in: this bundle's own, for this run.
-        d = os.path.join(HERE, "bin")
-        os.makedirs(d, exist_ok=True)
-    obj = os.path.join(d, "harness-%s.o" % h.hexdigest()[:24])
+    key, error = cache_key(nvcc, flags, tree_files(include, "metacu"))
+    if error:
+        return None, [error]
+    obj = os.path.join(writable_cache_dir(), "harness-%s.o" % key)
     if os.path.exists(obj):
         return obj, None
     tmp = "%s.%d.tmp" % (obj, os.getpid())
@@ -347,31 +371,15 @@ def shared_harness(m, job, nvcc, split):
     # between rounds and runs and change nothing built.
     flags = [c.replace(HERE, "@") for k, c in enumerate(cmd[1:-3])
              if "--split-compile" not in (c, cmd[k])]
-    h = hashlib.sha256(json.dumps(flags).encode())
-    try:
-        h.update(subprocess.run([nvcc, "--version"], capture_output=True, text=True)
-                 .stdout.encode())
-    except OSError as e:
-        return None, 0.0, ["cannot run %s: %s" % (nvcc, e)]
-    batches = {os.path.normpath(b["source"]) for b in m["batches"]}
-    for top in ("src", "include"):
-        for root, dirs, files in os.walk(os.path.join(HERE, top)):
-            dirs.sort()
-            for f in sorted(files):
-                rel = os.path.relpath(os.path.join(root, f), os.path.join(HERE, top))
-                if top == "src" and (rel in batches or rel.endswith("_lines.cu")):
-                    continue
-                h.update(("%s/%s" % (top, rel)).encode() + b"\0")
-                with open(os.path.join(root, f), "rb") as data:
-                    h.update(data.read() + b"\0")
-    d = cache_dir()
-    try:
-        os.makedirs(d, exist_ok=True)
-    except OSError:
-        pass
-    if not os.access(d, os.W_OK):
-        d = os.path.join(HERE, "bin")
-    exe = os.path.join(d, "table-harness-%s" % h.hexdigest()[:24])
+    # The batches' sources (and their line tables) are the candidates'.
+    batches = {os.path.join("src", os.path.normpath(b["source"])) for b in m["batches"]}
+    files = [(path, name) for top in ("src", "include")
+             for path, name in tree_files(HERE, top)
+             if not (name in batches or (name.startswith("src/") and name.endswith("_lines.cu")))]
+    key, error = cache_key(nvcc, flags, files)
+    if error:
+        return None, 0.0, [error]
+    exe = os.path.join(writable_cache_dir(), "table-harness-%s" % key)
     with SHARED_LOCK, open(exe + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.path.exists(exe):
