@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <string>
 
 namespace metacu {
 
@@ -57,6 +58,8 @@ bool inherit(Group &G, const Facts &F) {
     LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
     if (First > Buf.size() || !leavesNoBraceOpen(Buf.slice(LineStart, First)))
       return false;
+    // Where in the body is not looked at: of a site migrate does not
+    // rewrite, only whether it sits in one is read (Classify.cpp).
     G.Place = Placement::Statement;
     G.PlaceOffset = First;
     G.Space |= A.Space;
