@@ -1,6 +1,7 @@
 //===- Audit.cpp ----------------------------------------------------------===//
 #include "migrate/Audit.h"
 #include "migrate/Classify.h"
+#include "migrate/InheritedPlacement.h"
 #include "migrate/PreprocessorPass.h"
 #include "support/Diagnostic.h"
 #include "support/SourceFile.h"
@@ -28,13 +29,14 @@ using InTreeFn = std::function<bool(llvm::StringRef)>;
 /// the way each branch's code parses, and a parse of a whole library's
 /// headers per branch set was most of an audit's time (CUTLASS: 9 parses
 /// of a unit, 20 s of 24; asking for a pass that takes a branch of each
-/// such site, the unit cost as much as before).
+/// such site, the unit cost as much as before). A site placed from the
+/// conditional around it (InheritedPlacement.h) needs none.
 std::optional<unsigned> nextPassToParse(const Facts &F,
                                         const std::set<unsigned> &Parsed,
                                         const InTreeFn &Rewritable) {
   std::vector<unsigned> Gain(NumPasses, 0);
   for (auto &[K, G] : F.Groups) {
-    if (!isSite(G) || G.Cached)
+    if (!isSite(G) || G.Cached || G.Inherited)
       continue;
     std::set<int> Covered;
     for (unsigned P : Parsed)
@@ -106,9 +108,14 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
     return It->second;
   };
   std::set<unsigned> Parsed;
-  while (std::optional<unsigned> P =
-             nextPassToParse(F, Parsed, RewritableFile)) {
+  uint64_t ParsedMask = 0;
+  for (;;) {
+    inheritPlacements(F, ParsedMask, RewritableFile);
+    std::optional<unsigned> P = nextPassToParse(F, Parsed, RewritableFile);
+    if (!P)
+      break;
     Parsed.insert(*P);
+    ParsedMask |= uint64_t(1) << *P;
     if (Opts.OnParse)
       Opts.OnParse(*P);
     if (auto Err = Run(*P, /*Parse=*/true))

@@ -10,7 +10,9 @@
 // The analysis preprocesses the file once per compilation pass nvcc would
 // make (Passes.h, PreprocessorPass.h) and parses it for the passes that take
 // each branch, to see where each conditional sits (Placement.h), unless
-// another unit's parse placed it already (PlacementCache.h). The toolkit's
+// another unit's parse placed it already (PlacementCache.h) or, in a header
+// outside the tree, the conditional around it shows it in a device
+// function's body (InheritedPlacement.h). The toolkit's
 // headers, most of every pass, cost it their directives only: their code is
 // lexed without expanding macros, and a parse skips their function bodies,
 // as it skips those of user files with no conditional it places

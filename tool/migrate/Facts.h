@@ -93,6 +93,9 @@ struct Group {
   std::string Function;
   /// Placed from what another unit's parse found (PlacementCache.h).
   bool Cached = false;
+  /// Placed from the conditional around it, with no parse reaching it
+  /// (InheritedPlacement.h).
+  bool Inherited = false;
 };
 
 /// A site that is not a conditional: a macro alias, a redefinition, a
