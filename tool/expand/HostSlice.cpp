@@ -1208,6 +1208,10 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
   };
   for (const std::string &M : PerArch)
     Run.WatchKey += M + ' ';
+  // What the recorder ignores, a preamble may hold.
+  Run.Ignored = [](DiagnosticsEngine::Level L, const Diagnostic &Info) {
+    return L != DiagnosticsEngine::Fatal && !isUserPreprocessorError(L, Info);
+  };
   PreambleUse Used;
   // Errors in the masked input (device code C++ mode cannot see) are
   // expected; only a parse that could not run at all is a failure.

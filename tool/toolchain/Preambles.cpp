@@ -22,7 +22,8 @@ struct Preambles::Entry {
   /// The bytes of the input it holds (0: the command line's headers only).
   unsigned Size = 0;
   /// The input's leading #include lines whose preamble met an error: while
-  /// they stay, the entry holds one of the command line's headers only.
+  /// they stay, the entry holds one of the command line's headers only (or
+  /// none, where that met one too).
   std::string Failed;
   PreambleUse Use;
 };
@@ -78,7 +79,7 @@ public:
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(L, Info);
-    if (L >= DiagnosticsEngine::Error)
+    if (L >= DiagnosticsEngine::Error && !(Run.Ignored && Run.Ignored(L, Info)))
       Usable = false;
   }
 
@@ -173,6 +174,10 @@ private:
     if (It != Kept.end()) {
       Kept.splice(Kept.begin(), Kept, It);
       Preambles::Entry &E = *Kept.front();
+      // No preamble of the command line's headers either: not tried again
+      // while the lines stay.
+      if (!E.Preamble && Leading == E.Failed)
+        return nullptr;
       unsigned Size = Leading == E.Failed ? 0 : Leading.size();
       if (E.Size == Size &&
           E.Preamble->CanReuse(Inv, Main.getMemBufferRef(), bounds(Size), *VFS))
@@ -188,11 +193,11 @@ private:
         !build(Inv, VFS, PCH, Main, Leading.size(), *E))
       E->Failed = Leading.str();
     if (!E->Preamble && !build(Inv, VFS, PCH, Main, 0, *E))
-      return nullptr;
+      E->Failed = Leading.str();
     Kept.push_front(std::move(E));
     if (Kept.size() > Cache.Capacity)
       Kept.pop_back();
-    return Kept.front().get();
+    return Kept.front()->Preamble ? Kept.front().get() : nullptr;
   }
 
   static PreambleBounds bounds(unsigned Size) {

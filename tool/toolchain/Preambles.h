@@ -18,7 +18,8 @@
 // kept with the preamble and handed to each run that uses it.
 //
 // A preamble whose headers met an error is not used (the run reads them and
-// meets it); the run then reuses one of the command line's headers only.
+// meets it), unless the stage says it ignores such errors; the run then
+// reuses one of the command line's headers only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TOOLCHAIN_PREAMBLES_H
@@ -86,6 +87,11 @@ struct ClangRun {
   std::function<PreambleWatch(clang::Preprocessor &)> Watch;
   /// What the callbacks' reading depends on besides the command line.
   std::string WatchKey;
+  /// Where given, the errors the stage ignores: a preamble whose headers
+  /// meet only those is used (without them the run would not see them).
+  std::function<bool(clang::DiagnosticsEngine::Level,
+                     const clang::Diagnostic &)>
+      Ignored;
 };
 
 /// What a run read from a preamble.

@@ -26,7 +26,8 @@ struct Errors : clang::DiagnosticConsumer {
 /// command line gives \p Header with -include; returns its errors.
 unsigned check(const std::string &File, llvm::StringRef Text,
                const std::string &Header, Preambles *Cache, PreambleUse &Used,
-               std::function<PreambleWatch(clang::Preprocessor &)> Watch = {}) {
+               std::function<PreambleWatch(clang::Preprocessor &)> Watch = {},
+               bool IgnoreErrors = false) {
   auto Files = filesWith(Text, File);
   Errors E;
   ClangRun Run;
@@ -35,6 +36,11 @@ unsigned check(const std::string &File, llvm::StringRef Text,
   Run.Files = Files.get();
   Run.Diagnostics = &E;
   Run.Watch = std::move(Watch);
+  if (IgnoreErrors)
+    Run.Ignored = [](clang::DiagnosticsEngine::Level L,
+                     const clang::Diagnostic &) {
+      return L == clang::DiagnosticsEngine::Error;
+    };
   EXPECT_TRUE(
       runClang(Run, std::make_unique<clang::SyntaxOnlyAction>(), Cache, &Used));
   return E.Count;
@@ -116,6 +122,23 @@ TEST(PreamblesTest, APreambleWithAnErrorIsNotUsed) {
   // The header's error is the run's, as without a cache.
   EXPECT_EQ(check(File, "int k = 1;\n", Header, &Cache, Used), 1u);
   EXPECT_TRUE(Used.Files.empty());
+}
+
+TEST(PreamblesTest, APreambleWithErrorsTheStageIgnoresIsUsed) {
+  TempDir Dir;
+  std::string Header = Dir.write("pre.h", "int first(;\n");
+  std::string Bad = Dir.write("bad.h", "int second(;\nint third();\n");
+  std::string File = Dir.path("k.cpp");
+  Preambles Cache;
+  PreambleUse Used;
+  // The errors are not counted (the stage ignores them), the declarations
+  // after them are there.
+  for (int Run = 0; Run < 2; ++Run) {
+    EXPECT_EQ(check(File, "#include \"bad.h\"\nint k = third();\n", Header,
+                    &Cache, Used, {}, /*IgnoreErrors=*/true),
+              0u);
+    EXPECT_EQ(Used.Files, (std::vector<std::string>{File, Header, Bad}));
+  }
 }
 
 /// The macros a preprocessor saw defined.
