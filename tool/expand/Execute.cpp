@@ -1,5 +1,6 @@
 //===- Execute.cpp --------------------------------------------------------===//
 #include "expand/Execute.h"
+#include "expand/CompiledCopies.h"
 #include "expand/PreludeCache.h"
 #include "support/Diagnostic.h"
 #include "toolchain/Invocation.h"
@@ -795,6 +796,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     // whatever meta code does, this process reports it.
     auto Run = [&]() -> llvm::Error {
       StdoutToStderr Redirect;
+      reuseCompiledCopies(I, *PTU->TheModule);
       if (auto Err = I.Execute(*PTU))
         return Failure(std::move(Err));
       auto Run = I.getSymbolAddress(METACU_RUN_INITIALIZERS);

@@ -71,22 +71,37 @@ static std::vector<std::string> perArchMacros(const ScanResult &Scan) {
   return Names;
 }
 
-/// What the preprocessor tells about the main file, and about the user
-/// headers where it matters to dialect headers.
-class SliceCallbacks : public PPCallbacks {
-public:
+/// What the preprocessor callbacks carry from one file to the next: a run
+/// that reads its first headers from a preamble starts from where the
+/// callbacks that watched the preamble's build stopped.
+struct ReadState {
   /// \p PerArch: macros defined in 'if codegen' branches, which differ
   /// per architecture as one defined under '#if __CUDA_ARCH__ >= 800'
   /// does.
-  SliceCallbacks(SourceManager &SM, Preprocessor &PP, HostSliceResult &R,
-                 const DialectScope &Scope,
-                 const std::vector<std::string> &PerArch)
-      : SM(SM), PP(PP), R(R), Scope(Scope) {
+  explicit ReadState(const std::vector<std::string> &PerArch) {
     for (const std::string &N : PerArch) {
       ArchDerived.insert(N);
       PassDerived.insert(N);
     }
   }
+  llvm::StringSet<> ArchDerived;
+  /// Macros defined under a condition that tests __CUDA_ARCH__, __CUDACC__
+  /// or __NVCC__, in the input or a user header.
+  llvm::StringSet<> PassDerived;
+  /// The files read.
+  llvm::StringSet<> Seen;
+  /// Headers known not to lead to a dialect header.
+  llvm::StringSet<> NoDialect;
+};
+
+/// What the preprocessor tells about the main file, and about the user
+/// headers where it matters to dialect headers.
+class SliceCallbacks : public PPCallbacks {
+public:
+  SliceCallbacks(SourceManager &SM, Preprocessor &PP, HostSliceResult &R,
+                 ReadState &S, const DialectScope &Scope)
+      : SM(SM), PP(PP), R(R), Scope(Scope), ArchDerived(S.ArchDerived),
+        PassDerived(S.PassDerived), Seen(S.Seen), NoDialect(S.NoDialect) {}
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
                    SrcMgr::CharacteristicKind, FileID) override {
@@ -465,14 +480,17 @@ private:
   HostSliceResult &R;
   const DialectScope &Scope;
   std::vector<Cond> Stack;
-  llvm::StringSet<> ArchDerived;
-  /// Macros defined under a condition that tests __CUDA_ARCH__, __CUDACC__
-  /// or __NVCC__, in the input or a user header.
-  llvm::StringSet<> PassDerived;
-  llvm::StringSet<> Seen;
+  llvm::StringSet<> &ArchDerived, &PassDerived, &Seen, &NoDialect;
   llvm::DenseSet<FileID> CoveredFiles;
-  /// Headers known not to lead to a dialect header.
-  llvm::StringSet<> NoDialect;
+};
+
+/// What the callbacks learned while a preamble was built (of its headers and
+/// the input's #include lines it holds), for the runs that use it.
+struct SliceNotes : PreambleNotes {
+  explicit SliceNotes(const std::vector<std::string> &PerArch)
+      : State(PerArch) {}
+  HostSliceResult R;
+  ReadState State;
 };
 
 /// The declaration directly inside a namespace (or the TU) that owns \p D.
@@ -584,6 +602,11 @@ public:
 private:
   unsigned offset(SourceLocation L) const {
     return SM.getFileOffset(SM.getExpansionLoc(L));
+  }
+  /// The input, or the lines of it a preamble holds (their offsets are the
+  /// input's).
+  bool isInput(FileID FID) const {
+    return FID == SM.getMainFileID() || FID == SM.getPreambleFileID();
   }
   bool inMainFile(const Decl *D) const {
     return SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation()));
@@ -722,7 +745,7 @@ private:
         return;
       }
       FileID Parent = SM.getFileID(SM.getExpansionLoc(Inc));
-      if (Parent == SM.getMainFileID()) {
+      if (isInput(Parent)) {
         NeededIncludeOffsets.push_back(offset(Inc));
         return;
       }
@@ -907,7 +930,7 @@ private:
       if (Inc.isInvalid())
         return std::nullopt;
       FileID Parent = SM.getFileID(SM.getExpansionLoc(Inc));
-      if (Parent == SM.getMainFileID()) {
+      if (isInput(Parent)) {
         unsigned O = offset(Inc);
         if (!llvm::is_contained(NeededIncludeOffsets, O))
           return std::nullopt;
@@ -973,19 +996,28 @@ public:
 
 class SliceAction : public ASTFrontendAction {
 public:
+  /// \p Used: what the run takes from a preamble, known when it begins.
   SliceAction(const SourceFile &File, const ScanResult &Scan,
               const llvm::StringSet<> &Names, const HostSliceOptions &Opts,
+              const DialectScope &Scope, const PreambleUse &Used,
               HostSliceResult &R)
       : File(File), Scan(Scan), Names(Names),
-        RuntimeInclude(Opts.RuntimeInclude), Scope(Opts), R(R) {}
+        RuntimeInclude(Opts.RuntimeInclude), Scope(Scope), Used(Used), R(R),
+        State(perArchMacros(Scan)) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     // Only declarations matter here, and C++ mode cannot compile device
     // function bodies anyway.
     CI.getFrontendOpts().SkipFunctionBodies = true;
+    // The callbacks go on from where those that watched the preamble's
+    // build stopped.
+    if (const auto *N = static_cast<const SliceNotes *>(Used.Notes.get())) {
+      R = N->R;
+      State = N->State;
+    }
     Preprocessor &PP = CI.getPreprocessor();
-    PP.addPPCallbacks(std::make_unique<SliceCallbacks>(
-        CI.getSourceManager(), PP, R, Scope, perArchMacros(Scan)));
+    PP.addPPCallbacks(std::make_unique<SliceCallbacks>(CI.getSourceManager(),
+                                                       PP, R, State, Scope));
     return true;
   }
 
@@ -1000,8 +1032,10 @@ private:
   const ScanResult &Scan;
   const llvm::StringSet<> &Names;
   llvm::StringRef RuntimeInclude;
-  DialectScope Scope;
+  const DialectScope &Scope;
+  const PreambleUse &Used;
   HostSliceResult &R;
+  ReadState State;
 };
 
 } // namespace
@@ -1066,17 +1100,17 @@ static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
   HostSliceResult Nvcc;
   struct Action : public PreprocessOnlyAction {
     Action(HostSliceResult &R, const HostSliceOptions &Opts,
-           std::vector<std::string> PerArch)
-        : R(R), Scope(Opts), PerArch(std::move(PerArch)) {}
+           const std::vector<std::string> &PerArch)
+        : R(R), Scope(Opts), State(PerArch) {}
     bool BeginSourceFileAction(CompilerInstance &CI) override {
       Preprocessor &PP = CI.getPreprocessor();
-      PP.addPPCallbacks(std::make_unique<SliceCallbacks>(
-          CI.getSourceManager(), PP, R, Scope, PerArch));
+      PP.addPPCallbacks(std::make_unique<SliceCallbacks>(CI.getSourceManager(),
+                                                         PP, R, State, Scope));
       return true;
     }
     HostSliceResult &R;
     DialectScope Scope;
-    std::vector<std::string> PerArch;
+    ReadState State;
   };
   FatalErrorRecorder Fatal;
   auto Files =
@@ -1164,17 +1198,27 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
   Run.Files = Files.get();
   Run.Diagnostics = &Fatal;
   Run.SkipFunctionBodies = true;
-  // A header of the dialect's scope (a user's, given with -include) is the
-  // callbacks' to read.
-  auto InScope = [&](FileEntryRef F, Preprocessor &PP) {
-    return Scope.covers(F, PP.getHeaderSearchInfo());
+  // The callbacks watch a preamble's build as they would read its headers.
+  std::vector<std::string> PerArch = perArchMacros(Scan);
+  Run.Watch = [&](Preprocessor &PP) {
+    auto N = std::make_shared<SliceNotes>(PerArch);
+    auto C = std::make_unique<SliceCallbacks>(PP.getSourceManager(), PP, N->R,
+                                              N->State, Scope);
+    return PreambleWatch{std::move(C), std::move(N)};
   };
-  Run.Excluded = InScope;
-  std::vector<std::string> Preambled;
+  for (const std::string &M : PerArch)
+    Run.WatchKey += M + ' ';
+  // What the recorder ignores, a preamble may hold.
+  Run.Ignored = [](DiagnosticsEngine::Level L, const Diagnostic &Info) {
+    return L != DiagnosticsEngine::Fatal && !isUserPreprocessorError(L, Info);
+  };
+  PreambleUse Used;
   // Errors in the masked input (device code C++ mode cannot see) are
   // expected; only a parse that could not run at all is a failure.
-  runClang(Run, std::make_unique<SliceAction>(File, Scan, MetaNames, Opts, R),
-           Opts.Precompiled, &Preambled);
+  runClang(Run,
+           std::make_unique<SliceAction>(File, Scan, MetaNames, Opts, Scope,
+                                         Used, R),
+           Opts.Precompiled, &Used);
   if (Fatal.Offset)
     return errorAt(*Fatal.Offset, Fatal.Message);
   R.PreprocessorError = Fatal.PreprocessorError;
@@ -1182,20 +1226,6 @@ llvm::Expected<HostSliceResult> sliceHost(const SourceFile &File,
     return llvm::createStringError("cannot parse '%s' for its host "
                                    "declarations",
                                    File.path().str().c_str());
-  // The preamble's files were read first, after the input was entered.
-  if (!Preambled.empty()) {
-    llvm::StringSet<> First;
-    for (const std::string &F : Preambled)
-      First.insert(F);
-    std::vector<std::string> Read = {R.Files.front()};
-    for (const std::string &F : Preambled)
-      if (F != Read.front())
-        Read.push_back(F);
-    for (std::string &F : llvm::drop_begin(R.Files))
-      if (!First.contains(F))
-        Read.push_back(std::move(F));
-    R.Files = std::move(Read);
-  }
   // Brackets that pair across a branch of a conditional inside a meta
   // construct, which the masked input does not show the preprocessor:
   // the whole file's reading decides how they pair (Scan.h).

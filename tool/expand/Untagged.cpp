@@ -757,6 +757,9 @@ untaggedDeviceHelpers(const SourceFile &File, const ScanResult &Scan,
     // The masked input's errors (meta names it no longer declares) and
     // device code's are not this stage's to report.
     Run.Diagnostics = &Quiet;
+    Run.Ignored = [](DiagnosticsEngine::Level L, const Diagnostic &) {
+      return L != DiagnosticsEngine::Fatal;
+    };
     runClang(Run, std::make_unique<GraphAction>(Scan, R), Opts.Precompiled,
              nullptr);
     if (!R.Parsed)

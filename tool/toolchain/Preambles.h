@@ -1,18 +1,25 @@
-//===- Preambles.h - Clang runs that reuse their command line's headers ---===//
+//===- Preambles.h - Clang runs that reuse the headers a file starts with -===//
 //
-// Every Clang run of the expansion reads, before the input, the headers its
-// command line includes: nvcc's implicit cuda_runtime.h in C++ mode, Clang's
-// CUDA wrapper headers in CUDA mode. They are most of what the run reads,
-// and they do not change between two expansions of a file edited in the
-// editor. The language server keeps them precompiled (a Clang precompiled
-// preamble, as clangd keeps one per file, here of the command line's
-// headers only: the input's own #include lines are read as in any run, so
-// what a stage's preprocessor callbacks see of the input and its headers is
-// unchanged) and reuses them while none of the files they read changed.
+// Every Clang run of the expansion reads, before the input's own code, the
+// headers its command line includes (nvcc's implicit cuda_runtime.h in C++
+// mode, Clang's CUDA wrapper headers in CUDA mode) and those of the
+// #include lines the input starts with (the standard library's, the
+// toolkit's, metacu's runtime). They are most of what the run reads, and
+// they do not change between two expansions of a file edited in the editor.
+// The language server keeps them precompiled (a Clang precompiled preamble,
+// as clangd keeps one per file) and reuses them while those #include lines
+// and the files they read stay the same.
 //
-// A stage that asks for a preamble says which headers it may not hold: one
-// whose reading the stage's callbacks must see (a user's header given with
-// -include). A preamble that read one, or met an error, is not used.
+// A preamble holds the input's leading #include lines only where each names
+// its header literally: any other directive ends it, so a stage's
+// preprocessor callbacks still see every other line of the input. What they
+// would have seen of the headers the preamble holds, they see while it is
+// built: the stage's callbacks watch the build, and what they learned is
+// kept with the preamble and handed to each run that uses it.
+//
+// A preamble whose headers met an error is not used (the run reads them and
+// meets it), unless the stage says it ignores such errors; the run then
+// reuses one of the command line's headers only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TOOLCHAIN_PREAMBLES_H
@@ -21,13 +28,14 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/FrontendAction.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
+#include <functional>
 #include <list>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace clang {
+class PPCallbacks;
 class Preprocessor;
 }
 
@@ -51,6 +59,20 @@ private:
   std::list<std::unique_ptr<Entry>> Kept;
 };
 
+/// What a stage's callbacks learned of a preamble's headers while it was
+/// built (the stage's own type): the runs that use it never read them.
+class PreambleNotes {
+public:
+  virtual ~PreambleNotes();
+};
+
+/// A stage's callbacks for a preamble's build, given its preprocessor, and
+/// the notes they fill.
+struct PreambleWatch {
+  std::unique_ptr<clang::PPCallbacks> Callbacks;
+  std::shared_ptr<PreambleNotes> Notes;
+};
+
 struct ClangRun {
   /// The command line ("clang++" first, the file last).
   std::vector<std::string> Args;
@@ -60,20 +82,40 @@ struct ClangRun {
   /// Function bodies are skipped (by the preamble too, so that its
   /// declarations are those the run would have read).
   bool SkipFunctionBodies = false;
-  /// Where given, a header the preamble may not hold: its reading is the
-  /// stage's to see.
-  llvm::function_ref<bool(clang::FileEntryRef, clang::Preprocessor &)>
-      Excluded = nullptr;
+  /// Where given, the stage's callbacks watch the build of a preamble (one
+  /// with their notes is reused only by runs with the same WatchKey).
+  std::function<PreambleWatch(clang::Preprocessor &)> Watch;
+  /// What the callbacks' reading depends on besides the command line.
+  std::string WatchKey;
+  /// Where given, the errors the stage ignores: a preamble whose headers
+  /// meet only those is used (without them the run would not see them).
+  std::function<bool(clang::DiagnosticsEngine::Level,
+                     const clang::Diagnostic &)>
+      Ignored;
+};
+
+/// What a run read from a preamble.
+struct PreambleUse {
+  /// The files the preamble read, in the order read, the input first.
+  std::vector<std::string> Files;
+  /// What the stage's callbacks learned while it was built (ClangRun::Watch).
+  std::shared_ptr<const PreambleNotes> Notes;
 };
 
 /// Runs \p Action on \p Run as tooling::ToolInvocation would. With \p
-/// Cache, the headers of the command line come from a preamble of it
-/// (built on first use, or when a file it read changed); the files that
-/// preamble read, in the order read, the input first, are then in \p
-/// PreambleFiles. Returns whether the action ran.
+/// Cache, the headers of the command line and of the input's leading
+/// #include lines come from a preamble (built on first use, or when those
+/// lines or a file it read changed); what the run took from it is then in
+/// \p Used (empty otherwise), set before the action begins. Returns whether
+/// the action ran.
 bool runClang(const ClangRun &Run,
               std::unique_ptr<clang::FrontendAction> Action, Preambles *Cache,
-              std::vector<std::string> *PreambleFiles);
+              PreambleUse *Used);
+
+/// The bytes of \p Text (NUL-terminated) that a preamble may hold: its
+/// leading lines of comments and of #include directives that name their
+/// header literally, to the end of the last such directive's line.
+unsigned leadingIncludes(llvm::StringRef Text);
 
 } // namespace metacu
 

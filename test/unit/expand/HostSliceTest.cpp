@@ -427,10 +427,10 @@ TEST(HostSliceIncludeTest, CudaRuntimeTypesNeedTheImplicitInclude) {
   EXPECT_TRUE(R->NeededIncludes.empty());
 }
 
-TEST(HostSlicePreambleTest, APreambleOfTheCommandLinesHeadersChangesNothing) {
-  // A type of the implicit cuda_runtime.h, a macro of a user header, the
-  // files read in their order: alike without a preamble, when it is built
-  // and when it is reused.
+TEST(HostSlicePreambleTest, APreambleOfTheLeadingIncludesChangesNothing) {
+  // A type of the implicit cuda_runtime.h, a macro of a user header the
+  // preamble holds, the files read in their order: alike without a
+  // preamble, when it is built and when it is reused.
   TestTU TU("#include <vector>\n"
             "[[#include \"tile.h\"]]\n"
             "@meta dim3 block(TILE, 16);\n");
@@ -450,6 +450,41 @@ TEST(HostSlicePreambleTest, APreambleOfTheCommandLinesHeadersChangesNothing) {
     ASSERT_EQ(R->NeededIncludes.size(), 1u);
     EXPECT_EQ(TU.text(R->NeededIncludes[0]), TU.text(TU.range()));
     EXPECT_EQ(R->Visible.size(), Plain->Visible.size());
+  }
+}
+
+TEST(HostSlicePreambleTest, WhatTheCallbacksSawOfThePreamblesHeadersStands) {
+  // A dialect header and a header name that differs between nvcc's passes,
+  // both from headers the preamble holds: found when it is built and when
+  // it is reused, as without one.
+  TestTU TU("#include \"names.h\"\n"
+            "#include \"dialect.h\"\n"
+            "#define AFTER_THE_PREAMBLE\n"
+            "#include NAMED\n"
+            "@meta int n = 1;\n");
+  TU.write("names.h", "#pragma once\n#ifdef __CUDACC__\n#define NAMED "
+                      "\"a.h\"\n#else\n#define NAMED \"b.h\"\n#endif\n");
+  TU.write("a.h", "\n");
+  TU.write("b.h", "\n");
+  TU.write("dialect.h", "#pragma once\n@meta int d = 2;\n");
+  HostSliceOptions Opts = TestTU::pipelineOptions();
+  const ScanResult &Scan = TU.scanned();
+  auto Plain = sliceHost(TU.file(), Scan, metaIdentifiers(Scan), Opts);
+  ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
+  EXPECT_TRUE(Plain->UnfollowedInclude);
+  ASSERT_EQ(Plain->MetaHeaders.size(), 1u);
+  Preambles Cache;
+  Opts.Precompiled = &Cache;
+  for (int Run = 0; Run < 2; ++Run) {
+    auto R = sliceHost(TU.file(), Scan, metaIdentifiers(Scan), Opts);
+    ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+    EXPECT_EQ(R->Files, Plain->Files);
+    EXPECT_TRUE(R->UnfollowedInclude);
+    ASSERT_EQ(R->MetaHeaders.size(), 1u);
+    EXPECT_EQ(R->MetaHeaders[0].Path, Plain->MetaHeaders[0].Path);
+    EXPECT_EQ(R->MetaHeaders[0].IncludeOffset,
+              Plain->MetaHeaders[0].IncludeOffset);
+    EXPECT_EQ(R->MetaHeaders[0].Line, Plain->MetaHeaders[0].Line);
   }
 }
 
