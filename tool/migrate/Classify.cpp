@@ -157,6 +157,52 @@ std::optional<std::string> insideArguments(const Group &G, const Facts &F,
   return std::nullopt;
 }
 
+/// Whether a conditional of \p File that tests the architecture holds a
+/// `#define` of \p Name.
+bool definedPerArch(llvm::StringRef Name, llvm::StringRef File,
+                    const Facts &F) {
+  llvm::StringRef Buf = bufferOf(F, File);
+  for (const auto &[Key, G] : F.Groups) {
+    if (Key.first != File || !G.Mentions)
+      continue;
+    // A copy: the lexer needs the text to end in a NUL.
+    std::string Block = Buf.slice(G.Dirs.front(), G.Dirs.back()).str();
+    std::vector<Token> Toks = lexRaw(Block);
+    for (size_t I = 0; I + 2 < Toks.size(); ++I)
+      if (Toks[I].is(clang::tok::hash) && Toks[I].StartOfLine &&
+          Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent(Name))
+        return true;
+  }
+  return false;
+}
+
+/// Why an enclosing conditional of \p G keeps it from converting, if one
+/// does: one that tests a macro defined per architecture (CUTLASS's `#if
+/// !defined(CUTE_LOG)` around `#if !defined(__CUDA_ARCH__)` / `#define
+/// CUTE_LOG ...`), though every pass takes the same branch there. expand
+/// reads a conditional that tests a macro defined inside one that tests
+/// the architecture as chosen per architecture, and refuses a meta
+/// construct inside it.
+std::optional<std::string> testsDerivedAround(const Group &G, const Facts &F,
+                                              const LineTable &Lines) {
+  for (std::optional<FileKey> At = G.Parent; At && At->first == G.File;) {
+    auto It = F.Groups.find(*At);
+    if (It == F.Groups.end())
+      break;
+    const Group &Around = It->second;
+    for (const auto &[Dir, Names] : Around.Tests)
+      for (const std::string &N : Names)
+        if (definedPerArch(N, G.File, F))
+          return "inside the conditional at line " +
+                 std::to_string(Lines.lineOf(Dir)) + ", which tests '" + N +
+                 "', a macro defined under a test of the architecture: "
+                 "expand reads a meta construct there as chosen per "
+                 "architecture";
+    At = Around.Parent;
+  }
+  return std::nullopt;
+}
+
 /// Why a conditional whose branch depends on the architecture cannot
 /// become 'if codegen', if it cannot.
 std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
@@ -191,7 +237,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
     return "inside the conditional at line " + std::to_string(Parent->Line) +
            ", which stays: metacu sees the file once, not once per "
            "architecture";
-  return std::nullopt;
+  return testsDerivedAround(G, F, Lines);
 }
 
 /// Whether \p Name is the architecture's: __CUDA_ARCH__ or a macro
