@@ -15,7 +15,7 @@
 
 template <int N>
 __host__ __device__ void halve(__half *x) {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800) // AUDIT: statement
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800) // AUDIT: local-declaration
   __half2 *x2 = reinterpret_cast<__half2 *>(x);
   PRAGMA_UNROLL
   for (int i = 0; i < N / 2; ++i)
