@@ -26,3 +26,27 @@ __device__ int twice(int v) {
 }
 
 __global__ void sum(int *out, int v) { *out = twice(v); }
+
+// A conditional that tests first a macro of a later architecture (defined
+// under a test of the architecture that no pass here takes, as CUTLASS's
+// CUTLASS_ARCH_CREDUX_ENABLED for sm_100a) would keep that directive, the
+// other builds' choice, around the 'if codegen' chain: expand reads the
+// conditional as chosen per architecture from its first directive on, so
+// it stays.
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM100_ALL) // AUDIT: constant
+#define REDUX_ABS_MAX_ENABLED
+#endif
+
+__device__ float abs_max(float v) {
+#if defined(REDUX_ABS_MAX_ENABLED) // AUDIT: not-convertible
+  float r;
+  asm volatile("redux.sync.max.abs.NaN.f32 %0, %1, 0xffffffff;\n" : "=f"(r) : "f"(v));
+  return r;
+#elif defined(__CUDA_ARCH__)
+  return fmaxf(fabsf(v), fabsf(__shfl_down_sync(0xffffffffu, v, 16)));
+#else
+  return 0.0f;
+#endif
+}
+
+__global__ void reduce(float *out, float v) { *out = abs_max(v); }

@@ -5,6 +5,7 @@
 
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -157,25 +158,6 @@ std::optional<std::string> insideArguments(const Group &G, const Facts &F,
   return std::nullopt;
 }
 
-/// Whether a conditional of \p File that tests the architecture holds a
-/// `#define` of \p Name.
-bool definedPerArch(llvm::StringRef Name, llvm::StringRef File,
-                    const Facts &F) {
-  llvm::StringRef Buf = bufferOf(F, File);
-  for (const auto &[Key, G] : F.Groups) {
-    if (Key.first != File || !G.Mentions)
-      continue;
-    // A copy: the lexer needs the text to end in a NUL.
-    std::string Block = Buf.slice(G.Dirs.front(), G.Dirs.back()).str();
-    std::vector<Token> Toks = lexRaw(Block);
-    for (size_t I = 0; I + 2 < Toks.size(); ++I)
-      if (Toks[I].is(clang::tok::hash) && Toks[I].StartOfLine &&
-          Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent(Name))
-        return true;
-  }
-  return false;
-}
-
 /// Why an enclosing conditional of \p G keeps it from converting, if one
 /// does: one that tests a macro defined per architecture (CUTLASS's `#if
 /// !defined(CUTE_LOG)` around `#if !defined(__CUDA_ARCH__)` / `#define
@@ -183,18 +165,21 @@ bool definedPerArch(llvm::StringRef Name, llvm::StringRef File,
 /// reads a conditional that tests a macro defined inside one that tests
 /// the architecture as chosen per architecture, and refuses a meta
 /// construct inside it.
-std::optional<std::string> testsDerivedAround(const Group &G, const Facts &F,
-                                              const LineTable &Lines) {
-  for (std::optional<FileKey> At = G.Parent; At && At->first == G.File;) {
+std::optional<std::string> testsDerivedAround(const Group &G, const Facts &F) {
+  for (std::optional<FileKey> At = G.Parent; At;) {
     auto It = F.Groups.find(*At);
     if (It == F.Groups.end())
       break;
     const Group &Around = It->second;
     for (const auto &[Dir, Names] : Around.Tests)
       for (const std::string &N : Names)
-        if (definedPerArch(N, G.File, F))
-          return "inside the conditional at line " +
-                 std::to_string(Lines.lineOf(Dir)) + ", which tests '" + N +
+        if (F.DefinedUnderArch.contains(N))
+          return "inside the conditional at " +
+                 (Around.File == G.File
+                      ? "line "
+                      : llvm::sys::path::filename(Around.File).str() + ":") +
+                 std::to_string(F.linesOf(Around.File).lineOf(Dir)) +
+                 ", which tests '" + N +
                  "', a macro defined under a test of the architecture: "
                  "expand reads a meta construct there as chosen per "
                  "architecture";
@@ -237,7 +222,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
     return "inside the conditional at line " + std::to_string(Parent->Line) +
            ", which stays: metacu sees the file once, not once per "
            "architecture";
-  return testsDerivedAround(G, F, Lines);
+  return testsDerivedAround(G, F);
 }
 
 /// Whether \p Name is the architecture's: __CUDA_ARCH__ or a macro
@@ -390,6 +375,14 @@ keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
       continue;
     if (testsArch(G, I, F))
       return guardThisBuild(S, G, F, Buf, I, *Name);
+    if (auto Tests = G.Tests.find(G.Dirs[I]); Tests != G.Tests.end())
+      for (const std::string &N : Tests->second)
+        if (F.DefinedUnderArch.contains(N))
+          return "its condition at line " + Line(I) + " tests '" + N +
+                 "', a macro defined under a test of the architecture: "
+                 "expand reads the conditional as chosen per architecture "
+                 "from there, and the 'if codegen' chain kept after it "
+                 "would not expand";
     Kept[I] = true;
   }
   if (llvm::none_of(Kept, [](bool K) { return K; }))
@@ -679,6 +672,23 @@ Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
     break;
   }
   return S;
+}
+
+llvm::StringSet<> definedUnderArch(const Facts &F) {
+  llvm::StringSet<> Names;
+  for (const auto &[Key, G] : F.Groups) {
+    if (!G.Mentions)
+      continue;
+    // A copy: the lexer needs the text to end in a NUL.
+    std::string Block =
+        bufferOf(F, G.File).slice(G.Dirs.front(), G.Dirs.back()).str();
+    std::vector<Token> Toks = lexRaw(Block);
+    for (size_t I = 0; I + 2 < Toks.size(); ++I)
+      if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
+          Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent())
+        Names.insert(Toks[I + 2].Text);
+  }
+  return Names;
 }
 
 bool takesValueForm(const OtherSite &O, const Facts &F) {
