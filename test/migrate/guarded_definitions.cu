@@ -49,4 +49,38 @@ __device__ float abs_max(float v) {
 #endif
 }
 
-__global__ void reduce(float *out, float v) { *out = abs_max(v); }
+// Kept after the architecture's branches, the same directive stands inside
+// the chain's last 'else', around plain code: it converts.
+__device__ float abs_max_after(float v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 // AUDIT: statement
+  return fmaxf(fabsf(v), fabsf(__shfl_xor_sync(0xffffffffu, v, 1)));
+#elif defined(REDUX_ABS_MAX_ENABLED)
+  return v;
+#else
+  return fabsf(v);
+#endif
+}
+
+// A conditional that tests a macro defined per architecture is a site of
+// its own and becomes 'if codegen': one inside it converts too.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750 // AUDIT: macro-definition
+#define HAS_TURING_MMA
+#endif
+
+__device__ int scaled(int v) {
+#if defined(HAS_TURING_MMA) // AUDIT: statement
+#if __CUDA_ARCH__ >= 800 // AUDIT: statement
+  return v * 3;
+#else
+  return v * 2;
+#endif
+#else
+  return v;
+#endif
+}
+
+__global__ void reduce(float *out, int *n, float v) {
+  out[0] = abs_max(v);
+  out[1] = abs_max_after(v);
+  *n = scaled(*n);
+}

@@ -171,6 +171,12 @@ std::optional<std::string> testsDerivedAround(const Group &G, const Facts &F) {
     if (It == F.Groups.end())
       break;
     const Group &Around = It->second;
+    // A site of its own becomes 'if codegen' or, where it stays, is the
+    // innermost site classifyConditional() is given.
+    if (Around.Mentions) {
+      At = Around.Parent;
+      continue;
+    }
     for (const auto &[Dir, Names] : Around.Tests)
       for (const std::string &N : Names)
         if (F.DefinedUnderArch.contains(N))
@@ -375,18 +381,25 @@ keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
       continue;
     if (testsArch(G, I, F))
       return guardThisBuild(S, G, F, Buf, I, *Name);
-    if (auto Tests = G.Tests.find(G.Dirs[I]); Tests != G.Tests.end())
-      for (const std::string &N : Tests->second)
-        if (F.DefinedUnderArch.contains(N))
-          return "its condition at line " + Line(I) + " tests '" + N +
-                 "', a macro defined under a test of the architecture: "
-                 "expand reads the conditional as chosen per architecture "
-                 "from there, and the 'if codegen' chain kept after it "
-                 "would not expand";
     Kept[I] = true;
   }
   if (llvm::none_of(Kept, [](bool K) { return K; }))
     return std::nullopt;
+  // A kept directive before the architecture's branches holds the 'if
+  // codegen' chain in its conditional's later branch.
+  for (size_t I = 0; I < N; ++I) {
+    auto Tests = G.Tests.find(G.Dirs[I]);
+    if (!Kept[I] || Tests == G.Tests.end() ||
+        std::find(Kept.begin() + I + 1, Kept.end(), false) == Kept.end())
+      continue;
+    for (const std::string &Name : Tests->second)
+      if (F.DefinedUnderArch.contains(Name))
+        return "its condition at line " + Line(I) + " tests '" + Name +
+               "', a macro defined under a test of the architecture: "
+               "expand reads the conditional as chosen per architecture "
+               "from there, and the 'if codegen' chain kept after it would "
+               "not expand";
+  }
   // The runs of kept and of the architecture's directives.
   std::vector<std::pair<size_t, size_t>> Runs;
   for (size_t I = 0; I < N; ++I)
