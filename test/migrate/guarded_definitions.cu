@@ -34,6 +34,12 @@ __global__ void sum(int *out, int v) { *out = twice(v); }
 // conditional as chosen per architecture from its first directive on, so
 // it stays.
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM100_ALL) // AUDIT: constant
+#define MMA_SM100A_ENABLED
+#endif
+// Defined under a test of a macro defined under a test of the architecture
+// (CUTLASS's CUTLASS_ARCH_CREDUX_ENABLED): expand reads it as chosen per
+// architecture too.
+#if defined(MMA_SM100A_ENABLED)
 #define REDUX_ABS_MAX_ENABLED
 #endif
 

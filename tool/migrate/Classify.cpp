@@ -688,10 +688,9 @@ Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
 }
 
 llvm::StringSet<> definedUnderArch(const Facts &F) {
-  llvm::StringSet<> Names;
+  // The macros each conditional's text defines, in either branch.
+  std::map<FileKey, std::vector<std::string>> Defines;
   for (const auto &[Key, G] : F.Groups) {
-    if (!G.Mentions)
-      continue;
     // A copy: the lexer needs the text to end in a NUL.
     std::string Block =
         bufferOf(F, G.File).slice(G.Dirs.front(), G.Dirs.back()).str();
@@ -699,7 +698,27 @@ llvm::StringSet<> definedUnderArch(const Facts &F) {
     for (size_t I = 0; I + 2 < Toks.size(); ++I)
       if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
           Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent())
-        Names.insert(Toks[I + 2].Text);
+        Defines[Key].push_back(Toks[I + 2].Text.str());
+  }
+  // A conditional that tests such a macro tests the architecture too, as
+  // expand reads it (CUTLASS_ARCH_CREDUX_ENABLED, defined under a test of
+  // CUTLASS_ARCH_MMA_SM100A_ENABLED, defined under one of
+  // __CUDA_ARCH_FEAT_SM100_ALL): to a fixed point.
+  llvm::StringSet<> Names;
+  std::set<FileKey> Done;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const auto &[Key, Macros] : Defines) {
+      const Group &G = F.Groups.at(Key);
+      bool TestsArch = G.Mentions;
+      for (const auto &[Dir, Tested] : G.Tests)
+        for (const std::string &N : Tested)
+          TestsArch |= Names.contains(N);
+      if (!TestsArch || !Done.insert(Key).second)
+        continue;
+      for (const std::string &M : Macros)
+        Grew |= Names.insert(M).second;
+    }
   }
   return Names;
 }
