@@ -1,7 +1,8 @@
 // Declarations of a function body chosen per architecture and used after
 // the #endif (a pointer, a constexpr layout, a type) become 'using if
-// codegen', whose braces open no scope; a local used only in its branch
-// keeps the block form.
+// codegen', whose braces open no scope; so does a local used only in its
+// branch, which the original declared in the enclosing scope (a block
+// around it can change nvcc's code).
 #include <cuda_runtime.h>
 
 struct Layout {
@@ -37,7 +38,7 @@ template <int N> __device__ int dot(const int *X, const int *Y) {
 
 __device__ int sum(const int *X) {
   int R = 0;
-#if __CUDA_ARCH__ >= 800 // AUDIT: statement
+#if __CUDA_ARCH__ >= 800 // AUDIT: local-declaration
   int T = X[1]; // used in its branch only
   R += T;
 #endif

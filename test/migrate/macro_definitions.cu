@@ -23,7 +23,7 @@
 #endif
 
 __device__ void copy16(uint4 *Smem, const uint4 *Gmem) {
-#ifdef CP_ASYNC_ENABLED // AUDIT: statement
+#ifdef CP_ASYNC_ENABLED // AUDIT: local-declaration
   unsigned S = static_cast<unsigned>(__cvta_generic_to_shared(Smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(S),
                "l"(Gmem)); // PTX: sm_80 has cp.async.cg

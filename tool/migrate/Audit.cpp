@@ -126,6 +126,7 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
       if (G.File != Main && isSite(G) && !G.Cached)
         Opts.Placements->store(RealOf(G.File), G);
   F.makeLineTables();
+  F.DefinedUnderArch = definedUnderArch(F);
   return llvm::Error::success();
 }
 

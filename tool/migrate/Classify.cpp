@@ -5,6 +5,7 @@
 
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -157,6 +158,42 @@ std::optional<std::string> insideArguments(const Group &G, const Facts &F,
   return std::nullopt;
 }
 
+/// Why an enclosing conditional of \p G keeps it from converting, if one
+/// does: one that tests a macro defined per architecture (CUTLASS's `#if
+/// !defined(CUTE_LOG)` around `#if !defined(__CUDA_ARCH__)` / `#define
+/// CUTE_LOG ...`), though every pass takes the same branch there. expand
+/// reads a conditional that tests a macro defined inside one that tests
+/// the architecture as chosen per architecture, and refuses a meta
+/// construct inside it.
+std::optional<std::string> testsDerivedAround(const Group &G, const Facts &F) {
+  for (std::optional<FileKey> At = G.Parent; At;) {
+    auto It = F.Groups.find(*At);
+    if (It == F.Groups.end())
+      break;
+    const Group &Around = It->second;
+    // A site of its own becomes 'if codegen' or, where it stays, is the
+    // innermost site classifyConditional() is given.
+    if (Around.Mentions) {
+      At = Around.Parent;
+      continue;
+    }
+    for (const auto &[Dir, Names] : Around.Tests)
+      for (const std::string &N : Names)
+        if (F.DefinedUnderArch.contains(N))
+          return "inside the conditional at " +
+                 (Around.File == G.File
+                      ? "line "
+                      : llvm::sys::path::filename(Around.File).str() + ":") +
+                 std::to_string(F.linesOf(Around.File).lineOf(Dir)) +
+                 ", which tests '" + N +
+                 "', a macro defined under a test of the architecture: "
+                 "expand reads a meta construct there as chosen per "
+                 "architecture";
+    At = Around.Parent;
+  }
+  return std::nullopt;
+}
+
 /// Why a conditional whose branch depends on the architecture cannot
 /// become 'if codegen', if it cannot.
 std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
@@ -191,7 +228,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
     return "inside the conditional at line " + std::to_string(Parent->Line) +
            ", which stays: metacu sees the file once, not once per "
            "architecture";
-  return std::nullopt;
+  return testsDerivedAround(G, F);
 }
 
 /// Whether \p Name is the architecture's: __CUDA_ARCH__ or a macro
@@ -348,6 +385,21 @@ keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
   }
   if (llvm::none_of(Kept, [](bool K) { return K; }))
     return std::nullopt;
+  // A kept directive before the architecture's branches holds the 'if
+  // codegen' chain in its conditional's later branch.
+  for (size_t I = 0; I < N; ++I) {
+    auto Tests = G.Tests.find(G.Dirs[I]);
+    if (!Kept[I] || Tests == G.Tests.end() ||
+        std::find(Kept.begin() + I + 1, Kept.end(), false) == Kept.end())
+      continue;
+    for (const std::string &Name : Tests->second)
+      if (F.DefinedUnderArch.contains(Name))
+        return "its condition at line " + Line(I) + " tests '" + Name +
+               "', a macro defined under a test of the architecture: "
+               "expand reads the conditional as chosen per architecture "
+               "from there, and the 'if codegen' chain kept after it would "
+               "not expand";
+  }
   // The runs of kept and of the architecture's directives.
   std::vector<std::pair<size_t, size_t>> Runs;
   for (size_t I = 0; I < N; ++I)
@@ -633,6 +685,42 @@ Site classifyOther(const FileKey &Where, const OtherSite &O, const Facts &F,
     break;
   }
   return S;
+}
+
+llvm::StringSet<> definedUnderArch(const Facts &F) {
+  // The macros each conditional's text defines, in either branch.
+  std::map<FileKey, std::vector<std::string>> Defines;
+  for (const auto &[Key, G] : F.Groups) {
+    // A copy: the lexer needs the text to end in a NUL.
+    std::string Block =
+        bufferOf(F, G.File).slice(G.Dirs.front(), G.Dirs.back()).str();
+    std::vector<Token> Toks = lexRaw(Block);
+    for (size_t I = 0; I + 2 < Toks.size(); ++I)
+      if (Toks[I].is(tok::hash) && Toks[I].StartOfLine &&
+          Toks[I + 1].isIdent("define") && Toks[I + 2].isIdent())
+        Defines[Key].push_back(Toks[I + 2].Text.str());
+  }
+  // A conditional that tests such a macro tests the architecture too, as
+  // expand reads it (CUTLASS_ARCH_CREDUX_ENABLED, defined under a test of
+  // CUTLASS_ARCH_MMA_SM100A_ENABLED, defined under one of
+  // __CUDA_ARCH_FEAT_SM100_ALL): to a fixed point.
+  llvm::StringSet<> Names;
+  std::set<FileKey> Done;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const auto &[Key, Macros] : Defines) {
+      const Group &G = F.Groups.at(Key);
+      bool TestsArch = G.Mentions;
+      for (const auto &[Dir, Tested] : G.Tests)
+        for (const std::string &N : Tested)
+          TestsArch |= Names.contains(N);
+      if (!TestsArch || !Done.insert(Key).second)
+        continue;
+      for (const std::string &M : Macros)
+        Grew |= Names.insert(M).second;
+    }
+  }
+  return Names;
 }
 
 bool takesValueForm(const OtherSite &O, const Facts &F) {

@@ -27,6 +27,9 @@ extern const char *const ArchValue;
 /// Why a site of a header outside the tree stays.
 extern const char *const OutsideTree;
 
+/// Facts::DefinedUnderArch of \p F, from its groups and buffers.
+llvm::StringSet<> definedUnderArch(const Facts &F);
+
 /// The site of conditional \p G of \p F. \p InTree: in a file migrate may
 /// rewrite (the tree it is given); \p Outside: why the sites of a file it
 /// may not rewrite stay. \p Parent: the innermost site around it.

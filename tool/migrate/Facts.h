@@ -153,6 +153,11 @@ struct Facts {
   /// facts copied (a pass run again copies the facts before it) are
   /// copied before the tables exist.
   llvm::StringMap<LineTable> LineTables;
+  /// The macros that a `#define` inside a conditional testing the
+  /// architecture names, in either branch and whatever the passes take
+  /// (definedUnderArch(), when the passes are done). expand reads a
+  /// conditional that tests one as chosen per architecture.
+  llvm::StringSet<> DefinedUnderArch;
   /// Makes LineTables from Buffers, anew.
   void makeLineTables() {
     LineTables.clear();

@@ -634,8 +634,11 @@ private:
   /// 'if codegen' keeps its braces in a function body: a branch whose
   /// declaration (of the branch this pass takes) is used after the #endif,
   /// or that declares a type (whose uses the walk below does not see),
-  /// needs 'using if codegen', whose braces open no scope. Places \p G
-  /// and returns true if so.
+  /// needs 'using if codegen', whose braces open no scope. So does one
+  /// that declares a variable used in the branch alone: the original
+  /// declared it in the enclosing scope, and nvcc's code follows scopes
+  /// (a block around llama.cpp's fattn-tile copy loops changed two of its
+  /// kernels' registers). Places \p G and returns true if so.
   bool declaresNamesOutliving(Group &G, FileID FID, const Body &Fn,
                               const CompoundStmt &Block) {
     int T = G.Taken[Pass];
@@ -643,6 +646,7 @@ private:
       return false;
     unsigned BranchBegin = G.Dirs[T], BranchEnd = G.Dirs[T + 1];
     std::set<const ValueDecl *> Vars;
+    const ValueDecl *First = nullptr;
     for (const Stmt *S : Block.body()) {
       auto X = extent(S, FID);
       auto *DS = dyn_cast<DeclStmt>(S);
@@ -661,14 +665,21 @@ private:
           return true;
         }
         Vars.insert(VD);
+        if (!First)
+          First = VD;
       }
     }
     if (Vars.empty())
       return false;
     RefFinder Refs(SM, Vars, G.Dirs.back());
     Refs.TraverseStmt(const_cast<CompoundStmt *>(Fn.Stmt));
-    if (!Refs.Found)
-      return false;
+    if (!Refs.Found) {
+      merge(G, Placement::DeclaresNames, G.Dirs.front(),
+            "declares '" + First->getNameAsString() + "' in '" + Fn.Name +
+                "': 'using if codegen' keeps it in the scope the original "
+                "declares it in");
+      return true;
+    }
     merge(G, Placement::DeclaresNames, G.Dirs.front(),
           "declares '" + Refs.Found->getNameAsString() + "' in '" + Fn.Name +
               "', used after the #endif: 'using if codegen' keeps it "

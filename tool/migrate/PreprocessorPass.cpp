@@ -1,6 +1,7 @@
 //===- PreprocessorPass.cpp -----------------------------------------------===//
 #include "migrate/PreprocessorPass.h"
 #include "migrate/Placement.h"
+#include "migrate/PragmaMacros.h"
 #include "migrate/SystemHeaderDirectives.h"
 #include "support/Diagnostic.h"
 #include "support/Tokens.h"
@@ -101,6 +102,15 @@ public:
     VisitAt.reset();
     if (At)
       noteDefinedUnder(Name.getIdentifierInfo(), MI);
+    // A parse reads a macro that spells '#pragma' as nvcc does; the facts
+    // above are of the definition as written.
+    if (!Compare)
+      if (MacroInfo *AsNvcc = asPragmaOperator(PP, *MI)) {
+        if (auto Under = DefinedUnder.find(MI); Under != DefinedUnder.end())
+          DefinedUnder[AsNvcc] = Under->second;
+        PP.appendDefMacroDirective(Name.getIdentifierInfo(), AsNvcc,
+                                   MI->getDefinitionLoc());
+      }
     if (Space)
       F.Spaces[N] |= Space;
     if (BodyMentions)

@@ -185,7 +185,7 @@ TEST_F(PlacementTest, DeclaringAType) {
       << G.PlaceDetail;
 }
 
-TEST_F(PlacementTest, ALocalUsedOnlyInItsBranchIsFine) {
+TEST_F(PlacementTest, ALocalUsedOnlyInItsBranchKeepsItsScope) {
   run(R"(__device__ int f(int x) {
 #ifndef __CUDA_ARCH__
   int y = 1;
@@ -195,7 +195,13 @@ TEST_F(PlacementTest, ALocalUsedOnlyInItsBranchIsFine) {
 }
 )",
       {0}, /*Parse=*/true);
-  EXPECT_EQ(groupAt(2).Place, Placement::Statement);
+  const Group &G = groupAt(2);
+  EXPECT_EQ(G.Place, Placement::DeclaresNames);
+  EXPECT_NE(G.PlaceDetail.find("declares 'y' in 'f': 'using if codegen' "
+                               "keeps it in the scope the original declares "
+                               "it in"),
+            std::string::npos)
+      << G.PlaceDetail;
 }
 
 TEST_F(PlacementTest, ExecutionSpacesOfFunctionsAndLambdas) {

@@ -36,7 +36,7 @@ __host__ __device__ inline unsigned bk_lane(unsigned i) {
 }
 
 __device__ inline int bk_tile_rows() {
-#ifdef __CUDA_ARCH__ // AUDIT: statement
+#ifdef __CUDA_ARCH__ // AUDIT: local-declaration
   constexpr int cc = __CUDA_ARCH__; // AUDIT: value
   return bk_tile<cc>::rows;
 #else
