@@ -41,7 +41,11 @@ bool leavesNoBraceOpen(llvm::StringRef Text) {
 
 bool inherit(Group &G, const Facts &F) {
   unsigned First = G.Dirs.front();
-  llvm::StringRef Buf = F.Buffers.lookup(G.File);
+  // The buffer itself: lookup() would return a copy that dies here.
+  auto Text = F.Buffers.find(G.File);
+  if (Text == F.Buffers.end())
+    return false;
+  llvm::StringRef Buf = Text->second;
   for (std::optional<FileKey> P = G.Parent; P; P = F.Groups.at(*P).Parent) {
     const Group &A = F.Groups.at(*P);
     if (A.File != G.File)
