@@ -11,6 +11,8 @@
 
 #include "ReportKernels.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <gtest/gtest.h>
 
 using namespace metacu::report;
@@ -120,9 +122,16 @@ constexpr const char *SharedPtx = R"(
 }
 )";
 
-// Every line removed in turn, and every line cut after each of its
-// characters: the reading may fail, but never crashes, and what it reads
-// evaluates for any block of a 3D grid.
+// Every line removed in turn, and every line cut wherever a word (an
+// opcode's part, a register, a number, a name) begins or ends: the reading
+// may fail, but never crashes, and what it reads evaluates for any block of
+// a 3D grid. Not at every character: each cut is a whole reading, and a cut
+// inside a word reads as another word, which the reader takes as it takes
+// any word.
+bool isTokenChar(char C) {
+  return llvm::isAlnum(C) || C == '_' || C == '%';
+}
+
 void readsDamagedPtx(llvm::StringRef Ptx) {
   llvm::SmallVector<llvm::StringRef> Lines;
   Ptx.split(Lines, '\n');
@@ -147,7 +156,10 @@ void readsDamagedPtx(llvm::StringRef Ptx) {
       if (I != Skip)
         Text += Lines[I].str() + "\n";
     Check(Text);
-    for (size_t Cut = 0; Cut < Lines[Skip].size(); ++Cut) {
+    llvm::StringRef Line = Lines[Skip];
+    for (size_t Cut = 0; Cut < Line.size(); ++Cut) {
+      if (Cut > 0 && isTokenChar(Line[Cut - 1]) == isTokenChar(Line[Cut]))
+        continue;
       std::string Damaged;
       for (size_t I = 0; I < Lines.size(); ++I)
         Damaged += (I == Skip ? Lines[I].take_front(Cut) : Lines[I]).str() +
