@@ -48,7 +48,7 @@ static bool readDeclared(const json::Value &V, DeclaredSpace &D, json::Path P,
       !O.mapOptional("over_max_threads", D.OverMaxThreads) ||
       !O.mapOptional("sizes", D.Sizes) ||
       !O.mapOptional("size_work", D.SizeWork) ||
-      !O.mapOptional("table", D.Table))
+      !O.mapOptional("table", D.Table) || !O.mapOptional("whole", D.Whole))
     return false;
   for (size_t I = 0; I < D.Sizes.size(); ++I) {
     if (D.Sizes[I].empty() || D.Sizes[I].size() != D.Sizes[0].size() ||
@@ -198,9 +198,13 @@ metacu::tune::candidatesFor(const DeclaredSpace &D, const SearchSpace &Space,
                             llvm::ArrayRef<uint32_t> Configs) {
   std::vector<Candidate> Out;
   for (uint32_t C : Configs)
-    Out.push_back(
-        {C, D.Kernel + "_tune_" + std::to_string(C), Space.toJSON(C)});
+    Out.push_back({C, candidateName(D, C), Space.toJSON(C)});
   return Out;
+}
+
+std::string metacu::tune::candidateName(const DeclaredSpace &D,
+                                        uint32_t Config) {
+  return D.Kernel + "_tune_" + std::to_string(Config);
 }
 
 static json::Value candidateJSON(const Candidate &C) {

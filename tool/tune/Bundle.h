@@ -60,6 +60,10 @@ struct DeclaredSpace {
   /// The space was handed over through metacu::tuned_kernels (its
   /// host_table() a tuned_table the harness fills at run time).
   bool Table = false;
+  /// The expansion that described the space also holds every valid
+  /// configuration as a candidate (candidatesFor's names and order): a
+  /// live run's describe asks for it of a space it expands whole.
+  bool Whole = false;
 
   /// Parses one line of the generator's description; \p Origin names it in
   /// errors.
@@ -80,7 +84,11 @@ struct Candidate {
   llvm::json::Object Params;
 };
 
-/// The candidates of \p Configs, named "<kernel>_tune_<index>".
+/// The name of configuration \p Config's candidate: "<kernel>_tune_<index>"
+/// (the generator names a whole space's candidates alike, metacu/meta.h).
+std::string candidateName(const DeclaredSpace &D, uint32_t Config);
+
+/// The candidates of \p Configs, named by candidateName().
 std::vector<Candidate> candidatesFor(const DeclaredSpace &D,
                                      const SearchSpace &Space,
                                      llvm::ArrayRef<uint32_t> Configs);

@@ -858,8 +858,10 @@ public:
   }
 
   /// The space as `metacu tune` reads it: parameters, the valid
-  /// configurations' product indices, problem size, metric, tolerance.
-  std::string describe() const {
+  /// configurations' product indices, problem size, metric, tolerance;
+  /// each valid configuration, in that order, appended to \p valid when
+  /// given.
+  std::string describe(std::vector<json> *valid = nullptr) const {
     if (params_.empty())
       throw error("tune_space '" + kernel_ + "' has no parameters", where_);
     if (product_size() > 10'000'000ull)
@@ -896,6 +898,8 @@ public:
         continue;
       }
       s += (first ? "" : ",") + std::to_string(i);
+      if (valid)
+        valid->push_back(config);
       if (how)
         launches += (first ? "[" : ",[") + launch_text(*how) + "]";
       first = false;
@@ -1080,14 +1084,29 @@ detail::tune_candidates_of(const tune_space &space, std::source_location where,
     return {};
   if (request["mode"].as_string() == "describe") {
     std::string out = request["out"].as_string();
-    std::FILE *f = std::fopen(out.c_str(), "ab");
-    std::string line = space.describe();
-    line.insert(line.size() - 1, table ? ", \"table\": true" : "");
+    std::vector<json> valid;
+    std::string line = space.describe(&valid);
+    // A live run's describe expansion is also its candidates' when the
+    // space is small enough to be expanded whole ("whole": the most
+    // configurations that is): every valid configuration, named as metacu
+    // names them (<kernel>_tune_<its index among the valid ones>), so
+    // that one interpreter run serves both.
+    bool whole = request.contains("whole") &&
+                 valid.size() <= (size_t)request["whole"].get<long long>() &&
+                 (!request.contains("kernel") ||
+                  request["kernel"].as_string() == space.kernel());
+    line.insert(line.size() - 1, std::string(table ? ", \"table\": true" : "") +
+                                     (whole ? ", \"whole\": true" : ""));
     line += "\n";
+    std::FILE *f = std::fopen(out.c_str(), "ab");
     if (!f || std::fwrite(line.data(), 1, line.size(), f) != line.size() ||
         std::fclose(f) != 0)
       throw error("cannot write the tuning space to '" + out + "'", where);
-    return {};
+    std::vector<tune_candidate> all;
+    for (size_t k = 0; whole && k < valid.size(); ++k)
+      all.push_back(
+          {space.kernel() + "_tune_" + std::to_string(k), std::move(valid[k])});
+    return all;
   }
   if (request["kernel"].as_string() != space.kernel())
     return {};
@@ -1194,16 +1213,18 @@ public:
     for (tune_candidate &c : detail::tune_candidates_of(space, where, true))
       kernels_.push_back(
           {std::move(c.name), std::move(c.params), nullptr, shared_defaults});
-    if (!kernels_.empty())
-      return;
     // The describe expansion is the tuning harness's source when every
-    // space is read here: no kernel, and a table the harness fills with
-    // the candidates it is handed (metacu/tuned.h, tune_harness_table).
+    // space is read here: a table the harness fills with the candidates it
+    // is handed (metacu/tuned.h, tune_harness_table), and no kernel, or
+    // every candidate's, each guarded for its shard, whose bodies the
+    // harness's compile leaves out.
     if (const json &request = detail::tune_request();
         !request.is_null() && request["mode"].as_string() == "describe") {
       harness_ = space.kernel();
       return;
     }
+    if (!kernels_.empty())
+      return;
     std::shared_ptr<const json> tuning;
     struct stat st;
     if (::stat(detail::resolve(tuning_file).c_str(), &st) == 0)

@@ -30,11 +30,14 @@ struct Prepared {
 };
 } // namespace
 
-/// Expands O.File to read its space, and checks the outputs (\p Others
-/// among them) against what it read.
+/// Expands O.File to read its space (and, with \p Whole, every candidate
+/// of a space of at most that many configurations:
+/// KernelSource::describe), and checks the outputs (\p Others among them)
+/// against what it read.
 static llvm::Expected<Prepared> prepare(const KernelModeOptions &O,
                                         const PipelineOptions &Opts,
-                                        llvm::ArrayRef<std::string> Others) {
+                                        llvm::ArrayRef<std::string> Others,
+                                        size_t Whole = 0) {
   std::string Image = O.Image.empty() ? O.Arch : O.Image;
   // The expansion's passes are the image's architecture: a compute_80 image
   // holds the code an sm_80 build would.
@@ -47,7 +50,8 @@ static llvm::Expected<Prepared> prepare(const KernelModeOptions &O,
   if (!ImageArchs)
     return llvm::createStringError("--image: " +
                                    llvm::toString(ImageArchs.takeError()));
-  auto Kernel = KernelSource::describe(O.File, O.Kernel, *ImageArchs, Opts);
+  auto Kernel =
+      KernelSource::describe(O.File, O.Kernel, *ImageArchs, Opts, Whole);
   if (!Kernel)
     return Kernel.takeError();
   auto Space = Kernel->Declared.searchSpace();
@@ -175,7 +179,9 @@ llvm::Error metacu::tune::emitBundle(const KernelModeOptions &O,
 
 llvm::Error metacu::tune::runOnGpu(const KernelModeOptions &O,
                                    const PipelineOptions &Opts) {
-  auto P = prepare(O, Opts, {});
+  // A space the runner expands whole is expanded by the describe's
+  // interpreter run (one run, not two, before run.py starts).
+  auto P = prepare(O, Opts, {}, GpuRunnerOptions().RunWideCandidates);
   if (!P)
     return P.takeError();
   const DeclaredSpace &Declared = P->Kernel.Declared;

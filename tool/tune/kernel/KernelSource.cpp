@@ -1,5 +1,6 @@
 //===- KernelSource.cpp - A kernel's tuning space and candidates ----------===//
 #include "KernelSource.h"
+#include "tune/Shards.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -65,18 +66,30 @@ static std::string commonFolder(llvm::ArrayRef<std::string> Paths) {
   return Common;
 }
 
-llvm::Expected<KernelSource>
-KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
-                       const ArchList &Archs, const PipelineOptions &Opts) {
+llvm::Expected<KernelSource> KernelSource::describe(llvm::StringRef Path,
+                                                    llvm::StringRef Kernel,
+                                                    const ArchList &Archs,
+                                                    const PipelineOptions &Opts,
+                                                    size_t Whole) {
   llvm::SmallString<128> Out;
   if (std::error_code EC = llvm::sys::fs::getPotentiallyUniqueTempFileName(
           "metacu-tune-space", "jsonl", Out))
     return llvm::createStringError("cannot name a temporary file: " +
                                    EC.message());
   llvm::scope_exit Remove([&] { llvm::sys::fs::remove(Out); });
-  auto Expanded =
-      expandWith(Path, json::Object{{"mode", "describe"}, {"out", Out.str()}},
-                 Archs, Opts);
+  json::Object Request{{"mode", "describe"}, {"out", Out.str()}};
+  if (Whole) {
+    Request["whole"] = int64_t(Whole);
+    if (!Kernel.empty())
+      Request["kernel"] = Kernel;
+  }
+  auto Expanded = expandWith(Path, std::move(Request), Archs, Opts);
+  if (!Expanded && Whole) {
+    // A candidate whose meta code fails is the batches' to report, each
+    // alone (writeBundle); the space is described without them.
+    llvm::consumeError(Expanded.takeError());
+    return describe(Path, Kernel, Archs, Opts, 0);
+  }
   if (!Expanded)
     return Expanded.takeError();
   auto Buf = llvm::MemoryBuffer::getFile(Out);
@@ -156,14 +169,27 @@ KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
   for (size_t I = 1; I < Kept.size(); ++I)
     K.Files.emplace_back(Rel(Kept[I]), Kept[I]);
   K.Dependencies = std::move(Expanded->Dependencies);
-  if (AllTables)
+  if (K.Declared.Whole) {
+    // The harness compiles with every candidate's shard left out: their
+    // kernels empty, its table filled at run time.
+    std::vector<std::string> Names;
+    for (size_t I = 0; I < K.Declared.Valid.size(); ++I)
+      Names.push_back(candidateName(K.Declared, uint32_t(I)));
+    if (AllTables)
+      K.HarnessSource = guardCandidates(Expanded->Text, Names).Text;
+    K.WholeSpace = std::move(Expanded->Text);
+  } else if (AllTables) {
     K.HarnessSource = std::move(Expanded->Text);
+  }
   return K;
 }
 
 llvm::Expected<std::string>
 KernelSource::generate(llvm::ArrayRef<Candidate> Batch, const ArchList &Archs,
                        const PipelineOptions &Opts) const {
+  // Distinct configurations of the space, as many as it has: all of them.
+  if (!WholeSpace.empty() && Batch.size() == Declared.Valid.size())
+    return WholeSpace;
   json::Array Cands;
   for (const Candidate &C : Batch)
     Cands.push_back(

@@ -39,15 +39,23 @@ struct KernelSource {
   /// depend on the candidates (their table filled at run time); empty
   /// otherwise.
   std::string HarnessSource;
+  /// The expansion of every candidate of the space (candidatesFor's of
+  /// every configuration), when describe() made it; empty otherwise.
+  std::string WholeSpace;
 
   /// Expands \p Path for \p Archs and reads the space named \p Kernel, or
-  /// the only one the file declares when \p Kernel is empty.
-  static llvm::Expected<KernelSource> describe(llvm::StringRef Path,
-                                               llvm::StringRef Kernel,
-                                               const ArchList &Archs,
-                                               const PipelineOptions &Opts);
+  /// the only one the file declares when \p Kernel is empty. With \p Whole,
+  /// a space of at most that many configurations is expanded whole in the
+  /// same interpreter run (WholeSpace; a live run's one batch), and its
+  /// harness (HarnessSource) is that expansion with every candidate's
+  /// kernel guarded for its shard; if that expansion fails (a candidate's
+  /// meta code), the space is described alone.
+  static llvm::Expected<KernelSource>
+  describe(llvm::StringRef Path, llvm::StringRef Kernel, const ArchList &Archs,
+           const PipelineOptions &Opts, size_t Whole = 0);
 
-  /// The file expanded with \p Batch as the space's candidates.
+  /// The file expanded with \p Batch as the space's candidates: WholeSpace
+  /// when it is every candidate.
   llvm::Expected<std::string> generate(llvm::ArrayRef<Candidate> Batch,
                                        const ArchList &Archs,
                                        const PipelineOptions &Opts) const;
