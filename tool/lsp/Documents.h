@@ -42,6 +42,10 @@ struct Document {
   std::optional<Clock::time_point> Due;
   /// Whether clangd has not yet published diagnostics of the text sent.
   bool AwaitingClangd = false;
+  /// The text clangd gets once it has published the diagnostics of the
+  /// text it is parsing (or when a message about the document goes to it):
+  /// the edits made meanwhile go as one.
+  std::optional<std::string> Held;
   /// metacu's errors in the latest text, as LSP diagnostics; empty when it
   /// expanded.
   llvm::json::Array MetacuDiagnostics;

@@ -40,6 +40,17 @@ std::optional<unsigned> ExpandedDocument::toBody(unsigned Line,
   return Copies.front().first - BodyOffset;
 }
 
+llvm::DenseSet<unsigned> ExpandedDocument::liveLines() const {
+  llvm::DenseSet<unsigned> Lines;
+  if (!Own)
+    return Lines;
+  for (const OutputMap::Piece &P : Map.pieces())
+    if (P.At.Verbatim && P.At.File == *Own && P.OutEnd > P.OutBegin &&
+        (P.Passes & Pass))
+      Lines.insert(P.At.Line - 1);
+  return Lines;
+}
+
 std::optional<std::string> ExpandedDocument::generatedAt(unsigned Line,
                                                          unsigned Col) const {
   if (!Own)

@@ -17,6 +17,7 @@
 #include "expand/OutputMap.h"
 #include "lsp/TextLines.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <memory>
@@ -67,6 +68,10 @@ public:
   /// byte column \p Col: the first copy the pass shown keeps, else the
   /// first. None where the byte was not copied (meta code, a meta value).
   std::optional<unsigned> toBody(unsigned Line, unsigned Col) const;
+  /// The document's 0-based lines some byte of which has a copy the pass
+  /// shown keeps, found in one walk of the map (asking toBody() for each
+  /// byte of each line walks it once per byte).
+  llvm::DenseSet<unsigned> liveLines() const;
   /// The generated text written at the document's \p Line:\p Col for the
   /// construct there (a meta value's constant), in the pass shown.
   std::optional<std::string> generatedAt(unsigned Line, unsigned Col) const;

@@ -139,13 +139,7 @@ json::Array Mapper::inactiveRegionsToUser(const Document &D,
   }
   // A line some byte of which has a copy the pass shown keeps is live (an
   // 'if codegen' line by its brace).
-  auto Live = [&](unsigned Line) {
-    for (unsigned Col = 0, N = D.Text->line(Line).size(); Col < N; ++Col)
-      if (auto Copy = D.Expanded->toBody(Line, Col))
-        if (D.Expanded->live(*Copy))
-          return true;
-    return false;
-  };
+  llvm::DenseSet<unsigned> Live = D.Expanded->liveLines();
   json::Array Out;
   std::optional<unsigned> First, Last;
   auto Flush = [&] {
@@ -157,7 +151,7 @@ json::Array Mapper::inactiveRegionsToUser(const Document &D,
     First.reset();
   };
   for (unsigned L : Lines) {
-    if (Live(L))
+    if (Live.contains(L))
       continue;
     if (First && *Last + 1 != L)
       Flush();

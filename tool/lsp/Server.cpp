@@ -136,7 +136,19 @@ private:
   /// Gives clangd the expansion the worker finished, if its document still
   /// has the text expanded (else a newer expansion is due).
   void expanded(Expansion &X);
-  void sendText(Document &D, llvm::StringRef Text);
+  /// Gives clangd \p Text as \p D's contents, asking for its diagnostics
+  /// at once: clangd's own debounce (up to 500 ms, as long as its last
+  /// parses took) would only delay them, since the server sends an
+  /// expansion after its own debounce and an edit of ordinary code while
+  /// clangd parses an earlier text waits (Held). \p Text waits too while
+  /// clangd parses an earlier text of a dialect file (whose diagnostics
+  /// send it), unless \p Now. A text that is there for one request (a
+  /// completion's probe) asks for none.
+  void sendText(Document &D, llvm::StringRef Text, bool Now = false,
+                bool WantDiagnostics = true);
+  /// Gives clangd the text \p D holds back, if any: before a message about
+  /// it, which is about that text.
+  void sendHeld(Document &D);
   void publish(Document &D);
   /// Gives clangd \p D's compile command; false if it has it already.
   bool configure(Document &D, const PipelineOptions &P,
@@ -322,6 +334,7 @@ void Server::fromClient(json::Object Msg) {
     D->Text = std::make_shared<TextLines>(std::move(Text));
     D->Version = TD->getInteger("version").value_or(D->Version + 1);
     if (!D->Dialect && !isDialect(D->Path, D->Text->text())) {
+      sendHeld(*D);
       D->ClangdVersion = D->Version;
       toClangd(std::move(Msg));
       return;
@@ -363,6 +376,8 @@ void Server::fromClient(json::Object Msg) {
   }
   if (Id)
     Requests[idKey(*Id)] = {M, D && D->Dialect ? Uri : std::string()};
+  if (D)
+    sendHeld(*D);
   toClangd(std::move(Msg));
 }
 
@@ -470,9 +485,10 @@ bool Server::completeInProbe(Document &D, json::Object &Msg) {
                                           {"character", Begin.Character}}},
                    {"end", json::Object{{"line", Pos.Line},
                                         {"character", Pos.Character}}}}};
-  sendText(D, Probe->Text);
+  sendHeld(D);
+  sendText(D, Probe->Text, /*Now=*/true, /*WantDiagnostics=*/false);
   toClangd(std::move(Msg));
-  sendText(D, D.Expanded->body().text());
+  sendText(D, D.Expanded->body().text(), /*Now=*/true);
   return true;
 }
 
@@ -545,6 +561,10 @@ void Server::fromClangd(json::Object Msg) {
       auto Version = Params->getInteger("version");
       if (!Version || *Version != D->ClangdVersion)
         return;
+      if (D->Held) { // Of a text since replaced.
+        sendHeld(*D);
+        return;
+      }
       if (const json::Array *Diags = Params->getArray("diagnostics"))
         D->ClangdDiagnostics = *Diags;
       D->AwaitingClangd = false;
@@ -613,7 +633,21 @@ void Server::fromClangd(json::Object Msg) {
   toClient(std::move(Msg));
 }
 
-void Server::sendText(Document &D, llvm::StringRef Text) {
+void Server::sendHeld(Document &D) {
+  if (!D.Held)
+    return;
+  std::string Text = std::move(*D.Held);
+  D.Held.reset();
+  sendText(D, Text, /*Now=*/true);
+}
+
+void Server::sendText(Document &D, llvm::StringRef Text, bool Now,
+                      bool WantDiagnostics) {
+  if (D.Dialect && D.InClangd && D.AwaitingClangd && !Now) {
+    D.Held = Text.str();
+    return;
+  }
+  D.Held.reset();
   ++D.ClangdVersion;
   D.AwaitingClangd = true;
   if (!D.InClangd) {
@@ -628,10 +662,11 @@ void Server::sendText(Document &D, llvm::StringRef Text) {
   }
   toClangd(notification(
       "textDocument/didChange",
-      json::Object{{"textDocument",
-                    json::Object{{"uri", D.Uri}, {"version", D.ClangdVersion}}},
-                   {"contentChanges",
-                    json::Array{json::Object{{"text", Text.str()}}}}}));
+      json::Object{
+          {"textDocument",
+           json::Object{{"uri", D.Uri}, {"version", D.ClangdVersion}}},
+          {"contentChanges", json::Array{json::Object{{"text", Text.str()}}}},
+          {"wantDiagnostics", WantDiagnostics}}));
 }
 
 bool Server::configure(Document &D, const PipelineOptions &P,

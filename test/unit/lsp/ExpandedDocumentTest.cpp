@@ -52,6 +52,24 @@ TEST(ExpandedDocumentTest, TheUsersBytesGoToTheCopyThePassShownKeeps) {
   EXPECT_FALSE(twoPasses(1).toBody(0, 9));
 }
 
+TEST(ExpandedDocumentTest, ALineIsLiveWhereThePassShownKeepsACopyOfAByte) {
+  // "a;" copied for both passes, "b;" only for the first architecture's,
+  // "c;" (after a splice) only for the host pass, from its third byte.
+  std::string Text = "a;\nb;\nX c;\n";
+  OutputMap M;
+  unsigned F = M.fileIndex("/k.cu");
+  M.add({0, 2, {F, 1, 1, true}, 3});
+  M.add({3, 5, {F, 2, 1, true}, 2});
+  M.add({6, 8, {F, 3, 1, false}, 1});
+  M.add({8, 10, {F, 3, 3, true}, 1});
+  ExpandedDocument Host(Text, 0, M, "/k.cu", 1);
+  EXPECT_EQ(Host.liveLines(), (llvm::DenseSet<unsigned>{0, 2}));
+  ExpandedDocument Arch(Text, 0, M, "/k.cu", 2);
+  EXPECT_EQ(Arch.liveLines(), (llvm::DenseSet<unsigned>{0, 1}));
+  // Another file's lines are not the document's.
+  EXPECT_TRUE(ExpandedDocument(Text, 0, M, "/other.cu", 1).liveLines().empty());
+}
+
 TEST(ExpandedDocumentTest, AMetaValueIsTheConstantOfThePassShown) {
   EXPECT_EQ(twoPasses(1).generatedAt(0, 8), "4");
   EXPECT_EQ(twoPasses(2).generatedAt(0, 8), "8");

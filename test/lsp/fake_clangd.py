@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""A stand-in for clangd that writes every message it gets, one JSON line
+each, to the file its last argument names, and publishes empty
+diagnostics of each text it gets half a second after it came, as a slow
+parse would (test_held.py)."""
+import json
+import queue
+import sys
+import threading
+import time
+
+DELAY = 0.5
+lock = threading.Lock()
+
+
+def send(msg):
+    body = json.dumps(msg).encode()
+    with lock:
+        sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body))
+        sys.stdout.buffer.write(body)
+        sys.stdout.buffer.flush()
+
+
+def parse(texts):
+    """One parse at a time, in order, as clangd's worker of a file."""
+    while True:
+        uri, version = texts.get()
+        time.sleep(DELAY)
+        send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+              "params": {"uri": uri, "version": version, "diagnostics": []}})
+
+
+def main():
+    log = open(sys.argv[-1], "w")
+    stdin = sys.stdin.buffer
+    texts = queue.Queue()
+    threading.Thread(target=parse, args=(texts,), daemon=True).start()
+    while True:
+        header = b""
+        while not header.endswith(b"\r\n\r\n"):
+            c = stdin.read(1)
+            if not c:
+                return
+            header += c
+        length = 0
+        for line in header.decode("ascii").split("\r\n"):
+            if line.lower().startswith("content-length:"):
+                length = int(line.split(":")[1])
+        msg = json.loads(stdin.read(length))
+        log.write(json.dumps(msg) + "\n")
+        log.flush()
+        method = msg.get("method")
+        if method == "exit":
+            return
+        if method in ("textDocument/didOpen", "textDocument/didChange"):
+            doc = msg["params"]["textDocument"]
+            texts.put((doc["uri"], doc["version"]))
+        elif "id" in msg:
+            result = None
+            if method == "initialize":
+                result = {"capabilities": {"positionEncoding": "utf-16"}}
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+
+
+if __name__ == "__main__":
+    main()
