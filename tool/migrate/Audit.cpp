@@ -82,8 +82,10 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
                                  return !(Opts.InTree && Opts.InTree(File)) &&
                                         realPathOf(File) != RealMain;
                                }));
+  PassSources Sources(*Files);
   auto Run = [&](unsigned Pass, bool Parse) {
-    return runPass(Path, Opts.Toolkit, Opts.Flags, Pass, Parse, F, *Files);
+    return runPass(Path, Opts.Toolkit, Opts.Flags, Pass, Parse, F, *Files,
+                   &Sources);
   };
   for (unsigned P = 0; P < NumPasses; ++P)
     if (auto Err = Run(P, /*Parse=*/false))

@@ -985,7 +985,7 @@ private:
 
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
-                    Facts &F, FileManager &Files) {
+                    Facts &F, FileManager &Files, PassSources *Sources) {
   std::vector<std::string> Args = clangCommandLine(
       Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
   // A pass whose replay of a system header may have lost a _Pragma runs
@@ -996,14 +996,18 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
       Before = F;
     StopRecorder Stop(F, Pass);
     bool LostPragma = false;
-    tooling::ToolInvocation Invocation(
-        Args,
-        std::make_unique<PassAction>(
-            F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(),
-            LostPragma),
-        &Files);
-    Invocation.setDiagnosticConsumer(&Stop);
-    Invocation.run();
+    auto Action = std::make_unique<PassAction>(
+        F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(), LostPragma);
+    std::unique_ptr<tooling::ToolAction> Runner;
+    if (Sources)
+      Runner = Sources->runner(std::move(Action));
+    auto Invocation = Runner ? std::make_unique<tooling::ToolInvocation>(
+                                   Args, Runner.get(), &Files,
+                                   std::make_shared<PCHContainerOperations>())
+                             : std::make_unique<tooling::ToolInvocation>(
+                                   Args, std::move(Action), &Files);
+    Invocation->setDiagnosticConsumer(&Stop);
+    Invocation->run();
     if (LostPragma) {
       llvm::consumeError(std::move(Stop.Stop));
       F = std::move(*Before);

@@ -12,6 +12,7 @@
 #define METACU_MIGRATE_PREPROCESSORPASS_H
 
 #include "migrate/Facts.h"
+#include "migrate/PassSources.h"
 #include "toolchain/CompileFlags.h"
 #include "toolchain/CudaToolkit.h"
 
@@ -22,12 +23,15 @@ namespace metacu {
 
 /// Runs pass \p Pass (an index of auditPasses()) over \p Path, adding to
 /// \p F; \p Parse also parses it to place the conditionals it compiles.
+/// \p Sources: the source manager the passes over \p Path share
+/// (PassSources.h), reading \p Files; without, the pass makes its own.
 /// Fails with the first fatal error, at its place in the user's file (a
 /// missing header), since the facts of a file that does not preprocess
 /// would be wrong, not just incomplete.
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
-                    Facts &F, clang::FileManager &Files);
+                    Facts &F, clang::FileManager &Files,
+                    PassSources *Sources = nullptr);
 
 } // namespace metacu
 
