@@ -276,6 +276,24 @@ private:
   bool Forcing = false;
 };
 
+/// The regions of the input this pass's preprocessor skipped: Sema read
+/// nothing there, and no call there is device code whatever it names.
+class SkippedInInput : public PPCallbacks {
+public:
+  SkippedInInput(const SourceManager &SM, RangeSet &Skipped)
+      : SM(SM), Skipped(Skipped) {}
+  void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
+    SourceLocation Begin = SM.getExpansionLoc(Range.getBegin());
+    if (SM.getFileID(Begin) == SM.getMainFileID())
+      Skipped.add({SM.getFileOffset(Begin),
+                   SM.getFileOffset(SM.getExpansionLoc(Range.getEnd()))});
+  }
+
+private:
+  const SourceManager &SM;
+  RangeSet &Skipped;
+};
+
 /// What a call from device code reaches.
 enum class Callee {
   /// Callable from the device (a __device__ or __host__ __device__
@@ -382,10 +400,12 @@ struct HelperCall {
 
 class CallGraph {
 public:
-  /// \p Meta: the input's meta code, if it has any (Untagged.h).
-  CallGraph(CompilerInstance &CI, const ScanResult &Scan, const RangeSet &Meta)
+  /// \p Meta: the input's meta code, if it has any (Untagged.h);
+  /// \p Skipped: the regions of the input the preprocessor skipped.
+  CallGraph(CompilerInstance &CI, const ScanResult &Scan, const RangeSet &Meta,
+            const RangeSet &Skipped)
       : SM(CI.getSourceManager()), CUDA(CI.getSema().CUDA()), Scan(Scan),
-        Meta(Meta) {}
+        Meta(Meta), Skipped(Skipped) {}
 
   void read(ASTContext &Ctx) {
     std::vector<const FunctionDecl *> Roots;
@@ -399,6 +419,9 @@ public:
     // a meta name in a way it cannot recover from ('f<p.nt>(x)' where
     // '@meta auto p' is gone): in a body device code reaches, a call Sema
     // left no trace of that names helpers of the input reaches them all.
+    // Text the preprocessor skipped is no call, and what Sema read in a
+    // template's pattern left a trace (seen()) though an instantiation
+    // dropped it.
     for (size_t I = 0; I < Bodies.size(); ++I) {
       auto [B, E, From] = Bodies[I];
       for (unsigned T = Scan.tokenAt(B);
@@ -407,7 +430,7 @@ public:
         auto It = ByName.find(Tok.Text);
         if (It == ByName.end() || Tok.InDirective ||
             Seen.contains(Tok.Offset) || Meta.contains(Tok.Offset) ||
-            !namesCallee(Scan.Tokens, T))
+            Skipped.contains(Tok.Offset) || !namesCallee(Scan.Tokens, T))
           continue;
         for (const FunctionDecl *H : It->second)
           reach(H, From, Tok.Offset);
@@ -527,12 +550,26 @@ private:
     visit(H, H);
   }
 
+  /// Records where the names Sema read in \p Names are.
+  void seen(llvm::ArrayRef<SourceLocation> Names) {
+    for (SourceLocation L : Names)
+      if (inInput(L))
+        Seen.insert(SM.getFileOffset(SM.getExpansionLoc(L)));
+  }
+
   void walk(const FunctionDecl *F, const FunctionDecl *Helper) {
     Refs R;
     RefCollector(R).TraverseStmt(F->getBody());
-    for (SourceLocation L : R.Names)
-      if (inInput(L))
-        Seen.insert(SM.getFileOffset(SM.getExpansionLoc(L)));
+    seen(R.Names);
+    // An instantiation leaves out the branches its 'if constexpr'
+    // discards: device code calls nothing there, but the names Sema read
+    // in them are in the template's pattern.
+    const FunctionDecl *Pattern = F->getTemplateInstantiationPattern();
+    if (Pattern && Pattern->getBody() && PatternsSeen.insert(Pattern).second) {
+      Refs P;
+      RefCollector(P).TraverseStmt(Pattern->getBody());
+      seen(P.Names);
+    }
     SourceRange Body = F->getBody()->getSourceRange();
     if (inInput(Body.getBegin()) && inInput(Body.getEnd()))
       Bodies.push_back({SM.getFileOffset(SM.getExpansionLoc(Body.getBegin())),
@@ -595,12 +632,15 @@ private:
   SemaCUDA &CUDA;
   const ScanResult &Scan;
   const RangeSet &Meta;
+  const RangeSet &Skipped;
   llvm::StringMap<std::set<const FunctionDecl *>> ByName;
   /// Offsets of the names Sema read in the bodies walked.
   llvm::DenseSet<unsigned> Seen;
   /// The input's bodies walked: their braces' offsets, the helper walked.
   std::vector<std::tuple<unsigned, unsigned, const FunctionDecl *>> Bodies;
   llvm::DenseSet<const FunctionDecl *> Walked;
+  /// The templates whose patterns' names are in Seen.
+  llvm::DenseSet<const FunctionDecl *> PatternsSeen;
   std::vector<std::pair<const FunctionDecl *, const FunctionDecl *>> Work;
 };
 
@@ -632,8 +672,11 @@ public:
   GraphConsumer(CompilerInstance &CI, const ScanResult &Scan, PassResult &R)
       : CI(CI), Scan(Scan), Meta(metaCode(Scan)), R(R) {}
 
+  /// Filled by the pass's preprocessor (SkippedInInput).
+  RangeSet Skipped;
+
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    CallGraph G(CI, Scan, Meta);
+    CallGraph G(CI, Scan, Meta, Skipped);
     G.read(Ctx);
     R.Parsed = true;
     // A helper that calls one that cannot run on the device cannot either:
@@ -683,7 +726,10 @@ public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
     CI.getPreprocessor().addPPCallbacks(std::make_unique<ForceInInput>(CI));
-    return std::make_unique<GraphConsumer>(CI, Scan, R);
+    auto Consumer = std::make_unique<GraphConsumer>(CI, Scan, R);
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<SkippedInInput>(
+        CI.getSourceManager(), Consumer->Skipped));
+    return Consumer;
   }
 
 private:

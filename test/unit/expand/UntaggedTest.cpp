@@ -57,6 +57,58 @@ TEST(UntaggedTest, TheCalleeIsSemasNotANamesakes) {
   EXPECT_TRUE(offsets(TU).empty());
 }
 
+// With meta code in the input, a call Sema left no trace of reaches the
+// helpers it names (a meta name masked); the shapes below are CUTLASS's
+// cute::gemm beside its tutorial's host gemm(char, char, ...).
+TEST(UntaggedTest, ACallThePreprocessorSkipsReachesNoHelper) {
+  TestTU TU("@meta int unroll = 2;\n"
+            "template <class T> void gemm(char t, T *p) { p[0] = t; }\n"
+            "namespace lib {\n"
+            "template <class T> __host__ __device__ void gemm(T *p, T v) {\n"
+            "  p[0] = v;\n"
+            "}\n"
+            "template <class T> __host__ __device__ void run(T *p) {\n"
+            "#if 1\n"
+            "  gemm(p, T(1));\n"
+            "#else\n"
+            "  gemm('N', p);\n"
+            "#endif\n"
+            "}\n"
+            "} // namespace lib\n"
+            "__global__ void k(float *p) { lib::run(p); }\n"
+            "int main() { gemm('N', (float *)nullptr); }\n");
+  EXPECT_TRUE(offsets(TU).empty());
+}
+
+TEST(UntaggedTest, ABranchIfConstexprDiscardsReachesNoHelper) {
+  TestTU TU("@meta int unroll = 2;\n"
+            "template <class T> void gemm(char t, T *p) { p[0] = t; }\n"
+            "namespace lib {\n"
+            "template <class T> __host__ __device__ void run(T *p) {\n"
+            "  if constexpr (sizeof(T) == 4)\n"
+            "    p[0] = 1;\n"
+            "  else\n"
+            "    gemm('N', p);\n"
+            "}\n"
+            "} // namespace lib\n"
+            "__global__ void k(float *p) { lib::run(p); }\n"
+            "int main() { gemm('N', (float *)nullptr); }\n");
+  EXPECT_TRUE(offsets(TU).empty());
+  // The branch an instantiation keeps still reaches it.
+  TestTU Kept("@meta int unroll = 2;\n"
+              "template <class T> $g^void gemm(char t, T *p) { p[0] = t; }\n"
+              "namespace lib {\n"
+              "template <class T> __host__ __device__ void run(T *p) {\n"
+              "  if constexpr (sizeof(T) == 8)\n"
+              "    p[0] = 1;\n"
+              "  else\n"
+              "    gemm('N', p);\n"
+              "}\n"
+              "} // namespace lib\n"
+              "__global__ void k(float *p) { lib::run(p); }\n");
+  EXPECT_EQ(offsets(Kept), std::vector<unsigned>{Kept.point("g")});
+}
+
 TEST(UntaggedTest, TaggedConstexprAndMemberFunctionsAreLeftAlone) {
   TestTU TU("__host__ __device__ int a(int x) { return x; }\n"
             "constexpr int twice(int x) { return 2 * x; }\n"

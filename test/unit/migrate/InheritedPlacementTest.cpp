@@ -181,4 +181,67 @@ TEST_F(InheritedPlacementTest, PlacesOnlyWhatNoParsedPassReached) {
   EXPECT_EQ(inheritPlacements(F, 2, [](llvm::StringRef) { return true; }), 0u);
 }
 
+TEST_F(InheritedPlacementTest, APlacementIsCarriedThroughNestedConditionals) {
+  // The facts as the passes leave them: the outer conditional placed in a
+  // device function; inside its '#else', a conditional that is no site,
+  // holding a site no parsed pass reached, holding another; and a site
+  // after a brace the branch leaves open.
+  Facts F;
+  const std::string File = "h.cuh";
+  const std::vector<std::string> Lines = {
+      "#ifdef __CUDA_ARCH__", // 0: placed
+      "#else",
+      "#if FOO", // 2: no site
+      "{ }",
+      "#ifdef __CUDA_ARCH__", // 4: from 0, through 2
+      "#ifdef __CUDA_ARCH__", // 5: from 4, placed so in the same walk
+      "#endif",
+      "#endif",
+      "#endif",
+      "{",
+      "#ifdef __CUDA_ARCH__", // 10: after a brace left open
+      "#endif",
+      "}",
+      "#endif"};
+  std::vector<unsigned> Dir; // the offset of each line's directive name
+  std::string Text;
+  for (const std::string &L : Lines) {
+    Dir.push_back(Text.size() + 1);
+    Text += L + "\n";
+  }
+  F.Buffers[File] = Text;
+  auto Add = [&](std::vector<unsigned> DirLines, std::optional<unsigned> In,
+                 bool Mentions) -> Group & {
+    Group G;
+    G.File = File;
+    for (unsigned L : DirLines)
+      G.Dirs.push_back(Dir[L]);
+    G.Mentions = Mentions;
+    if (In)
+      G.Parent = FileKey{File, Dir[*In]};
+    G.Taken[0] = Mentions ? NoBranch : 0;
+    return F.Groups[{File, Dir[DirLines.front()]}] = G;
+  };
+  Group &Outer = Add({0, 1, 13}, std::nullopt, true);
+  Outer.Taken = std::vector<int>(NumPasses, 0);
+  Outer.Taken[0] = 1;
+  Outer.Place = Placement::Statement;
+  Outer.Space = HostSpace | DeviceSpace;
+  Outer.Function = "f";
+  Add({2, 8}, 0, false);
+  Add({4, 7}, 2, true);
+  Add({5, 6}, 4, true);
+  Add({10, 11}, 0, true);
+  ASSERT_FALSE(isSite(F.Groups.at({File, Dir[2]})));
+  EXPECT_EQ(
+      inheritPlacements(F, /*Parsed=*/2, [](llvm::StringRef) { return false; }),
+      2u);
+  for (unsigned L : {4u, 5u}) {
+    const Group &G = F.Groups.at({File, Dir[L]});
+    EXPECT_TRUE(G.Inherited) << "line " << L;
+    EXPECT_EQ(G.Function, "f") << "line " << L;
+  }
+  EXPECT_FALSE(F.Groups.at({File, Dir[10]}).Inherited);
+}
+
 } // namespace
