@@ -291,8 +291,11 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
 /// architecture's choice, which 'if codegen' makes; elsewhere the
 /// conditional chooses as it did: `#if K` 'if codegen' chain `#elif`
 /// (the conditional as written) `#endif`, where K says the other names
-/// are as here, each undefined (a name some pass defines here stays:
-/// its value would need spelling). The branches come twice, so the
+/// are as here: `!defined(N)` for one no pass defines, `N == V` for one
+/// every pass defines as the same nonzero integer V (the toolkit's
+/// version, `__CUDACC_VER_MAJOR__ == 13`: another toolkit reads the
+/// conditional as written); one defined otherwise stays (its value has
+/// no spelling). The branches come twice, so the
 /// lines below move: only where no pass expands __LINE__ from the
 /// conditional on in its file (nothing compiled depends on those lines),
 /// and where no branch holds __CUDA_ARCH__ or a conditional that is a site
@@ -316,11 +319,18 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
   for (const std::string &N : Others) {
     if (isArchName(N, G, F))
       continue;
-    if (F.DefinedTests.count(N))
+    if (!F.DefinedTests.count(N)) {
+      AsHere.push_back("!defined(" + N + ")");
+      continue;
+    }
+    // A version (the toolkit's) is as here where it has this value.
+    auto Value = F.TestedValues.find(N);
+    if (Value == F.TestedValues.end() || Value->second.empty())
       return Both + ", and '" + N +
-             "' is a macro here: migrate keeps the other builds' choice "
-             "under a test that their names are undefined";
-    AsHere.push_back("!defined(" + N + ")");
+             "' is a macro here with no one integer value in every pass: "
+             "migrate keeps the other builds' choice under a test that "
+             "their names are as here";
+    AsHere.push_back(N + " == " + Value->second);
   }
   size_t N = S.Directives.size() - 1;
   for (size_t I = 0; I < N; ++I) {

@@ -498,6 +498,25 @@ TEST_F(ClassifyTest, TheNamesUnderADerivedMacrosDefinitionAreTestedToo) {
   EXPECT_EQ(S.ThisBuild, "!defined(AMD_MFMA) && !defined(GGML_USE_HIP)");
 }
 
+TEST_F(ClassifyTest, AVersionEveryPassDefinesAlikeIsSpelledInThatTest) {
+  // CUTLASS's '__CUDA_ARCH__ >= 900 && __CUDACC_VER_MAJOR__ >= 12': the
+  // chain is for this toolkit's version, another reads it as written.
+  Group &G = ifElse([](unsigned Arch) { return Arch >= 90 ? 0 : 1; });
+  G.Tests = {{G.Dirs[0], {"__CUDACC_VER_MAJOR__", "__CUDA_ARCH__"}}};
+  F.DefinedTests = {"__CUDACC_VER_MAJOR__"};
+  F.TestedValues["__CUDACC_VER_MAJOR__"] = "13";
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
+  EXPECT_EQ(S.ThisBuild, "__CUDACC_VER_MAJOR__ == 13");
+  // Another body in some pass, or none: no one value to spell.
+  F.TestedValues["__CUDACC_VER_MAJOR__"] = "";
+  S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "'__CUDACC_VER_MAJOR__' is a macro here "
+                                 "with no one integer value in every pass"))
+      << S.Reason;
+}
+
 TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureStaysWhereItMust) {
   auto Mixed = [&]() -> Group & {
     Group &G = conditional(MsvcFirst, {"#if", "#elif", "#else", "#endif"},
