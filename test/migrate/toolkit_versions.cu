@@ -25,6 +25,14 @@ __device__ int prefetched(const int *P, int X) {
   return X;
 }
 
+// A version of zero (the toolkit's minor one) is spelled with 'defined'.
+__device__ int minor(int X) {
+#if __CUDACC_VER_MAJOR__ > 11 && __CUDACC_VER_MINOR__ >= 0 && __CUDA_ARCH__ >= 900 // AUDIT: statement
+  X *= 3;
+#endif
+  return X;
+}
+
 __global__ void kernel(int *P) {
-  P[0] = prefetched(P + 1, BARRIER_ENABLED);
+  P[0] = prefetched(P + 1, BARRIER_ENABLED) + minor(P[5]);
 }

@@ -292,8 +292,8 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
 /// conditional chooses as it did: `#if K` 'if codegen' chain `#elif`
 /// (the conditional as written) `#endif`, where K says the other names
 /// are as here: `!defined(N)` for one no pass defines, `N == V` for one
-/// every pass defines as the same nonzero integer V (the toolkit's
-/// version, `__CUDACC_VER_MAJOR__ == 13`: another toolkit reads the
+/// every pass defines as the same integer V (`defined(N) && N == 0`; the
+/// toolkit's version, `__CUDACC_VER_MAJOR__ == 13`: another toolkit reads the
 /// conditional as written); one defined otherwise stays (its value has
 /// no spelling). The branches come twice, so the
 /// lines below move: only where no pass expands __LINE__ from the
@@ -330,7 +330,9 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
              "' is a macro here with no one integer value in every pass: "
              "migrate keeps the other builds' choice under a test that "
              "their names are as here";
-    AsHere.push_back(N + " == " + Value->second);
+    // Zero is also what a name no macro has reads as.
+    AsHere.push_back((Value->second == "0" ? "defined(" + N + ") && " : "") +
+                     N + " == " + Value->second);
   }
   size_t N = S.Directives.size() - 1;
   for (size_t I = 0; I < N; ++I) {

@@ -559,18 +559,16 @@ private:
   /// Facts::TestedValues: \p Name, tested where this pass's macro of it
   /// is \p MI (none: null).
   void noteValue(llvm::StringRef Name, const MacroInfo *MI) {
-    std::string Literal;
+    std::string Decimal;
     uint64_t Value = 0;
+    // A literal with a suffix says nothing a test could spell.
     if (MI && MI->isObjectLike() && MI->getNumTokens() == 1 &&
-        MI->getReplacementToken(0).is(tok::numeric_constant)) {
-      Literal = PP.getSpelling(MI->getReplacementToken(0));
-      // A literal with a suffix or a zero (what a name no macro has
-      // reads as in a condition) says nothing a test could spell.
-      if (llvm::StringRef(Literal).getAsInteger(0, Value) || Value == 0)
-        Literal.clear();
-    }
-    auto [It, New] = F.TestedValues.try_emplace(Name.str(), Literal);
-    if (!New && It->second != Literal)
+        MI->getReplacementToken(0).is(tok::numeric_constant) &&
+        !llvm::StringRef(PP.getSpelling(MI->getReplacementToken(0)))
+             .getAsInteger(0, Value))
+      Decimal = std::to_string(Value);
+    auto [It, New] = F.TestedValues.try_emplace(Name.str(), Decimal);
+    if (!New && It->second != Decimal)
       It->second.clear();
   }
 

@@ -508,6 +508,10 @@ TEST_F(ClassifyTest, AVersionEveryPassDefinesAlikeIsSpelledInThatTest) {
   Site S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
   EXPECT_EQ(S.ThisBuild, "__CUDACC_VER_MAJOR__ == 13");
+  // Zero is what an undefined name reads as too.
+  F.TestedValues["__CUDACC_VER_MAJOR__"] = "0";
+  EXPECT_EQ(classify(G).ThisBuild,
+            "defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ == 0");
   // Another body in some pass, or none: no one value to spell.
   F.TestedValues["__CUDACC_VER_MAJOR__"] = "";
   S = classify(G);
