@@ -319,6 +319,12 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
   for (const std::string &N : Others) {
     if (isArchName(N, G, F))
       continue;
+    // CUTLASS's '#if !defined(X) && __CUDA_ARCH__ >= 900' / '#define X'.
+    if (F.DefinedUnderArch.contains(N))
+      return Both + ", and '" + N +
+             "' is a macro defined under a test of the architecture: expand "
+             "reads the #if of this build as chosen per architecture, and "
+             "the 'if codegen' chain in it would not expand";
     if (!F.DefinedTests.count(N)) {
       AsHere.push_back("!defined(" + N + ")");
       continue;

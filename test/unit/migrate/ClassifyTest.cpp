@@ -512,6 +512,17 @@ TEST_F(ClassifyTest, AVersionEveryPassDefinesAlikeIsSpelledInThatTest) {
   F.TestedValues["__CUDACC_VER_MAJOR__"] = "0";
   EXPECT_EQ(classify(G).ThisBuild,
             "defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ == 0");
+  // A name defined under a test of the architecture (the macro the branch
+  // defines): expand would read this build's #if as chosen per
+  // architecture.
+  F.DefinedUnderArch.insert("__CUDACC_VER_MAJOR__");
+  S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "is a macro defined under a test of the "
+                                 "architecture: expand reads the #if of "
+                                 "this build as chosen per architecture"))
+      << S.Reason;
+  F.DefinedUnderArch.clear();
   // Another body in some pass, or none: no one value to spell.
   F.TestedValues["__CUDACC_VER_MAJOR__"] = "";
   S = classify(G);
