@@ -16,12 +16,17 @@
 //
 // One header given alone, and a -D instead of the configuration header:
 // the command line's LIB_SCALE is the build's choice, which 'if codegen'
-// would fix (a build with -D LIB_SCALE=0 would lose its branch).
+// alone would fix (a build with -D LIB_SCALE=0 would lose its branch): the
+// chain is for LIB_SCALE == 3, and another build reads the conditional as
+// written. A value with no one integer to spell stays.
 // RUN: %metacu audit %t/include/lib/inner.cuh -D LIB_SCALE=3 | FileCheck %s --check-prefix=ALONE
 // ALONE: inner.cuh
-// ALONE: 2-4 not-convertible conditional
-// ALONE-NEXT: its condition at line 2 tests 'LIB_SCALE'
-// ALONE: summary: 1 site: 1 not-convertible in 1 file
+// ALONE: 2-4 statement conditional
+// ALONE-NEXT: (#if LIB_SCALE == 3), the conditional as written stays in its #elif
+// ALONE: summary: 1 site: 1 statement in 1 file
+// RUN: %metacu audit %t/include/lib/inner.cuh -D 'LIB_SCALE=(3)' | FileCheck %s --check-prefix=NOVALUE
+// NOVALUE: 2-4 not-convertible conditional
+// NOVALUE-NEXT: its condition at line 2 tests 'LIB_SCALE' and the architecture together, and 'LIB_SCALE' is a macro here with no one integer value in every pass
 //
 // RUN: %metacu migrate %t/include/lib --in-place -I %t/config | FileCheck %s --check-prefix=MIGRATE
 // RUN: grep -q "if codegen ((int)__nvvm_arch >= 90)" %t/include/lib/top.cuh

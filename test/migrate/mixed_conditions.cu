@@ -9,8 +9,11 @@
 // as its `#elif`, which the other builds preprocess as before (the
 // OTHER-BUILD lines check it, each a build whose names differ from this
 // one's in every site). Its branches come twice and the lines below move,
-// which only a file that expands no __LINE__ from there on allows; a
-// branch holding a directive stays as it is.
+// which only a file that expands no __LINE__ from there on allows. A
+// branch's directives come twice with it (each pass reads one copy): a
+// '#define', '#pragma unroll', a conditional every pass takes alike; a
+// branch holding a conditional on the architecture stays as it is (migrate
+// would rewrite one copy of it).
 // OTHER-BUILD: -DGGML_USE_HIP -DGGML_USE_MUSA -DCDNA
 // OTHER-BUILD: -DGGML_USE_HIP -DGGML_USE_MUSA
 #include <cuda_runtime.h>
@@ -19,7 +22,7 @@
 #define AMD_MFMA_AVAILABLE
 #endif
 
-#if !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800 // AUDIT: not-convertible
+#if !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800 // AUDIT: macro-definition
 #define AMPERE_MMA_AVAILABLE
 #endif
 
@@ -55,6 +58,43 @@ __device__ int hipOrHopper(int X) {
   return X;
 }
 
+__device__ int unrolled(const int *P) {
+  int S = 0;
+#if !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800 // AUDIT: statement
+#pragma unroll
+  for (int I = 0; I < 4; ++I)
+    S += P[I];
+#if defined(GGML_USE_MUSA)
+  S *= 2;
+#endif
+#else
+  S = P[0];
+#endif
+  return S;
+}
+
+#if !defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 900 // AUDIT: macro-definition
+#define HOPPER_AVAILABLE
+#endif
+
+// CUTLASS's arch/config.h: the name this build's #if would test is defined
+// under the test of the architecture (expand would read that #if as chosen
+// per architecture): it stays.
+#if !defined(SM90_ENABLED) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 // AUDIT: not-convertible
+#define SM90_ENABLED 1
+#endif
+
+__device__ int nested(int X) {
+#if defined(GGML_USE_HIP) || __CUDA_ARCH__ >= 800 // AUDIT: not-convertible
+  X += 1;
+#ifdef HOPPER_AVAILABLE // AUDIT: not-convertible
+  X += 2;
+#endif
+#endif
+  return X;
+}
+
 __global__ void kernel(int *P) {
-  P[0] = tileStride(P, P[1]) + notMusa(P[2]) + hipOrHopper(P[3]);
+  P[0] = tileStride(P, P[1]) + notMusa(P[2]) + hipOrHopper(P[3]) +
+         unrolled(P + 4) + nested(P[8]);
 }

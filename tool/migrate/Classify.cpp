@@ -260,6 +260,26 @@ bool testsArch(const Group &G, size_t I, const Facts &F) {
          });
 }
 
+/// The offset of the first conditional of \p File in [\p Begin, \p End)
+/// that is a site (one the passes compile differently, or that tests the
+/// architecture) or that expand reads as chosen per architecture (it tests
+/// a macro defined under a test of it), if there is one.
+std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
+                                        unsigned Begin, unsigned End) {
+  for (auto It = F.Groups.lower_bound({File, Begin});
+       It != F.Groups.end() && It->first.first == File &&
+       It->first.second < End;
+       ++It) {
+    bool PerArch = isSite(It->second);
+    for (const auto &[Dir, Names] : It->second.Tests)
+      for (const std::string &N : Names)
+        PerArch |= F.DefinedUnderArch.contains(N);
+    if (PerArch)
+      return It->first.second;
+  }
+  return std::nullopt;
+}
+
 /// A conditional whose conditions test another build's names (a host
 /// compiler's, the platform's, the build's) and the architecture together
 /// (`#if defined(AMD_MFMA_AVAILABLE) || defined(TURING_MMA_AVAILABLE)`):
@@ -271,13 +291,19 @@ bool testsArch(const Group &G, size_t I, const Facts &F) {
 /// architecture's choice, which 'if codegen' makes; elsewhere the
 /// conditional chooses as it did: `#if K` 'if codegen' chain `#elif`
 /// (the conditional as written) `#endif`, where K says the other names
-/// are as here, each undefined (a name some pass defines here stays:
-/// its value would need spelling). The branches come twice, so the
+/// are as here: `!defined(N)` for one no pass defines, `N == V` for one
+/// every pass defines as the same integer V (`defined(N) && N == 0`; the
+/// toolkit's version, `__CUDACC_VER_MAJOR__ == 13`: another toolkit reads the
+/// conditional as written); one defined otherwise stays (its value has
+/// no spelling). The branches come twice, so the
 /// lines below move: only where no pass expands __LINE__ from the
 /// conditional on in its file (nothing compiled depends on those lines),
-/// and where no branch holds a directive or __CUDA_ARCH__ (which migrate
-/// would rewrite in one copy). Marks \p S, or returns why it cannot be
-/// done.
+/// and where no branch holds __CUDA_ARCH__ or a conditional that is a site
+/// itself (which migrate would rewrite in one copy, or leave chosen per
+/// architecture inside the chain). Other directives (`#pragma unroll`, a
+/// `#define`, a conditional every pass takes alike) are written in both
+/// copies as they are: each pass reads one copy, and so one of each.
+/// Marks \p S, or returns why it cannot be done.
 std::optional<std::string> guardThisBuild(Site &S, const Group &G,
                                           const Facts &F, llvm::StringRef Buf,
                                           size_t Mixed,
@@ -289,29 +315,48 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
   std::set<std::string> Others(G.Under.begin(), G.Under.end());
   for (const auto &[Dir, Names] : G.Tests)
     Others.insert(Names.begin(), Names.end());
-  std::vector<std::string> Undefined;
+  std::vector<std::string> AsHere;
   for (const std::string &N : Others) {
     if (isArchName(N, G, F))
       continue;
-    if (F.DefinedTests.count(N))
+    // CUTLASS's '#if !defined(X) && __CUDA_ARCH__ >= 900' / '#define X'.
+    if (F.DefinedUnderArch.contains(N))
       return Both + ", and '" + N +
-             "' is a macro here: migrate keeps the other builds' choice "
-             "under a test that their names are undefined";
-    Undefined.push_back("!defined(" + N + ")");
+             "' is a macro defined under a test of the architecture: expand "
+             "reads the #if of this build as chosen per architecture, and "
+             "the 'if codegen' chain in it would not expand";
+    if (!F.DefinedTests.count(N)) {
+      AsHere.push_back("!defined(" + N + ")");
+      continue;
+    }
+    // A version (the toolkit's) is as here where it has this value.
+    auto Value = F.TestedValues.find(N);
+    if (Value == F.TestedValues.end() || Value->second.empty())
+      return Both + ", and '" + N +
+             "' is a macro here with no one integer value in every pass: "
+             "migrate keeps the other builds' choice under a test that "
+             "their names are as here";
+    // Zero is also what a name no macro has reads as.
+    AsHere.push_back((Value->second == "0" ? "defined(" + N + ") && " : "") +
+                     N + " == " + Value->second);
   }
   size_t N = S.Directives.size() - 1;
   for (size_t I = 0; I < N; ++I) {
     unsigned Begin = S.Directives[I].End, End = S.Directives[I + 1].Begin;
+    auto Holds = [&](llvm::StringRef What, unsigned At) {
+      return Both + ", and its branch at line " +
+             std::to_string(S.Directives[I].Line) + " holds " + What.str() +
+             " (line " + std::to_string(Lines.lineOf(At)) +
+             "): the 'if codegen' chain for this build would write the "
+             "branch again, and migrate rewrites or keeps such a line in "
+             "one place";
+    };
     std::string Body = Buf.slice(Begin, End).str();
     for (const metacu::Token &T : lexRaw(Body))
-      if (T.InDirective || T.isIdent("__CUDA_ARCH__"))
-        return Both + ", and its branch at line " +
-               std::to_string(S.Directives[I].Line) + " holds " +
-               (T.InDirective ? "a preprocessor directive" : "__CUDA_ARCH__") +
-               " (line " + std::to_string(Lines.lineOf(Begin + T.Offset)) +
-               "): the 'if codegen' chain for this build would write the "
-               "branch again, and migrate rewrites or keeps such a line in "
-               "one place";
+      if (T.isIdent("__CUDA_ARCH__"))
+        return Holds("__CUDA_ARCH__", Begin + T.Offset);
+    if (std::optional<unsigned> Nested = firstNestedSite(F, G.File, Begin, End))
+      return Holds("a conditional on the architecture", *Nested);
   }
   auto Uses = F.LineUsesEnd.find(G.File);
   if (Uses != F.LineUsesEnd.end() && Uses->second > S.Directives[0].Begin)
@@ -319,7 +364,7 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
            std::to_string(Lines.lineOf(Uses->second - 1)) +
            "): the 'if codegen' chain for this build beside it would move "
            "the lines below";
-  S.ThisBuild = llvm::join(Undefined, " && ");
+  S.ThisBuild = llvm::join(AsHere, " && ");
   return std::nullopt;
 }
 

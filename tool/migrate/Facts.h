@@ -125,6 +125,12 @@ struct Facts {
   /// The names that a condition of a user file tests (Group::Tests, Group::
   /// Under) and that some pass has a macro of there.
   std::set<std::string> DefinedTests;
+  /// By name, of the names conditions test: the value of its macro, in
+  /// decimal, where every pass that tests it has one object-like macro of
+  /// it, with an integer literal of the same value for body (the toolkit's
+  /// `__CUDACC_VER_MAJOR__`, `CUDART_VERSION`); empty otherwise (a pass
+  /// has no macro of it, or another body).
+  std::map<std::string, std::string> TestedValues;
   std::set<FileKey> Includes, Defines;
   llvm::StringSet<> Derived;
   /// The definition (PreprocessorPass.cpp's identity of it) that the first

@@ -538,6 +538,7 @@ private:
         derivedAt(II, Places[I]);
       if (!MI || MI->isBuiltinMacro() || !key(MI->getDefinitionLoc())) {
         Pending.Tests.insert(N.str());
+        noteValue(N, MI);
         if (MI)
           F.DefinedTests.insert(N.str());
         continue;
@@ -555,12 +556,29 @@ private:
     }
   }
 
+  /// Facts::TestedValues: \p Name, tested where this pass's macro of it
+  /// is \p MI (none: null).
+  void noteValue(llvm::StringRef Name, const MacroInfo *MI) {
+    std::string Decimal;
+    uint64_t Value = 0;
+    // A literal with a suffix says nothing a test could spell.
+    if (MI && MI->isObjectLike() && MI->getNumTokens() == 1 &&
+        MI->getReplacementToken(0).is(tok::numeric_constant) &&
+        !llvm::StringRef(PP.getSpelling(MI->getReplacementToken(0)))
+             .getAsInteger(0, Value))
+      Decimal = std::to_string(Value);
+    auto [It, New] = F.TestedValues.try_emplace(Name.str(), Decimal);
+    if (!New && It->second != Decimal)
+      It->second.clear();
+  }
+
   /// A test of whether \p II is a macro ('defined', '#ifdef'): of \p II,
   /// and where it is a macro of a user file, of what the conditionals
   /// around its definition test (Group::Under).
   void noteDefinedTest(const IdentifierInfo *II) {
     Pending.Tests.insert(II->getName().str());
     const MacroInfo *MI = PP.getMacroInfo(II);
+    noteValue(II->getName(), MI);
     if (!MI)
       return;
     F.DefinedTests.insert(II->getName().str());

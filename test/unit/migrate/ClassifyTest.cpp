@@ -498,6 +498,40 @@ TEST_F(ClassifyTest, TheNamesUnderADerivedMacrosDefinitionAreTestedToo) {
   EXPECT_EQ(S.ThisBuild, "!defined(AMD_MFMA) && !defined(GGML_USE_HIP)");
 }
 
+TEST_F(ClassifyTest, AVersionEveryPassDefinesAlikeIsSpelledInThatTest) {
+  // CUTLASS's '__CUDA_ARCH__ >= 900 && __CUDACC_VER_MAJOR__ >= 12': the
+  // chain is for this toolkit's version, another reads it as written.
+  Group &G = ifElse([](unsigned Arch) { return Arch >= 90 ? 0 : 1; });
+  G.Tests = {{G.Dirs[0], {"__CUDACC_VER_MAJOR__", "__CUDA_ARCH__"}}};
+  F.DefinedTests = {"__CUDACC_VER_MAJOR__"};
+  F.TestedValues["__CUDACC_VER_MAJOR__"] = "13";
+  Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
+  EXPECT_EQ(S.ThisBuild, "__CUDACC_VER_MAJOR__ == 13");
+  // Zero is what an undefined name reads as too.
+  F.TestedValues["__CUDACC_VER_MAJOR__"] = "0";
+  EXPECT_EQ(classify(G).ThisBuild,
+            "defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ == 0");
+  // A name defined under a test of the architecture (the macro the branch
+  // defines): expand would read this build's #if as chosen per
+  // architecture.
+  F.DefinedUnderArch.insert("__CUDACC_VER_MAJOR__");
+  S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "is a macro defined under a test of the "
+                                 "architecture: expand reads the #if of "
+                                 "this build as chosen per architecture"))
+      << S.Reason;
+  F.DefinedUnderArch.clear();
+  // Another body in some pass, or none: no one value to spell.
+  F.TestedValues["__CUDACC_VER_MAJOR__"] = "";
+  S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
+  EXPECT_TRUE(contains(S.Reason, "'__CUDACC_VER_MAJOR__' is a macro here "
+                                 "with no one integer value in every pass"))
+      << S.Reason;
+}
+
 TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureStaysWhereItMust) {
   auto Mixed = [&]() -> Group & {
     Group &G = conditional(MsvcFirst, {"#if", "#elif", "#else", "#endif"},
@@ -533,11 +567,16 @@ TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureStaysWhereItMust) {
   EXPECT_EQ(classify(Mixed()).Category, SiteCategory::Statement);
 }
 
-TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureWithADirectiveStays) {
+TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureKeepsItsDirectives) {
+  // '#pragma unroll' and a conditional every pass takes alike are written
+  // in both copies of the branch, as they are.
   const char *Text = R"(__device__ int f(int x) {
 #if defined(GGML_USE_HIP) || __CUDA_ARCH__ >= 800
 #pragma unroll
   for (int i = 0; i < 2; ++i) x += i;
+#if defined(RDNA4)
+  x *= 2;
+#endif
 #else
   x -= 1;
 #endif
@@ -545,14 +584,36 @@ TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureWithADirectiveStays) {
 }
 )";
   Group &G = conditional(Text, {"#if", "#else", "#endif"}, from80);
+  G.Dirs = {G.Dirs[0], unsigned(llvm::StringRef(Text).find("#else") + 1),
+            unsigned(llvm::StringRef(Text).rfind("#endif") + 1)};
   G.Tests = {{G.Dirs[0], {"GGML_USE_HIP", "__CUDA_ARCH__"}}};
+  Group Rdna;
+  Rdna.File = "k.cu";
+  Rdna.Dirs = {unsigned(llvm::StringRef(Text).find("#if defined(RDNA4)") + 1),
+               unsigned(llvm::StringRef(Text).find("#endif") + 1)};
+  Rdna.DirIsElse = {false, false};
+  for (unsigned P = 0; P < NumPasses; ++P)
+    Rdna.Taken[P] = NoBranch;
+  F.Groups[{"k.cu", Rdna.Dirs.front()}] = Rdna;
   Site S = classify(G);
+  EXPECT_EQ(S.Category, SiteCategory::Statement) << S.Reason;
+  EXPECT_EQ(S.ThisBuild, "!defined(GGML_USE_HIP)");
+  // A conditional on the architecture inside stays one place migrate
+  // rewrites: the branch is not written again.
+  F.Groups[{"k.cu", Rdna.Dirs.front()}].Mentions = true;
+  S = classify(G);
   EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
   EXPECT_TRUE(contains(S.Reason, "together, and its branch at line 2 holds "
-                                 "a preprocessor directive (line 3): the 'if "
-                                 "codegen' chain for this build would write "
-                                 "the branch again"))
+                                 "a conditional on the architecture (line "
+                                 "5): the 'if codegen' chain for this build "
+                                 "would write the branch again"))
       << S.Reason;
+  // So does one testing a macro defined under a test of the architecture,
+  // which expand reads as chosen per architecture.
+  F.Groups[{"k.cu", Rdna.Dirs.front()}].Mentions = false;
+  F.Groups[{"k.cu", Rdna.Dirs.front()}].Tests = {{Rdna.Dirs[0], {"RDNA4"}}};
+  F.DefinedUnderArch.insert("RDNA4");
+  EXPECT_EQ(classify(G).Category, SiteCategory::NotConvertible);
 }
 
 TEST_F(ClassifyTest, AMacroDerivedFromTheArchitectureIsTheArchitectures) {

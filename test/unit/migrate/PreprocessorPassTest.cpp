@@ -102,6 +102,24 @@ __device__ int f(int x) {
   EXPECT_FALSE(F.DefinedTests.count("GGML_USE_HIP"));
 }
 
+TEST_F(PreprocessorPassTest, RecordsTheValueATestedNameHasInEveryPass) {
+  // nvcc defines __CUDACC__ as 1 in every pass; TURING is defined with no
+  // body, and only where the architecture is 750 or more.
+  run(R"(#if __CUDA_ARCH__ >= 750
+#define TURING
+#endif
+__device__ int f(int x) {
+#if __CUDACC__ >= 1 && defined(TURING) && __CUDA_ARCH__ >= 800
+  x += 1;
+#endif
+  return x;
+}
+)",
+      {0, 80});
+  EXPECT_EQ(F.TestedValues.at("__CUDACC__"), "1");
+  EXPECT_EQ(F.TestedValues.at("TURING"), "");
+}
+
 TEST_F(PreprocessorPassTest, RecordsTheLastExpansionOfLineInEachFile) {
   // Where a macro's body expands it, at the macro's use.
   run(R"(#define WHERE __LINE__
