@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 
+from lspclient import read_message
+
 DELAY = 0.5
 lock = threading.Lock()
 
@@ -36,17 +38,9 @@ def main():
     texts = queue.Queue()
     threading.Thread(target=parse, args=(texts,), daemon=True).start()
     while True:
-        header = b""
-        while not header.endswith(b"\r\n\r\n"):
-            c = stdin.read(1)
-            if not c:
-                return
-            header += c
-        length = 0
-        for line in header.decode("ascii").split("\r\n"):
-            if line.lower().startswith("content-length:"):
-                length = int(line.split(":")[1])
-        msg = json.loads(stdin.read(length))
+        msg = read_message(stdin)
+        if msg is None:
+            return
         log.write(json.dumps(msg) + "\n")
         log.flush()
         method = msg.get("method")

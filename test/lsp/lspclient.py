@@ -12,6 +12,21 @@ def uri(path):
     return "file://" + os.path.abspath(path)
 
 
+def read_message(stream):
+    """The next JSON-RPC message of a binary stream, or None at its end."""
+    header = b""
+    while not header.endswith(b"\r\n\r\n"):
+        c = stream.read(1)
+        if not c:
+            return None
+        header += c
+    length = 0
+    for line in header.decode("ascii").split("\r\n"):
+        if line.lower().startswith("content-length:"):
+            length = int(line.split(":")[1])
+    return json.loads(stream.read(length))
+
+
 class Client:
     def __init__(self, argv, root, encodings=("utf-16",), stderr=None):
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE,
@@ -64,17 +79,9 @@ class Client:
     def _read_messages(self):
         out = self.proc.stdout
         while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                c = out.read(1)
-                if not c:
-                    return
-                header += c
-            length = 0
-            for line in header.decode("ascii").split("\r\n"):
-                if line.lower().startswith("content-length:"):
-                    length = int(line.split(":")[1])
-            msg = json.loads(out.read(length))
+            msg = read_message(out)
+            if msg is None:
+                return
             with self.cond:
                 if "method" in msg and "id" in msg:
                     # Requests of the server's (progress, configuration).
