@@ -326,7 +326,7 @@ public:
   explicit RefCollector(Refs &R) : R(R) {}
   bool shouldVisitImplicitCode() const { return true; }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
+    if (auto *F = dyn_cast<FunctionDecl>(E->getDecl()); F && !Unevaluated)
       R.Calls.push_back({F, E->getLocation()});
     R.Names.push_back(E->getLocation());
     return true;
@@ -344,16 +344,19 @@ public:
     return true;
   }
   bool VisitMemberExpr(MemberExpr *E) {
-    if (auto *F = dyn_cast<FunctionDecl>(E->getMemberDecl()))
+    if (auto *F = dyn_cast<FunctionDecl>(E->getMemberDecl()); F && !Unevaluated)
       R.Calls.push_back({F, E->getMemberLoc()});
     R.Names.push_back(E->getMemberLoc());
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    R.Calls.push_back({E->getConstructor(), E->getLocation()});
+    if (!Unevaluated)
+      R.Calls.push_back({E->getConstructor(), E->getLocation()});
     return true;
   }
   bool VisitRecoveryExpr(RecoveryExpr *E) {
+    if (Unevaluated)
+      return true;
     for (Expr *Sub : E->subExpressions()) {
       auto *O =
           dyn_cast_or_null<OverloadExpr>(Sub ? Sub->IgnoreParens() : nullptr);
@@ -375,13 +378,36 @@ public:
     R.Launches = true;
     return true;
   }
-  // What sizeof and alignof name is not called.
-  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) {
-    return true;
+  // What sizeof, alignof, decltype and noexcept name is not called: their
+  // names are read (the token fallback must not take them for calls Sema
+  // missed), their calls reach nothing.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+    return unevaluated([&] {
+      return RecursiveASTVisitor::TraverseUnaryExprOrTypeTraitExpr(E);
+    });
+  }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc TL, bool TraverseQualifier) {
+    return unevaluated([&] {
+      return RecursiveASTVisitor::TraverseDecltypeTypeLoc(TL,
+                                                          TraverseQualifier);
+    });
+  }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *E) {
+    return unevaluated(
+        [&] { return RecursiveASTVisitor::TraverseCXXNoexceptExpr(E); });
   }
 
 private:
+  template <class Traverse> bool unevaluated(Traverse T) {
+    ++Unevaluated;
+    bool Ok = T();
+    --Unevaluated;
+    return Ok;
+  }
+
   Refs &R;
+  /// How many unevaluated operands the traversal is inside.
+  unsigned Unevaluated = 0;
 };
 
 /// A helper device code reaches, by its primary declaration.

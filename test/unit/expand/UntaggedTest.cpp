@@ -109,6 +109,28 @@ TEST(UntaggedTest, ABranchIfConstexprDiscardsReachesNoHelper) {
   EXPECT_EQ(offsets(Kept), std::vector<unsigned>{Kept.point("g")});
 }
 
+TEST(UntaggedTest, ANameInAnUnevaluatedOperandReachesNoHelper) {
+  // sizeof, alignof, decltype and noexcept name a function without calling
+  // it: nvcc compiles these in device code with the helper host-only.
+  TestTU TU("@meta int unroll = 2;\n"
+            "int width(int x) { return x; }\n"
+            "__global__ void k(int *p) {\n"
+            "  p[0] = sizeof(width(1)) + alignof(decltype(width(2)));\n"
+            "  decltype(width(3)) v = 3;\n"
+            "  p[1] = v + noexcept(width(4));\n"
+            "}\n"
+            "int main() { return width(0); }\n");
+  EXPECT_TRUE(offsets(TU).empty());
+  // A call beside them still reaches it.
+  TestTU Called("@meta int unroll = 2;\n"
+                "$w^int width(int x) { return x; }\n"
+                "__global__ void k(int *p) {\n"
+                "  decltype(width(3)) v = 3;\n"
+                "  p[0] = sizeof(width(1)) + width(v);\n"
+                "}\n");
+  EXPECT_EQ(offsets(Called), std::vector<unsigned>{Called.point("w")});
+}
+
 TEST(UntaggedTest, TaggedConstexprAndMemberFunctionsAreLeftAlone) {
   TestTU TU("__host__ __device__ int a(int x) { return x; }\n"
             "constexpr int twice(int x) { return 2 * x; }\n"
