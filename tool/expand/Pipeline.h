@@ -48,7 +48,8 @@ struct StageTime {
   /// some), "host slice", "lower", "execute" or "emit". An input that
   /// includes a dialect header has the scan and host slice that found it,
   /// then "dialect headers" (the splice), then every stage again on the
-  /// splice.
+  /// splice (where the splice finds none, the input's own stages go on:
+  /// a second "host slice" times the checks after it).
   llvm::StringRef Stage;
   /// Wall-clock time.
   double Milliseconds = 0;
