@@ -91,7 +91,7 @@ int runExpandCommand() {
   if (TimeStages)
     for (const StageTime &T : Expanded->Timings)
       llvm::errs() << "metacu: " << T.Stage << ": " << T.Milliseconds
-                   << " ms\n";
+                   << " ms (cpu " << T.CpuMilliseconds << " ms)\n";
 
   std::string DepPath = DepFile;
   if (WriteDeps && DepPath.empty()) {

@@ -53,6 +53,12 @@ static cl::opt<unsigned>
              cl::value_desc("ms"), cl::init(100), cl::sub(LspSubcommand),
              cl::cat(MetacuCategory));
 
+static cl::opt<bool> LspTimeStages(
+    "time-stages",
+    cl::desc("After each expansion, print how long each stage took (wall "
+             "and CPU) to stderr"),
+    cl::sub(LspSubcommand), cl::cat(MetacuCategory));
+
 int runLspCommand() {
   ServerOptions Opts;
   auto Archs = ArchList::parse(Targets);
@@ -86,6 +92,7 @@ int runLspCommand() {
     return pipelineOptionsFor(Path);
   };
   Opts.Debounce = std::chrono::milliseconds(Debounce);
+  Opts.TimeStages = LspTimeStages;
   // The protocol owns standard output. Whatever else writes there (meta
   // code's printf in the generator's process, a library's message) goes to
   // standard error instead, where editors keep the server's log.

@@ -21,11 +21,24 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include <chrono>
+#include <ctime>
 #include <map>
+#include <sys/resource.h>
 
 namespace metacu {
 
 namespace {
+
+/// CPU milliseconds of this thread and of the child processes waited for.
+double cpuMilliseconds() {
+  auto Ms = [](const timeval &T) { return T.tv_sec * 1e3 + T.tv_usec / 1e3; };
+  timespec Thread{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &Thread);
+  rusage Children{};
+  getrusage(RUSAGE_CHILDREN, &Children);
+  return Thread.tv_sec * 1e3 + Thread.tv_nsec / 1e6 + Ms(Children.ru_utime) +
+         Ms(Children.ru_stime);
+}
 
 /// Times the stages one after the other.
 class StageClock {
@@ -33,14 +46,18 @@ public:
   explicit StageClock(std::vector<StageTime> &Out) : Out(Out) {}
   void lap(llvm::StringRef Stage) {
     auto Now = std::chrono::steady_clock::now();
+    double Cpu = cpuMilliseconds();
     Out.push_back(
-        {Stage, std::chrono::duration<double, std::milli>(Now - Last).count()});
+        {Stage, std::chrono::duration<double, std::milli>(Now - Last).count(),
+         Cpu - LastCpu});
     Last = Now;
+    LastCpu = Cpu;
   }
 
 private:
   std::vector<StageTime> &Out;
   std::chrono::steady_clock::time_point Last = std::chrono::steady_clock::now();
+  double LastCpu = cpuMilliseconds();
 };
 
 std::string realPath(const std::string &P) {
@@ -49,7 +66,7 @@ std::string realPath(const std::string &P) {
 }
 
 llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced,
-                                           StageTime SpliceTime,
+                                           std::vector<StageTime> Before,
                                            const ArchList &Archs,
                                            const PipelineOptions &Opts);
 
@@ -97,7 +114,8 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
 /// \p Spliced: \p File already has its dialect headers in place.
 llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
                                  const PipelineOptions &Opts, bool Spliced) {
-  auto Start = std::chrono::steady_clock::now();
+  std::vector<StageTime> Before;
+  StageClock ScanClock(Before);
   auto Scan = scan(File);
   if (!Scan)
     return Scan.takeError();
@@ -128,11 +146,7 @@ llvm::Expected<ExpandedFile> run(const SourceFile &File, const ArchList &Archs,
     if (!Scan)
       return placeInMacroUses(File, Rounds, Scan.takeError());
   }
-  std::vector<StageTime> Before{
-      {Rounds.empty() ? "scan" : "scan and meta macros",
-       std::chrono::duration<double, std::milli>(
-           std::chrono::steady_clock::now() - Start)
-           .count()}};
+  ScanClock.lap(Rounds.empty() ? "scan" : "scan and meta macros");
   auto Result = runExpanded(Current(), std::move(*Scan), std::move(Before),
                             Archs, Opts, Spliced);
   if (!Result)
@@ -172,14 +186,14 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
   // Only inputs that include a dialect header, or may through an #include
   // this reading skips and nvcc's host pass takes, pay for the splice.
   if (!Spliced && (!Slice->MetaHeaders.empty() || Slice->UnfollowedInclude)) {
-    std::vector<StageTime> SpliceTime;
-    StageClock SpliceClock(SpliceTime);
+    Clock.lap("host slice");
     auto Splice = spliceDialectHeaders(File, Opts);
     if (!Splice)
       return Splice.takeError();
-    SpliceClock.lap("dialect headers");
+    Clock.lap("dialect headers");
     if (!Splice->Headers.empty())
-      return expandSpliced(std::move(*Splice), SpliceTime.front(), Archs, Opts);
+      return expandSpliced(std::move(*Splice), std::move(Result.Timings), Archs,
+                           Opts);
     // Nothing nvcc's host pass reads is in the dialect. The dialect headers
     // this reading entered sit where nvcc defines __CUDACC__ or __NVCC__
     // and skips them, in every pass: their #include stays as written. What
@@ -316,17 +330,17 @@ llvm::Expected<ExpandedFile> runLocated(const SourceFile &File,
   return Result;
 }
 
-/// Expands the input with its dialect headers spliced in (\p SpliceTime
-/// to do so); errors are placed in the splice, whose origin marks name the
-/// header they come from.
+/// Expands the input with its dialect headers spliced in (\p Before: the
+/// times of the stages that found them and spliced them); errors are placed
+/// in the splice, whose origin marks name the header they come from.
 llvm::Expected<ExpandedFile> expandSpliced(SplicedInput Spliced,
-                                           StageTime SpliceTime,
+                                           std::vector<StageTime> Before,
                                            const ArchList &Archs,
                                            const PipelineOptions &Opts) {
   auto Result = runLocated(Spliced.Text, Archs, Opts, /*Spliced=*/true);
   if (!Result)
     return Result.takeError();
-  Result->Timings.insert(Result->Timings.begin(), SpliceTime);
+  Result->Timings.insert(Result->Timings.begin(), Before.begin(), Before.end());
   Result->Dependencies.insert(Result->Dependencies.begin() + 1,
                               Spliced.Headers.begin(), Spliced.Headers.end());
   return Result;

@@ -44,11 +44,20 @@ struct PipelineOptions : ExecuteOptions {
 };
 
 struct StageTime {
-  /// "dialect headers" (only for an input that includes one), "scan" (or
-  /// "scan and meta macros" where expand/MetaMacros.h expanded some),
-  /// "host slice", "lower", "execute" or "emit".
+  /// "scan" (or "scan and meta macros" where expand/MetaMacros.h expanded
+  /// some), "host slice", "lower", "execute" or "emit". An input that
+  /// includes a dialect header has the scan and host slice that found it,
+  /// then "dialect headers" (the splice), then every stage again on the
+  /// splice (where the splice finds none, the input's own stages go on:
+  /// a second "host slice" times the checks after it).
   llvm::StringRef Stage;
+  /// Wall-clock time.
   double Milliseconds = 0;
+  /// CPU time: of the thread that ran the stage, and of the processes it
+  /// waited for (execute's, which compile and run the generator). On a
+  /// machine other work shares, the part of the wall-clock time that is
+  /// the stage's own.
+  double CpuMilliseconds = 0;
 };
 
 struct ExpandedFile {

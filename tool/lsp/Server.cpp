@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -946,6 +947,14 @@ void Server::expand(Document &D) {
 }
 
 void Server::expanded(Expansion &Done) {
+  if (Opts.TimeStages && *Done.Result) {
+    std::string Line = "metacu lsp: stages of " + Done.Path + ":";
+    for (const StageTime &T : (*Done.Result)->Timings)
+      Line += llvm::formatv(" {0} {1:f1} ms (cpu {2:f1});", T.Stage,
+                            T.Milliseconds, T.CpuMilliseconds)
+                  .str();
+    llvm::errs() << Line << "\n";
+  }
   auto It = Docs.find(Done.Uri);
   if (It == Docs.end() || It->second.Text != Done.Text) {
     if (!*Done.Result)

@@ -40,6 +40,10 @@ struct ServerOptions {
   /// How long after an edit the expansion starts, so that a burst of
   /// keystrokes costs one.
   std::chrono::milliseconds Debounce{100};
+  /// After each expansion, one line to stderr: the file and how long each
+  /// stage took, wall-clock and CPU (the server's log: where an edit's
+  /// latency goes).
+  bool TimeStages = false;
 };
 
 /// Serves the editor on \p In / \p Out until it sends 'exit'. Returns the
