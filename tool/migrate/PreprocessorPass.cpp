@@ -17,7 +17,6 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
@@ -1003,7 +1002,7 @@ private:
 
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
-                    Facts &F, FileManager &Files, PassSources *Sources) {
+                    Facts &F, PassSources &Sources) {
   std::vector<std::string> Args = clangCommandLine(
       Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
   // A pass whose replay of a system header may have lost a _Pragma runs
@@ -1014,18 +1013,11 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
       Before = F;
     StopRecorder Stop(F, Pass);
     bool LostPragma = false;
-    auto Action = std::make_unique<PassAction>(
-        F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(), LostPragma);
-    std::unique_ptr<tooling::ToolAction> Runner;
-    if (Sources)
-      Runner = Sources->runner(std::move(Action));
-    auto Invocation = Runner ? std::make_unique<tooling::ToolInvocation>(
-                                   Args, Runner.get(), &Files,
-                                   std::make_shared<PCHContainerOperations>())
-                             : std::make_unique<tooling::ToolInvocation>(
-                                   Args, std::move(Action), &Files);
-    Invocation->setDiagnosticConsumer(&Stop);
-    Invocation->run();
+    Sources.run(Args,
+                std::make_unique<PassAction>(
+                    F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(),
+                    LostPragma),
+                Stop);
     if (LostPragma) {
       llvm::consumeError(std::move(Stop.Stop));
       F = std::move(*Before);

@@ -336,8 +336,9 @@ TEST_F(PreprocessorPassTest, TheUsersFlagsAreHonoured) {
 
 TEST_F(PreprocessorPassTest, AMissingHeaderIsFatalAtItsInclude) {
   std::string Path = Tmp.write("bad.cu", "int x;\n#include <nope/missing.h>\n");
+  PassSources Sources(*Files);
   llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {}, 0,
-                            false, F, *Files);
+                            false, F, Sources);
   std::string Msg = llvm::toString(std::move(Err));
   EXPECT_NE(Msg.find("bad.cu:2:10: error: 'nope/missing.h' file not found"),
             std::string::npos)
@@ -350,8 +351,9 @@ TEST_F(PreprocessorPassTest, APreprocessorErrorStopsThePassAtItsPlace) {
         "#if 1\nint x;\n", "#include \"k.cu\"\n"}) {
     Facts Fresh;
     std::string Path = Tmp.write("k.cu", Code);
+    PassSources Sources(*Files);
     llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {}, 0,
-                              false, Fresh, *Files);
+                              false, Fresh, Sources);
     std::string Msg = llvm::toString(std::move(Err));
     EXPECT_NE(Msg.find("k.cu:"), std::string::npos) << Code.str();
     EXPECT_NE(Msg.find(": error: "), std::string::npos) << Msg;
@@ -361,8 +363,9 @@ TEST_F(PreprocessorPassTest, APreprocessorErrorStopsThePassAtItsPlace) {
 TEST_F(PreprocessorPassTest, AnErrorOfOneArchitectureNamesIt) {
   std::string Path = Tmp.write(
       "k.cu", "#if __CUDA_ARCH__ < 800\n#error needs sm_80\n#endif\n");
+  PassSources Sources(*Files);
   llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {},
-                            passIndex(75), false, F, *Files);
+                            passIndex(75), false, F, Sources);
   EXPECT_EQ(llvm::toString(std::move(Err)).substr(Path.size()),
             ":2:2: error: needs sm_80 (compiling for sm_75)");
 }
