@@ -2,6 +2,7 @@
 #include "migrate/PreprocessorPass.h"
 #include "migrate/Placement.h"
 #include "migrate/PragmaMacros.h"
+#include "migrate/QuietPragmas.h"
 #include "migrate/SystemHeaderDirectives.h"
 #include "support/Diagnostic.h"
 #include "support/Tokens.h"
@@ -814,7 +815,8 @@ private:
   }
 
   /// Whether the macro \p II names (or the operator) can produce a
-  /// _Pragma, through the macros its body names as they are defined now.
+  /// _Pragma that is not quiet (QuietPragmas.h), through the macros its
+  /// body names as they are defined now.
   bool mayPragma(const IdentifierInfo *II) {
     Seen.clear();
     return mayPragmaFrom(II);
@@ -825,9 +827,11 @@ private:
     const MacroInfo *MI = PP.getMacroInfo(II);
     if (!MI || !Seen.insert(II).second)
       return false;
-    for (const clang::Token &T : MI->tokens())
-      if (const IdentifierInfo *Inner = T.getIdentifierInfo())
-        if (mayPragmaFrom(Inner))
+    llvm::ArrayRef<clang::Token> Body = MI->tokens();
+    for (size_t I = 0; I < Body.size(); ++I)
+      if (const IdentifierInfo *Inner = Body[I].getIdentifierInfo())
+        if (!(Inner == Pragma && isQuietPragmaOperator(Body, I, PP)) &&
+            mayPragmaFrom(Inner))
           return true;
     return false;
   }
@@ -853,7 +857,7 @@ public:
     if (Scans) {
       Replay.emplace(CI.getSourceManager(), *Scans);
       PP.setDependencyDirectivesGetter(*Replay);
-      PP.addPPCallbacks(Replay->definitionWatcher());
+      PP.addPPCallbacks(Replay->definitionWatcher(PP));
     }
     return true;
   }

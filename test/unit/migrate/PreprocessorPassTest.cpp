@@ -1,6 +1,7 @@
 //===- PreprocessorPassTest.cpp - What one pass records -------------------===//
 #include "migrate/PreprocessorPass.h"
 #include "AuditFixtures.h"
+#include "migrate/SystemHeaderDirectives.h"
 
 #include "gtest/gtest.h"
 #include <optional>
@@ -430,6 +431,28 @@ __device__ int f() {
   EXPECT_EQ(G.Taken[0], NoBranch);
   EXPECT_EQ(G.Taken[passIndex(80)], 0);
   EXPECT_TRUE(G.Mentions);
+}
+
+TEST_F(PreprocessorPassTest, AQuietPragmaKeepsASystemHeaderReplayed) {
+  // vector_types.h's deprecation silencers in miniature: a replay loses
+  // their pragmas, which change nothing a pass records, so the header stays
+  // replayed and the pass runs once.
+  std::string H = Tmp.write("sys/quiet.h", R"(#pragma once
+#define LIB_SILENCE_BEGIN _Pragma("GCC diagnostic push") \
+  _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")
+#define LIB_SILENCE_END _Pragma("GCC diagnostic pop")
+LIB_SILENCE_BEGIN
+struct lib_vec { int x; };
+LIB_SILENCE_END
+)");
+  CompileFlags Flags;
+  Flags.Args = {"-isystem" + Tmp.path("sys")};
+  run("#include <quiet.h>\n#if __CUDA_ARCH__ >= 800\n#endif\n", {0, 80},
+      /*Parse=*/false, Flags);
+  EXPECT_EQ(groupAt(2).Taken[passIndex(80)], 0);
+  auto File = Files->getFileRef(H);
+  ASSERT_TRUE(bool(File));
+  EXPECT_TRUE(SystemHeaderScans::shared().scan(*File, TempDir::read(H)));
 }
 
 TEST_F(PreprocessorPassTest, ASystemHeaderReplayedAsDirectivesDefinesAsBefore) {
