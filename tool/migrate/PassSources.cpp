@@ -3,6 +3,7 @@
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Tooling/Tooling.h"
 
 namespace metacu {
 
@@ -39,9 +40,14 @@ private:
   std::unique_ptr<clang::FrontendAction> Action;
 };
 
-std::unique_ptr<clang::tooling::ToolAction>
-PassSources::runner(std::unique_ptr<clang::FrontendAction> Action) {
-  return std::make_unique<Runner>(*this, std::move(Action));
+bool PassSources::run(const std::vector<std::string> &Args,
+                      std::unique_ptr<clang::FrontendAction> Action,
+                      clang::DiagnosticConsumer &Diags) {
+  Runner R(*this, std::move(Action));
+  clang::tooling::ToolInvocation Invocation(
+      Args, &R, &Files, std::make_shared<clang::PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(&Diags);
+  return Invocation.run();
 }
 
 } // namespace metacu

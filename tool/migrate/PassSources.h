@@ -20,8 +20,9 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/FrontendAction.h"
-#include "clang/Tooling/Tooling.h"
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace metacu {
 
@@ -32,10 +33,12 @@ public:
   PassSources(const PassSources &) = delete;
   PassSources &operator=(const PassSources &) = delete;
 
-  /// Runs \p Action as tooling::ToolInvocation runs it (the diagnostics to
-  /// the invocation's consumer), over the shared source manager.
-  std::unique_ptr<clang::tooling::ToolAction>
-  runner(std::unique_ptr<clang::FrontendAction> Action);
+  /// Runs \p Action over the command line \p Args ("clang++" first) as
+  /// tooling::ToolInvocation runs it, over the shared source manager, its
+  /// diagnostics to \p Diags; whether it succeeded.
+  bool run(const std::vector<std::string> &Args,
+           std::unique_ptr<clang::FrontendAction> Action,
+           clang::DiagnosticConsumer &Diags);
 
 private:
   class Forward : public clang::DiagnosticConsumer {

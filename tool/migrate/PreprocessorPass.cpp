@@ -2,6 +2,7 @@
 #include "migrate/PreprocessorPass.h"
 #include "migrate/Placement.h"
 #include "migrate/PragmaMacros.h"
+#include "migrate/QuietPragmas.h"
 #include "migrate/SystemHeaderDirectives.h"
 #include "support/Diagnostic.h"
 #include "support/Tokens.h"
@@ -17,7 +18,6 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
@@ -815,7 +815,8 @@ private:
   }
 
   /// Whether the macro \p II names (or the operator) can produce a
-  /// _Pragma, through the macros its body names as they are defined now.
+  /// _Pragma that is not quiet (QuietPragmas.h), through the macros its
+  /// body names as they are defined now.
   bool mayPragma(const IdentifierInfo *II) {
     Seen.clear();
     return mayPragmaFrom(II);
@@ -826,9 +827,11 @@ private:
     const MacroInfo *MI = PP.getMacroInfo(II);
     if (!MI || !Seen.insert(II).second)
       return false;
-    for (const clang::Token &T : MI->tokens())
-      if (const IdentifierInfo *Inner = T.getIdentifierInfo())
-        if (mayPragmaFrom(Inner))
+    llvm::ArrayRef<clang::Token> Body = MI->tokens();
+    for (size_t I = 0; I < Body.size(); ++I)
+      if (const IdentifierInfo *Inner = Body[I].getIdentifierInfo())
+        if (!(Inner == Pragma && isQuietPragmaOperator(Body, I, PP)) &&
+            mayPragmaFrom(Inner))
           return true;
     return false;
   }
@@ -854,7 +857,7 @@ public:
     if (Scans) {
       Replay.emplace(CI.getSourceManager(), *Scans);
       PP.setDependencyDirectivesGetter(*Replay);
-      PP.addPPCallbacks(Replay->definitionWatcher());
+      PP.addPPCallbacks(Replay->definitionWatcher(PP));
     }
     return true;
   }
@@ -1003,7 +1006,7 @@ private:
 
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
-                    Facts &F, FileManager &Files, PassSources *Sources) {
+                    Facts &F, PassSources &Sources) {
   std::vector<std::string> Args = clangCommandLine(
       Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
   // A pass whose replay of a system header may have lost a _Pragma runs
@@ -1014,18 +1017,11 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
       Before = F;
     StopRecorder Stop(F, Pass);
     bool LostPragma = false;
-    auto Action = std::make_unique<PassAction>(
-        F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(), LostPragma);
-    std::unique_ptr<tooling::ToolAction> Runner;
-    if (Sources)
-      Runner = Sources->runner(std::move(Action));
-    auto Invocation = Runner ? std::make_unique<tooling::ToolInvocation>(
-                                   Args, Runner.get(), &Files,
-                                   std::make_shared<PCHContainerOperations>())
-                             : std::make_unique<tooling::ToolInvocation>(
-                                   Args, std::move(Action), &Files);
-    Invocation->setDiagnosticConsumer(&Stop);
-    Invocation->run();
+    Sources.run(Args,
+                std::make_unique<PassAction>(
+                    F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(),
+                    LostPragma),
+                Stop);
     if (LostPragma) {
       llvm::consumeError(std::move(Stop.Stop));
       F = std::move(*Before);

@@ -16,22 +16,20 @@
 #include "toolchain/CompileFlags.h"
 #include "toolchain/CudaToolkit.h"
 
-#include "clang/Basic/FileManager.h"
 #include "llvm/Support/Error.h"
 
 namespace metacu {
 
 /// Runs pass \p Pass (an index of auditPasses()) over \p Path, adding to
 /// \p F; \p Parse also parses it to place the conditionals it compiles.
-/// \p Sources: the source manager the passes over \p Path share
-/// (PassSources.h), reading \p Files; without, the pass makes its own.
+/// \p Sources: the source manager the passes over \p Path share, and the
+/// files they read (PassSources.h).
 /// Fails with the first fatal error, at its place in the user's file (a
 /// missing header), since the facts of a file that does not preprocess
 /// would be wrong, not just incomplete.
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
-                    Facts &F, clang::FileManager &Files,
-                    PassSources *Sources = nullptr);
+                    Facts &F, PassSources &Sources);
 
 } // namespace metacu
 

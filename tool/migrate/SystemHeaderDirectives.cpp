@@ -1,5 +1,6 @@
 //===- SystemHeaderDirectives.cpp -----------------------------------------===//
 #include "migrate/SystemHeaderDirectives.h"
+#include "migrate/QuietPragmas.h"
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
@@ -44,19 +45,24 @@ llvm::StringSet<> codeNames(llvm::StringRef Text) {
 
 class DefinitionWatcher : public PPCallbacks {
 public:
-  explicit DefinitionWatcher(SystemHeaderReplay::NameUses &UsedBy)
-      : UsedBy(UsedBy) {}
+  DefinitionWatcher(SystemHeaderReplay::NameUses &UsedBy,
+                    const Preprocessor &PP)
+      : UsedBy(UsedBy), PP(PP), Pragma(PP.getIdentifierInfo("_Pragma")) {}
 
   void MacroDefined(const clang::Token &Name,
                     const MacroDirective *MD) override {
     const IdentifierInfo *Macro = Name.getIdentifierInfo();
-    for (const clang::Token &T : MD->getMacroInfo()->tokens())
-      if (const IdentifierInfo *II = T.getIdentifierInfo())
-        UsedBy[II].push_back(Macro);
+    llvm::ArrayRef<clang::Token> Body = MD->getMacroInfo()->tokens();
+    for (size_t I = 0; I < Body.size(); ++I)
+      if (const IdentifierInfo *II = Body[I].getIdentifierInfo())
+        if (II != Pragma || !isQuietPragmaOperator(Body, I, PP))
+          UsedBy[II].push_back(Macro);
   }
 
 private:
   SystemHeaderReplay::NameUses &UsedBy;
+  const Preprocessor &PP;
+  const IdentifierInfo *Pragma;
 };
 
 } // namespace
@@ -67,7 +73,7 @@ const SystemHeaderScans::Scan *SystemHeaderScans::scan(FileEntryRef File,
         int64_t(File.getModificationTime())};
   {
     std::lock_guard<std::mutex> Guard(Lock);
-    if (InFull.count(File.getUniqueID()))
+    if (InFull.count(K))
       return nullptr;
     if (auto It = Scans.find(K); It != Scans.end())
       return It->second.get();
@@ -75,7 +81,7 @@ const SystemHeaderScans::Scan *SystemHeaderScans::scan(FileEntryRef File,
   // Scanned outside the lock: two threads may scan one header, and the
   // first scan stays.
   auto S = std::make_unique<Scan>();
-  S->ID = File.getUniqueID();
+  S->Key = K;
   bool Failed =
       scanSourceForDependencyDirectives(Text, S->Tokens, S->Directives);
   if (!Failed)
@@ -87,9 +93,9 @@ const SystemHeaderScans::Scan *SystemHeaderScans::scan(FileEntryRef File,
   return Slot.get();
 }
 
-void SystemHeaderScans::lexInFull(llvm::sys::fs::UniqueID ID) {
+void SystemHeaderScans::lexInFull(const Scan &S) {
   std::lock_guard<std::mutex> Guard(Lock);
-  InFull.insert(ID);
+  InFull.insert(S.Key);
 }
 
 SystemHeaderScans &SystemHeaderScans::shared() {
@@ -139,13 +145,15 @@ SystemHeaderReplay::cloneFor(FileManager &) {
   return std::make_unique<LexEverything>();
 }
 
-std::unique_ptr<PPCallbacks> SystemHeaderReplay::definitionWatcher() {
-  return std::make_unique<DefinitionWatcher>(UsedBy);
+std::unique_ptr<PPCallbacks>
+SystemHeaderReplay::definitionWatcher(const Preprocessor &PP) {
+  return std::make_unique<DefinitionWatcher>(UsedBy, PP);
 }
 
 bool SystemHeaderReplay::mayHaveLostPragma(Preprocessor &PP) {
   // The macros that some definition of the pass lets reach a _Pragma
-  // operator through the names in their bodies, the operators included.
+  // operator that is not quiet (QuietPragmas.h) through the names in their
+  // bodies, the operators included.
   std::vector<const IdentifierInfo *> Reaching = {
       PP.getIdentifierInfo("_Pragma"), PP.getIdentifierInfo("__pragma")};
   llvm::SmallPtrSet<const IdentifierInfo *, 32> Seen(Reaching.begin(),
@@ -159,7 +167,7 @@ bool SystemHeaderReplay::mayHaveLostPragma(Preprocessor &PP) {
   for (const SystemHeaderScans::Scan *S : Replayed)
     for (const IdentifierInfo *Name : Reaching)
       if (S->CodeNames.contains(Name->getName())) {
-        Scans.lexInFull(S->ID);
+        Scans.lexInFull(*S);
         Lost = true;
         break;
       }

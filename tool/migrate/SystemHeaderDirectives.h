@@ -13,7 +13,9 @@
 // through a _Pragma (push_macro, pop_macro) that a macro named in the code
 // expands to, which a replay loses. After a pass, every replayed header
 // whose code names a macro that any definition of the pass lets reach a
-// _Pragma is lexed in full from then on, and the pass runs again.
+// _Pragma is lexed in full from then on, and the pass runs again. A quiet
+// _Pragma (QuietPragmas.h: the toolkit's diagnostic pragmas) counts for
+// none: a replay loses nothing the pass records.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_MIGRATE_SYSTEMHEADERDIRECTIVES_H
@@ -46,24 +48,26 @@ public:
     /// The identifiers outside directives (a #pragma line counts as code:
     /// the scan keeps only some pragmas).
     llvm::StringSet<> CodeNames;
-    llvm::sys::fs::UniqueID ID;
+    /// The file, its size and time: a file edited, or another file that
+    /// has taken the ID of one deleted, is another header.
+    std::tuple<llvm::sys::fs::UniqueID, uint64_t, int64_t> Key;
   };
 
   /// The scan of \p File, whose text is \p Text; none where the scanner
   /// fails or the header is to be lexed in full.
   const Scan *scan(clang::FileEntryRef File, llvm::StringRef Text);
 
-  /// From now on \p ID is lexed in full.
-  void lexInFull(llvm::sys::fs::UniqueID ID);
+  /// From now on the header of \p S is lexed in full.
+  void lexInFull(const Scan &S);
 
   /// The run's scans.
   static SystemHeaderScans &shared();
 
 private:
-  using Key = std::tuple<llvm::sys::fs::UniqueID, uint64_t, int64_t>;
+  using Key = decltype(Scan::Key);
   std::mutex Lock;
   std::map<Key, std::unique_ptr<Scan>> Scans;
-  std::set<llvm::sys::fs::UniqueID> InFull;
+  std::set<Key> InFull;
 };
 
 /// Gives one pass's preprocessor the scans of the system headers it
@@ -81,8 +85,9 @@ public:
   std::unique_ptr<clang::DependencyDirectivesGetter>
   cloneFor(clang::FileManager &) override;
 
-  /// Watches the pass's macro definitions; add to the preprocessor.
-  std::unique_ptr<clang::PPCallbacks> definitionWatcher();
+  /// Watches the pass's macro definitions; add to \p PP.
+  std::unique_ptr<clang::PPCallbacks>
+  definitionWatcher(const clang::Preprocessor &PP);
 
   /// Whether a header replayed in this pass names in its code a macro that
   /// can reach a _Pragma; each such header is lexed in full from now on.

@@ -47,9 +47,10 @@ protected:
   void run(llvm::StringRef Code, std::initializer_list<unsigned> Archs,
            bool Parse = false, const CompileFlags &Flags = {}) {
     Path = Tmp.write("k.cu", Code);
+    PassSources Sources(*Files);
     for (unsigned A : Archs)
       if (llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT),
-                                    Flags, passIndex(A), Parse, F, *Files))
+                                    Flags, passIndex(A), Parse, F, Sources))
         ADD_FAILURE() << llvm::toString(std::move(Err));
   }
 

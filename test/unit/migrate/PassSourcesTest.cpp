@@ -12,14 +12,18 @@ namespace {
 
 class PassSourcesTest : public PassTest {
 protected:
-  /// Runs every pass over \p Code, through \p Sources if given.
-  llvm::Error runAll(llvm::StringRef Code, Facts &Into, PassSources *Sources) {
+  /// Runs every pass over \p Code, all through one source manager if
+  /// \p Share, else each through its own.
+  llvm::Error runAll(llvm::StringRef Code, Facts &Into, bool Share) {
     Path = Tmp.write("k.cu", Code);
-    for (unsigned P = 0; P < NumPasses; ++P)
+    PassSources Shared(*Files);
+    for (unsigned P = 0; P < NumPasses; ++P) {
+      PassSources Own(*Files);
       if (llvm::Error Err =
               runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {}, P,
-                      /*Parse=*/P == NumPasses - 1, Into, *Files, Sources))
+                      /*Parse=*/P == NumPasses - 1, Into, Share ? Shared : Own))
         return Err;
+    }
     return llvm::Error::success();
   }
 };
@@ -42,13 +46,10 @@ TEST_F(PassSourcesTest, EveryRunReadsThroughTheSameSourceManager) {
   std::string File = Tmp.write("k.cu", "#define X 1\n#undef X\nint x;\n");
   PassSources Sources(*Files);
   std::vector<const clang::SourceManager *> Seen;
-  for (int Run = 0; Run < 2; ++Run) {
-    auto Runner = Sources.runner(std::make_unique<NoteSources>(Seen));
-    clang::tooling::ToolInvocation Invocation(
-        {"clang++", "-x", "c++", "-fsyntax-only", File}, Runner.get(),
-        Files.get(), std::make_shared<clang::PCHContainerOperations>());
-    EXPECT_TRUE(Invocation.run());
-  }
+  clang::IgnoringDiagConsumer Quiet;
+  for (int Run = 0; Run < 2; ++Run)
+    EXPECT_TRUE(Sources.run({"clang++", "-x", "c++", "-fsyntax-only", File},
+                            std::make_unique<NoteSources>(Seen), Quiet));
   ASSERT_EQ(Seen.size(), 2u);
   EXPECT_EQ(Seen[0], Seen[1]);
 }
@@ -69,9 +70,8 @@ __device__ int f(int x) {
 }
 )";
   Facts Own, Shared;
-  ASSERT_FALSE(llvm::errorToBool(runAll(Code, Own, nullptr)));
-  PassSources Sources(*Files);
-  ASSERT_FALSE(llvm::errorToBool(runAll(Code, Shared, &Sources)));
+  ASSERT_FALSE(llvm::errorToBool(runAll(Code, Own, /*Share=*/false)));
+  ASSERT_FALSE(llvm::errorToBool(runAll(Code, Shared, /*Share=*/true)));
   ASSERT_EQ(Own.Groups.size(), Shared.Groups.size());
   for (auto &[K, G] : Own.Groups) {
     ASSERT_TRUE(Shared.Groups.count(K));
@@ -87,10 +87,9 @@ TEST_F(PassSourcesTest, AnErrorOfALaterPassKeepsItsPlace) {
   // The error comes in the sm_80 pass, after passes that read the file
   // through the same source manager.
   Facts Into;
-  PassSources Sources(*Files);
   llvm::Error Err =
       runAll("int x;\n#if __CUDA_ARCH__ >= 800\n#error too new\n#endif\n", Into,
-             &Sources);
+             /*Share=*/true);
   EXPECT_EQ(llvm::toString(std::move(Err)).substr(Path.size()),
             ":3:2: error: too new (compiling for sm_80)");
 }

@@ -1,6 +1,7 @@
 //===- PreprocessorPassTest.cpp - What one pass records -------------------===//
 #include "migrate/PreprocessorPass.h"
 #include "AuditFixtures.h"
+#include "migrate/SystemHeaderDirectives.h"
 
 #include "gtest/gtest.h"
 #include <optional>
@@ -336,8 +337,9 @@ TEST_F(PreprocessorPassTest, TheUsersFlagsAreHonoured) {
 
 TEST_F(PreprocessorPassTest, AMissingHeaderIsFatalAtItsInclude) {
   std::string Path = Tmp.write("bad.cu", "int x;\n#include <nope/missing.h>\n");
+  PassSources Sources(*Files);
   llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {}, 0,
-                            false, F, *Files);
+                            false, F, Sources);
   std::string Msg = llvm::toString(std::move(Err));
   EXPECT_NE(Msg.find("bad.cu:2:10: error: 'nope/missing.h' file not found"),
             std::string::npos)
@@ -350,8 +352,9 @@ TEST_F(PreprocessorPassTest, APreprocessorErrorStopsThePassAtItsPlace) {
         "#if 1\nint x;\n", "#include \"k.cu\"\n"}) {
     Facts Fresh;
     std::string Path = Tmp.write("k.cu", Code);
+    PassSources Sources(*Files);
     llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {}, 0,
-                              false, Fresh, *Files);
+                              false, Fresh, Sources);
     std::string Msg = llvm::toString(std::move(Err));
     EXPECT_NE(Msg.find("k.cu:"), std::string::npos) << Code.str();
     EXPECT_NE(Msg.find(": error: "), std::string::npos) << Msg;
@@ -361,8 +364,9 @@ TEST_F(PreprocessorPassTest, APreprocessorErrorStopsThePassAtItsPlace) {
 TEST_F(PreprocessorPassTest, AnErrorOfOneArchitectureNamesIt) {
   std::string Path = Tmp.write(
       "k.cu", "#if __CUDA_ARCH__ < 800\n#error needs sm_80\n#endif\n");
+  PassSources Sources(*Files);
   llvm::Error Err = runPass(Path, CudaToolkit::find(METACU_CUDA_ROOT), {},
-                            passIndex(75), false, F, *Files);
+                            passIndex(75), false, F, Sources);
   EXPECT_EQ(llvm::toString(std::move(Err)).substr(Path.size()),
             ":2:2: error: needs sm_80 (compiling for sm_75)");
 }
@@ -427,6 +431,28 @@ __device__ int f() {
   EXPECT_EQ(G.Taken[0], NoBranch);
   EXPECT_EQ(G.Taken[passIndex(80)], 0);
   EXPECT_TRUE(G.Mentions);
+}
+
+TEST_F(PreprocessorPassTest, AQuietPragmaKeepsASystemHeaderReplayed) {
+  // vector_types.h's deprecation silencers in miniature: a replay loses
+  // their pragmas, which change nothing a pass records, so the header stays
+  // replayed and the pass runs once.
+  std::string H = Tmp.write("sys/quiet.h", R"(#pragma once
+#define LIB_SILENCE_BEGIN _Pragma("GCC diagnostic push") \
+  _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")
+#define LIB_SILENCE_END _Pragma("GCC diagnostic pop")
+LIB_SILENCE_BEGIN
+struct lib_vec { int x; };
+LIB_SILENCE_END
+)");
+  CompileFlags Flags;
+  Flags.Args = {"-isystem" + Tmp.path("sys")};
+  run("#include <quiet.h>\n#if __CUDA_ARCH__ >= 800\n#endif\n", {0, 80},
+      /*Parse=*/false, Flags);
+  EXPECT_EQ(groupAt(2).Taken[passIndex(80)], 0);
+  auto File = Files->getFileRef(H);
+  ASSERT_TRUE(bool(File));
+  EXPECT_TRUE(SystemHeaderScans::shared().scan(*File, TempDir::read(H)));
 }
 
 TEST_F(PreprocessorPassTest, ASystemHeaderReplayedAsDirectivesDefinesAsBefore) {

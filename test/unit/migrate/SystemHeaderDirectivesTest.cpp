@@ -48,7 +48,7 @@ TEST_F(SystemHeaderDirectivesTest, AHeaderToLexInFullIsNotReplayed) {
   std::string H = Tmp.write("sys/lib.h", "#define A 1\nint a;\n");
   const SystemHeaderScans::Scan *S = scan(H);
   ASSERT_TRUE(S);
-  Scans.lexInFull(S->ID);
+  Scans.lexInFull(*S);
   EXPECT_FALSE(scan(H));
 }
 

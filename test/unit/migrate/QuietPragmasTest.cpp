@@ -1,0 +1,40 @@
+//===- QuietPragmasTest.cpp - Pragma operators a pass may skip ------------===//
+#include "migrate/QuietPragmas.h"
+
+#include "clang/Basic/DiagnosticIDs.h"
+#include "gtest/gtest.h"
+
+using namespace metacu;
+
+namespace {
+
+class QuietPragmasTest : public ::testing::Test {
+protected:
+  bool quiet(llvm::StringRef Text) { return isQuietPragma(Text, *IDs); }
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> IDs =
+      llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>();
+};
+
+TEST_F(QuietPragmasTest, TheToolkitsDeprecationSilencersAreQuiet) {
+  // vector_types.h's __NV_SILENCE_DEPRECATION_BEGIN and _END.
+  for (llvm::StringRef P :
+       {"nv_diagnostic push", "nv_diag_suppress 20199", "nv_diag_suppress 1444",
+        "GCC diagnostic push",
+        "GCC diagnostic ignored \"-Wdeprecated-declarations\"",
+        "GCC diagnostic pop", "nv_diagnostic pop", "unroll 4"})
+    EXPECT_TRUE(quiet(P)) << P.str();
+}
+
+TEST_F(QuietPragmasTest, APragmaThatCanChangeWhatThePassRecordsIsNot) {
+  for (llvm::StringRef P :
+       {"push_macro(\"FAST\")", "pop_macro(\"FAST\")", "once", "GCC poison x",
+        "GCC system_header", "clang system_header",
+        // -Wundef holds the preprocessor's warning for an undefined name
+        // in #if: as an error it would stop the pass.
+        "GCC diagnostic error \"-Wundef\"",
+        "clang diagnostic ignored \"-Wundef\"", "GCC diagnostic ignored Wundef",
+        "", "GCC diagnostic"})
+    EXPECT_FALSE(quiet(P)) << P.str();
+}
+
+} // namespace
