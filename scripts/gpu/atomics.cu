@@ -2,8 +2,8 @@
 // they go to few addresses (docs/report.md, "Global atomics to few
 // addresses, measured"): one address, the words of one 128-byte line, N
 // distinct lines; `red` (PTX red.global.add.u32: no result) against `atom`
-// (atom.global.add.u32, its result used), spelled in PTX so that neither
-// becomes the other.
+// (atom.global.add.u32, its result used), and a float red.global.add.f32,
+// spelled in PTX so that none becomes another.
 // Every warp of a full GPU (8 blocks of 256 threads an SM) makes `iters`
 // updates in a row; update i of warp w goes to line (w + i) mod `lines`, so
 // the lines are hit evenly and at once. In a warp, `lanes` lanes take part
@@ -27,7 +27,12 @@ constexpr int MostLines = 1 << 16;
 constexpr int Threads = 256;
 constexpr int BlocksPerSM = 8;
 
-template <bool Atom>
+// What each update is: red.global.add.u32, atom.global.add.u32 (its result
+// used) or red.global.add.f32 (a float sum, as a reduction's).
+enum Kind { RedU32, AtomU32, RedF32 };
+constexpr const char *KindNames[] = {"red.u32", "atom.u32", "red.f32"};
+
+template <Kind K>
 __global__ void update(unsigned *words, unsigned line_mask, unsigned word_mask,
                        int lanes, int iters, unsigned *sink) {
   const unsigned lane = threadIdx.x % 32;
@@ -38,18 +43,21 @@ __global__ void update(unsigned *words, unsigned line_mask, unsigned word_mask,
   unsigned got = 0;
   for (int i = 0; i < iters; ++i) {
     unsigned *p = mine + ((warp + i) & line_mask) * LineWords;
-    if constexpr (Atom) {
+    if constexpr (K == AtomU32) {
       unsigned old;
       asm volatile("atom.global.add.u32 %0, [%1], 1;"
                    : "=r"(old)
                    : "l"(p)
                    : "memory");
       got += old;
-    } else {
+    } else if constexpr (K == RedU32) {
       asm volatile("red.global.add.u32 [%0], 1;" ::"l"(p) : "memory");
+    } else {
+      asm volatile("red.global.add.f32 [%0], 0f3F800000;" ::"l"(p) : "memory");
     }
   }
-  if (Atom && got == 0x9e3779b9u) // never in practice: keeps the results in use
+  if (K == AtomU32 &&
+      got == 0x9e3779b9u) // never in practice: keeps the results in use
     sink[0] = got;
 }
 
@@ -57,14 +65,14 @@ struct timer {
   cudaEvent_t start, stop;
 };
 
-template <bool Atom>
+template <Kind K>
 int run(const timer &t, unsigned *words, unsigned *sink, int sms, double ghz,
         int lines, int words_hit, int lanes) {
   const int blocks = sms * BlocksPerSM;
   auto launch = [&](int iters, float *ms) -> int {
     CHECK(cudaEventRecord(t.start));
-    update<Atom><<<blocks, Threads>>>(words, lines - 1, words_hit - 1, lanes,
-                                      iters, sink);
+    update<K><<<blocks, Threads>>>(words, lines - 1, words_hit - 1, lanes,
+                                   iters, sink);
     CHECK(cudaEventRecord(t.stop));
     CHECK(cudaEventSynchronize(t.stop));
     CHECK(cudaGetLastError());
@@ -87,13 +95,13 @@ int run(const timer &t, unsigned *words, unsigned *sink, int sms, double ghz,
   const double warps = double(blocks) * Threads / 32 * iters;
   const double updates = warps * lanes;
   const double clocks = median * 1e6 * ghz;
-  std::printf("atomics: %-4s lines %6d words %2d lanes %2d iters %5d: %9.4f "
+  std::printf("atomics: %-8s lines %6d words %2d lanes %2d iters %5d: %9.4f "
               "ms, %11.0f updates, %8.3f "
               "updates/clk, %8.4f warp-instr/clk, %9.5f updates/clk/line, "
               "%9.6f warp-instr/clk/line\n",
-              Atom ? "atom" : "red", lines, words_hit, lanes, iters, median,
-              updates, updates / clocks, warps / clocks,
-              updates / clocks / lines, warps / clocks / lines);
+              KindNames[K], lines, words_hit, lanes, iters, median, updates,
+              updates / clocks, warps / clocks, updates / clocks / lines,
+              warps / clocks / lines);
   return 0;
 }
 
@@ -117,8 +125,9 @@ int main() {
   for (int lines : {1, 2, 4, 8, 16, 32, 64, 256, 1024, 4096, MostLines})
     for (auto [words_hit, lanes] :
          {std::pair{1, 1}, {1, 32}, {2, 32}, {8, 32}, {32, 32}}) {
-      failed |= run<false>(t, words, sink, sms, ghz, lines, words_hit, lanes);
-      failed |= run<true>(t, words, sink, sms, ghz, lines, words_hit, lanes);
+      failed |= run<RedU32>(t, words, sink, sms, ghz, lines, words_hit, lanes);
+      failed |= run<AtomU32>(t, words, sink, sms, ghz, lines, words_hit, lanes);
+      failed |= run<RedF32>(t, words, sink, sms, ghz, lines, words_hit, lanes);
     }
   return failed;
 }
