@@ -74,6 +74,39 @@ struct DeviceParams {
   /// L1BytesPerClock whatever its pattern. Measured on the H100 only; the
   /// other devices are taken to deliver as much.
   static constexpr double SharedBroadcastBytesPerClock = 256;
+  /// Global atomics that every block sends to the same words wait for each
+  /// other in L2 (BlockCounts' atomic figures). scripts/gpu/atomics.cu on an
+  /// H100 (2026-11-27 13:35 UTC, docs/data/atomics-h100.log): every warp of
+  /// a full GPU makes 32-bit atomic adds in a row to 1 to 65,536
+  /// consecutive 128-byte lines, one lane or all 32 on 1, 2, 8 or 32 words
+  /// of the line. Updates of one address are applied one after another,
+  /// 0.687 a clock for an integer add (red and atom alike, one lane a warp
+  /// or 32), 0.286 for a float add; the distinct words of a line are
+  /// applied side by side. A warp of lanes on distinct words of a line is
+  /// one request; consecutive lines share L2's units, so the requests a
+  /// clock grow with the lines as the address hashing spreads them: the
+  /// table below (a red.u32 a lane a word; red.f32 alike, atom alike up to
+  /// 64 lines and 0.6-0.7 of it past them). Measured on the H100 only; the
+  /// other devices are taken to apply as many.
+  static constexpr double AtomicAddressUpdatesPerClock = 0.687;
+  static constexpr double AtomicFloatAddressUpdatesPerClock = 0.286;
+  struct AtomicLineRate {
+    unsigned Lines;
+    double RequestsPerClock;
+  };
+  static constexpr AtomicLineRate AtomicLineRates[] = {
+      {1, 0.199},    {2, 0.215},    {4, 0.426},    {8, 0.430},
+      {16, 0.860},   {32, 1.714},   {64, 2.707},   {256, 9.077},
+      {1024, 8.838}, {4096, 9.395}, {65536, 9.807}};
+  /// The requests a clock L2 applies to Lines lines: the measured rate of
+  /// the most lines measured not above it (at least the first).
+  static double atomicRequestsPerClock(double Lines) {
+    double Rate = AtomicLineRates[0].RequestsPerClock;
+    for (const AtomicLineRate &R : AtomicLineRates)
+      if (R.Lines <= Lines)
+        Rate = R.RequestsPerClock;
+    return Rate;
+  }
 };
 
 struct ArchLimits {

@@ -691,10 +691,12 @@ void EntryReader::record(const Instruction &I,
     return;
   if (Atomic) {
     if (!I.hasPrefix("shared") && (origin(Address->first) & Launch) &&
-        !(origin(Address->first) & SharedBase))
-      K.GlobalAtomicAccesses.push_back(
-          {Address->first, Address->second, unsigned(accessBytes(I)),
-           llvm::SmallVector<GuardLiteral, 2>(Guard)});
+        !(origin(Address->first) & SharedBase)) {
+      KnownAccess A{Address->first, Address->second, unsigned(accessBytes(I)),
+                    llvm::SmallVector<GuardLiteral, 2>(Guard)};
+      A.Float = fpType(I).has_value();
+      K.GlobalAtomicAccesses.push_back(A);
+    }
     return;
   }
   KnownAccess A{Address->first, Address->second, unsigned(accessBytes(I)),

@@ -109,6 +109,9 @@ struct KnownAccess {
   std::optional<unsigned> Loop;
   /// A load (ld, ldu), not a store.
   bool Load = false;
+  /// An atomic on floating-point values, which L2 applies to one address
+  /// more slowly than an integer one (DeviceParams).
+  bool Float = false;
 };
 
 /// How many times a loop's body runs, as its PTX says: the induction
@@ -189,7 +192,7 @@ struct KernelCounts : OpCounts {
       GlobalStoreAccesses;
   /// The global atomics (atom, red) whose addresses are known that way,
   /// apart from the stores they also count as: updates to one address wait
-  /// for each other in L2 (BlockCounts::AtomicLineRequests). An atomic on
+  /// for each other in L2 (BlockCounts::AtomicRequests). An atomic on
   /// an address read from memory or computed from loaded data (a
   /// histogram's bin) is not among them.
   std::vector<KnownAccess> GlobalAtomicAccesses;

@@ -417,12 +417,17 @@ TEST(PtxCountsTest, GlobalAtomicsFromTheLaunchAreKnown) {
 	add.s64 	%rd6, %rd2, %rd5;
 	red.global.add.u32 	[%rd6], 1;
 	atom.shared.add.u32 	%r6, [%r7], 1;
+	red.global.add.f32 	[%rd2+16], %f1;
 )");
-  ASSERT_EQ(K.GlobalAtomicAccesses.size(), 2u);
+  ASSERT_EQ(K.GlobalAtomicAccesses.size(), 3u);
   EXPECT_TRUE(K.GlobalStoreAccesses.empty());
-  EXPECT_EQ(K.GlobalStores.Instructions, 3u);
+  EXPECT_EQ(K.GlobalStores.Instructions, 4u);
+  EXPECT_EQ(K.GlobalAtomics, 4u);
   EXPECT_EQ(K.GlobalAtomicAccesses[0].Bytes, 4u);
   EXPECT_EQ(K.GlobalAtomicAccesses[1].Offset, 8);
+  // A float add is applied more slowly (DeviceParams).
+  EXPECT_FALSE(K.GlobalAtomicAccesses[0].Float);
+  EXPECT_TRUE(K.GlobalAtomicAccesses[2].Float);
   llvm::SmallVector<uint64_t> V;
   const unsigned Thread[3] = {5, 0, 0}, Block[3] = {256, 1, 1};
   K.Values.evaluate(Thread, Block, V);
