@@ -82,29 +82,29 @@ struct DeviceParams {
   /// of the line. Updates of one address are applied one after another,
   /// 0.687 a clock for an integer add (red and atom alike, one lane a warp
   /// or 32), 0.286 for a float add; the distinct words of a line are
-  /// applied side by side. A warp of lanes on distinct words of a line is
-  /// one request; consecutive lines share L2's units, so the requests a
-  /// clock grow with the lines as the address hashing spreads them: the
-  /// table below (a red.u32 a lane a word; red.f32 alike, atom alike up to
-  /// 64 lines and 0.6-0.7 of it past them). Measured on the H100 only; the
-  /// other devices are taken to apply as many.
+  /// applied side by side, up to about 6.4-6.9 updates a clock a line.
+  /// Consecutive lines share L2's units, so the updates a clock grow with
+  /// the lines as the address hashing spreads them: the table below (warps
+  /// of red.u32 a lane a word; red.f32 alike, atom alike up to 32 lines and
+  /// 0.66-0.83 of it past them). Measured on the H100 only; the other
+  /// devices are taken to apply as many.
   static constexpr double AtomicAddressUpdatesPerClock = 0.687;
   static constexpr double AtomicFloatAddressUpdatesPerClock = 0.286;
   struct AtomicLineRate {
     unsigned Lines;
-    double RequestsPerClock;
+    double UpdatesPerClock;
   };
   static constexpr AtomicLineRate AtomicLineRates[] = {
-      {1, 0.199},    {2, 0.215},    {4, 0.426},    {8, 0.430},
-      {16, 0.860},   {32, 1.714},   {64, 2.707},   {256, 9.077},
-      {1024, 8.838}, {4096, 9.395}, {65536, 9.807}};
-  /// The requests a clock L2 applies to Lines lines: the measured rate of
+      {1, 6.357},      {2, 6.887},      {4, 13.618},     {8, 13.773},
+      {16, 27.533},    {32, 54.858},    {64, 86.614},    {256, 290.458},
+      {1024, 282.806}, {4096, 300.631}, {65536, 313.825}};
+  /// The updates a clock L2 applies to Lines lines: the measured rate of
   /// the most lines measured not above it (at least the first).
-  static double atomicRequestsPerClock(double Lines) {
-    double Rate = AtomicLineRates[0].RequestsPerClock;
+  static double atomicUpdatesPerClock(double Lines) {
+    double Rate = AtomicLineRates[0].UpdatesPerClock;
     for (const AtomicLineRate &R : AtomicLineRates)
       if (R.Lines <= Lines)
-        Rate = R.RequestsPerClock;
+        Rate = R.UpdatesPerClock;
     return Rate;
   }
 };

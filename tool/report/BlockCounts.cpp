@@ -572,11 +572,11 @@ static void countAtomics(const KernelCounts &C, Dim3 Block,
   if (Own.LineRequests != Theirs.LineRequests ||
       Own.AddressUpdates != Theirs.AddressUpdates)
     return;
-  for (const auto &[Line, Requests] : Own.LineRequests)
-    B.AtomicRequests += Requests;
   B.AtomicLines = Own.LineRequests.size();
-  for (const auto &[Address, Updates] : Own.AddressUpdates)
+  for (const auto &[Address, Updates] : Own.AddressUpdates) {
+    B.AtomicUpdates += Updates;
     B.AtomicAddressUpdates = std::max(B.AtomicAddressUpdates, Updates);
+  }
   for (const KnownAccess &A : C.GlobalAtomicAccesses) {
     B.AtomicsFloat |= A.Float;
     for (std::optional<unsigned> L = A.Loop; L; L = C.Loops[*L].Parent)

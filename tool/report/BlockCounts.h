@@ -99,13 +99,12 @@ struct BlockCounts {
   /// the same addresses (none depends on %ctaid: a grid-wide sum, a
   /// histogram's bins added at a block's end), so that the grid's updates
   /// wait for each other in L2 (DeviceParams' atomic rates): the block's
-  /// requests (a warp's atomic is one request a 128-byte line its active
-  /// lanes touch), the distinct lines they go to, the most updates (one a
-  /// lane) it makes to one address, whether any of those is a float add,
+  /// updates (one a lane), the distinct 128-byte lines they go to, the most
+  /// it makes to one address, whether any of them is a float add,
   /// and whether all of them come after its loads (outside any loop that
   /// loads). All 0 where the addresses differ between blocks (or without a
   /// grid): each block's atomics then go to words of their own, as stores.
-  double AtomicRequests = 0, AtomicLines = 0, AtomicAddressUpdates = 0;
+  double AtomicUpdates = 0, AtomicLines = 0, AtomicAddressUpdates = 0;
   bool AtomicsFloat = false;
   bool AtomicsAfterLoads = true;
 

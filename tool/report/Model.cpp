@@ -194,14 +194,14 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
   B.LoadRounds = K.LoadRounds + K.RereadRounds * MissedShare;
   B.LoadRoundsStore = K.LoadRoundsStore;
   B.WaitingUnits = R.Barriers ? 1 : K.Warps;
-  // L2 applies the updates of one address one after another, and the
-  // requests to the lines at the rate their number allows (DeviceParams):
-  // the slower of the two.
+  // L2 applies the updates of one address one after another, and those of
+  // the lines at the rate their number allows (DeviceParams): the slower of
+  // the two.
   B.Atomics = std::max(
       K.AtomicAddressUpdates /
           (K.AtomicsFloat ? DeviceParams::AtomicFloatAddressUpdatesPerClock
                           : DeviceParams::AtomicAddressUpdatesPerClock),
-      K.AtomicRequests / DeviceParams::atomicRequestsPerClock(K.AtomicLines));
+      K.AtomicUpdates / DeviceParams::atomicUpdatesPerClock(K.AtomicLines));
   B.AtomicsAfterLoads = K.AtomicsAfterLoads;
   return B;
 }

@@ -192,7 +192,7 @@ struct KernelCounts : OpCounts {
       GlobalStoreAccesses;
   /// The global atomics (atom, red) whose addresses are known that way,
   /// apart from the stores they also count as: updates to one address wait
-  /// for each other in L2 (BlockCounts::AtomicRequests). An atomic on
+  /// for each other in L2 (BlockCounts::AtomicUpdates). An atomic on
   /// an address read from memory or computed from loaded data (a
   /// histogram's bin) is not among them.
   std::vector<KnownAccess> GlobalAtomicAccesses;

@@ -591,47 +591,46 @@ $L__BB0_1:
   BlockCounts B = blockCounts(K, {32, 1, 1}, Dim3{64, 1, 1});
   EXPECT_DOUBLE_EQ(B.LoopTrips[0].value_or(0), 32);
   EXPECT_DOUBLE_EQ(B.AtomicLines, 1);
-  EXPECT_DOUBLE_EQ(B.AtomicRequests, 32);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 32 * 32);
   EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 32);
 }
 
 TEST(BlockCountsTest, AtomicsEveryBlockSendsToTheSameWordsQueue) {
   const Dim3 Grid{64, 1, 1};
-  // Every thread on word 0: a request a warp, 4 a block of 128 threads,
-  // all to one line, 128 updates of one address.
+  // Every thread on word 0: 128 updates of one address, one line.
   const KernelCounts One = atomicAdds("\tmov.u32 \t%r3, 0;\n", false);
   BlockCounts B = blockCounts(One, {128, 1, 1}, Grid);
-  EXPECT_DOUBLE_EQ(B.AtomicRequests, 4);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 128);
   EXPECT_DOUBLE_EQ(B.AtomicLines, 1);
   EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 128);
   EXPECT_FALSE(B.AtomicsFloat);
   // Without a grid, which blocks share them is not known.
-  EXPECT_DOUBLE_EQ(blockCounts(One, {128, 1, 1}).AtomicRequests, 0);
-  // A lane a word, the 256 words of 8 lines in two passes of 4 warps: a
-  // request a line, an update a word.
+  EXPECT_DOUBLE_EQ(blockCounts(One, {128, 1, 1}).AtomicUpdates, 0);
+  // A lane a word, the 256 words of 8 lines in two passes of 4 warps: an
+  // update a word.
   const KernelCounts Bins = atomicAdds("\tmov.u32 \t%r3, %r1;\n", true);
   B = blockCounts(Bins, {128, 1, 1}, Grid);
   EXPECT_DOUBLE_EQ(B.LoopTrips[0].value_or(0), 2);
-  EXPECT_DOUBLE_EQ(B.AtomicRequests, 8);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 256);
   EXPECT_DOUBLE_EQ(B.AtomicLines, 8);
   EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 1);
   EXPECT_TRUE(B.AtomicsAfterLoads);
-  // Lanes 4 words apart: a warp's 32 words span 4 lines, 32 in all.
+  // Lanes 4 words apart: 256 words over 32 lines.
   const KernelCounts Spread = atomicAdds("\tshl.b32 \t%r3, %r1, 2;\n", true);
   B = blockCounts(Spread, {128, 1, 1}, Grid);
-  EXPECT_DOUBLE_EQ(B.AtomicRequests, 32);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 256);
   EXPECT_DOUBLE_EQ(B.AtomicLines, 32);
   // Lane l of warp w on word w: 4 warps, 4 words of one line.
   const KernelCounts Strided = atomicAdds("\tshr.u32 \t%r3, %r1, 5;\n", false);
   B = blockCounts(Strided, {128, 1, 1}, Grid);
-  EXPECT_DOUBLE_EQ(B.AtomicRequests, 4);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 128);
   EXPECT_DOUBLE_EQ(B.AtomicLines, 1);
   EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 32);
   // A word of the block's own (blockIdx.x): no two blocks share a queue,
   // as stores.
   const KernelCounts Own = atomicAdds("\tmov.u32 \t%r3, %r9;\n", false);
   B = blockCounts(Own, {128, 1, 1}, Grid);
-  EXPECT_DOUBLE_EQ(B.AtomicRequests, 0);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 0);
   EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 0);
 }
 

@@ -453,13 +453,12 @@ Prediction binsAdded(bool Shared, unsigned Blocks) {
 
 TEST(ModelTest, AtomicsEveryBlockSendsToOneLineWaitInTurn) {
   const DeviceParams &D = archLimits(90)->Device;
-  // One wave of 8 blocks an SM, in step: each block sends a request to
-  // each of the 8 lines of the 256 words, which L2 takes at the rate of 8
-  // lines once the loads are in (each word's single update a block is
-  // faster).
+  // One wave of 8 blocks an SM, in step: each block adds to the 256 words
+  // of 8 lines, which L2 takes at the rate of 8 lines once the loads are
+  // in (each word's single update a block is faster).
   const unsigned Wave = 8 * 132;
   Prediction Own = binsAdded(false, Wave), Bins = binsAdded(true, Wave);
-  double PerBlock = 8 / DeviceParams::atomicRequestsPerClock(8);
+  double PerBlock = 256 / DeviceParams::atomicUpdatesPerClock(8);
   ASSERT_GT(PerBlock, 1 / DeviceParams::AtomicAddressUpdatesPerClock);
   double Queue = Wave * PerBlock;
   EXPECT_NEAR((Bins.TimeUs - Own.TimeUs) * D.ClockGHz * 1e3, Queue,
