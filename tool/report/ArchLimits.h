@@ -85,9 +85,9 @@ struct DeviceParams {
   /// applied side by side, up to about 6.4-6.9 updates a clock a line.
   /// Consecutive lines share L2's units, so the updates a clock grow with
   /// the lines as the address hashing spreads them: the table below (warps
-  /// of red.u32 a lane a word; red.f32 alike, atom alike up to 32 lines and
-  /// 0.66-0.83 of it past them). Measured on the H100 only; the other
-  /// devices are taken to apply as many.
+  /// of red.u32 a lane a word; red.f32 alike but on one line, 6.8, atom
+  /// alike up to 32 lines and 0.66-0.83 of it past them). Measured on the H100
+  /// only; the other devices are taken to apply as many.
   static constexpr double AtomicAddressUpdatesPerClock = 0.687;
   static constexpr double AtomicFloatAddressUpdatesPerClock = 0.286;
   struct AtomicLineRate {
