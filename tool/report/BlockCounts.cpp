@@ -1,13 +1,13 @@
 //===- BlockCounts.cpp ----------------------------------------------------===//
 #include "report/BlockCounts.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace metacu::report {
@@ -489,8 +489,10 @@ countRereads(const KernelCounts &C, Dim3 Block, const BlockPlace &Place,
 // the address's own register a step on where the loop steps it (nvcc's
 // pointer stepped beside the index it was made from: stepping both would
 // count the step twice), else with every stepped register a step on.
+// (Ordered maps: an address may take any 64-bit value, which DenseMap
+// reserves two of.)
 struct AtomicTargets {
-  llvm::DenseMap<uint64_t, double> LineRequests, AddressUpdates;
+  std::map<uint64_t, double> LineRequests, AddressUpdates;
 };
 
 static AtomicTargets atomicTargets(const KernelCounts &C, Dim3 Block,
