@@ -562,10 +562,15 @@ static AtomicTargets atomicTargets(const KernelCounts &C, Dim3 Block,
 static void countAtomics(const KernelCounts &C, Dim3 Block,
                          const BlockPlace &Middle,
                          llvm::ArrayRef<double> Passes, BlockCounts &B) {
-  // As countReuse: too large a kernel to evaluate is taken to share none.
-  if (double(Block.count()) *
+  // As countReuse: too large a kernel to evaluate (each pass of an
+  // atomic's loop evaluates every thread again) is taken to share none.
+  double Evaluations = 1;
+  for (const KnownAccess &A : C.GlobalAtomicAccesses)
+    if (A.Loop)
+      Evaluations += std::min(Passes[*A.Loop], 256.0);
+  if (double(Block.count()) * Evaluations *
           (C.Values.size() + C.GlobalAtomicAccesses.size()) >
-      double(1 << 26))
+      double(1 << 28))
     return;
   BlockPlace First = Middle;
   First.Index[0] = First.Index[1] = First.Index[2] = 0;
