@@ -74,6 +74,39 @@ struct DeviceParams {
   /// L1BytesPerClock whatever its pattern. Measured on the H100 only; the
   /// other devices are taken to deliver as much.
   static constexpr double SharedBroadcastBytesPerClock = 256;
+  /// Global atomics that every block sends to the same words wait for each
+  /// other in L2 (BlockCounts' atomic figures). scripts/gpu/atomics.cu on an
+  /// H100 (2026-11-27 13:35 UTC, docs/data/atomics-h100.log): every warp of
+  /// a full GPU makes 32-bit atomic adds in a row to 1 to 65,536
+  /// consecutive 128-byte lines, one lane or all 32 on 1, 2, 8 or 32 words
+  /// of the line. Updates of one address are applied one after another,
+  /// 0.687 a clock for an integer add (red and atom alike, one lane a warp
+  /// or 32), 0.286 for a float add; the distinct words of a line are
+  /// applied side by side, up to about 6.4-6.9 updates a clock a line.
+  /// Consecutive lines share L2's units, so the updates a clock grow with
+  /// the lines as the address hashing spreads them: the table below (warps
+  /// of red.u32 a lane a word; red.f32 alike but on one line, 6.8, atom
+  /// alike up to 32 lines and 0.66-0.83 of it past them). Measured on the H100
+  /// only; the other devices are taken to apply as many.
+  static constexpr double AtomicAddressUpdatesPerClock = 0.687;
+  static constexpr double AtomicFloatAddressUpdatesPerClock = 0.286;
+  struct AtomicLineRate {
+    unsigned Lines;
+    double UpdatesPerClock;
+  };
+  static constexpr AtomicLineRate AtomicLineRates[] = {
+      {1, 6.357},      {2, 6.887},      {4, 13.618},     {8, 13.773},
+      {16, 27.533},    {32, 54.858},    {64, 86.614},    {256, 290.458},
+      {1024, 282.806}, {4096, 300.631}, {65536, 313.825}};
+  /// The updates a clock L2 applies to Lines lines: the measured rate of
+  /// the most lines measured not above it (at least the first).
+  static double atomicUpdatesPerClock(double Lines) {
+    double Rate = AtomicLineRates[0].UpdatesPerClock;
+    for (const AtomicLineRate &R : AtomicLineRates)
+      if (R.Lines <= Lines)
+        Rate = R.UpdatesPerClock;
+    return Rate;
+  }
 };
 
 struct ArchLimits {

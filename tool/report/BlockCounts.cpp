@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace metacu::report {
@@ -479,6 +480,118 @@ countRereads(const KernelCounts &C, Dim3 Block, const BlockPlace &Place,
   return Reloaded;
 }
 
+// Where the known global atomics of the block at Place go: the requests
+// L2 gets for each 128-byte line (a warp's atomic is one request a line
+// its active lanes touch) and the updates of each address (one a lane),
+// once a pass of the atomic's loop (the passes each lane makes by its trip
+// count; one pass where the count is not known or over MaxPasses), times
+// the passes of the loops around it. A pass's address is the first's with
+// the address's own register a step on where the loop steps it (nvcc's
+// pointer stepped beside the index it was made from: stepping both would
+// count the step twice), else with every stepped register a step on.
+// (Ordered maps: an address may take any 64-bit value, which DenseMap
+// reserves two of.)
+struct AtomicTargets {
+  std::map<uint64_t, double> LineRequests, AddressUpdates;
+};
+
+static AtomicTargets atomicTargets(const KernelCounts &C, Dim3 Block,
+                                   const BlockPlace &Place,
+                                   llvm::ArrayRef<double> Passes) {
+  constexpr uint64_t MaxPasses = 256;
+  const unsigned Size[3] = {Block.X, Block.Y, Block.Z};
+  const unsigned Warps = (Block.count() + WarpSize - 1) / WarpSize;
+  AtomicTargets T;
+  llvm::SmallVector<uint64_t, 64> Values, Shifted;
+  llvm::SmallVector<std::pair<unsigned, uint64_t>, 4> Shift;
+  std::vector<llvm::SmallVector<uint64_t, 4>> Lines;
+  for (const KnownAccess &A : C.GlobalAtomicAccesses) {
+    const Loop *In = A.Loop ? &C.Loops[*A.Loop] : nullptr;
+    double Around = In && In->Parent ? Passes[*In->Parent] : 1;
+    for (unsigned W = 0; W < Warps; ++W) {
+      Lines.clear();
+      for (unsigned Linear = W * WarpSize;
+           Linear < std::min<uint64_t>(Block.count(), (W + 1) * WarpSize);
+           ++Linear) {
+        std::array<unsigned, 3> Thread = threadAt(Linear, Block);
+        C.Values.evaluate(Thread.data(), Size, Values, Place);
+        uint64_t Trips = 1;
+        if (In && In->Trip)
+          if (std::optional<uint64_t> N = tripCount(*In->Trip, Values);
+              N && *N <= MaxPasses)
+            Trips = *N;
+        if (Lines.size() < Trips)
+          Lines.resize(Trips);
+        // Where the guard holds in the first pass, it is taken to hold
+        // in every pass the lane makes.
+        if (!ThreadValues::holds(A.Guard, Values))
+          continue;
+        for (uint64_t Pass = 0; Pass < Trips; ++Pass) {
+          Shift.clear();
+          if (Pass > 0) {
+            for (auto [Init, Step] : In->Inductions)
+              if (Init == A.Address)
+                Shift.assign({{Init, Values[Step] * Pass}});
+            // An address the body computes from the stepped registers:
+            // each of them a step on.
+            if (Shift.empty())
+              for (auto [Init, Step] : In->Inductions)
+                Shift.push_back({Init, Values[Step] * Pass});
+            C.Values.evaluate(Thread.data(), Size, Shifted, Place, Shift);
+          }
+          const auto &V = Pass > 0 ? Shifted : Values;
+          uint64_t Address = V[A.Address] + A.Offset;
+          T.AddressUpdates[Address] += Around;
+          touched(Address, A.Bytes, 128, Lines[Pass]);
+        }
+      }
+      for (auto &Pass : Lines) {
+        llvm::sort(Pass);
+        Pass.erase(llvm::unique(Pass), Pass.end());
+        for (uint64_t Line : Pass)
+          T.LineRequests[Line] += Around;
+      }
+    }
+  }
+  return T;
+}
+
+// BlockCounts' atomic figures of the block at Middle: where the first
+// block of the grid sends the same lines as many requests and the same
+// addresses as many updates, so does every block.
+static void countAtomics(const KernelCounts &C, Dim3 Block,
+                         const BlockPlace &Middle,
+                         llvm::ArrayRef<double> Passes, BlockCounts &B) {
+  // As countReuse: too large a kernel to evaluate (each pass of an
+  // atomic's loop evaluates every thread again) is taken to share none.
+  double Evaluations = 1;
+  for (const KnownAccess &A : C.GlobalAtomicAccesses)
+    if (A.Loop)
+      Evaluations += std::min(Passes[*A.Loop], 256.0);
+  if (double(Block.count()) * Evaluations *
+          (C.Values.size() + C.GlobalAtomicAccesses.size()) >
+      double(1 << 28))
+    return;
+  BlockPlace First = Middle;
+  First.Index[0] = First.Index[1] = First.Index[2] = 0;
+  AtomicTargets Own = atomicTargets(C, Block, Middle, Passes),
+                Theirs = atomicTargets(C, Block, First, Passes);
+  if (Own.LineRequests != Theirs.LineRequests ||
+      Own.AddressUpdates != Theirs.AddressUpdates)
+    return;
+  B.AtomicLines = Own.LineRequests.size();
+  for (const auto &[Address, Updates] : Own.AddressUpdates) {
+    B.AtomicUpdates += Updates;
+    B.AtomicAddressUpdates = std::max(B.AtomicAddressUpdates, Updates);
+  }
+  for (const KnownAccess &A : C.GlobalAtomicAccesses) {
+    B.AtomicsFloat |= A.Float;
+    for (std::optional<unsigned> L = A.Loop; L; L = C.Loops[*L].Parent)
+      if (C.Loops[*L].Body.GlobalLoads.Instructions)
+        B.AtomicsAfterLoads = false;
+  }
+}
+
 // Each loop's passes in a block at Place (BlockCounts::LoopTrips).
 static std::vector<std::optional<double>>
 loopTrips(const KernelCounts &C, Dim3 Block, const BlockPlace &Place) {
@@ -570,6 +683,8 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   }
   if (LaunchKnown)
     countRuns(C, Block, Middle, B);
+  if (LaunchKnown && !C.GlobalAtomicAccesses.empty())
+    countAtomics(C, Block, Middle, Passes, B);
   // A nested loop's passes in the outer loop's later passes wait for DRAM
   // only where they find a sector new; the others find theirs in L1.
   for (size_t L = 0; L < C.Loops.size(); ++L) {

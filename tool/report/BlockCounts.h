@@ -94,6 +94,19 @@ struct BlockCounts {
   /// Whether the loop whose passes LoadRounds counts also stores to global
   /// memory: each pass then loads, computes and stores in turn.
   bool LoadRoundsStore = false;
+  /// The known global atomics (KernelCounts::GlobalAtomicAccesses) of a
+  /// block in the middle of the grid, where every block of the grid updates
+  /// the same addresses (none depends on %ctaid: a grid-wide sum, a
+  /// histogram's bins added at a block's end), so that the grid's updates
+  /// wait for each other in L2 (DeviceParams' atomic rates): the block's
+  /// updates (one a lane), the distinct 128-byte lines they go to, the most
+  /// it makes to one address, whether any of them is a float add,
+  /// and whether all of them come after its loads (outside any loop that
+  /// loads). All 0 where the addresses differ between blocks (or without a
+  /// grid): each block's atomics then go to words of their own, as stores.
+  double AtomicUpdates = 0, AtomicLines = 0, AtomicAddressUpdates = 0;
+  bool AtomicsFloat = false;
+  bool AtomicsAfterLoads = true;
 
   double fpWarpInstructions(FpType T) const {
     return FpWarpInstructions[unsigned(T)];

@@ -208,6 +208,17 @@ std::vector<std::string> diagnose(const KernelReport &R) {
   if (R.Counts.CalleeHasLoop)
     D.push_back("calls a function with a loop: its body is counted once a "
                 "call, the predicted time a lower bound");
+  // The model queues the atomics whose addresses it knows (every block
+  // updating the same lines, BlockCounts); the others are only stores.
+  size_t Placed = R.Counts.GlobalAtomicAccesses.size();
+  if (size_t Unplaced = R.Counts.GlobalAtomics -
+                        std::min<size_t>(Placed, R.Counts.GlobalAtomics))
+    D.push_back(llvm::formatv(
+        "has {0} global {1} whose address the model cannot tell (read from "
+        "memory, computed from loaded data, or in a called function): "
+        "charged as {2}, not as updates that wait for each other in L2",
+        Unplaced, Unplaced == 1 ? "atomic" : "atomics",
+        Unplaced == 1 ? "a store" : "stores"));
   // Calls nvcc did not inline are counted in, or said not to be: a kernel's
   // work is never left out silently.
   if (!R.Counts.Called.empty())

@@ -73,6 +73,11 @@ struct BlockCost {
   // What waits for its own loads: the block when the kernel has a barrier
   // (its warps leave it together), otherwise each warp on its own.
   double WaitingUnits;
+  // Cycles L2 takes for the atomics that every block sends to the same
+  // words, one block's share, and whether they come after the block's
+  // loads.
+  double Atomics;
+  bool AtomicsAfterLoads;
 };
 
 // The share of a block's rereads (BlockCounts::RereadSectors) that a cache
@@ -189,12 +194,21 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
   B.LoadRounds = K.LoadRounds + K.RereadRounds * MissedShare;
   B.LoadRoundsStore = K.LoadRoundsStore;
   B.WaitingUnits = R.Barriers ? 1 : K.Warps;
+  // L2 applies the updates of one address one after another, and those of
+  // the lines at the rate their number allows (DeviceParams): the slower of
+  // the two.
+  B.Atomics = std::max(
+      K.AtomicAddressUpdates /
+          (K.AtomicsFloat ? DeviceParams::AtomicFloatAddressUpdatesPerClock
+                          : DeviceParams::AtomicAddressUpdatesPerClock),
+      K.AtomicUpdates / DeviceParams::atomicUpdatesPerClock(K.AtomicLines));
+  B.AtomicsAfterLoads = K.AtomicsAfterLoads;
   return B;
 }
 
 struct WaveTime {
   double Cycles;
-  double Issue, Fp, L1Shared, Dram, Latency;
+  double Issue, Fp, L1Shared, Dram, Latency, Atomics;
 };
 
 // N blocks on each of ActiveSMs SMs. In the first wave every block starts
@@ -226,6 +240,9 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   W.Fp = N * B.Fp;
   W.L1Shared = N * B.L1Shared;
   W.Dram = N * (B.Bytes / BytesPerClock + B.L2Bytes / D.L2BytesPerClock);
+  // The wave's blocks all update the same words: L2 takes their atomics
+  // in turn.
+  W.Atomics = N * ActiveSMs * B.Atomics;
   // A warp alone waits for each round of its loads in turn.
   W.Latency = B.LoadRounds * B.MemoryLatency + B.WarpPath;
   double Compute = std::max({W.Issue, W.Fp, W.L1Shared});
@@ -252,9 +269,15 @@ WaveTime waveTime(const BlockCost &B, const DeviceParams &D, double N,
   // grid-stride reduction, a k loop) keeps the root-sum-square.
   if (!Steady && B.LoadRounds > 1 && B.LoadRoundsStore)
     Rounds = B.LoadRounds * B.LoadedLatency + W.Dram;
-  double Memory =
-      Steady ? std::max({W.Dram, B.LoadedLatency + StoresAfterLoads, Rounds})
-             : std::max(B.MemoryLatency + W.Dram, Rounds);
+  // The first wave's blocks, in step, send their atomics together once
+  // their loads are in (a block's result added at its end): the line's
+  // queue then follows the transfer. Blocks out of step spread them over
+  // the wave, where they overlap the others' transfers.
+  double Memory = Steady ? std::max({W.Dram, B.LoadedLatency + StoresAfterLoads,
+                                     Rounds, W.Atomics})
+                  : B.AtomicsAfterLoads
+                      ? std::max(B.MemoryLatency + W.Dram, Rounds) + W.Atomics
+                      : std::max({B.MemoryLatency + W.Dram, Rounds, W.Atomics});
   double Longer = std::max(Memory, Compute);
   double Shorter = std::min(Memory, Compute);
   // The dispatch of a steady wave's blocks overlaps the blocks running.

@@ -10,6 +10,8 @@
 // loads; later waves overlap one block's latency with the others'
 // transfers, taking the bytes over the bandwidth or, if longer, the DRAM
 // latency under load (the loads in flight return once a loaded latency);
+// global atomics that every block sends to the same words queue in L2 (in
+// the first wave after its transfer, in later ones beside it);
 // the grid ends with a drain, and blocks start no faster than
 // the GPU dispatches them. docs/report.md gives the formulas. It is meant
 // to rank configurations of one kernel, not to predict microseconds

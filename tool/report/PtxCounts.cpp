@@ -104,8 +104,10 @@ void countMemory(const Instruction &I, OpCounts &K) {
     (Load ? K.SharedLoads : K.SharedStores).add(Bytes);
   else if (I.has("local"))
     K.LocalAccesses.add(Bytes);
-  else // global, or generic (which is global in practice)
+  else { // global, or generic (which is global in practice)
     (Load ? K.GlobalLoads : K.GlobalStores).add(Bytes);
+    K.GlobalAtomics += Op == "atom" || Op == "red";
+  }
 }
 
 // cp.async.ca.shared.global [dst], [src], 16: a global load and a shared
@@ -178,7 +180,8 @@ private:
   struct LabelState {
     llvm::StringMap<unsigned> Known;
     OpCounts Counts;
-    size_t SharedAccesses, GlobalLoadAccesses, GlobalStoreAccesses, Loops;
+    size_t SharedAccesses, GlobalLoadAccesses, GlobalStoreAccesses,
+        GlobalAtomicAccesses, Loops;
   };
   // A setp's comparison, kept whatever its operands read (a guard may not
   // read the launch, a loop's limit may).
@@ -248,6 +251,7 @@ void EntryReader::label(llvm::StringRef Name) {
                   K.SharedAccesses.size(),
                   K.GlobalLoadAccesses.size(),
                   K.GlobalStoreAccesses.size(),
+                  K.GlobalAtomicAccesses.size(),
                   K.Loops.size()};
   // An if-then ends here; with an else-part, the then-part ended with a
   // jump over it, which runs where the if's condition did not hold.
@@ -591,6 +595,7 @@ static OpCounts since(const OpCounts &Now, const OpCounts &Then) {
     D.FpInstructions[T] = Now.FpInstructions[T] - Then.FpInstructions[T];
   }
   D.Branches = Now.Branches - Then.Branches;
+  D.GlobalAtomics = Now.GlobalAtomics - Then.GlobalAtomics;
   D.Instructions = Now.Instructions - Then.Instructions;
   return D;
 }
@@ -637,7 +642,8 @@ void EntryReader::branch(llvm::StringRef Target,
     for (auto [Accesses, First] :
          {std::pair{&K.SharedAccesses, At.SharedAccesses},
           std::pair{&K.GlobalLoadAccesses, At.GlobalLoadAccesses},
-          std::pair{&K.GlobalStoreAccesses, At.GlobalStoreAccesses}})
+          std::pair{&K.GlobalStoreAccesses, At.GlobalStoreAccesses},
+          std::pair{&K.GlobalAtomicAccesses, At.GlobalAtomicAccesses}})
       for (size_t I = First; I < Accesses->size(); ++I)
         if (!(*Accesses)[I].Loop)
           (*Accesses)[I].Loop = Index;
@@ -664,19 +670,35 @@ EntryReader::address(llvm::StringRef Operand) {
 }
 
 // Records a shared load or store whose address is relative to its array
-// alone, and a global load or store whose address comes from the launch (a
-// pointer parameter) and the thread's place.
+// alone, and a global load, store or atomic whose address comes from the
+// launch (a pointer parameter) and the thread's place.
 void EntryReader::record(const Instruction &I,
                          llvm::ArrayRef<llvm::StringRef> Ops,
                          llvm::ArrayRef<GuardLiteral> Guard) {
   llvm::StringRef Op = I.Parts[0];
-  if (Ops.empty() || !(Op == "ld" || Op == "ldu" || Op == "st"))
+  bool Atomic = Op == "atom" || Op == "red";
+  if (Ops.empty() || !(Op == "ld" || Op == "ldu" || Op == "st" || Atomic))
     return;
   // A load's address is its last operand (after a vector's registers), a
-  // store's its first.
-  auto Address = address(Op == "st" ? Ops.front() : Ops.back());
+  // store's and a red's their first, an atom's its second (after the
+  // register it returns the old value in).
+  llvm::StringRef Operand = Op == "st" || Op == "red" ? Ops.front()
+                            : Op == "atom"
+                                ? Ops[std::min<size_t>(1, Ops.size() - 1)]
+                                : Ops.back();
+  auto Address = address(Operand);
   if (!Address)
     return;
+  if (Atomic) {
+    if (!I.hasPrefix("shared") && (origin(Address->first) & Launch) &&
+        !(origin(Address->first) & SharedBase)) {
+      KnownAccess A{Address->first, Address->second, unsigned(accessBytes(I)),
+                    llvm::SmallVector<GuardLiteral, 2>(Guard)};
+      A.Float = fpType(I).has_value();
+      K.GlobalAtomicAccesses.push_back(A);
+    }
+    return;
+  }
   KnownAccess A{Address->first, Address->second, unsigned(accessBytes(I)),
                 llvm::SmallVector<GuardLiteral, 2>(Guard)};
   A.Load = Op != "st";
@@ -881,6 +903,7 @@ OpCounts &OpCounts::operator+=(const OpCounts &O) {
     FpInstructions[T] += O.FpInstructions[T];
   }
   Branches += O.Branches;
+  GlobalAtomics += O.GlobalAtomics;
   Instructions += O.Instructions;
   return *this;
 }
@@ -946,6 +969,7 @@ OpCounts without(OpCounts A, const OpCounts &B) {
     A.FpInstructions[T] -= B.FpInstructions[T];
   }
   A.Branches -= B.Branches;
+  A.GlobalAtomics -= B.GlobalAtomics;
   A.Instructions -= B.Instructions;
   return A;
 }

@@ -71,6 +71,10 @@ struct OpCounts {
   /// Instructions on the FP pipes by FpType (an fma is one).
   unsigned FpInstructions[3] = {};
   unsigned Branches = 0;
+  /// Of the global stores, the atomics (atom, red): each a store of its
+  /// bytes, and where its address is known (KernelCounts::
+  /// GlobalAtomicAccesses) an update that waits for the others to its line.
+  unsigned GlobalAtomics = 0;
   /// Instructions that issue, roughly as SASS will: parameter and constant
   /// loads (which become operands) and address conversions are left out.
   unsigned Instructions = 0;
@@ -105,6 +109,9 @@ struct KnownAccess {
   std::optional<unsigned> Loop;
   /// A load (ld, ldu), not a store.
   bool Load = false;
+  /// An atomic on floating-point values, which L2 applies to one address
+  /// more slowly than an integer one (DeviceParams).
+  bool Float = false;
 };
 
 /// How many times a loop's body runs, as its PTX says: the induction
@@ -183,6 +190,12 @@ struct KernelCounts : OpCounts {
   /// addresses are known that way.
   std::vector<KnownAccess> SharedAccesses, GlobalLoadAccesses,
       GlobalStoreAccesses;
+  /// The global atomics (atom, red) whose addresses are known that way,
+  /// apart from the stores they also count as: updates to one address wait
+  /// for each other in L2 (BlockCounts::AtomicUpdates). An atomic on
+  /// an address read from memory or computed from loaded data (a
+  /// histogram's bin) is not among them.
+  std::vector<KnownAccess> GlobalAtomicAccesses;
   /// The calls in the body itself, in order.
   std::vector<CallSite> Calls;
   /// The functions called, directly or not, whose counts are included.

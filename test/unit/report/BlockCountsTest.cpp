@@ -549,5 +549,90 @@ $L__BB0_1:
   EXPECT_EQ(K.GlobalStoreAccesses[0].Loop, 0u);
 }
 
+// A kernel whose threads add to the global word at Index (a PTX
+// expression of %r1, threadIdx.x, and %r9, blockIdx.x, into %r3): once, or
+// in a loop over b = threadIdx.x, b < 256, b += 128 (a histogram's bins
+// added at a block's end) with Index reading b in %r1.
+KernelCounts atomicAdds(const std::string &Index, bool Loop) {
+  std::string Body = "\tld.param.u64 \t%rd1, [k_param_0];\n"
+                     "\tcvta.to.global.u64 \t%rd2, %rd1;\n"
+                     "\tmov.u32 \t%r1, %tid.x;\n"
+                     "\tmov.u32 \t%r9, %ctaid.x;\n";
+  if (Loop)
+    Body += "$L__BB0_1:\n";
+  Body += Index + "\tmul.wide.u32 \t%rd3, %r3, 4;\n"
+                  "\tadd.s64 \t%rd4, %rd2, %rd3;\n"
+                  "\tred.global.add.u32 \t[%rd4], %r5;\n";
+  if (Loop)
+    Body += "\tadd.s32 \t%r1, %r1, 128;\n"
+            "\tsetp.lt.u32 \t%p1, %r1, 256;\n"
+            "\t@%p1 bra \t$L__BB0_1;\n";
+  return entryWith(Body);
+}
+
+TEST(BlockCountsTest, AnAtomicsPointerSteppedBesideItsIndexStepsOnce) {
+  // nvcc steps the pointer it made from the index beside the index: 32
+  // passes of a warp on words 0 to 31, one line. Stepping both registers
+  // would put pass p on word 2p, two lines.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	and.b32  	%r2, %r1, 0;
+	mul.wide.u32 	%rd3, %r2, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+$L__BB0_1:
+	red.global.add.u32 	[%rd4], %r5;
+	add.s64 	%rd4, %rd4, 4;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.u32 	%p1, %r2, 32;
+	@%p1 bra 	$L__BB0_1;
+)");
+  BlockCounts B = blockCounts(K, {32, 1, 1}, Dim3{64, 1, 1});
+  EXPECT_DOUBLE_EQ(B.LoopTrips[0].value_or(0), 32);
+  EXPECT_DOUBLE_EQ(B.AtomicLines, 1);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 32 * 32);
+  EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 32);
+}
+
+TEST(BlockCountsTest, AtomicsEveryBlockSendsToTheSameWordsQueue) {
+  const Dim3 Grid{64, 1, 1};
+  // Every thread on word 0: 128 updates of one address, one line.
+  const KernelCounts One = atomicAdds("\tmov.u32 \t%r3, 0;\n", false);
+  BlockCounts B = blockCounts(One, {128, 1, 1}, Grid);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 128);
+  EXPECT_DOUBLE_EQ(B.AtomicLines, 1);
+  EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 128);
+  EXPECT_FALSE(B.AtomicsFloat);
+  // Without a grid, which blocks share them is not known.
+  EXPECT_DOUBLE_EQ(blockCounts(One, {128, 1, 1}).AtomicUpdates, 0);
+  // A lane a word, the 256 words of 8 lines in two passes of 4 warps: an
+  // update a word.
+  const KernelCounts Bins = atomicAdds("\tmov.u32 \t%r3, %r1;\n", true);
+  B = blockCounts(Bins, {128, 1, 1}, Grid);
+  EXPECT_DOUBLE_EQ(B.LoopTrips[0].value_or(0), 2);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 256);
+  EXPECT_DOUBLE_EQ(B.AtomicLines, 8);
+  EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 1);
+  EXPECT_TRUE(B.AtomicsAfterLoads);
+  // Lanes 4 words apart: 256 words over 32 lines.
+  const KernelCounts Spread = atomicAdds("\tshl.b32 \t%r3, %r1, 2;\n", true);
+  B = blockCounts(Spread, {128, 1, 1}, Grid);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 256);
+  EXPECT_DOUBLE_EQ(B.AtomicLines, 32);
+  // Lane l of warp w on word w: 4 warps, 4 words of one line.
+  const KernelCounts Strided = atomicAdds("\tshr.u32 \t%r3, %r1, 5;\n", false);
+  B = blockCounts(Strided, {128, 1, 1}, Grid);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 128);
+  EXPECT_DOUBLE_EQ(B.AtomicLines, 1);
+  EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 32);
+  // A word of the block's own (blockIdx.x): no two blocks share a queue,
+  // as stores.
+  const KernelCounts Own = atomicAdds("\tmov.u32 \t%r3, %r9;\n", false);
+  B = blockCounts(Own, {128, 1, 1}, Grid);
+  EXPECT_DOUBLE_EQ(B.AtomicUpdates, 0);
+  EXPECT_DOUBLE_EQ(B.AtomicAddressUpdates, 0);
+}
+
 } // namespace
 

@@ -211,6 +211,29 @@ TEST(DiagnoseTest, ATripCountFromMadeUpParametersIsNamed) {
   EXPECT_EQ(all(repredicted(R)).find("parameters"), std::string::npos);
 }
 
+TEST(DiagnoseTest, AtomicsWhoseAddressesAreNotKnownAreNamed) {
+  // A histogram in global memory: the bin comes from a loaded byte. The
+  // atomic on the parameter's first word is placed.
+  KernelReport R = row(90, 256, 32);
+  R.Counts = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	ld.global.u8 	%r1, [%rd2];
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	red.global.add.u32 	[%rd4], 1;
+	red.global.add.u32 	[%rd2], 1;
+)");
+  EXPECT_NE(all(R).find("has 1 global atomic whose address the model cannot "
+                        "tell (read from memory, computed from loaded data, "
+                        "or in a called function): charged as a store"),
+            std::string::npos)
+      << all(R);
+  R.Counts = entryWith("\tld.param.u64 \t%rd1, [k_param_0];\n"
+                       "\tred.global.add.u32 \t[%rd1], 1;\n");
+  EXPECT_EQ(all(R).find("global atomic"), std::string::npos) << all(R);
+}
+
 TEST(DiagnoseTest, ALoopInACalledFunction) {
   KernelReport R = row(80, 128, 32);
   R.Counts.HasLoop = R.Counts.CalleeHasLoop = true;

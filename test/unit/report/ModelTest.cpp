@@ -416,6 +416,61 @@ TEST(ModelTest, PassesThatLoadThenStoreInStepWaitInTurn) {
   EXPECT_LT(loadStoreLoop(true, 3).TimeUs, 3 * Step.TimeUs);
 }
 
+// Blocks of 256 threads that load 16 bytes a thread at
+// in[blockIdx.x * 256 + threadIdx.x] and then add thread t's sum to
+// out[t] (the same 256 words in every block: a histogram's bins) or to
+// out[blockIdx.x * 256 + t] (words of their own), over Blocks blocks.
+Prediction binsAdded(bool Shared, unsigned Blocks) {
+  std::string Word =
+      Shared ? "\tmov.u32 \t%r6, %r1;\n" : "\tadd.s32 \t%r6, %r4, %r1;\n";
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	ld.param.u64 	%rd7, [k_param_1];
+	cvta.to.global.u64 	%rd8, %rd7;
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r2, %ctaid.x;
+	shl.b32 	%r3, %r2, 8;
+	add.s32 	%r4, %r3, %r1;
+	mul.wide.u32 	%rd3, %r4, 16;
+	add.s64 	%rd4, %rd2, %rd3;
+	ld.global.v4.u32 	{%r10, %r11, %r12, %r13}, [%rd4];
+	bar.sync 	0;
+)" + Word + R"(	mul.wide.u32 	%rd5, %r6, 4;
+	add.s64 	%rd6, %rd8, %rd5;
+	red.global.add.u32 	[%rd6], %r10;
+)");
+  const ArchLimits &L = *archLimits(90);
+  LaunchConfig Launch;
+  Launch.Block = {256, 1, 1};
+  Launch.Grid = Dim3{Blocks, 1, 1};
+  KernelResources R;
+  R.Registers = 32;
+  R.Barriers = true;
+  Occupancy O = computeOccupancy(L, {32, 0, 0, std::nullopt}, Launch);
+  return predict(K, R, O, L, Launch);
+}
+
+TEST(ModelTest, AtomicsEveryBlockSendsToOneLineWaitInTurn) {
+  const DeviceParams &D = archLimits(90)->Device;
+  // One wave of 8 blocks an SM, in step: each block adds to the 256 words
+  // of 8 lines, which L2 takes at the rate of 8 lines once the loads are
+  // in (each word's single update a block is faster).
+  const unsigned Wave = 8 * 132;
+  Prediction Own = binsAdded(false, Wave), Bins = binsAdded(true, Wave);
+  double PerBlock = 256 / DeviceParams::atomicUpdatesPerClock(8);
+  ASSERT_GT(PerBlock, 1 / DeviceParams::AtomicAddressUpdatesPerClock);
+  double Queue = Wave * PerBlock;
+  EXPECT_NEAR((Bins.TimeUs - Own.TimeUs) * D.ClockGHz * 1e3, Queue,
+              1e-6 * Queue);
+  // Over 20 waves, out of step, the queue overlaps the transfers: it adds
+  // less than a queue a wave.
+  Prediction OwnLong = binsAdded(false, 20 * Wave),
+             BinsLong = binsAdded(true, 20 * Wave);
+  EXPECT_GE(BinsLong.TimeUs, OwnLong.TimeUs);
+  EXPECT_LT((BinsLong.TimeUs - OwnLong.TimeUs) * D.ClockGHz * 1e3, 20 * Queue);
+}
+
 TEST(ModelTest, RereadsFindL1OnlyWhileTheSMsRowsFitIt) {
   // ReportKernels.h's two walks over a block's 8 KiB row. At 8 blocks an
   // SM (64 KiB of rows, capped by 255 registers a thread) the second walk

@@ -399,6 +399,42 @@ TEST(PtxCountsTest, GlobalStoresFromTheLaunchAreKnown) {
                   .GlobalStoreAccesses.empty());
 }
 
+TEST(PtxCountsTest, GlobalAtomicsFromTheLaunchAreKnown) {
+  // A red's address is its first operand, an atom's its second; both are
+  // recorded apart from the stores (they still count as ones). An atomic
+  // on a bin computed from loaded data, or on shared memory, is not.
+  const KernelCounts K = entryWith(R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	red.global.add.u32 	[%rd4], %r2;
+	atom.global.add.u32 	%r3, [%rd2+8], 1;
+	ld.global.u32 	%r4, [%rd4];
+	and.b32  	%r5, %r4, 255;
+	mul.wide.u32 	%rd5, %r5, 4;
+	add.s64 	%rd6, %rd2, %rd5;
+	red.global.add.u32 	[%rd6], 1;
+	atom.shared.add.u32 	%r6, [%r7], 1;
+	red.global.add.f32 	[%rd2+16], %f1;
+)");
+  ASSERT_EQ(K.GlobalAtomicAccesses.size(), 3u);
+  EXPECT_TRUE(K.GlobalStoreAccesses.empty());
+  EXPECT_EQ(K.GlobalStores.Instructions, 4u);
+  EXPECT_EQ(K.GlobalAtomics, 4u);
+  EXPECT_EQ(K.GlobalAtomicAccesses[0].Bytes, 4u);
+  EXPECT_EQ(K.GlobalAtomicAccesses[1].Offset, 8);
+  // A float add is applied more slowly (DeviceParams).
+  EXPECT_FALSE(K.GlobalAtomicAccesses[0].Float);
+  EXPECT_TRUE(K.GlobalAtomicAccesses[2].Float);
+  llvm::SmallVector<uint64_t> V;
+  const unsigned Thread[3] = {5, 0, 0}, Block[3] = {256, 1, 1};
+  K.Values.evaluate(Thread, Block, V);
+  EXPECT_EQ(V[K.GlobalAtomicAccesses[0].Address], paramValue(0, 64) + 4 * 5);
+  EXPECT_EQ(V[K.GlobalAtomicAccesses[1].Address], paramValue(0, 64));
+}
+
 TEST(PtxCountsTest, TheLaunchGuardsNothing) {
   // Conditions on blockIdx, the grid or a parameter are evaluated for one
   // block with made-up parameters, so they count for every thread.
