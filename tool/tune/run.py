@@ -112,17 +112,16 @@ def compute_capability(gpu):
     return out.replace(".", "") if out else None
 
 
-# Candidates per shard by default, where the CPU the compiles take matters
-# more than when their first results come (a bundle run whole, the
-# compiles no round has asked for yet). A shard's compile costs a fixed
-# share whatever it holds (its nvcc still parses the whole translation
-# unit): 30 convolution candidates in one batch took 11.3 s as one nvcc,
-# 9.4 s in 4 shards, 10.7 s in 8 and 16.4 s in 16 on the H100 machine when
-# each shard was an executable with its own harness (docs/tune.md).
+# Candidates per shard by default. A shard's compile costs a fixed share
+# whatever it holds (its nvcc still parses the whole translation unit), so a
+# shard is worth it only for enough candidates: 30 convolution candidates in
+# one batch took 11.3 s as one nvcc, 9.4 s in 4 shards, 10.7 s in 8 and
+# 16.4 s in 16 on the H100 machine when each shard was an executable with its
+# own harness (docs/tune.md).
 SHARD_CANDIDATES = 8
 
 
-def plan(m, done, jobs, shards=0, wanted=None, built=(), per_shard=SHARD_CANDIDATES):
+def plan(m, done, jobs, shards=0, wanted=None, built=()):
     """The compiles that build the candidates not yet done (of those whose
     configurations are in ``wanted``, when given: a round of --rounds).
 
@@ -130,7 +129,7 @@ def plan(m, done, jobs, shards=0, wanted=None, built=(), per_shard=SHARD_CANDIDA
     executable, every candidate's kernel empty; not for the batches in
     ``built``, whose harness an earlier round compiled) and its shards (``kind``
     "shard": a cubin of the candidates' kernels, ``shards`` per batch, or
-    by default one per ``per_shard`` candidates, as far as ``jobs`` cores
+    by default one per SHARD_CANDIDATES candidates, as far as ``jobs`` cores
     go round the batches; metacu's guards: -DMETACU_TUNE_SHARD and the
     candidates' shard_macro). Candidates go heaviest first (the tokens of
     their guarded bodies, the manifest's weight) to the lightest shard, so
@@ -154,7 +153,7 @@ def plan(m, done, jobs, shards=0, wanted=None, built=(), per_shard=SHARD_CANDIDA
                                 shared=True, source=m["harness"]))
             else:
                 out.append(dict(kind="harness", batch=b, name=stem(b), candidates=todo))
-        n = min(shards or min(cores, -(-len(todo) // per_shard)), len(todo))
+        n = min(shards or min(cores, -(-len(todo) // SHARD_CANDIDATES)), len(todo))
         load = [[0, []] for _ in range(n)]
         for i in sorted(todo, key=lambda i: -b["candidates"][i].get("weight", 0)):
             lightest = min(load, key=lambda s: s[0])
@@ -730,8 +729,7 @@ def main():
                     help="seconds a candidate may run before it counts as hung")
     ap.add_argument("--shards", type=int, default=0,
                     help="compiles per batch (default: one per %d candidates, "
-                    "or per candidate for a round of --rounds, as far as the "
-                    "cores go)" % SHARD_CANDIDATES)
+                    "as far as the cores go)" % SHARD_CANDIDATES)
     ap.add_argument("--compile-only", action="store_true",
                     help="compile, record what does not build, time nothing")
     ap.add_argument("--rounds", action="store_true",
@@ -1093,12 +1091,8 @@ class Run:
             with self.lock:
                 self.wanted = wanted
                 fresh = self.take_prebuilt(wanted)
-            # A round's results are waited for: its shards as small as the
-            # cores allow (one each), so that the first come after one
-            # candidate's compile, not eight's, and a candidate ptxas
-            # refuses sends few others back to compile again.
             jobs = self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards, fresh,
-                                    built=self.batches, per_shard=1), "r")
+                                    built=self.batches), "r")
             if k == 0:
                 self.build_then_speculate(jobs, configs - wanted)
             else:
