@@ -204,7 +204,7 @@ metacu::tune::candidatesFor(const DeclaredSpace &D, const SearchSpace &Space,
 
 std::string metacu::tune::candidateName(const DeclaredSpace &D,
                                         uint32_t Config) {
-  return D.Kernel + "_tune_" + std::to_string(Config);
+  return (D.Kernel + CandidateInfix + llvm::Twine(Config)).str();
 }
 
 static json::Value candidateJSON(const Candidate &C) {

@@ -84,8 +84,12 @@ struct Candidate {
   llvm::json::Object Params;
 };
 
+/// What a candidate's name puts between its kernel's and its index.
+inline constexpr llvm::StringLiteral CandidateInfix = "_tune_";
+
 /// The name of configuration \p Config's candidate: "<kernel>_tune_<index>"
-/// (the generator names a whole space's candidates alike, metacu/meta.h).
+/// (a describe request hands the generator CandidateInfix to name a whole
+/// space's candidates alike, metacu/meta.h).
 std::string candidateName(const DeclaredSpace &D, uint32_t Config);
 
 /// The candidates of \p Configs, named by candidateName().

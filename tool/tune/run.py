@@ -1093,15 +1093,28 @@ class Run:
                 fresh = self.take_prebuilt(wanted)
             jobs = self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards, fresh,
                                     built=self.batches), "r")
-            if k == 0:
-                self.build_then_speculate(jobs, configs - wanted)
-            else:
-                self.build(jobs)
+            # The round's compiles run beside the telling: the GPUs time each
+            # shard as it is built, and its results are told then, not once
+            # the round's last compile (a shard ptxas refused, compiled
+            # again) has ended.
+            stopped = []
+
+            def compile_round(k=k, jobs=jobs, wanted=wanted):
+                try:
+                    if k == 0:
+                        self.build_then_speculate(jobs, configs - wanted)
+                    else:
+                        self.build(jobs)
+                except BaseException as e:  # told after the round, below
+                    stopped.append(e)
+
+            compiling = threading.Thread(target=compile_round, daemon=True)
+            compiling.start()
             # The GPUs time what the compiles handed them; each result is
             # told as it comes, so that the search has it (its journal, its
             # best so far) before the round ends.
             told = set()
-            while not self.fatal:
+            while not self.fatal and not stopped:
                 # Over ``wanted``, not ``done``, which the GPU threads add to.
                 measured = {c for c in wanted if c in self.done} - told
                 if measured:
@@ -1117,6 +1130,9 @@ class Run:
                     self.fatal.append("run.py: --rounds: a GPU stopped")
                     break
                 time.sleep(0.01)
+            compiling.join()
+            if stopped:
+                raise stopped[0]
             if self.fatal:
                 break
             asked |= wanted

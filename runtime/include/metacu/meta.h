@@ -1089,8 +1089,8 @@ detail::tune_candidates_of(const tune_space &space, std::source_location where,
     // A live run's describe expansion is also its candidates' when the
     // space is small enough to be expanded whole ("whole": the most
     // configurations that is): every valid configuration, named as metacu
-    // names them (<kernel>_tune_<its index among the valid ones>), so
-    // that one interpreter run serves both.
+    // names them (<kernel><the request's "infix"><its index among the valid
+    // ones>), so that one interpreter run serves both.
     bool whole = request.contains("whole") &&
                  valid.size() <= (size_t)request["whole"].get<long long>() &&
                  (!request.contains("kernel") ||
@@ -1105,7 +1105,8 @@ detail::tune_candidates_of(const tune_space &space, std::source_location where,
     std::vector<tune_candidate> all;
     for (size_t k = 0; whole && k < valid.size(); ++k)
       all.push_back(
-          {space.kernel() + "_tune_" + std::to_string(k), std::move(valid[k])});
+          {space.kernel() + request["infix"].as_string() + std::to_string(k),
+           std::move(valid[k])});
     return all;
   }
   if (request["kernel"].as_string() != space.kernel())

@@ -16,6 +16,9 @@
 # as an older CUDA would, leaving a half-written output); the harness
 # executable is the link of the two (no -c). With FAKE_NVCC_CPUS_LOG, each
 # compile also logs the cores it may run on (its CPU affinity).
+# FAKE_NVCC_WAIT=NAME:FILE makes a shard that holds candidate NAME wait
+# (at most 20 s) until FILE holds something, and write to FILE.waited
+# whether it came.
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
 # FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
@@ -41,6 +44,7 @@
 import json
 import os
 import sys
+import time
 
 args = sys.argv[1:]
 if args == ["--version"]:
@@ -84,6 +88,14 @@ def replayed():
 
 
 if "-cubin" in args:
+    slow, _, told = os.environ.get("FAKE_NVCC_WAIT", "").partition(":")
+    if slow in names:
+        for _ in range(2000):
+            if os.path.exists(told) and os.path.getsize(told):
+                break
+            time.sleep(0.01)
+        with open(told + ".waited", "w") as f:
+            f.write("came\n" if os.path.getsize(told) else "gave up\n")
     ptxas = [n for n in os.environ.get("FAKE_NVCC_PTXAS", "").split(",") if n in names]
     ptxas += [n for n, r in replayed().items()
               if n in names and r["time"] == "CompilationFailedConfig"]

@@ -179,6 +179,8 @@ llvm::Error metacu::tune::emitBundle(const KernelModeOptions &O,
 
 llvm::Error metacu::tune::runOnGpu(const KernelModeOptions &O,
                                    const PipelineOptions &Opts) {
+  // nvidia-smi answers while the file expands.
+  std::future<GpuQuery> Gpu = queryGpu(O.Gpus);
   // A space the runner expands whole is expanded by the describe's
   // interpreter run (one run, not two, before run.py starts).
   auto P = prepare(O, Opts, {}, GpuRunnerOptions().RunWideCandidates);
@@ -219,7 +221,8 @@ llvm::Error metacu::tune::runOnGpu(const KernelModeOptions &O,
   auto Generate = [&](llvm::ArrayRef<Candidate> Batch) {
     return P->Kernel.generate(Batch, P->ImageArchs, Opts);
   };
-  auto Runner = GpuRunner::create(P->Kernel.Declared, P->Space, G, Generate);
+  auto Runner =
+      GpuRunner::create(P->Kernel.Declared, P->Space, G, Generate, Gpu.get());
   if (!Runner)
     return Runner.takeError();
   auto Journal = openJournal(O.Outputs);

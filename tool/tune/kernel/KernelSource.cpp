@@ -77,18 +77,24 @@ llvm::Expected<KernelSource> KernelSource::describe(llvm::StringRef Path,
     return llvm::createStringError("cannot name a temporary file: " +
                                    EC.message());
   llvm::scope_exit Remove([&] { llvm::sys::fs::remove(Out); });
-  json::Object Request{{"mode", "describe"}, {"out", Out.str()}};
-  if (Whole) {
-    Request["whole"] = int64_t(Whole);
-    if (!Kernel.empty())
-      Request["kernel"] = Kernel;
-  }
-  auto Expanded = expandWith(Path, std::move(Request), Archs, Opts);
+  auto Request = [&](bool Candidates) {
+    json::Object R{{"mode", "describe"}, {"out", Out.str()}};
+    if (Candidates) {
+      R["whole"] = int64_t(Whole);
+      R["infix"] = CandidateInfix;
+      if (!Kernel.empty())
+        R["kernel"] = Kernel;
+    }
+    return R;
+  };
+  auto Expanded = expandWith(Path, Request(Whole != 0), Archs, Opts);
   if (!Expanded && Whole) {
     // A candidate whose meta code fails is the batches' to report, each
-    // alone (writeBundle); the space is described without them.
+    // alone (writeBundle); the space is described without them, from an
+    // empty description (the failed run may have written some).
     llvm::consumeError(Expanded.takeError());
-    return describe(Path, Kernel, Archs, Opts, 0);
+    llvm::sys::fs::remove(Out);
+    Expanded = expandWith(Path, Request(false), Archs, Opts);
   }
   if (!Expanded)
     return Expanded.takeError();

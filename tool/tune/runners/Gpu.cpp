@@ -22,24 +22,30 @@ extern char **environ;
 
 using namespace metacu::tune;
 
-/// Runs \p Args, returning its stdout; fails on a nonzero exit.
-static llvm::Expected<std::string> capture(llvm::ArrayRef<std::string> Args,
-                                           llvm::StringRef What) {
-  auto Exe = llvm::sys::findProgramByName(Args[0]);
-  if (!Exe)
-    return llvm::createStringError(What + ": cannot find " + Args[0]);
+/// A temporary file for a process's standard output.
+static llvm::Expected<std::string> outputFile(llvm::StringRef What) {
   llvm::SmallString<128> Out;
   int FD;
   if (std::error_code EC =
           llvm::sys::fs::createTemporaryFile("metacu-tune", "out", FD, Out))
     return llvm::createStringError(What + ": " + EC.message());
   ::close(FD);
+  return Out.str().str();
+}
+
+/// Runs \p Exe with \p Args, its standard output to \p Out, which is
+/// returned and removed; fails on a nonzero exit. With \p Env, the process
+/// gets it, and nothing is read of this process's environment (which
+/// another thread may change).
+static llvm::Expected<std::string>
+runCapturing(llvm::StringRef Exe, llvm::ArrayRef<std::string> Args,
+             llvm::StringRef What, llvm::StringRef Out,
+             std::optional<llvm::ArrayRef<llvm::StringRef>> Env) {
   std::vector<llvm::StringRef> Argv(Args.begin(), Args.end());
-  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, Out.str(),
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, Out,
                                                 std::nullopt};
   std::string Error;
-  int RC = llvm::sys::ExecuteAndWait(*Exe, Argv, std::nullopt, Redirects, 0, 0,
-                                     &Error);
+  int RC = llvm::sys::ExecuteAndWait(Exe, Argv, Env, Redirects, 0, 0, &Error);
   auto Buf = llvm::MemoryBuffer::getFile(Out);
   llvm::sys::fs::remove(Out);
   if (RC != 0)
@@ -49,21 +55,61 @@ static llvm::Expected<std::string> capture(llvm::ArrayRef<std::string> Args,
   return Buf ? (*Buf)->getBuffer().str() : std::string();
 }
 
-llvm::Expected<std::unique_ptr<GpuRunner>>
-GpuRunner::create(const DeclaredSpace &D, const SearchSpace &Space,
-                  GpuRunnerOptions Options, Generator Generate) {
-  std::string First = llvm::StringRef(Options.Gpus).split(',').first.str();
+/// Runs \p Args, returning its stdout; fails on a nonzero exit.
+static llvm::Expected<std::string> capture(llvm::ArrayRef<std::string> Args,
+                                           llvm::StringRef What) {
+  auto Exe = llvm::sys::findProgramByName(Args[0]);
+  if (!Exe)
+    return llvm::createStringError(What + ": cannot find " + Args[0]);
+  auto Out = outputFile(What);
+  if (!Out)
+    return Out.takeError();
+  return runCapturing(*Exe, Args, What, *Out, std::nullopt);
+}
+
+std::future<GpuQuery> metacu::tune::queryGpu(llvm::StringRef Gpus) {
+  std::string First = Gpus.split(',').first.str();
   if (First == "all")
     First = "0";
-  auto Query = capture({"nvidia-smi", "--query-gpu=name,driver_version",
-                        "--format=csv,noheader", "-i", First},
-                       "nvidia-smi (is there a GPU?)");
-  if (!Query)
-    return Query.takeError();
-  auto [Name, Driver] = llvm::StringRef(*Query).trim().split(',');
+  std::string What = "nvidia-smi (is there a GPU?)";
+  // Found, its output file named and its environment copied here: the
+  // run's expansion sets a variable of this process's meanwhile.
+  auto Exe = llvm::sys::findProgramByName("nvidia-smi");
+  auto File = outputFile(What);
+  if (!Exe || !File) {
+    if (File)
+      llvm::sys::fs::remove(*File);
+    std::promise<GpuQuery> None;
+    None.set_value({"", "",
+                    File ? What + ": cannot find nvidia-smi"
+                         : llvm::toString(File.takeError())});
+    return None.get_future();
+  }
+  std::vector<std::string> Env;
+  for (char **E = environ; *E; ++E)
+    Env.push_back(*E);
+  return std::async(std::launch::async, [=, Exe = *Exe, File = *File] {
+    std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
+    auto Out = runCapturing(Exe,
+                            {Exe, "--query-gpu=name,driver_version",
+                             "--format=csv,noheader", "-i", First},
+                            What, File, llvm::ArrayRef(EnvRefs));
+    if (!Out)
+      return GpuQuery{"", "", llvm::toString(Out.takeError())};
+    auto [Name, Driver] = llvm::StringRef(*Out).trim().split(',');
+    return GpuQuery{Name.trim().str(), Driver.trim().str(), ""};
+  });
+}
+
+llvm::Expected<std::unique_ptr<GpuRunner>>
+GpuRunner::create(const DeclaredSpace &D, const SearchSpace &Space,
+                  GpuRunnerOptions Options, Generator Generate,
+                  GpuQuery Query) {
+  if (!Query.Error.empty())
+    return llvm::createStringError(Query.Error);
   std::unique_ptr<GpuRunner> R(new GpuRunner(D, Space));
-  R->Where = {Options.Bundle.Arch, Name.trim().str()};
-  R->Driver = Driver.trim().str();
+  R->Where = {Options.Bundle.Arch, std::move(Query.Name)};
+  R->Driver = std::move(Query.Driver);
   R->Batch = std::max(1u, Options.Bundle.BatchSize);
   R->Options = std::move(Options);
   R->Generate = std::move(Generate);

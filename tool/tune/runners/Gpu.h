@@ -21,6 +21,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,15 +45,28 @@ struct GpuRunnerOptions {
   size_t RunWideCandidates = 512;
 };
 
+/// nvidia-smi's answer for the first GPU of a run (run.py's --gpus): its
+/// name, which keys the results, and its driver; or why there is none.
+struct GpuQuery {
+  std::string Name;
+  std::string Driver;
+  std::string Error;
+};
+
+/// Asks nvidia-smi about the first of \p Gpus in the background: the
+/// answer depends on nothing the run expands, so it is asked before the
+/// expansion and waited for after (one process less on a run's start).
+std::future<GpuQuery> queryGpu(llvm::StringRef Gpus);
+
 class GpuRunner : public Runner {
 public:
   using Generator =
       std::function<llvm::Expected<std::string>(llvm::ArrayRef<Candidate>)>;
 
-  /// Asks nvidia-smi for the first GPU's name, which keys the results.
+  /// A runner for the GPU \p Query found (queryGpu of Options.Gpus).
   static llvm::Expected<std::unique_ptr<GpuRunner>>
   create(const DeclaredSpace &D, const SearchSpace &Space,
-         GpuRunnerOptions Options, Generator Generate);
+         GpuRunnerOptions Options, Generator Generate, GpuQuery Query);
 
   const Target &target() const override { return Where; }
   const std::string &driver() const { return Driver; }
