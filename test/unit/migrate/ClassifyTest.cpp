@@ -63,7 +63,8 @@ protected:
   Site classify(const Group &G, bool InMainFile = true,
                 const Site *Parent = nullptr) {
     F.makeLineTables();
-    return classifyConditional(G, F, InMainFile, Parent);
+    LexedFiles Files(F);
+    return classifyConditional(G, F, Files, InMainFile, Parent);
   }
 
   Facts F;
