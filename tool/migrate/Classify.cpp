@@ -303,14 +303,13 @@ const Lexed &lexedOf(LexedFiles &Files, llvm::StringRef File) {
 /// every pass defines as the same integer V (`defined(N) && N == 0`; the
 /// toolkit's version, `__CUDACC_VER_MAJOR__ == 13`: another toolkit reads the
 /// conditional as written); one defined otherwise stays (its value has
-/// no spelling). The branches come twice, so the
-/// lines below move: only where no pass expands __LINE__ from the
-/// conditional on in its file (nothing compiled depends on those lines),
-/// and where no branch holds __CUDA_ARCH__ or a conditional that is a site
-/// itself (which migrate would rewrite in one copy, or leave chosen per
-/// architecture inside the chain). Other directives (`#pragma unroll`, a
-/// `#define`, a conditional every pass takes alike) are written in both
-/// copies as they are: each pass reads one copy, and so one of each.
+/// no spelling). The branches come twice (`#line` directives keep every
+/// line's number, Migrate.cpp): only where no branch holds __CUDA_ARCH__ or
+/// a conditional that is a site itself (which migrate would rewrite in one
+/// copy, or leave chosen per architecture inside the chain). Other
+/// directives (`#pragma unroll`, a `#define`, a conditional every pass
+/// takes alike) are written in both copies as they are: each pass reads
+/// one copy, and so one of each.
 /// Marks \p S, or returns why it cannot be done.
 std::optional<std::string> guardThisBuild(Site &S, const Group &G,
                                           const Facts &F, const Lexed &Toks,
@@ -365,12 +364,6 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
     if (std::optional<unsigned> Nested = firstNestedSite(F, G.File, Begin, End))
       return Holds("a conditional on the architecture", *Nested);
   }
-  auto Uses = F.LineUsesEnd.find(G.File);
-  if (Uses != F.LineUsesEnd.end() && Uses->second > S.Directives[0].Begin)
-    return Both + ", and __LINE__ is expanded below it (line " +
-           std::to_string(Lines.lineOf(Uses->second - 1)) +
-           "): the 'if codegen' chain for this build beside it would move "
-           "the lines below";
   S.ThisBuild = llvm::join(AsHere, " && ");
   return std::nullopt;
 }
