@@ -399,7 +399,8 @@ private:
         if (!Out.empty() && Out.back() != '\n')
           Out += '\n';
         Pos = std::min(End + 1, Text.size());
-        mark(Name, Lines.line(Pos), Library, IncludedAt);
+        // The line as nvcc counts it: after the file's own `#line N`.
+        mark(Name, Lines.origin(Pos).Where.Line, Library, IncludedAt);
       } else if (I != 0 && !D->Angled && ParentDir != InputDir &&
                  ((D->FoundIn == ParentDir && !D->Searchable) ||
                   shadowedFromInput(*D))) {

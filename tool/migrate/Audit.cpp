@@ -135,6 +135,7 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
 using OutsideFn = std::function<std::string(llvm::StringRef)>;
 
 const Site *classifyWithParents(const FileKey &K, const Facts &F,
+                                LexedFiles &Files,
                                 std::map<FileKey, Site> &Sites,
                                 const InTreeFn &Tree,
                                 const OutsideFn &Outside) {
@@ -147,9 +148,9 @@ const Site *classifyWithParents(const FileKey &K, const Facts &F,
   const Site *Parent = nullptr;
   for (std::optional<FileKey> P = G.Parent; P && !Parent;
        P = F.Groups.at(*P).Parent)
-    Parent = classifyWithParents(*P, F, Sites, Tree, Outside);
+    Parent = classifyWithParents(*P, F, Files, Sites, Tree, Outside);
   return &Sites
-              .emplace(K, classifyConditional(G, F, Tree(G.File), Parent,
+              .emplace(K, classifyConditional(G, F, Files, Tree(G.File), Parent,
                                               Outside(G.File)))
               .first->second;
 }
@@ -159,12 +160,12 @@ const Site *classifyWithParents(const FileKey &K, const Facts &F,
 /// converted or compiles the same branch in every pass.
 std::optional<std::string>
 whyValueStays(const OtherSite &O, llvm::StringRef File, const InTreeFn &Tree,
-              const OutsideFn &Outside, const Facts &F,
+              const OutsideFn &Outside, const Facts &F, LexedFiles &Files,
               std::map<FileKey, Site> &Sites) {
   if (!Tree(File))
     return Outside(File);
   for (std::optional<FileKey> P = O.Parent; P; P = F.Groups.at(*P).Parent) {
-    const Site *S = classifyWithParents(*P, F, Sites, Tree, Outside);
+    const Site *S = classifyWithParents(*P, F, Files, Sites, Tree, Outside);
     if (S && !isConvertible(S->Category) &&
         S->Category != SiteCategory::Constant)
       return "inside the conditional at line " + std::to_string(S->Line) +
@@ -224,8 +225,9 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
     return OutsideTree;
   };
   std::map<FileKey, Site> Sites;
+  LexedFiles Files(F);
   for (auto &[K, G] : F.Groups)
-    classifyWithParents(K, F, Sites, Tree, Outside);
+    classifyWithParents(K, F, Files, Sites, Tree, Outside);
   // Macros whose every definition of the tree, and none outside it,
   // takes the value form: a use may reach any of them.
   llvm::StringSet<> ValueMacros, Staying;
@@ -238,7 +240,7 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   for (auto &[K, O] : F.Others) {
     std::optional<std::string> Stays;
     if (O.Kind == SiteKind::ValueUse && O.Direct)
-      Stays = whyValueStays(O, K.first, Tree, Outside, F, Sites);
+      Stays = whyValueStays(O, K.first, Tree, Outside, F, Files, Sites);
     Site S = classifyOther(K, O, F, std::move(Stays));
     bool Through = O.Kind == SiteKind::ValueUse && !O.Direct &&
                    ValueMacros.contains(O.Via);

@@ -1,5 +1,6 @@
 //===- Classify.cpp -------------------------------------------------------===//
 #include "migrate/Classify.h"
+#include "migrate/LexedFiles.h"
 #include "migrate/LineTable.h"
 #include "support/Tokens.h"
 
@@ -280,6 +281,13 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
   return std::nullopt;
 }
 
+/// \p File lexed; no tokens where the passes kept no buffer of it.
+const Lexed &lexedOf(LexedFiles &Files, llvm::StringRef File) {
+  static const Lexed None;
+  const Lexed *L = Files.of(File);
+  return L ? *L : None;
+}
+
 /// A conditional whose conditions test another build's names (a host
 /// compiler's, the platform's, the build's) and the architecture together
 /// (`#if defined(AMD_MFMA_AVAILABLE) || defined(TURING_MMA_AVAILABLE)`):
@@ -295,17 +303,16 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
 /// every pass defines as the same integer V (`defined(N) && N == 0`; the
 /// toolkit's version, `__CUDACC_VER_MAJOR__ == 13`: another toolkit reads the
 /// conditional as written); one defined otherwise stays (its value has
-/// no spelling). The branches come twice, so the
-/// lines below move: only where no pass expands __LINE__ from the
-/// conditional on in its file (nothing compiled depends on those lines),
-/// and where no branch holds __CUDA_ARCH__ or a conditional that is a site
-/// itself (which migrate would rewrite in one copy, or leave chosen per
-/// architecture inside the chain). Other directives (`#pragma unroll`, a
-/// `#define`, a conditional every pass takes alike) are written in both
-/// copies as they are: each pass reads one copy, and so one of each.
+/// no spelling). The branches come twice (`#line` directives keep every
+/// line's number, Migrate.cpp): only where no branch holds __CUDA_ARCH__ or
+/// a conditional that is a site itself (which migrate would rewrite in one
+/// copy, or leave chosen per architecture inside the chain). Other
+/// directives (`#pragma unroll`, a `#define`, a conditional every pass
+/// takes alike) are written in both copies as they are: each pass reads
+/// one copy, and so one of each.
 /// Marks \p S, or returns why it cannot be done.
 std::optional<std::string> guardThisBuild(Site &S, const Group &G,
-                                          const Facts &F, llvm::StringRef Buf,
+                                          const Facts &F, const Lexed &Toks,
                                           size_t Mixed,
                                           const std::string &Name) {
   const LineTable &Lines = F.linesOf(G.File);
@@ -351,34 +358,26 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
              "branch again, and migrate rewrites or keeps such a line in "
              "one place";
     };
-    std::string Body = Buf.slice(Begin, End).str();
-    for (const metacu::Token &T : lexRaw(Body))
+    for (const metacu::Token &T : Toks.between(Begin, End))
       if (T.isIdent("__CUDA_ARCH__"))
-        return Holds("__CUDA_ARCH__", Begin + T.Offset);
+        return Holds("__CUDA_ARCH__", T.Offset);
     if (std::optional<unsigned> Nested = firstNestedSite(F, G.File, Begin, End))
       return Holds("a conditional on the architecture", *Nested);
   }
-  auto Uses = F.LineUsesEnd.find(G.File);
-  if (Uses != F.LineUsesEnd.end() && Uses->second > S.Directives[0].Begin)
-    return Both + ", and __LINE__ is expanded below it (line " +
-           std::to_string(Lines.lineOf(Uses->second - 1)) +
-           "): the 'if codegen' chain for this build beside it would move "
-           "the lines below";
   S.ThisBuild = llvm::join(AsHere, " && ");
   return std::nullopt;
 }
 
-/// The branch [\p Begin, \p End) of \p Buf: the offset of its first token
-/// and the end of its last, where neither is on a preprocessor directive
-/// line (where a brace beside them would be part of the directive).
+/// The branch [\p Begin, \p End) of \p File: the offset of its first
+/// token and the end of its last, where neither is on a preprocessor
+/// directive line (where a brace beside them would be part of the
+/// directive).
 std::optional<std::pair<unsigned, unsigned>>
-codeEnds(llvm::StringRef Buf, unsigned Begin, unsigned End) {
-  // A copy: the lexer needs the text to end in a NUL.
-  std::string Body = Buf.slice(Begin, End).str();
-  std::vector<Token> Toks = lexRaw(Body);
+codeEnds(const Lexed &File, unsigned Begin, unsigned End) {
+  llvm::ArrayRef<Token> Toks = File.between(Begin, End);
   if (Toks.empty() || Toks.front().InDirective || Toks.back().InDirective)
     return std::nullopt;
-  return std::make_pair(Begin + Toks.front().Offset, Begin + Toks.back().end());
+  return std::make_pair(Toks.front().Offset, Toks.back().end());
 }
 
 /// The offset of the first token of \p Buf from \p From, unless it is on
@@ -411,8 +410,9 @@ std::optional<unsigned> codeAfter(llvm::StringRef Buf, unsigned From) {
 /// braces go otherwise. Only a branch whose condition and those before it
 /// test the architecture alone is dropped where no pass compiles it: an
 /// older or an AMD GPU's.
-std::optional<std::string>
-keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
+std::optional<std::string> keepOtherBuilds(Site &S, const Group &G,
+                                           const Facts &F, llvm::StringRef Buf,
+                                           LexedFiles &Files) {
   size_t N = S.Directives.size() - 1;
   auto Line = [&](size_t I) { return std::to_string(S.Directives[I].Line); };
   std::vector<bool> Kept(N);
@@ -425,11 +425,12 @@ keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
     if (!Name)
       continue;
     if (testsArch(G, I, F))
-      return guardThisBuild(S, G, F, Buf, I, *Name);
+      return guardThisBuild(S, G, F, lexedOf(Files, G.File), I, *Name);
     Kept[I] = true;
   }
   if (llvm::none_of(Kept, [](bool K) { return K; }))
     return std::nullopt;
+  const Lexed &Toks = lexedOf(Files, G.File);
   // A kept directive before the architecture's branches holds the 'if
   // codegen' chain in its conditional's later branch.
   for (size_t I = 0; I < N; ++I) {
@@ -468,7 +469,7 @@ keepOtherBuilds(Site &S, const Group &G, const Facts &F, llvm::StringRef Buf) {
              ", another build's choice: nothing says which of the "
              "architecture's branches after it they would compile";
   auto Ends = [&](size_t I) {
-    return codeEnds(Buf, S.Directives[I].End, S.Directives[I + 1].Begin);
+    return codeEnds(Toks, S.Directives[I].End, S.Directives[I + 1].Begin);
   };
   std::string BraceAt;
   auto NeedFirst = [&](size_t I) {
@@ -666,8 +667,9 @@ Site conditionalSite(const Group &G, llvm::StringRef Buf,
 
 } // namespace
 
-Site classifyConditional(const Group &G, const Facts &F, bool InTree,
-                         const Site *Parent, llvm::StringRef Outside) {
+Site classifyConditional(const Group &G, const Facts &F, LexedFiles &Files,
+                         bool InTree, const Site *Parent,
+                         llvm::StringRef Outside) {
   llvm::StringRef Buf = bufferOf(F, G.File);
   const LineTable &Lines = F.linesOf(G.File);
   Site S = conditionalSite(G, Buf, Lines);
@@ -681,7 +683,8 @@ Site classifyConditional(const Group &G, const Facts &F, bool InTree,
                  whyNotConvertible(G, F, Lines, InTree, Parent, Outside)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
-  } else if (std::optional<std::string> Why = keepOtherBuilds(S, G, F, Buf)) {
+  } else if (std::optional<std::string> Why =
+                 keepOtherBuilds(S, G, F, Buf, Files)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
   } else {

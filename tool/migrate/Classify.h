@@ -13,6 +13,7 @@
 #define METACU_MIGRATE_CLASSIFY_H
 
 #include "migrate/Facts.h"
+#include "migrate/LexedFiles.h"
 #include "migrate/Site.h"
 
 namespace metacu {
@@ -30,11 +31,12 @@ extern const char *const OutsideTree;
 /// Facts::DefinedUnderArch of \p F, from its groups and buffers.
 llvm::StringSet<> definedUnderArch(const Facts &F);
 
-/// The site of conditional \p G of \p F. \p InTree: in a file migrate may
-/// rewrite (the tree it is given); \p Outside: why the sites of a file it
-/// may not rewrite stay. \p Parent: the innermost site around it.
-Site classifyConditional(const Group &G, const Facts &F, bool InTree,
-                         const Site *Parent,
+/// The site of conditional \p G of \p F, whose files \p Files lexes.
+/// \p InTree: in a file migrate may rewrite (the tree it is given);
+/// \p Outside: why the sites of a file it may not rewrite stay. \p Parent:
+/// the innermost site around it.
+Site classifyConditional(const Group &G, const Facts &F, LexedFiles &Files,
+                         bool InTree, const Site *Parent,
                          llvm::StringRef Outside = OutsideTree);
 
 /// The site of a macro alias, redefinition or value use at \p Where. A

@@ -118,10 +118,6 @@ struct OtherSite {
 struct Facts {
   std::map<FileKey, Group> Groups;
   std::map<FileKey, OtherSite> Others;
-  /// By user file: the offset past the last place where a pass expands
-  /// __LINE__ (directly or in a macro used there). Below it, no line of
-  /// the file may move.
-  llvm::StringMap<unsigned> LineUsesEnd;
   /// The names that a condition of a user file tests (Group::Tests, Group::
   /// Under) and that some pass has a macro of there.
   std::set<std::string> DefinedTests;

@@ -1,13 +1,11 @@
 //===- InheritedPlacement.cpp ---------------------------------------------===//
 #include "migrate/InheritedPlacement.h"
 #include "migrate/Classify.h"
-#include "support/Tokens.h"
+#include "migrate/LexedFiles.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include <algorithm>
-#include <optional>
 #include <vector>
 
 namespace metacu {
@@ -22,53 +20,20 @@ bool inOneBlock(Placement P) {
          P == Placement::DeclaresNames;
 }
 
-/// A file's buffer and its raw tokens.
-struct Lexed {
-  llvm::StringRef Buffer;
-  std::vector<Token> Tokens;
-};
-
-/// The files whose sites inherit a placement, each lexed once however many
-/// of its sites are placed so.
-class LexedFiles {
-public:
-  explicit LexedFiles(const Facts &F) : F(F) {}
-
-  /// \p File, lexed; null if the passes kept no buffer of it.
-  const Lexed *of(llvm::StringRef File) {
-    auto [It, New] = Files.try_emplace(File);
-    if (New) {
-      // The buffer itself (lookup() would return a copy that dies here),
-      // a std::string: NUL-terminated, as lexRaw reads it.
-      auto Text = F.Buffers.find(File);
-      if (Text != F.Buffers.end())
-        It->second = Lexed{Text->second, lexRaw(Text->second)};
-    }
-    return It->second ? &*It->second : nullptr;
-  }
-
-private:
-  const Facts &F;
-  llvm::StringMap<std::optional<Lexed>> Files;
-};
-
-/// Whether the code of \p Toks from offset \p Begin (the start of a
-/// directive line) to \p End (a nested conditional's '#if') leaves no brace
-/// open: braces on directive lines aside, none closes one opened before the
-/// text and all it opens are closed. Braces that a conditional in the text
-/// opens in both of its branches count twice: such a text is not taken, as
-/// any other whose braces do not pair.
-bool leavesNoBraceOpen(llvm::ArrayRef<Token> Toks, unsigned Begin,
-                       unsigned End) {
+/// Whether the code of \p Toks (from the start of a directive line to a
+/// nested conditional's '#if') leaves no brace open: braces on directive
+/// lines aside, none closes one opened before the text and all it opens
+/// are closed. Braces that a conditional in the text opens in both of its
+/// branches count twice: such a text is not taken, as any other whose
+/// braces do not pair.
+bool leavesNoBraceOpen(llvm::ArrayRef<Token> Toks) {
   int Depth = 0;
-  auto It = llvm::partition_point(
-      Toks, [&](const Token &T) { return T.Offset < Begin; });
-  for (; It != Toks.end() && It->Offset < End; ++It) {
-    if (It->InDirective)
+  for (const Token &T : Toks) {
+    if (T.InDirective)
       continue;
-    if (It->is(clang::tok::l_brace))
+    if (T.is(clang::tok::l_brace))
       ++Depth;
-    else if (It->is(clang::tok::r_brace) && --Depth < 0)
+    else if (T.is(clang::tok::r_brace) && --Depth < 0)
       return false;
   }
   return Depth == 0;
@@ -90,7 +55,7 @@ bool inherit(Group &G, const Group &A, LexedFiles &Files) {
   size_t LineStart = L->Buffer.rfind('\n', *std::prev(After));
   LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
   if (First > L->Buffer.size() ||
-      !leavesNoBraceOpen(L->Tokens, LineStart, First))
+      !leavesNoBraceOpen(L->between(LineStart, First)))
     return false;
   // Where in the body is not looked at: of a site migrate does not
   // rewrite, only whether it sits in one is read (Classify.cpp).

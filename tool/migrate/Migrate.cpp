@@ -158,10 +158,19 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
   return llvm::join(Chain, " / ");
 }
 
+/// `#line N` and the line break \p Break: the next line is line N.
+static std::string lineDirective(unsigned N, llvm::StringRef Break) {
+  return "#line " + std::to_string(N) + Break.str();
+}
+
 /// The edits that put the 'if codegen' chain of conditional \p S (Site::
 /// ThisBuild) before it, under `#if` S.ThisBuild, each branch the passes
 /// compile written again in it, and make the conditional as written that
-/// `#if`'s `#elif` (an '#ifdef X' becomes '#elif defined(X)').
+/// `#if`'s `#elif` (an '#ifdef X' becomes '#elif defined(X)'). The lines
+/// this adds would move every line below, which asserts, `__LINE__`,
+/// `-lineinfo` and `-G` read: `#line` directives give each branch's lines
+/// in the chain, those of the conditional as written and those after the
+/// `#endif` their numbers in the original, in every build.
 static std::string guardSite(const Site &S, llvm::StringRef Text,
                              const LineTable &Lines, std::vector<Edit> &Edits) {
   std::string Indent = indentFor(Lines, S);
@@ -176,8 +185,9 @@ static std::string guardSite(const Site &S, llvm::StringRef Text,
     if (!D.TakenBy)
       continue;
     std::string Code = branchCode(S, D, Opened, Chain);
-    Out += Indent + Code + Break +
-           Text.slice(D.End, S.Directives[I + 1].Begin).str();
+    // The line of the branch's 'if codegen' is its directive's last.
+    Out += lineDirective(Lines.lineOf(D.End - 1), Break) + Indent + Code +
+           Break + Text.slice(D.End, S.Directives[I + 1].Begin).str();
     Opened = true;
   }
   Out += Indent + "}" + Break;
@@ -196,6 +206,13 @@ static std::string guardSite(const Site &S, llvm::StringRef Text,
     unsigned Keyword = Text.find("if", First.Begin);
     Edits.push_back({Keyword, Keyword + 2, "elif"});
   }
+  // Each branch of the conditional as written, which the other builds
+  // reach with the chain's lines skipped and this build's counted, and the
+  // code after the #endif, where nvcc's passes count on from the chain.
+  for (const SiteDirective &D : S.Directives)
+    if (D.End < Text.size())
+      Edits.push_back(
+          {D.End, D.End, lineDirective(Lines.lineOf(D.End), Break)});
   return llvm::join(Chain, " / ");
 }
 
@@ -288,8 +305,9 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
   }
   llvm::sort(Values);
   convertValues(Text, Values, Value, Edits);
-  // Text put at a place comes before a replacement that begins there.
-  llvm::sort(Edits, [](const Edit &A, const Edit &B) {
+  // Text put at a place comes before a replacement that begins there; of
+  // texts put at one place, in the order of their sites.
+  llvm::stable_sort(Edits, [](const Edit &A, const Edit &B) {
     return std::make_pair(A.Begin, A.End) < std::make_pair(B.Begin, B.End);
   });
   // A dropped branch takes the conditionals nested in it along.

@@ -146,12 +146,6 @@ public:
                     SourceRange Range, const MacroArgs *Args) override {
     noteUse(Name.getIdentifierInfo(), /*IsValue=*/true, Range,
             Range.getBegin());
-    // Clang calls this for its built-in macros too, where it expands them.
-    if (Name.getIdentifierInfo()->getName() == "__LINE__")
-      if (std::optional<FileKey> K = key(Range.getBegin())) {
-        unsigned &End = F.LineUsesEnd[K->first];
-        End = std::max(End, K->second + 1);
-      }
     for (unsigned A = 0; Args && A < Args->getNumMacroArguments(); ++A)
       for (const clang::Token *T = Args->getUnexpArgument(A);
            T->isNot(tok::eof); ++T)

@@ -63,7 +63,8 @@ protected:
   Site classify(const Group &G, bool InMainFile = true,
                 const Site *Parent = nullptr) {
     F.makeLineTables();
-    return classifyConditional(G, F, InMainFile, Parent);
+    LexedFiles Files(F);
+    return classifyConditional(G, F, Files, InMainFile, Parent);
   }
 
   Facts F;
@@ -550,21 +551,6 @@ TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureStaysWhereItMust) {
                                  "'_MSC_VER' is a macro here"))
       << S.Reason;
   EXPECT_EQ(S.ThisBuild, "");
-  // __LINE__ below: the lines must not move.
-  F.DefinedTests.clear();
-  F.LineUsesEnd["k.cu"] = std::string(MsvcFirst).rfind('}') + 1;
-  S = classify(Mixed());
-  EXPECT_EQ(S.Category, SiteCategory::NotConvertible);
-  EXPECT_TRUE(contains(S.Reason, "together, and __LINE__ is expanded below "
-                                 "it (line 9): the 'if codegen' chain for "
-                                 "this build beside it would move the lines "
-                                 "below"))
-      << S.Reason;
-  for (const SiteDirective &D : S.Directives)
-    EXPECT_EQ(D.Codegen, "");
-  // __LINE__ above it only: nothing below moves that it reads.
-  F.LineUsesEnd["k.cu"] = 3;
-  EXPECT_EQ(classify(Mixed()).Category, SiteCategory::Statement);
 }
 
 TEST_F(ClassifyTest, ATestOfAnotherNameAndTheArchitectureKeepsItsDirectives) {

@@ -378,21 +378,28 @@ TEST(MigrateTest, AChainForThisBuildComesFirstTheConditionalAsWrittenAfter) {
   S.ThisBuild = "!defined(AMD_MFMA) && !defined(GGML_USE_HIP)";
   Migration M = migrate("f.cu", Text, {S});
   // The branch no pass compiles stays in the conditional as written, for
-  // the other builds.
+  // the other builds. Every line of code keeps its number: each branch's
+  // in the chain and in the conditional as written, and those after it.
   EXPECT_EQ(M.Text, R"(__device__ int f(const int *p) {
 #if !defined(AMD_MFMA) && !defined(GGML_USE_HIP)
+#line 2
   using if codegen ((int)__nvvm_arch >= 75) {
   const int *q = p + 1;
+#line 6
   } else {
   const int *q = p + 3;
   }
 #elif defined(AMD_MFMA) || defined(TURING)
+#line 3
   const int *q = p + 1;
 #elif __CUDA_ARCH__ >= 300
+#line 5
   const int *q = p + 5;
 #else
+#line 7
   const int *q = p + 3;
 #endif // AMD or TURING
+#line 9
   return *q;
 }
 )");
@@ -416,12 +423,15 @@ TEST(MigrateTest, AnIfdefAfterThisBuildsChainBecomesElifDefined) {
   EXPECT_EQ(migrate("f.cu", Text, {S}).Text,
             "void f(int &x) {\n"
             "#if !defined(GGML_USE_MUSA) && !defined(GGML_USE_HIP)\n"
+            "#line 2\n"
             "  if codegen ((int)__nvvm_arch >= 80) {\n"
             "  x += 1;\n"
             "  }\n"
             "#elif !defined(GGML_USE_MUSA)\n"
+            "#line 3\n"
             "  x += 1;\n"
             "#endif\n"
+            "#line 5\n"
             "}\n");
 }
 

@@ -121,19 +121,6 @@ __device__ int f(int x) {
   EXPECT_EQ(F.TestedValues.at("TURING"), "");
 }
 
-TEST_F(PreprocessorPassTest, RecordsTheLastExpansionOfLineInEachFile) {
-  // Where a macro's body expands it, at the macro's use.
-  run(R"(#define WHERE __LINE__
-__device__ int f(int x) {
-  x += WHERE;
-  return x;
-}
-__device__ int g(int x) { return x; }
-)",
-      {0, 80});
-  EXPECT_EQ(F.LineUsesEnd.lookup(Path), F.Buffers[Path].find("WHERE;") + 1);
-}
-
 TEST_F(PreprocessorPassTest, AMacroSomePassesLackIsDerivedWhereUsedBare) {
   // No callback reports the name where no macro has it: the condition's
   // own names are compared between passes all the same.

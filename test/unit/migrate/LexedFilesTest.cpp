@@ -1,0 +1,35 @@
+//===- LexedFilesTest.cpp - Each file's raw tokens, lexed once ------------===//
+#include "migrate/LexedFiles.h"
+
+#include "gtest/gtest.h"
+
+using namespace metacu;
+
+namespace {
+
+TEST(LexedFilesTest, TokensBetweenTwoOffsetsAreThoseThatBeginThere) {
+  Facts F;
+  F.Buffers["k.cu"] = "int a;\n#if X\nint b;\n#endif\n";
+  LexedFiles Files(F);
+  const Lexed *K = Files.of("k.cu");
+  ASSERT_NE(K, nullptr);
+  llvm::StringRef Text = F.Buffers["k.cu"];
+  unsigned Begin = Text.find("int b"), End = Text.find("#endif");
+  llvm::ArrayRef<Token> Branch = K->between(Begin, End);
+  ASSERT_EQ(Branch.size(), 3u);
+  EXPECT_EQ(Branch.front().Offset, Begin);
+  EXPECT_TRUE(Branch[1].isIdent("b"));
+  EXPECT_TRUE(K->between(End, End).empty());
+  // The directive's tokens say they are on one.
+  EXPECT_TRUE(K->between(Text.find("#if"), Begin).front().InDirective);
+}
+
+TEST(LexedFilesTest, AFileIsLexedOnceAndOneWithoutBufferIsNone) {
+  Facts F;
+  F.Buffers["k.cu"] = "int a;\n";
+  LexedFiles Files(F);
+  EXPECT_EQ(Files.of("k.cu"), Files.of("k.cu"));
+  EXPECT_EQ(Files.of("h.cuh"), nullptr);
+}
+
+} // namespace
