@@ -774,13 +774,30 @@ class Run:
                   and self.owner[b] != g and waiting[b] > GPU_DEPTH]
         return max(others, key=lambda b: waiting[b], default=None)
 
+    def result_of(self, fut, g):
+        """The result of ``fut``, a task done on GPU worker ``g``, or None
+        if it went with ``g``: a result stays on the worker that made it
+        until gathered, and Dask, failing to gather it from a lost worker,
+        runs the task again, which its restriction to that worker keeps
+        from ever running (without a limit, this process would wait for it
+        forever)."""
+        while True:
+            try:
+                return fut.result(timeout=1)
+            except (TimeoutError, asyncio.TimeoutError):
+                if g not in self.workers()[1]:
+                    fut.cancel()
+                    return None
+
     def started(self, fut, g):
         self.starting[g].discard(fut)
         if fut.status == "error":
             # Its shards start the harness themselves, wherever they go.
             return
-        self.counts["harnesses"] += fut.result()["harnesses"]
-        self.counts["ahead"] += fut.result()["harnesses"]
+        res = self.result_of(fut, g)
+        if res is not None:
+            self.counts["harnesses"] += res["harnesses"]
+            self.counts["ahead"] += res["harnesses"]
 
     def timed(self, fut, item):
         self.queued[item["worker"]].discard(fut)
@@ -791,7 +808,11 @@ class Run:
                 self.abort(str(e)[len("run.py: "):])
             self.again(item, "the GPU worker's task failed: %r" % e)
             return
-        res = fut.result()
+        res = self.result_of(fut, item["worker"])
+        if res is None:
+            self.again(item, "its GPU worker %s was lost with the shard's results" %
+                       item["worker"])
+            return
         self.drain()
         for rec in res["results"]:
             self.record(rec)

@@ -5,7 +5,8 @@
 # a GPU worker as scattered data when it is dealt them, its harness once.
 #   deal.py BUNDLE   (a bundle of at least two batches of six candidates)
 # Prints one line per step: what each worker was given, the batches'
-# owners, and the data scattered to each worker.
+# owners, and the data scattered to each worker; last, what becomes of a
+# shard whose results were lost with its GPU worker.
 import argparse
 import collections
 import importlib.util
@@ -26,6 +27,7 @@ class Client:
     def __init__(self):
         self.tasks = collections.defaultdict(list)
         self.scattered = collections.Counter()
+        self.alive = ["g0", "g1"]
 
     def submit(self, fn, *args, workers=None, **kw):
         if fn.__name__ == "start_task":
@@ -37,6 +39,26 @@ class Client:
     def scatter(self, data, workers=None, hash=True):
         self.scattered[workers[0]] += len(data)
         return [object() for _ in data]
+
+    def scheduler_info(self, n_workers=-1):
+        return {"workers": {g: {"resources": {"GPU": 1}} for g in self.alive}}
+
+
+class LostResult:
+    """A shard's task that ended on a GPU worker lost before its result was
+    gathered: Dask runs it again, restricted to the lost worker, so a wait
+    without a limit never ends."""
+
+    status = "finished"
+    cancelled = False
+
+    def result(self, timeout=None):
+        if timeout is None:
+            raise AssertionError("waited without a limit for a result lost with its worker")
+        raise TimeoutError
+
+    def cancel(self):
+        self.cancelled = True
 
 
 def main():
@@ -89,6 +111,14 @@ def main():
         r.queued.clear()
         r.deal()
         say(step)
+    # g1 timed batch 1's last shard and was lost before its results were
+    # gathered: the shard waits for another GPU worker.
+    client.alive = ["g0"]
+    lost, item = LostResult(), dict(shard(b1, 5), worker="g1")
+    r.ready = []
+    r.timed(lost, item)
+    print("results lost with g1: cancelled %s; waiting %s" % (
+        lost.cancelled, ", ".join(it["name"] for it in r.ready)))
 
 if __name__ == "__main__":
     sys.exit(main())
