@@ -130,6 +130,9 @@ OpCounts countOne(const Instruction &I) {
   ++K.Instructions;
   if (Op == "bra" || Op == "brx") {
     ++K.Branches;
+  } else if ((Op == "bar" || Op == "barrier") &&
+             !(I.Parts.size() > 1 && I.Parts[1] == "warp")) {
+    ++K.Barriers;
   } else if (Op == "cp" && I.Parts.size() > 1 && I.Parts[1] == "async") {
     countAsyncCopy(I, K);
   } else if (Op == "ld" || Op == "ldu" || Op == "st" || Op == "atom" ||
@@ -595,6 +598,7 @@ static OpCounts since(const OpCounts &Now, const OpCounts &Then) {
     D.FpInstructions[T] = Now.FpInstructions[T] - Then.FpInstructions[T];
   }
   D.Branches = Now.Branches - Then.Branches;
+  D.Barriers = Now.Barriers - Then.Barriers;
   D.GlobalAtomics = Now.GlobalAtomics - Then.GlobalAtomics;
   D.Instructions = Now.Instructions - Then.Instructions;
   return D;
@@ -903,6 +907,7 @@ OpCounts &OpCounts::operator+=(const OpCounts &O) {
     FpInstructions[T] += O.FpInstructions[T];
   }
   Branches += O.Branches;
+  Barriers += O.Barriers;
   GlobalAtomics += O.GlobalAtomics;
   Instructions += O.Instructions;
   return *this;
@@ -969,6 +974,7 @@ OpCounts without(OpCounts A, const OpCounts &B) {
     A.FpInstructions[T] -= B.FpInstructions[T];
   }
   A.Branches -= B.Branches;
+  A.Barriers -= B.Barriers;
   A.GlobalAtomics -= B.GlobalAtomics;
   A.Instructions -= B.Instructions;
   return A;

@@ -71,6 +71,9 @@ struct OpCounts {
   /// Instructions on the FP pipes by FpType (an fma is one).
   unsigned FpInstructions[3] = {};
   unsigned Branches = 0;
+  /// Barriers (bar.sync, barrier.sync and their kin): where a loop's body
+  /// has one, its warps wait for each other once a pass (Model).
+  unsigned Barriers = 0;
   /// Of the global stores, the atomics (atom, red): each a store of its
   /// bytes, and where its address is known (KernelCounts::
   /// GlobalAtomicAccesses) an update that waits for the others to its line.

@@ -126,6 +126,41 @@ TEST(ModelTest, WarpsWithoutABarrierOverlapTheirOwnPhases) {
   EXPECT_GT(TimeSynced, 1.02 * TimeFree);
 }
 
+TEST(ModelTest, AGridStrideLoopWithoutABarrierLetsItsWarpsDrift) {
+  // One block of 1,024 threads an SM whose kernel has a barrier: a loop of
+  // 64 passes, each loading 16 bytes a thread and computing on them. With
+  // the barrier in the loop the block waits as one unit every pass; with
+  // it only before and after the loop (histogram's grid-stride loop between
+  // clearing its bins and adding them up) the warps make their passes each
+  // on its own and overlap one another's loads and arithmetic, as without
+  // a barrier at all (docs/report.md, "Grid-stride loops, lanes that share
+  // a range, overlapping windows").
+  auto Time = [](bool Barrier, bool InTheLoop) {
+    KernelCounts C;
+    C.HasLoop = true;
+    TripCount T = countingTo(C.Values, constantNode(C.Values, 64));
+    OpCounts Body;
+    Body.GlobalLoads.add(16);
+    Body.SharedStores.add(4);
+    Body.Instructions = 200;
+    Body.Barriers = InTheLoop;
+    C += Body;
+    C.Loops.push_back({"$L__BB0_1", Body, T, std::nullopt});
+    const ArchLimits &L = *archLimits(90);
+    LaunchConfig Launch;
+    Launch.Block = {1024, 1, 1};
+    Launch.Grid = Dim3{132, 1, 1};
+    KernelResources R;
+    R.Registers = 64;
+    R.Barriers = Barrier;
+    Occupancy O = computeOccupancy(L, {64, 0, 0, std::nullopt}, Launch);
+    EXPECT_EQ(O.BlocksPerSM, 1u);
+    return predict(C, R, O, L, Launch).TimeUs;
+  };
+  EXPECT_DOUBLE_EQ(Time(true, false), Time(false, false));
+  EXPECT_GT(Time(true, true), 1.1 * Time(true, false));
+}
+
 TEST(ModelTest, ABlockThatWaitsStoresAfterItsLoads) {
   // Two blocks of 1024 threads an SM, 8 bytes loaded and 8 stored a
   // thread: 16 KiB of loads in flight, latency-bound. Warps that go on

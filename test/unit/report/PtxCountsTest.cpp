@@ -656,6 +656,34 @@ $L__BB0_1:
   EXPECT_EQ(passes(Down, 0, 0, 32), 8u);
 }
 
+TEST(PtxCountsTest, ALoopsBarriersAreCounted) {
+  // A k loop with __syncthreads() in its body, after a grid-stride loop
+  // with none but a __syncwarp() (bar.warp.sync: a warp's own), and a
+  // barrier after both: each loop's body holds its own.
+  const KernelCounts K = entryWith(R"(
+	mov.u32 	%r1, 0;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd1];
+	bar.warp.sync 	-1;
+	add.s32 	%r1, %r1, 32;
+	setp.lt.u32 	%p1, %r1, 4096;
+	@%p1 bra 	$L__BB0_1;
+	mov.u32 	%r2, 0;
+$L__BB0_2:
+	bar.sync 	0;
+	ld.shared.f32 	%f2, [%r5];
+	barrier.sync.aligned 	0;
+	add.s32 	%r2, %r2, 32;
+	setp.lt.u32 	%p2, %r2, 4096;
+	@%p2 bra 	$L__BB0_2;
+	bar.sync 	0;
+)");
+  ASSERT_EQ(K.Loops.size(), 2u);
+  EXPECT_EQ(K.Loops[0].Body.Barriers, 0u);
+  EXPECT_EQ(K.Loops[1].Body.Barriers, 2u);
+  EXPECT_EQ(K.Barriers, 3u);
+}
+
 TEST(PtxCountsTest, ATripCountFromTheLaunchAndTheParameters) {
   // A grid-stride loop over n / 4 float4s: i = blockIdx.x * 256 +
   // threadIdx.x, stepping by gridDim.x * 256 while i < n / 4, n the made-up
