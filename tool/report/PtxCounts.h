@@ -150,6 +150,13 @@ struct Loop {
   /// the step added once a pass (a node), so that a pass's addresses can
   /// be worked out from the first's.
   std::vector<std::pair<unsigned, unsigned>> Inductions;
+  /// Where Trip is none: the lanes that walk the loop's range together, as
+  /// its address registers' steps show (a pointer stepped by S times the
+  /// bytes a pass loads through it: the other S - 1 lanes read the words
+  /// between), 1 where they show none. The body then counts once for
+  /// those lanes together, 1 / Lanes a thread: what the range holds is
+  /// unknown, but not that they split it.
+  double Lanes = 1;
 };
 
 /// The passes a loop's body makes for the values \p Values (a thread's,

@@ -853,6 +853,54 @@ $L__BB0_3:
   EXPECT_FALSE(K.Loops[2].Trip);
 }
 
+TEST(PtxCountsTest, LanesThatShareARangeOfUnknownLength) {
+  // The vector CSR kernel's loop over a row's nonzeros, 32 lanes a row, as
+  // nvcc writes it: the limit is loaded (no trip count), but the column
+  // and value pointers step by 128 bytes past the 4 each pass loads: 32
+  // lanes walk the range together. Its four-times unrolled copy loads 16
+  // bytes a pass through each and steps by 512: 32 again. One lane a row
+  // steps by what it loads: 1.
+  const KernelCounts K = entryWith(R"(
+$L__BB0_4:
+	ld.global.nc.u32 	%r26, [%rd41];
+	mul.wide.s32 	%rd25, %r26, 4;
+	add.s64 	%rd26, %rd1, %rd25;
+	ld.global.nc.f32 	%f14, [%rd26];
+	ld.global.nc.f32 	%f15, [%rd40];
+	fma.rn.f32 	%f41, %f15, %f14, %f41;
+	add.s32 	%r50, %r50, 32;
+	add.s64 	%rd41, %rd41, 128;
+	add.s64 	%rd40, %rd40, 128;
+	setp.lt.s32 	%p4, %r50, %r5;
+	@%p4 bra 	$L__BB0_4;
+$L__BB0_7:
+	ld.global.nc.u32 	%r27, [%rd42+-256];
+	ld.global.nc.f32 	%f17, [%rd43+-256];
+	ld.global.nc.u32 	%r28, [%rd42+-128];
+	ld.global.nc.f32 	%f20, [%rd43+-128];
+	ld.global.nc.u32 	%r29, [%rd42];
+	ld.global.nc.f32 	%f23, [%rd43];
+	ld.global.nc.u32 	%r30, [%rd42+128];
+	ld.global.nc.f32 	%f26, [%rd43+128];
+	add.s64 	%rd43, %rd43, 512;
+	add.s64 	%rd42, %rd42, 512;
+	add.s32 	%r50, %r50, 128;
+	setp.lt.s32 	%p6, %r50, %r5;
+	@%p6 bra 	$L__BB0_7;
+$L__BB0_9:
+	ld.global.nc.f32 	%f30, [%rd44];
+	add.s64 	%rd44, %rd44, 4;
+	add.s32 	%r51, %r51, 1;
+	setp.lt.s32 	%p7, %r51, %r5;
+	@%p7 bra 	$L__BB0_9;
+)");
+  ASSERT_EQ(K.Loops.size(), 3u);
+  EXPECT_FALSE(K.Loops[0].Trip);
+  EXPECT_DOUBLE_EQ(K.Loops[0].Lanes, 32);
+  EXPECT_DOUBLE_EQ(K.Loops[1].Lanes, 32);
+  EXPECT_DOUBLE_EQ(K.Loops[2].Lanes, 1);
+}
+
 TEST(PtxCountsTest, TruncatedPtxIsAnError) {
   auto Kernels = countPtx(".visible .entry k(\n)\n{\n\tret;\n");
   ASSERT_FALSE(bool(Kernels));
