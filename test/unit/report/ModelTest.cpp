@@ -34,9 +34,11 @@ struct Modelled {
   Occupancy O;
 };
 
+// C at Threads a block and Grid blocks (an assumed wave without), Regs
+// registers a thread, with Barriers barriers.
 Modelled run(const KernelCounts &C, unsigned CC, unsigned Threads,
              unsigned Regs, std::optional<uint64_t> Grid,
-             uint64_t StaticSmem = 0) {
+             uint64_t StaticSmem = 0, unsigned Barriers = 0) {
   const ArchLimits &L = *archLimits(CC);
   LaunchConfig Launch;
   Launch.Block = {Threads, 1, 1};
@@ -45,6 +47,7 @@ Modelled run(const KernelCounts &C, unsigned CC, unsigned Threads,
   KernelResources R;
   R.Registers = Regs;
   R.StaticSharedBytes = StaticSmem;
+  R.Barriers = Barriers;
   Occupancy O =
       computeOccupancy(L, {Regs, StaticSmem, 0, std::nullopt}, Launch);
   return {predict(C, R, O, L, Launch), O};
@@ -112,18 +115,10 @@ TEST(ModelTest, WarpsWithoutABarrierOverlapTheirOwnPhases) {
   // same counts take longer with the barrier.
   KernelCounts C = axpy(4);
   C.Instructions = 400;
-  const ArchLimits &L = *archLimits(90);
-  LaunchConfig Launch;
-  Launch.Block = {1024, 1, 1};
-  Launch.Grid = Dim3{2 * 132 * 20, 1, 1};
-  KernelResources Free, Synced;
-  Free.Registers = Synced.Registers = 32;
-  Synced.Barriers = 1;
-  Occupancy O = computeOccupancy(L, {32, 0, 0, std::nullopt}, Launch);
-  ASSERT_EQ(O.BlocksPerSM, 2u);
-  double TimeFree = predict(C, Free, O, L, Launch).TimeUs;
-  double TimeSynced = predict(C, Synced, O, L, Launch).TimeUs;
-  EXPECT_GT(TimeSynced, 1.02 * TimeFree);
+  Modelled Free = run(C, 90, 1024, 32, 2 * 132 * 20);
+  ASSERT_EQ(Free.O.BlocksPerSM, 2u);
+  Modelled Synced = run(C, 90, 1024, 32, 2 * 132 * 20, 0, 1);
+  EXPECT_GT(Synced.P.TimeUs, 1.02 * Free.P.TimeUs);
 }
 
 TEST(ModelTest, AGridStrideLoopWithoutABarrierLetsItsWarpsDrift) {
@@ -146,16 +141,9 @@ TEST(ModelTest, AGridStrideLoopWithoutABarrierLetsItsWarpsDrift) {
     Body.Barriers = InTheLoop;
     C += Body;
     C.Loops.push_back({"$L__BB0_1", Body, T, std::nullopt});
-    const ArchLimits &L = *archLimits(90);
-    LaunchConfig Launch;
-    Launch.Block = {1024, 1, 1};
-    Launch.Grid = Dim3{132, 1, 1};
-    KernelResources R;
-    R.Registers = 64;
-    R.Barriers = Barrier;
-    Occupancy O = computeOccupancy(L, {64, 0, 0, std::nullopt}, Launch);
-    EXPECT_EQ(O.BlocksPerSM, 1u);
-    return predict(C, R, O, L, Launch).TimeUs;
+    Modelled M = run(C, 90, 1024, 64, 132, 0, Barrier);
+    EXPECT_EQ(M.O.BlocksPerSM, 1u);
+    return M.P.TimeUs;
   };
   EXPECT_DOUBLE_EQ(Time(true, false), Time(false, false));
   EXPECT_GT(Time(true, true), 1.1 * Time(true, false));
@@ -173,15 +161,7 @@ TEST(ModelTest, ABlockThatWaitsStoresAfterItsLoads) {
     C.GlobalLoads = {2, 8};
     C.GlobalStores = {Stores ? 2u : 0u, Stores ? 8u : 0u};
     C.Instructions = 16;
-    const ArchLimits &L = *archLimits(90);
-    LaunchConfig Launch;
-    Launch.Block = {1024, 1, 1};
-    Launch.Grid = Dim3{2 * 132 * 50, 1, 1};
-    KernelResources R;
-    R.Registers = 32;
-    R.Barriers = Barrier;
-    Occupancy O = computeOccupancy(L, {32, 0, 0, std::nullopt}, Launch);
-    return predict(C, R, O, L, Launch).TimeUs;
+    return run(C, 90, 1024, 32, 2 * 132 * 50, 0, Barrier).P.TimeUs;
   };
   EXPECT_LT(Time(false, true), 1.05 * Time(false, false));
   EXPECT_GT(Time(true, true), 1.3 * Time(true, false));
