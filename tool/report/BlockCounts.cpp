@@ -701,7 +701,8 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
     if (Rounds > B.LoadRounds) {
       B.LoadRounds = Rounds;
       B.LoadRoundsStore = C.Loops[L].Body.GlobalStores.Instructions > 0;
-      B.LoadRoundsBarrier = C.Loops[L].Body.Barriers > 0;
+      B.LoadRoundsApart =
+          C.Loops[L].GridStride && C.Loops[L].Body.Barriers == 0;
     }
   }
   // A body counted once already runs Passes times: the rest, less what

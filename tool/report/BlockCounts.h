@@ -94,11 +94,11 @@ struct BlockCounts {
   /// Whether the loop whose passes LoadRounds counts also stores to global
   /// memory: each pass then loads, computes and stores in turn.
   bool LoadRoundsStore = false;
-  /// Whether that loop has a barrier: without one the block's warps make
-  /// their passes each on its own, whatever barriers stand before or after
-  /// the loop (a grid-stride loop between a block's setup and its
-  /// reduction).
-  bool LoadRoundsBarrier = false;
+  /// Whether that loop is a grid-stride loop (Loop::GridStride) with no
+  /// barrier in it: the block's warps then make its passes each on its
+  /// own, whatever barriers stand before or after it (a grid-stride loop
+  /// between a block's setup and its reduction).
+  bool LoadRoundsApart = false;
   /// The known global atomics (KernelCounts::GlobalAtomicAccesses) of a
   /// block in the middle of the grid, where every block of the grid updates
   /// the same addresses (none depends on %ctaid: a grid-wide sum, a

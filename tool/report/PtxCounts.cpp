@@ -648,6 +648,8 @@ void EntryReader::branch(llvm::StringRef Target,
       New.Trip = trip(New, Predicate, Negated);
     if (!New.Trip)
       New.Lanes = lanesSharing(At);
+    else
+      New.GridStride = origin(New.Trip->Step) & Launch;
     if (New.Trip && llvm::is_contained(Settling, New.Trip->Init))
       New.Trip->Settles = true;
     K.Loops.push_back(std::move(New));

@@ -157,6 +157,9 @@ struct Loop {
   /// those lanes together, 1 / Lanes a thread: what the range holds is
   /// unknown, but not that they split it.
   double Lanes = 1;
+  /// Its step reads the launch (%nctaid, a parameter): a grid-stride loop,
+  /// each block's share of the whole grid's work.
+  bool GridStride = false;
 };
 
 /// The passes a loop's body makes for the values \p Values (a thread's,

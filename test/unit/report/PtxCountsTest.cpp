@@ -682,6 +682,7 @@ $L__BB0_2:
   EXPECT_EQ(K.Loops[0].Body.Barriers, 0u);
   EXPECT_EQ(K.Loops[1].Body.Barriers, 2u);
   EXPECT_EQ(K.Barriers, 3u);
+  EXPECT_FALSE(K.Loops[0].GridStride);
 }
 
 TEST(PtxCountsTest, ATripCountFromTheLaunchAndTheParameters) {
@@ -706,6 +707,8 @@ $L__BB0_2:
 	@%p2 bra 	$L__BB0_2;
 )");
   ASSERT_EQ(K.Loops.size(), 1u);
+  // Its step reads the launch: a grid-stride loop.
+  EXPECT_TRUE(K.Loops[0].GridStride);
   uint64_t N4 = paramValue(0, 32) / 4;
   BlockPlace Place;
   Place.Grid[0] = 4;
