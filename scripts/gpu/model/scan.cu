@@ -9,7 +9,8 @@
 // loop pass (#pragma unroll), whose loads nvcc may issue together where no
 // barrier stands between them. Held out from the model of `metacu report`:
 // its predictions were committed before it was measured on the GPU
-// (docs/report.md, "Held out and measured first: scan").
+// (docs/report.md, "Grid-stride loops, lanes that share a range,
+// overlapping windows").
 #include <cmath>
 #include <vector>
 
