@@ -653,7 +653,7 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   // first, so outer ones are worked out first from the end).
   std::vector<double> Passes(C.Loops.size(), 1);
   for (size_t L = C.Loops.size(); L-- > 0;)
-    Passes[L] = B.LoopTrips[L].value_or(1) *
+    Passes[L] = B.LoopTrips[L].value_or(1 / C.Loops[L].Lanes) *
                 (C.Loops[L].Parent ? Passes[*C.Loops[L].Parent] : 1);
   std::vector<std::optional<OuterShare>> Outer(C.Loops.size());
   std::vector<double> Reloaded(C.Loops.size(), 0);
@@ -701,6 +701,8 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
     if (Rounds > B.LoadRounds) {
       B.LoadRounds = Rounds;
       B.LoadRoundsStore = C.Loops[L].Body.GlobalStores.Instructions > 0;
+      B.LoadRoundsApart =
+          C.Loops[L].GridStride && C.Loops[L].Body.Barriers == 0;
     }
   }
   // A body counted once already runs Passes times: the rest, less what

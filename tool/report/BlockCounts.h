@@ -14,7 +14,7 @@
 // started before (what L2 then serves). A loop's body counts once per
 // pass: its trip count (PtxCounts' TripCount) is evaluated for every thread
 // of a block in the grid's middle; a loop whose count the PTX does not give
-// counts once.
+// counts once, or once for the lanes that share its range (Loop::Lanes).
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_REPORT_BLOCKCOUNTS_H
@@ -79,7 +79,8 @@ struct BlockCounts {
   /// The passes of each loop's body (KernelCounts::Loops, nested loops'
   /// passes per pass of the enclosing one): per warp the most any of its
   /// threads makes, averaged over the block's warps. None where the PTX or
-  /// the values do not give it: that loop's body counts once.
+  /// the values do not give it: that loop's body counts once (for the
+  /// Loop::Lanes lanes that share its range together).
   std::vector<std::optional<double>> LoopTrips;
   /// How many times in a row a thread waits for its global loads: the
   /// passes of the loop that loads (nested loops' passes multiplied), 1
@@ -94,6 +95,11 @@ struct BlockCounts {
   /// Whether the loop whose passes LoadRounds counts also stores to global
   /// memory: each pass then loads, computes and stores in turn.
   bool LoadRoundsStore = false;
+  /// Whether that loop is a grid-stride loop (Loop::GridStride) with no
+  /// barrier in it: the block's warps then make its passes each on its
+  /// own, whatever barriers stand before or after it (a grid-stride loop
+  /// between a block's setup and its reduction).
+  bool LoadRoundsApart = false;
   /// The known global atomics (KernelCounts::GlobalAtomicAccesses) of a
   /// block in the middle of the grid, where every block of the grid updates
   /// the same addresses (none depends on %ctaid: a grid-wide sum, a

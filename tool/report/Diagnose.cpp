@@ -179,11 +179,15 @@ std::vector<std::string> diagnose(const KernelReport &R) {
         Res.StackBytes, whereAt(R)));
   // A loop is counted once per pass where its trip count is known, once
   // where it is not, and says so.
-  llvm::SmallVector<std::string, 2> Uncounted, MadeUp;
+  // Lanes that walk an unknown range together share its one count.
+  llvm::SmallVector<std::string, 2> Uncounted, MadeUp, Shared;
   for (size_t L = 0; L < R.Counts.Loops.size(); ++L) {
     const Loop &Lp = R.Counts.Loops[L];
     bool Known =
         R.Model ? R.Model->LoopTrips[L].has_value() : Lp.Trip.has_value();
+    if (!Known && Lp.Lanes > 1)
+      Shared.push_back(
+          llvm::formatv("{0}: {1}", Lp.Label, unsigned(Lp.Lanes + 0.5)));
     if (!Known)
       Uncounted.push_back(Lp.Label);
     else if (readsMadeUpParameter(
@@ -198,6 +202,12 @@ std::vector<std::string> diagnose(const KernelReport &R) {
         "once, the predicted time a lower bound",
         Uncounted.size() == 1 ? "a loop" : "loops",
         llvm::join(Uncounted, ", ")));
+  if (!Shared.empty())
+    D.push_back(llvm::formatv(
+        "lanes walk the range of {0} together ({1} lanes), its pointers "
+        "stepped past what a pass loads: its body counted once for them "
+        "together",
+        Shared.size() == 1 ? "a loop" : "loops", llvm::join(Shared, ", ")));
   if (!MadeUp.empty())
     D.push_back(llvm::formatv(
         "the trip count of {0} ({1}) reads the kernel's parameters, whose "

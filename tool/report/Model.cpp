@@ -71,7 +71,8 @@ struct BlockCost {
   // Whether that loop stores too (BlockCounts::LoadRoundsStore).
   bool LoadRoundsStore;
   // What waits for its own loads: the block when the kernel has a barrier
-  // (its warps leave it together), otherwise each warp on its own.
+  // (its warps leave it together) where they wait, otherwise each warp on
+  // its own.
   double WaitingUnits;
   // Cycles L2 takes for the atomics that every block sends to the same
   // words, one block's share, and whether they come after the block's
@@ -193,7 +194,17 @@ BlockCost blockCost(const BlockCounts &K, const KernelResources &R,
   // L1 no longer holds it.
   B.LoadRounds = K.LoadRounds + K.RereadRounds * MissedShare;
   B.LoadRoundsStore = K.LoadRoundsStore;
-  B.WaitingUnits = R.Barriers ? 1 : K.Warps;
+  // A grid-stride loop that loads with no barrier in it lets the warps
+  // drift apart over its passes, barriers before and after it
+  // notwithstanding: histogram's loop between clearing its bins and adding
+  // them up, where one block of 1,024 threads an SM measured 1.3 times
+  // faster than the block waiting as one unit. A loop over a row or a tile
+  // between a block's barriers (softmax's, batched_mm's) keeps the block in
+  // step: taken apart, they were predicted 10-30% faster where they
+  // measure slower (docs/report.md, "Grid-stride loops, lanes that share a
+  // range, overlapping windows").
+  bool WarpsOnTheirOwn = !R.Barriers || (K.LoadRounds > 1 && K.LoadRoundsApart);
+  B.WaitingUnits = WarpsOnTheirOwn ? K.Warps : 1;
   // L2 applies the updates of one address one after another, and those of
   // the lines at the rate their number allows (DeviceParams): the slower of
   // the two.

@@ -130,6 +130,9 @@ OpCounts countOne(const Instruction &I) {
   ++K.Instructions;
   if (Op == "bra" || Op == "brx") {
     ++K.Branches;
+  } else if ((Op == "bar" || Op == "barrier") &&
+             !(I.Parts.size() > 1 && I.Parts[1] == "warp")) {
+    ++K.Barriers;
   } else if (Op == "cp" && I.Parts.size() > 1 && I.Parts[1] == "async") {
     countAsyncCopy(I, K);
   } else if (Op == "ld" || Op == "ldu" || Op == "st" || Op == "atom" ||
@@ -181,7 +184,7 @@ private:
     llvm::StringMap<unsigned> Known;
     OpCounts Counts;
     size_t SharedAccesses, GlobalLoadAccesses, GlobalStoreAccesses,
-        GlobalAtomicAccesses, Loops;
+        GlobalAtomicAccesses, Loops, Steps, LoadBases;
   };
   // A setp's comparison, kept whatever its operands read (a guard may not
   // read the launch, a loop's limit may).
@@ -243,6 +246,13 @@ private:
   // The previous instruction was an unconditional forward branch there: the
   // end of an if's then-part, before its else-part.
   std::optional<std::string> JumpedTo;
+  // Registers stepped in place by a constant (`add.s64 %rd41, %rd41, 128`)
+  // and the global loads' address registers with their bytes, in order,
+  // whatever the registers hold: a loop whose trip count is unknown reads
+  // from them how many lanes share its range (lanesSharing).
+  std::vector<std::pair<std::string, int64_t>> Steps;
+  std::vector<std::pair<std::string, uint64_t>> LoadBases;
+  double lanesSharing(const LabelState &At) const;
 };
 
 void EntryReader::label(llvm::StringRef Name) {
@@ -252,7 +262,9 @@ void EntryReader::label(llvm::StringRef Name) {
                   K.GlobalLoadAccesses.size(),
                   K.GlobalStoreAccesses.size(),
                   K.GlobalAtomicAccesses.size(),
-                  K.Loops.size()};
+                  K.Loops.size(),
+                  Steps.size(),
+                  LoadBases.size()};
   // An if-then ends here; with an else-part, the then-part ended with a
   // jump over it, which runs where the if's condition did not hold.
   std::optional<GuardLiteral> Closed;
@@ -595,6 +607,7 @@ static OpCounts since(const OpCounts &Now, const OpCounts &Then) {
     D.FpInstructions[T] = Now.FpInstructions[T] - Then.FpInstructions[T];
   }
   D.Branches = Now.Branches - Then.Branches;
+  D.Barriers = Now.Barriers - Then.Barriers;
   D.GlobalAtomics = Now.GlobalAtomics - Then.GlobalAtomics;
   D.Instructions = Now.Instructions - Then.Instructions;
   return D;
@@ -633,6 +646,10 @@ void EntryReader::branch(llvm::StringRef Target,
     llvm::sort(New.Inductions);
     if (!Predicate.empty())
       New.Trip = trip(New, Predicate, Negated);
+    if (!New.Trip)
+      New.Lanes = lanesSharing(At);
+    else
+      New.GridStride = origin(New.Trip->Step) & Launch;
     if (New.Trip && llvm::is_contained(Settling, New.Trip->Init))
       New.Trip->Settles = true;
     K.Loops.push_back(std::move(New));
@@ -743,6 +760,31 @@ void EntryReader::count(const Instruction &I, std::optional<GuardLiteral> Own,
   It->Counts += One;
 }
 
+// A loop whose trip count is unknown (a range read from memory: a CSR row's
+// nonzeros) may still show how many lanes walk its range together: a
+// pointer stepped past words the thread does not read. A body that loads
+// w bytes a pass through a register stepped by s bytes leaves s / w of
+// them to the other lanes (the vector CSR kernel's 32 lanes a row: 4 bytes
+// a pass, a step of 128; nvcc's four-times unrolled copy: 16 and 512). The
+// fewest over its stepped address registers; 1 where none.
+double EntryReader::lanesSharing(const LabelState &At) const {
+  llvm::StringMap<int64_t> Step;
+  for (size_t I = At.Steps; I < Steps.size(); ++I)
+    Step[Steps[I].first] += Steps[I].second;
+  llvm::StringMap<uint64_t> Loaded;
+  for (size_t I = At.LoadBases; I < LoadBases.size(); ++I)
+    Loaded[LoadBases[I].first] += LoadBases[I].second;
+  double Lanes = 0;
+  for (const auto &[Register, Bytes] : Loaded) {
+    auto S = Step.find(Register);
+    if (S == Step.end() || Bytes == 0)
+      continue;
+    double Share = std::max(1.0, double(std::abs(S->second)) / double(Bytes));
+    Lanes = Lanes == 0 ? Share : std::min(Lanes, Share);
+  }
+  return std::max(1.0, Lanes);
+}
+
 void EntryReader::instruction(llvm::StringRef Text) {
   // "@%p1 st..." or "@!%p1 st...": the predicate guards this instruction.
   llvm::StringRef Guard;
@@ -777,6 +819,18 @@ void EntryReader::instruction(llvm::StringRef Text) {
     forget(firstOperand(I.Operands));
   else if (!Jump)
     track(I, Ops);
+
+  int64_t Constant;
+  if (Guard.empty() && Op == "add" && Ops.size() == 3 && Ops[0] == Ops[1] &&
+      !Ops[2].getAsInteger(0, Constant))
+    Steps.push_back({Ops[0].str(), Constant});
+  if ((Op == "ld" || Op == "ldu") && !I.has("param") && !I.has("const") &&
+      !I.hasPrefix("shared") && !I.has("local") && !Ops.empty()) {
+    llvm::StringRef Address = Ops.back().trim("[] ");
+    LoadBases.push_back(
+        {Address.take_until([](char C) { return C == '+'; }).trim().str(),
+         accessBytes(I)});
+  }
 
   // Parameters and constants become operands, cvta folds into addresses.
   if (((Op == "ld" || Op == "st") && (I.has("param") || I.has("const"))) ||
@@ -903,6 +957,7 @@ OpCounts &OpCounts::operator+=(const OpCounts &O) {
     FpInstructions[T] += O.FpInstructions[T];
   }
   Branches += O.Branches;
+  Barriers += O.Barriers;
   GlobalAtomics += O.GlobalAtomics;
   Instructions += O.Instructions;
   return *this;
@@ -969,6 +1024,7 @@ OpCounts without(OpCounts A, const OpCounts &B) {
     A.FpInstructions[T] -= B.FpInstructions[T];
   }
   A.Branches -= B.Branches;
+  A.Barriers -= B.Barriers;
   A.GlobalAtomics -= B.GlobalAtomics;
   A.Instructions -= B.Instructions;
   return A;

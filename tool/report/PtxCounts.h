@@ -71,6 +71,9 @@ struct OpCounts {
   /// Instructions on the FP pipes by FpType (an fma is one).
   unsigned FpInstructions[3] = {};
   unsigned Branches = 0;
+  /// Barriers (bar.sync, barrier.sync and their kin): where a loop's body
+  /// has one, its warps wait for each other once a pass (Model).
+  unsigned Barriers = 0;
   /// Of the global stores, the atomics (atom, red): each a store of its
   /// bytes, and where its address is known (KernelCounts::
   /// GlobalAtomicAccesses) an update that waits for the others to its line.
@@ -147,6 +150,16 @@ struct Loop {
   /// the step added once a pass (a node), so that a pass's addresses can
   /// be worked out from the first's.
   std::vector<std::pair<unsigned, unsigned>> Inductions;
+  /// Where Trip is none: the lanes that walk the loop's range together, as
+  /// its address registers' steps show (a pointer stepped by S times the
+  /// bytes a pass loads through it: the other S - 1 lanes read the words
+  /// between), 1 where they show none. The body then counts once for
+  /// those lanes together, 1 / Lanes a thread: what the range holds is
+  /// unknown, but not that they split it.
+  double Lanes = 1;
+  /// Its step reads the launch (%nctaid, a parameter): a grid-stride loop,
+  /// each block's share of the whole grid's work.
+  bool GridStride = false;
 };
 
 /// The passes a loop's body makes for the values \p Values (a thread's,

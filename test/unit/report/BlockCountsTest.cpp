@@ -371,6 +371,29 @@ $L__BB0_1:
   EXPECT_DOUBLE_EQ(B.WarpInstructions, 3);
 }
 
+TEST(BlockCountsTest, LanesThatShareARangeCountItsBodyOnceBetweenThem) {
+  // A loop of unknown length whose pointer steps past what a pass loads,
+  // 32 lanes to a range (the vector CSR kernel's many lanes a row): its
+  // body's bytes count once for the 32 lanes together, as one lane walking
+  // the same range alone would load them; with a step of what it loads,
+  // once a lane.
+  auto Loaded = [](int Step) {
+    const KernelCounts K = entryWith(R"(
+$L__BB0_1:
+	ld.global.nc.f32 	%f1, [%rd1];
+	add.s64 	%rd1, %rd1, )" +
+                                     std::to_string(Step) + R"(;
+	setp.lt.s32 	%p1, %r1, %r2;
+	@%p1 bra 	$L__BB0_1;
+)");
+    BlockCounts B = blockCounts(K, {256, 1, 1});
+    EXPECT_FALSE(B.LoopTrips[0]);
+    return B.GlobalLoads.Bytes;
+  };
+  EXPECT_DOUBLE_EQ(Loaded(4), 256 * 4);
+  EXPECT_DOUBLE_EQ(Loaded(128), 256 * 4 / 32);
+}
+
 TEST(BlockCountsTest, AGridStrideLoopReadsTheLaunch) {
   // i = blockIdx.x * 64 + threadIdx.x; i < 4096; i += gridDim.x * 64: in a
   // grid of 16 blocks every thread makes 4 passes, in one of 8, 8.

@@ -192,6 +192,21 @@ TEST(DiagnoseTest, LoopsWithoutATripCountAreNamed) {
             std::string::npos);
 }
 
+TEST(DiagnoseTest, LanesThatShareAnUnknownRangeAreNamed) {
+  KernelReport R = row(80, 128, 32);
+  R.Counts.HasLoop = true;
+  Loop Shared{"$L__BB0_4", {}, std::nullopt, std::nullopt};
+  Shared.Lanes = 32;
+  R.Counts.Loops.push_back(Shared);
+  std::string Text = all(repredicted(R));
+  EXPECT_NE(Text.find("has a loop whose trip count the PTX does not give "
+                      "($L__BB0_4)"),
+            std::string::npos);
+  EXPECT_NE(Text.find("lanes walk the range of a loop together "
+                      "($L__BB0_4: 32 lanes)"),
+            std::string::npos);
+}
+
 TEST(DiagnoseTest, ATripCountFromMadeUpParametersIsNamed) {
   KernelReport R = row(80, 128, 32);
   R.Counts.HasLoop = true;

@@ -656,6 +656,35 @@ $L__BB0_1:
   EXPECT_EQ(passes(Down, 0, 0, 32), 8u);
 }
 
+TEST(PtxCountsTest, ALoopsBarriersAreCounted) {
+  // A k loop with __syncthreads() in its body, after a grid-stride loop
+  // with none but a __syncwarp() (bar.warp.sync: a warp's own), and a
+  // barrier after both: each loop's body holds its own.
+  const KernelCounts K = entryWith(R"(
+	mov.u32 	%r1, 0;
+$L__BB0_1:
+	ld.global.f32 	%f1, [%rd1];
+	bar.warp.sync 	-1;
+	add.s32 	%r1, %r1, 32;
+	setp.lt.u32 	%p1, %r1, 4096;
+	@%p1 bra 	$L__BB0_1;
+	mov.u32 	%r2, 0;
+$L__BB0_2:
+	bar.sync 	0;
+	ld.shared.f32 	%f2, [%r5];
+	barrier.sync.aligned 	0;
+	add.s32 	%r2, %r2, 32;
+	setp.lt.u32 	%p2, %r2, 4096;
+	@%p2 bra 	$L__BB0_2;
+	bar.sync 	0;
+)");
+  ASSERT_EQ(K.Loops.size(), 2u);
+  EXPECT_EQ(K.Loops[0].Body.Barriers, 0u);
+  EXPECT_EQ(K.Loops[1].Body.Barriers, 2u);
+  EXPECT_EQ(K.Barriers, 3u);
+  EXPECT_FALSE(K.Loops[0].GridStride);
+}
+
 TEST(PtxCountsTest, ATripCountFromTheLaunchAndTheParameters) {
   // A grid-stride loop over n / 4 float4s: i = blockIdx.x * 256 +
   // threadIdx.x, stepping by gridDim.x * 256 while i < n / 4, n the made-up
@@ -678,6 +707,8 @@ $L__BB0_2:
 	@%p2 bra 	$L__BB0_2;
 )");
   ASSERT_EQ(K.Loops.size(), 1u);
+  // Its step reads the launch: a grid-stride loop.
+  EXPECT_TRUE(K.Loops[0].GridStride);
   uint64_t N4 = paramValue(0, 32) / 4;
   BlockPlace Place;
   Place.Grid[0] = 4;
@@ -823,6 +854,54 @@ $L__BB0_3:
   EXPECT_FALSE(tripCount(*K.Loops[1].Trip, V));
   // An unconditional branch back.
   EXPECT_FALSE(K.Loops[2].Trip);
+}
+
+TEST(PtxCountsTest, LanesThatShareARangeOfUnknownLength) {
+  // The vector CSR kernel's loop over a row's nonzeros, 32 lanes a row, as
+  // nvcc writes it: the limit is loaded (no trip count), but the column
+  // and value pointers step by 128 bytes past the 4 each pass loads: 32
+  // lanes walk the range together. Its four-times unrolled copy loads 16
+  // bytes a pass through each and steps by 512: 32 again. One lane a row
+  // steps by what it loads: 1.
+  const KernelCounts K = entryWith(R"(
+$L__BB0_4:
+	ld.global.nc.u32 	%r26, [%rd41];
+	mul.wide.s32 	%rd25, %r26, 4;
+	add.s64 	%rd26, %rd1, %rd25;
+	ld.global.nc.f32 	%f14, [%rd26];
+	ld.global.nc.f32 	%f15, [%rd40];
+	fma.rn.f32 	%f41, %f15, %f14, %f41;
+	add.s32 	%r50, %r50, 32;
+	add.s64 	%rd41, %rd41, 128;
+	add.s64 	%rd40, %rd40, 128;
+	setp.lt.s32 	%p4, %r50, %r5;
+	@%p4 bra 	$L__BB0_4;
+$L__BB0_7:
+	ld.global.nc.u32 	%r27, [%rd42+-256];
+	ld.global.nc.f32 	%f17, [%rd43+-256];
+	ld.global.nc.u32 	%r28, [%rd42+-128];
+	ld.global.nc.f32 	%f20, [%rd43+-128];
+	ld.global.nc.u32 	%r29, [%rd42];
+	ld.global.nc.f32 	%f23, [%rd43];
+	ld.global.nc.u32 	%r30, [%rd42+128];
+	ld.global.nc.f32 	%f26, [%rd43+128];
+	add.s64 	%rd43, %rd43, 512;
+	add.s64 	%rd42, %rd42, 512;
+	add.s32 	%r50, %r50, 128;
+	setp.lt.s32 	%p6, %r50, %r5;
+	@%p6 bra 	$L__BB0_7;
+$L__BB0_9:
+	ld.global.nc.f32 	%f30, [%rd44];
+	add.s64 	%rd44, %rd44, 4;
+	add.s32 	%r51, %r51, 1;
+	setp.lt.s32 	%p7, %r51, %r5;
+	@%p7 bra 	$L__BB0_9;
+)");
+  ASSERT_EQ(K.Loops.size(), 3u);
+  EXPECT_FALSE(K.Loops[0].Trip);
+  EXPECT_DOUBLE_EQ(K.Loops[0].Lanes, 32);
+  EXPECT_DOUBLE_EQ(K.Loops[1].Lanes, 32);
+  EXPECT_DOUBLE_EQ(K.Loops[2].Lanes, 1);
 }
 
 TEST(PtxCountsTest, TruncatedPtxIsAnError) {
