@@ -39,6 +39,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -202,12 +203,36 @@ def nvcc_command(m, job, nvcc, split):
         target = out + ".o"
     else:
         out = target = os.path.join("bin", job["name"] + ".cubin")
+        ptx = job.get("ptx") and os.path.join(HERE, job["ptx"])
+        if job["kind"] == "shard" and ptx and os.path.exists(ptx):
+            # The rest of a shard ptxas refused: its PTX assembled again
+            # without the refused kernels (refused()), ptxas alone.
+            entries = ["-Xptxas=--entry=" + e for e in assembled_entries(job, ptx)]
+            return [nvcc, "-O3", "-gencode", m["gencode"], *m["nvcc_flags"], "-cubin",
+                    *entries, "-o", os.path.join(HERE, target), ptx], out
         cmd += ["-cubin"] + ["-D" + b["candidates"][i]["shard_macro"] for i in job["candidates"]]
     source = os.path.join(HERE, "src", job.get("source", b["source"]))
     if job["kind"] == "locate":
         # The shard again, from its batch without #line (locate()).
         source = os.path.join(os.path.dirname(source), job["name"] + ".cu")
     return cmd + ["-o", os.path.join(HERE, target), source], out
+
+
+def assembled_entries(job, ptx):
+    """The entry functions of a refused shard's PTX that its rest
+    assembles: every one but the kernels of the shard's members that are
+    not in ``job`` (those ptxas refused, or the other half's)."""
+    with open(ptx) as f:
+        entries = re.findall(r"\.entry\s+([A-Za-z_$][\w$]*)", f.read())
+    cands = job["batch"]["candidates"]
+    gone = [cands[i]["name"] for i in job["shard_of"] if i not in job["candidates"]]
+    return [e for e in entries if not any(names_candidate(e, n) for n in gone)]
+
+
+def kept_ptx(job):
+    """Where a shard's PTX is kept when ptxas refuses it (compile_job),
+    relative to the bundle."""
+    return os.path.join("bin", job["name"] + ".ptx")
 
 
 def cache_dir():
@@ -336,8 +361,24 @@ def compile_job(m, job, nvcc, split, nice=False):
         # machinery's compile is off the critical path.
         fetch = threading.Thread(target=lambda: machinery.update(r=machinery_object(m, nvcc)))
         fetch.start()
+    keep = None
+    if job["kind"] == "shard" and cmd[-1].endswith(".cu"):
+        # nvcc's intermediate files, of which the PTX is kept should ptxas
+        # refuse a kernel: the rest of the shard is then assembled from it
+        # (refused()) instead of compiled again from the source.
+        keep = os.path.join(HERE, "bin", job["name"] + ".keep")
+        shutil.rmtree(keep, ignore_errors=True)
+        os.makedirs(keep)
+        if os.path.exists(os.path.join(HERE, kept_ptx(job))):
+            os.remove(os.path.join(HERE, kept_ptx(job)))
+        cmd = cmd[:-3] + ["--keep", "--keep-dir", keep] + cmd[-3:]
     p = subprocess.run(cmd, capture_output=True, text=True,
                        preexec_fn=(lambda: os.nice(10)) if nice else None)
+    if keep:
+        ptx = [f for f in os.listdir(keep) if f.endswith(".ptx")]
+        if p.returncode != 0 and len(ptx) == 1:
+            os.replace(os.path.join(keep, ptx[0]), os.path.join(HERE, kept_ptx(job)))
+        shutil.rmtree(keep, ignore_errors=True)
     if job["kind"] == "harness":
         fetch.join()
     if p.returncode == 0 and job["kind"] == "harness":
@@ -477,9 +518,15 @@ def refused(job, errors):
                              reason=errors[0], shard=dict(job, located=True))]
     rest = [i for i in members if i not in named]
     parts = [rest] if named else [rest[:len(rest) // 2], rest[len(rest) // 2:]]
+    # The rest of a shard whose errors name kernels (ptxas's) is its PTX
+    # assembled again without them, where compile_job kept it (ptxas alone,
+    # not the whole translation unit again; compiled from the source where
+    # there is none: a front-end error, another host's compile).
+    ptx = (job.get("ptx") or kept_ptx(job)) if named and job["kind"] == "shard" else None
     # After a look that found nothing, halving alone.
     return named, [dict(job, candidates=part, located=bool(job.get("located")) and not named,
-                        name="%s_%s" % (job["name"], "r" if named else k))
+                        name="%s_%s" % (job["name"], "r" if named else k), ptx=ptx,
+                        shard_of=job.get("shard_of") or members)
                    for k, part in enumerate(p for p in parts if p)]
 
 
