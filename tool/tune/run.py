@@ -10,7 +10,8 @@
 # through the CUDA driver API and timing its candidates (metacu/tune.h,
 # --serve), so the GPU works while the cores compile. A shard nvcc refuses
 # is split: the candidates its errors name (ptxas), or whose kernel bodies
-# hold them (locate()), are compile failures and the rest compile again;
+# hold them (locate()), are compile failures and the rest compile again
+# (from the shard's PTX, ptxas alone, where ptxas named them);
 # failing both, the shard is halved until the failing candidate is alone. A candidate that kills the harness (illegal
 # address, a hang past --timeout) is recorded with the reason and the
 # harness is started again for the rest. Every result is appended to
@@ -24,7 +25,9 @@
 #
 # With --rounds (metacu tune's live run) it measures what stdin asks for,
 # a round at a time, and keeps each batch's harness, compiled once, and its
-# processes, the problem made once per GPU, for every round (Run.serve()).
+# processes, the problem made once per GPU, for every round (Run.serve()),
+# and the shards' cubins in the cache for later runs of the same text
+# (KeptCubins).
 #
 # With --scheduler the same compiles and harnesses run on a Dask cluster
 # (dask_runner.py, beside this file; docs/distributed-tuning.md); without
@@ -859,6 +862,74 @@ def main():
              run.stats.setup_ms / 1000), file=sys.stderr)
 
 
+class KeptCubins:
+    """The shards' cubins of --rounds runs, kept in cache_dir() under a
+    hash of the bundle's sources and headers (its candidates' text), nvcc's
+    version and the shard compile's flags, one file per shard named by its
+    configurations: a later run of the same kernel text (another seed, a
+    strategy's rerun) times a kept candidate without compiling it, as
+    Kernel Tuner's cupy reuses its compile cache. A cubin holds its
+    shard-mates' kernels too; only the candidates asked for are timed."""
+
+    NONE = None  # set below: keeps nothing
+
+    def __init__(self, m, nvcc):
+        self.m, self.dir = m, None
+        if nvcc is None or not m["batches"]:
+            return
+        b = m["batches"][0]
+        cmd, _ = nvcc_command(m, dict(kind="shard", batch=b, name="kept", candidates=[]), nvcc, 1)
+        flags = [c.replace(HERE, "@") for k, c in enumerate(cmd[1:-3])
+                 if "--split-compile" not in (c, cmd[k])]
+        files = [(path, name) for top in ("src", "include") for path, name in tree_files(HERE, top)
+                 if not (name.startswith("src/") and name.endswith("_lines.cu"))]
+        key, error = cache_key(nvcc, flags, files)
+        if not error:
+            self.dir = os.path.join(writable_cache_dir(), "cubins-%s" % key)
+
+    def load(self, done):
+        """The kept shards of candidates not ``done``, as Run.prebuilt
+        holds them: configuration to (shard job, cubin, 0 ms)."""
+        out = {}
+        if not self.dir or not os.path.isdir(self.dir):
+            return out
+        where = {c["config"]: (b, i) for b in self.m["batches"]
+                 for i, c in enumerate(b["candidates"])}
+        for f in sorted(os.listdir(self.dir)):
+            stem, ext = os.path.splitext(f)
+            if ext != ".cubin" or not re.fullmatch(r"[0-9]+(-[0-9]+)*", stem):
+                continue
+            configs = [int(c) for c in stem.split("-")]
+            if not all(c in where for c in configs):
+                continue
+            batch = where[configs[0]][0]
+            job = dict(kind="shard", batch=batch, name="kept_" + stem,
+                       candidates=[where[c][1] for c in configs if where[c][0] is batch])
+            for c in configs:
+                if c not in done and where[c][0] is batch:
+                    out[c] = (job, os.path.join(self.dir, f), 0.0)
+        return out
+
+    def keep(self, job, cubin):
+        """Copies the built ``cubin`` of shard ``job`` into the cache."""
+        if not self.dir:
+            return
+        configs = sorted(job["batch"]["candidates"][i]["config"] for i in job["candidates"])
+        name = "-".join(map(str, configs)) + ".cubin"
+        if len(name) > 200:  # a file name's limit: not kept
+            return
+        try:
+            os.makedirs(self.dir, exist_ok=True)
+            tmp = os.path.join(self.dir, "%s.%d.%d.tmp" % (name, os.getpid(), threading.get_ident()))
+            shutil.copyfile(os.path.join(HERE, cubin), tmp)
+            os.replace(tmp, os.path.join(self.dir, name))
+        except OSError:
+            pass
+
+
+KeptCubins.NONE = KeptCubins(None, None)
+
+
 class Run:
     """The compiles over the cores and the GPUs' harnesses of one run.py
     process. Each batch's harness is compiled once and its processes (one
@@ -881,6 +952,10 @@ class Run:
         # by configuration, and the configurations whose shard compiles.
         self.speculative = concurrent.futures.ThreadPoolExecutor(a.jobs)
         self.prebuilt, self.prebuilding = {}, set()
+        # Shards built by earlier runs of the same bundle text (KeptCubins):
+        # prebuilt from the start.
+        self.kept = KeptCubins(m, a.nvcc) if a.rounds else KeptCubins.NONE
+        self.prebuilt.update(self.kept.load(done))
         self.wanted = set()
         self.names = 0
         # The harness states, the rounds' wants and the prebuilt shards,
@@ -908,6 +983,7 @@ class Run:
             self.done.add(c["config"])
 
     def shard_built(self, job, cubin, ms):
+        self.kept.keep(job, cubin)
         with self.lock:
             self.hand_over(job, cubin, ms)
 
@@ -987,14 +1063,11 @@ class Run:
                     j["name"] += "_%s%d" % (tag, self.names)
         return jobs
 
-    def build(self, jobs, submitted=None):
-        """Runs the compiles of ``jobs`` (and those a refused shard leads
-        to), handing each built shard to the GPUs; sets the event
-        ``submitted`` once they are all submitted."""
-        # nvcc's own threads for what the cores have left over.
-        split = max(1, self.a.jobs // max(1, len(jobs)))
+    def register(self, jobs):
+        """The state of each batch whose harness is among ``jobs`` (kept
+        where a round registered it already, serve())."""
         for job in jobs:
-            if job["kind"] == "harness":
+            if job["kind"] == "harness" and harness_key(self.m, job["batch"]) not in self.batches:
                 # Its compile time is shared by the candidates it serves:
                 # with --rounds, every candidate of its batch.
                 if job.get("shared"):
@@ -1002,6 +1075,14 @@ class Run:
                 else:
                     n = len(job["batch"]["candidates"]) if self.a.rounds else len(job["candidates"])
                 self.batches[harness_key(self.m, job["batch"])] = self.batch_state(n)
+
+    def build(self, jobs, submitted=None):
+        """Runs the compiles of ``jobs`` (and those a refused shard leads
+        to), handing each built shard to the GPUs; sets the event
+        ``submitted`` once they are all submitted."""
+        # nvcc's own threads for what the cores have left over.
+        split = max(1, self.a.jobs // max(1, len(jobs)))
+        self.register(jobs)
         # Harnesses first: a batch's shards wait for it.
         building = {self.compilers.submit(compile_job, self.m, job, self.a.nvcc, split): job
                     for job in sorted(jobs, key=lambda j: j["kind"] != "harness")}
@@ -1098,6 +1179,7 @@ class Run:
         self.stats.add(compiles=1)
         with self.lock:
             if errors is None and job["kind"] == "shard":
+                self.kept.keep(job, out)
                 mine = self.configs(job)
                 for c in mine:
                     self.prebuilt[c] = (job, out, ms)
@@ -1137,9 +1219,15 @@ class Run:
                 break
             with self.lock:
                 self.wanted = wanted
+                # The harnesses of the round's batches first, so that its
+                # prebuilt shards (kept by an earlier run too) wait for them.
+                harnesses = [j for j in plan(self.m, self.done, self.a.jobs, self.a.shards,
+                                             wanted, built=self.batches)
+                             if j["kind"] == "harness"]
+                self.register(harnesses)
                 fresh = self.take_prebuilt(wanted)
-            jobs = self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards, fresh,
-                                    built=self.batches), "r")
+            jobs = harnesses + self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards,
+                                                fresh, built=self.batches), "r")
             # The round's compiles run beside the telling: the GPUs time each
             # shard as it is built, and its results are told then, not once
             # the round's last compile (a shard ptxas refused, compiled
@@ -1149,7 +1237,7 @@ class Run:
             def compile_round(k=k, jobs=jobs, wanted=wanted):
                 try:
                     if k == 0:
-                        self.build_then_speculate(jobs, configs - wanted)
+                        self.build_then_speculate(jobs, configs - wanted - set(self.prebuilt))
                     else:
                         self.build(jobs)
                 except BaseException as e:  # told after the round, below
