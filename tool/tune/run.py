@@ -21,7 +21,7 @@
 #   python3 run.py [--gpus all | --gpus 0,1] [--jobs N] [--shards N]
 #                  [--nvcc PATH] [--timeout SECONDS] [--compile-only]
 #                  [--dry-run] [--scheduler ADDRESS | --scheduler local]
-#                  [--rounds]
+#                  [--rounds] [--cutoff F]
 #
 # With --rounds (metacu tune's live run) it measures what stdin asks for,
 # a round at a time, and keeps each batch's harness, compiled once, and its
@@ -123,6 +123,13 @@ def compute_capability(gpu):
 # 16.4 s in 16 on the H100 machine when each shard was an executable with its
 # own harness (docs/tune.md).
 SHARD_CANDIDATES = 8
+
+
+# --rounds' default --cutoff (metacu/tune.h, harness_options::cutoff): a
+# candidate twice 25% slower than the best so far is not the best, and a
+# local search waits for the GPU's timing of it. Plain runs time every
+# candidate in full (their results are a space's record).
+ROUNDS_CUTOFF = 1.25
 
 
 def plan(m, done, jobs, shards=0, wanted=None, built=()):
@@ -595,6 +602,8 @@ class Harness:
                "--warmup", str(m["warmup"]), "--repeat", str(m["repeat"])]
         if self.shared:
             cmd += ["--table", m["declared"]["kernel"]]
+        if m.get("cutoff"):  # --cutoff: a clearly slower candidate's runs cut short
+            cmd += ["--cutoff", repr(m["cutoff"])]
         if m.get("sizes"):  # every candidate timed at each (tune_space::sizes)
             cmd += ["--sizes", ";".join(",".join(str(n) for n in s) for s in m["sizes"])]
         elif m["size"]:
@@ -786,6 +795,10 @@ def main():
                     help="serve rounds: each line on stdin a JSON list of configurations "
                     "to measure, each result told on stdout as it comes and the round when it is done; the "
                     "harnesses stay up between rounds (metacu tune's live run)")
+    ap.add_argument("--cutoff", type=float, default=None,
+                    help="time no further a candidate whose first two timed runs are both "
+                    "slower than F times the best median so far (default: %g with --rounds, "
+                    "where the search waits for the GPU; else 0: every run)" % ROUNDS_CUTOFF)
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
     ap.add_argument("--harness-only", action="store_true",
@@ -799,6 +812,8 @@ def main():
     if a.rounds and (a.scheduler or a.compile_only or a.dry_run):
         sys.exit("run.py: --rounds times what it compiles, here: not with --scheduler, "
                  "--compile-only or --dry-run")
+    if a.scheduler and a.cutoff is not None:
+        sys.exit("run.py: --cutoff: the Dask runner times every run (not with --scheduler)")
     if a.scheduler and not a.dry_run:
         # The Dask runner, beside this file: only it needs dask. Not
         # importable by its name (no sys.modules entry), so that its
@@ -809,8 +824,13 @@ def main():
         spec.loader.exec_module(dask_runner)
         return dask_runner.main(a, sys.modules[__name__])
     a.jobs = a.jobs or os.cpu_count() or 1
+    if a.cutoff is None:
+        a.cutoff = ROUNDS_CUTOFF if a.rounds else 0.0
+    if a.cutoff != 0 and not a.cutoff >= 1:
+        sys.exit("run.py: --cutoff %g: 0 (every run) or at least 1" % a.cutoff)
     with open(os.path.join(HERE, "manifest.json")) as f:
         m = json.load(f)
+    m["cutoff"] = a.cutoff
     path = os.path.join(HERE, "results.jsonl")
     done = load_done(path)
     failed = [f for f in m["failed"] if f["config"] not in done]

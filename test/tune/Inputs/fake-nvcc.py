@@ -24,7 +24,8 @@
 # whether it came.
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
-# FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
+# FAKE_HARNESS_LOG, one line per start, and its arguments to
+# FAKE_HARNESS_ARGS; FAKE_SETUP_S seconds), then for each shard line on stdin
 # (its candidates' parameters too for a bundle's one harness, --table:
 # logged to FAKE_TABLE_LOG)
 # times its candidates (FAKE_CANDIDATE_S seconds each): candidate 1 corrupts the context (the harness reports
@@ -161,6 +162,8 @@ KILL = os.environ.get("FAKE_KILL_WORKER", "").split(":")
 ''' % replayed() + '''
 with open(os.environ.get("FAKE_HARNESS_LOG", os.devnull), "a") as log:
     log.write("start\\n")
+with open(os.environ.get("FAKE_HARNESS_ARGS", os.devnull), "a") as log:
+    log.write(" ".join(sys.argv[1:]) + "\\n")
 print(json.dumps({"device": "Fake GPU", "driver": "13.0", "cc": 90}), flush=True)
 time.sleep(float(os.environ.get("FAKE_SETUP_S", "0")))
 print(json.dumps({"setup_ms": 100}), flush=True)
