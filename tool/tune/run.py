@@ -10,7 +10,8 @@
 # through the CUDA driver API and timing its candidates (metacu/tune.h,
 # --serve), so the GPU works while the cores compile. A shard nvcc refuses
 # is split: the candidates its errors name (ptxas), or whose kernel bodies
-# hold them (locate()), are compile failures and the rest compile again;
+# hold them (locate()), are compile failures and the rest compile again
+# (from the shard's PTX, ptxas alone, where ptxas named them);
 # failing both, the shard is halved until the failing candidate is alone. A candidate that kills the harness (illegal
 # address, a hang past --timeout) is recorded with the reason and the
 # harness is started again for the rest. Every result is appended to
@@ -20,11 +21,13 @@
 #   python3 run.py [--gpus all | --gpus 0,1] [--jobs N] [--shards N]
 #                  [--nvcc PATH] [--timeout SECONDS] [--compile-only]
 #                  [--dry-run] [--scheduler ADDRESS | --scheduler local]
-#                  [--rounds]
+#                  [--rounds] [--cutoff F]
 #
 # With --rounds (metacu tune's live run) it measures what stdin asks for,
 # a round at a time, and keeps each batch's harness, compiled once, and its
-# processes, the problem made once per GPU, for every round (Run.serve()).
+# processes, the problem made once per GPU, for every round (Run.serve()),
+# and the shards' cubins in the cache for later runs of the same text
+# (KeptCubins).
 #
 # With --scheduler the same compiles and harnesses run on a Dask cluster
 # (dask_runner.py, beside this file; docs/distributed-tuning.md); without
@@ -39,6 +42,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -119,6 +123,13 @@ def compute_capability(gpu):
 # 16.4 s in 16 on the H100 machine when each shard was an executable with its
 # own harness (docs/tune.md).
 SHARD_CANDIDATES = 8
+
+
+# --rounds' default --cutoff (metacu/tune.h, harness_options::cutoff): a
+# candidate twice 25% slower than the best so far is not the best, and a
+# local search waits for the GPU's timing of it. Plain runs time every
+# candidate in full (their results are a space's record).
+ROUNDS_CUTOFF = 1.25
 
 
 def plan(m, done, jobs, shards=0, wanted=None, built=()):
@@ -202,12 +213,36 @@ def nvcc_command(m, job, nvcc, split):
         target = out + ".o"
     else:
         out = target = os.path.join("bin", job["name"] + ".cubin")
+        ptx = job.get("ptx") and os.path.join(HERE, job["ptx"])
+        if job["kind"] == "shard" and ptx and os.path.exists(ptx):
+            # The rest of a shard ptxas refused: its PTX assembled again
+            # without the refused kernels (refused()), ptxas alone.
+            entries = ["-Xptxas=--entry=" + e for e in assembled_entries(job, ptx)]
+            return [nvcc, "-O3", "-gencode", m["gencode"], *m["nvcc_flags"], "-cubin",
+                    *entries, "-o", os.path.join(HERE, target), ptx], out
         cmd += ["-cubin"] + ["-D" + b["candidates"][i]["shard_macro"] for i in job["candidates"]]
     source = os.path.join(HERE, "src", job.get("source", b["source"]))
     if job["kind"] == "locate":
         # The shard again, from its batch without #line (locate()).
         source = os.path.join(os.path.dirname(source), job["name"] + ".cu")
     return cmd + ["-o", os.path.join(HERE, target), source], out
+
+
+def assembled_entries(job, ptx):
+    """The entry functions of a refused shard's PTX that its rest
+    assembles: every one but the kernels of the shard's members that are
+    not in ``job`` (those ptxas refused, or the other half's)."""
+    with open(ptx) as f:
+        entries = re.findall(r"\.entry\s+([A-Za-z_$][\w$]*)", f.read())
+    cands = job["batch"]["candidates"]
+    gone = [cands[i]["name"] for i in job["shard_of"] if i not in job["candidates"]]
+    return [e for e in entries if not any(names_candidate(e, n) for n in gone)]
+
+
+def kept_ptx(job):
+    """Where a shard's PTX is kept when ptxas refuses it (compile_job),
+    relative to the bundle."""
+    return os.path.join("bin", job["name"] + ".ptx")
 
 
 def cache_dir():
@@ -336,8 +371,24 @@ def compile_job(m, job, nvcc, split, nice=False):
         # machinery's compile is off the critical path.
         fetch = threading.Thread(target=lambda: machinery.update(r=machinery_object(m, nvcc)))
         fetch.start()
+    keep = None
+    if job["kind"] == "shard" and cmd[-1].endswith(".cu"):
+        # nvcc's intermediate files, of which the PTX is kept should ptxas
+        # refuse a kernel: the rest of the shard is then assembled from it
+        # (refused()) instead of compiled again from the source.
+        keep = os.path.join(HERE, "bin", job["name"] + ".keep")
+        shutil.rmtree(keep, ignore_errors=True)
+        os.makedirs(keep)
+        if os.path.exists(os.path.join(HERE, kept_ptx(job))):
+            os.remove(os.path.join(HERE, kept_ptx(job)))
+        cmd = cmd[:-3] + ["--keep", "--keep-dir", keep] + cmd[-3:]
     p = subprocess.run(cmd, capture_output=True, text=True,
                        preexec_fn=(lambda: os.nice(10)) if nice else None)
+    if keep:
+        ptx = [f for f in os.listdir(keep) if f.endswith(".ptx")]
+        if p.returncode != 0 and len(ptx) == 1:
+            os.replace(os.path.join(keep, ptx[0]), os.path.join(HERE, kept_ptx(job)))
+        shutil.rmtree(keep, ignore_errors=True)
     if job["kind"] == "harness":
         fetch.join()
     if p.returncode == 0 and job["kind"] == "harness":
@@ -477,9 +528,15 @@ def refused(job, errors):
                              reason=errors[0], shard=dict(job, located=True))]
     rest = [i for i in members if i not in named]
     parts = [rest] if named else [rest[:len(rest) // 2], rest[len(rest) // 2:]]
+    # The rest of a shard whose errors name kernels (ptxas's) is its PTX
+    # assembled again without them, where compile_job kept it (ptxas alone,
+    # not the whole translation unit again; compiled from the source where
+    # there is none: a front-end error, another host's compile).
+    ptx = (job.get("ptx") or kept_ptx(job)) if named and job["kind"] == "shard" else None
     # After a look that found nothing, halving alone.
     return named, [dict(job, candidates=part, located=bool(job.get("located")) and not named,
-                        name="%s_%s" % (job["name"], "r" if named else k))
+                        name="%s_%s" % (job["name"], "r" if named else k), ptx=ptx,
+                        shard_of=job.get("shard_of") or members)
                    for k, part in enumerate(p for p in parts if p)]
 
 
@@ -545,6 +602,8 @@ class Harness:
                "--warmup", str(m["warmup"]), "--repeat", str(m["repeat"])]
         if self.shared:
             cmd += ["--table", m["declared"]["kernel"]]
+        if m.get("cutoff"):  # --cutoff: a clearly slower candidate's runs cut short
+            cmd += ["--cutoff", repr(m["cutoff"])]
         if m.get("sizes"):  # every candidate timed at each (tune_space::sizes)
             cmd += ["--sizes", ";".join(",".join(str(n) for n in s) for s in m["sizes"])]
         elif m["size"]:
@@ -736,6 +795,10 @@ def main():
                     help="serve rounds: each line on stdin a JSON list of configurations "
                     "to measure, each result told on stdout as it comes and the round when it is done; the "
                     "harnesses stay up between rounds (metacu tune's live run)")
+    ap.add_argument("--cutoff", type=float, default=None,
+                    help="time no further a candidate whose first two timed runs are both "
+                    "slower than F times the best median so far (default: %g with --rounds, "
+                    "where the search waits for the GPU; else 0: every run)" % ROUNDS_CUTOFF)
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
     ap.add_argument("--harness-only", action="store_true",
@@ -749,6 +812,8 @@ def main():
     if a.rounds and (a.scheduler or a.compile_only or a.dry_run):
         sys.exit("run.py: --rounds times what it compiles, here: not with --scheduler, "
                  "--compile-only or --dry-run")
+    if a.scheduler and a.cutoff is not None:
+        sys.exit("run.py: --cutoff: the Dask runner times every run (not with --scheduler)")
     if a.scheduler and not a.dry_run:
         # The Dask runner, beside this file: only it needs dask. Not
         # importable by its name (no sys.modules entry), so that its
@@ -759,8 +824,13 @@ def main():
         spec.loader.exec_module(dask_runner)
         return dask_runner.main(a, sys.modules[__name__])
     a.jobs = a.jobs or os.cpu_count() or 1
+    if a.cutoff is None:
+        a.cutoff = ROUNDS_CUTOFF if a.rounds else 0.0
+    if a.cutoff != 0 and not a.cutoff >= 1:
+        sys.exit("run.py: --cutoff %g: 0 (every run) or at least 1" % a.cutoff)
     with open(os.path.join(HERE, "manifest.json")) as f:
         m = json.load(f)
+    m["cutoff"] = a.cutoff
     path = os.path.join(HERE, "results.jsonl")
     done = load_done(path)
     failed = [f for f in m["failed"] if f["config"] not in done]
@@ -812,6 +882,74 @@ def main():
              run.stats.setup_ms / 1000), file=sys.stderr)
 
 
+class KeptCubins:
+    """The shards' cubins of --rounds runs, kept in cache_dir() under a
+    hash of the bundle's sources and headers (its candidates' text), nvcc's
+    version and the shard compile's flags, one file per shard named by its
+    configurations: a later run of the same kernel text (another seed, a
+    strategy's rerun) times a kept candidate without compiling it, as
+    Kernel Tuner's cupy reuses its compile cache. A cubin holds its
+    shard-mates' kernels too; only the candidates asked for are timed."""
+
+    NONE = None  # set below: keeps nothing
+
+    def __init__(self, m, nvcc):
+        self.m, self.dir = m, None
+        if nvcc is None or not m["batches"]:
+            return
+        b = m["batches"][0]
+        cmd, _ = nvcc_command(m, dict(kind="shard", batch=b, name="kept", candidates=[]), nvcc, 1)
+        flags = [c.replace(HERE, "@") for k, c in enumerate(cmd[1:-3])
+                 if "--split-compile" not in (c, cmd[k])]
+        files = [(path, name) for top in ("src", "include") for path, name in tree_files(HERE, top)
+                 if not (name.startswith("src/") and name.endswith("_lines.cu"))]
+        key, error = cache_key(nvcc, flags, files)
+        if not error:
+            self.dir = os.path.join(writable_cache_dir(), "cubins-%s" % key)
+
+    def load(self, done):
+        """The kept shards of candidates not ``done``, as Run.prebuilt
+        holds them: configuration to (shard job, cubin, 0 ms)."""
+        out = {}
+        if not self.dir or not os.path.isdir(self.dir):
+            return out
+        where = {c["config"]: (b, i) for b in self.m["batches"]
+                 for i, c in enumerate(b["candidates"])}
+        for f in sorted(os.listdir(self.dir)):
+            stem, ext = os.path.splitext(f)
+            if ext != ".cubin" or not re.fullmatch(r"[0-9]+(-[0-9]+)*", stem):
+                continue
+            configs = [int(c) for c in stem.split("-")]
+            if not all(c in where for c in configs):
+                continue
+            batch = where[configs[0]][0]
+            job = dict(kind="shard", batch=batch, name="kept_" + stem,
+                       candidates=[where[c][1] for c in configs if where[c][0] is batch])
+            for c in configs:
+                if c not in done and where[c][0] is batch:
+                    out[c] = (job, os.path.join(self.dir, f), 0.0)
+        return out
+
+    def keep(self, job, cubin):
+        """Copies the built ``cubin`` of shard ``job`` into the cache."""
+        if not self.dir:
+            return
+        configs = sorted(job["batch"]["candidates"][i]["config"] for i in job["candidates"])
+        name = "-".join(map(str, configs)) + ".cubin"
+        if len(name) > 200:  # a file name's limit: not kept
+            return
+        try:
+            os.makedirs(self.dir, exist_ok=True)
+            tmp = os.path.join(self.dir, "%s.%d.%d.tmp" % (name, os.getpid(), threading.get_ident()))
+            shutil.copyfile(os.path.join(HERE, cubin), tmp)
+            os.replace(tmp, os.path.join(self.dir, name))
+        except OSError:
+            pass
+
+
+KeptCubins.NONE = KeptCubins(None, None)
+
+
 class Run:
     """The compiles over the cores and the GPUs' harnesses of one run.py
     process. Each batch's harness is compiled once and its processes (one
@@ -834,6 +972,10 @@ class Run:
         # by configuration, and the configurations whose shard compiles.
         self.speculative = concurrent.futures.ThreadPoolExecutor(a.jobs)
         self.prebuilt, self.prebuilding = {}, set()
+        # Shards built by earlier runs of the same bundle text (KeptCubins):
+        # prebuilt from the start.
+        self.kept = KeptCubins(m, a.nvcc) if a.rounds else KeptCubins.NONE
+        self.prebuilt.update(self.kept.load(done))
         self.wanted = set()
         self.names = 0
         # The harness states, the rounds' wants and the prebuilt shards,
@@ -861,6 +1003,7 @@ class Run:
             self.done.add(c["config"])
 
     def shard_built(self, job, cubin, ms):
+        self.kept.keep(job, cubin)
         with self.lock:
             self.hand_over(job, cubin, ms)
 
@@ -940,14 +1083,11 @@ class Run:
                     j["name"] += "_%s%d" % (tag, self.names)
         return jobs
 
-    def build(self, jobs, submitted=None):
-        """Runs the compiles of ``jobs`` (and those a refused shard leads
-        to), handing each built shard to the GPUs; sets the event
-        ``submitted`` once they are all submitted."""
-        # nvcc's own threads for what the cores have left over.
-        split = max(1, self.a.jobs // max(1, len(jobs)))
+    def register(self, jobs):
+        """The state of each batch whose harness is among ``jobs`` (kept
+        where a round registered it already, serve())."""
         for job in jobs:
-            if job["kind"] == "harness":
+            if job["kind"] == "harness" and harness_key(self.m, job["batch"]) not in self.batches:
                 # Its compile time is shared by the candidates it serves:
                 # with --rounds, every candidate of its batch.
                 if job.get("shared"):
@@ -955,6 +1095,14 @@ class Run:
                 else:
                     n = len(job["batch"]["candidates"]) if self.a.rounds else len(job["candidates"])
                 self.batches[harness_key(self.m, job["batch"])] = self.batch_state(n)
+
+    def build(self, jobs, submitted=None):
+        """Runs the compiles of ``jobs`` (and those a refused shard leads
+        to), handing each built shard to the GPUs; sets the event
+        ``submitted`` once they are all submitted."""
+        # nvcc's own threads for what the cores have left over.
+        split = max(1, self.a.jobs // max(1, len(jobs)))
+        self.register(jobs)
         # Harnesses first: a batch's shards wait for it.
         building = {self.compilers.submit(compile_job, self.m, job, self.a.nvcc, split): job
                     for job in sorted(jobs, key=lambda j: j["kind"] != "harness")}
@@ -1051,6 +1199,7 @@ class Run:
         self.stats.add(compiles=1)
         with self.lock:
             if errors is None and job["kind"] == "shard":
+                self.kept.keep(job, out)
                 mine = self.configs(job)
                 for c in mine:
                     self.prebuilt[c] = (job, out, ms)
@@ -1090,9 +1239,15 @@ class Run:
                 break
             with self.lock:
                 self.wanted = wanted
+                # The harnesses of the round's batches first, so that its
+                # prebuilt shards (kept by an earlier run too) wait for them.
+                harnesses = [j for j in plan(self.m, self.done, self.a.jobs, self.a.shards,
+                                             wanted, built=self.batches)
+                             if j["kind"] == "harness"]
+                self.register(harnesses)
                 fresh = self.take_prebuilt(wanted)
-            jobs = self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards, fresh,
-                                    built=self.batches), "r")
+            jobs = harnesses + self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards,
+                                                fresh, built=self.batches), "r")
             # The round's compiles run beside the telling: the GPUs time each
             # shard as it is built, and its results are told then, not once
             # the round's last compile (a shard ptxas refused, compiled
@@ -1102,7 +1257,7 @@ class Run:
             def compile_round(k=k, jobs=jobs, wanted=wanted):
                 try:
                     if k == 0:
-                        self.build_then_speculate(jobs, configs - wanted)
+                        self.build_then_speculate(jobs, configs - wanted - set(self.prebuilt))
                     else:
                         self.build(jobs)
                 except BaseException as e:  # told after the round, below

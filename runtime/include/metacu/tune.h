@@ -17,9 +17,11 @@
 //
 // The harness makes the problem once and, for each candidate in turn, runs
 // it once and checks the result, warms up, then times repeated runs with
-// CUDA events. It writes one JSON line per event on stdout, flushed, so
-// that the runner that started it (metacu's run.py) keeps every result even
-// when a candidate kills the process: a candidate that corrupts the context
+// CUDA events (with --cutoff F, two only for a candidate whose two are
+// both slower than F times the best median so far). It writes one JSON
+// line per event on stdout, flushed, so that the runner that started it
+// (metacu's run.py) keeps every result even when a candidate kills the
+// process: a candidate that corrupts the context
 // (illegal address) is reported and the harness exits with status 3; the
 // runner starts it again for the candidates after that one.
 //
@@ -177,6 +179,11 @@ struct harness_options {
   std::vector<size_t> candidates;
   int warmup = 3;
   int repeat = 11;
+  /// A candidate whose first two timed runs are both slower than `cutoff`
+  /// times the best median this process has timed (at the same size) is
+  /// timed no further: it cannot be the best, and its runs are GPU time the
+  /// search waits for (`--cutoff F`; 0, the default: every run).
+  double cutoff = 0;
   /// Take shards from stdin (the header's comment).
   bool serve = false;
   /// The space whose harness table the shards' candidates fill.
@@ -233,10 +240,36 @@ METACU_TUNE_FN bool parse_options(int argc, char **argv, harness_options &o) {
       o.repeat = std::atoi(v);
     else if (!std::strcmp(a, "--table"))
       o.table = v;
+    else if (!std::strcmp(a, "--cutoff"))
+      o.cutoff = std::strtod(v, nullptr);
     else
       return false;
   }
-  return o.repeat > 0 && o.warmup >= 0;
+  return o.repeat > 0 && o.warmup >= 0 && o.cutoff >= 0;
+}
+
+/// The median of \p times (the objective metacu takes from them).
+METACU_TUNE_FN double median_of(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  if (n == 0)
+    return 0;
+  return n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+}
+
+/// Whether a candidate's timed runs so far, \p times, show it slower than
+/// \p cutoff times \p best (the best median timed before it, 0 when none):
+/// its two first runs both are (harness_options::cutoff).
+METACU_TUNE_FN bool clearly_slower(const std::vector<double> &times,
+                                   double best, double cutoff) {
+  return cutoff > 0 && best > 0 && times.size() >= 2 &&
+         std::min(times[0], times[1]) > cutoff * best;
+}
+
+/// The best median timed so far on \p problem by this process.
+METACU_TUNE_FN double &best_median(const void *problem) {
+  static std::map<const void *, double> best;
+  return best[problem];
 }
 
 METACU_TUNE_FN double ms_since(std::chrono::steady_clock::time_point t) {
@@ -568,6 +601,7 @@ METACU_TUNE_FN outcome measure_on(problem_base &problem, size_t i,
   t0 = std::chrono::steady_clock::now();
   for (int w = 0; w < o.warmup; ++w)
     problem.launch(i);
+  double &best = best_median(&problem);
   for (int r = 0; r < o.repeat; ++r) {
     cudaEventRecord(start);
     problem.launch(i);
@@ -576,6 +610,8 @@ METACU_TUNE_FN outcome measure_on(problem_base &problem, size_t i,
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
     out.times.push_back(ms);
+    if (clearly_slower(out.times, best, o.cutoff))
+      break;
   }
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
     out.status = "runtime";
@@ -585,6 +621,11 @@ METACU_TUNE_FN outcome measure_on(problem_base &problem, size_t i,
     return out;
   }
   out.benchmark_ms = ms_since(t0);
+  // Only a candidate timed in full sets the best: one cut short is slower.
+  double median = median_of(out.times);
+  if (out.times.size() == size_t(o.repeat) && median > 0 &&
+      (best == 0 || median < best))
+    best = median;
   return out;
 }
 
@@ -668,7 +709,7 @@ METACU_TUNE_FN int run_problems(int argc, char **argv,
         stderr,
         "usage: %s [--size N,M,... | --sizes N,M;N,M...] [--tolerance T] "
         "[--candidates I,J,... | --serve [--table SPACE]] [--warmup N] "
-        "[--repeat N]\n",
+        "[--repeat N] [--cutoff F]\n",
         argv[0]);
     return 2;
   }

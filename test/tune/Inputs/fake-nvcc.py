@@ -9,8 +9,11 @@
 # a line of the user's, or of run.py's copy of the batch without #line).
 # The harness's host code of the batch FAKE_NVCC_HOST names (batch_1) fails
 # as nvcc fails on host code.
+# A shard compiled with --keep-dir leaves its PTX there (an entry per
+# candidate); a compile of such a PTX (ptxas alone) builds the candidates
+# its -Xptxas=--entry= arguments name.
 # Every compile is logged to FAKE_NVCC_LOG, one line of its candidates
-# ("harness" for a batch's host code). The harness's machinery (metacu/tune.h
+# ("harness" for a batch's host code; "ptxas" before a PTX's candidates). The harness's machinery (metacu/tune.h
 # with METACU_TUNE_HARNESS_OBJECT) is an object of its own, each compile of
 # it logged to FAKE_NVCC_MACHINERY_LOG (with FAKE_NVCC_MACHINERY_FAIL it fails
 # as an older CUDA would, leaving a half-written output); the harness
@@ -21,7 +24,8 @@
 # whether it came.
 #
 # The harness executable (--serve) is a script: it sets up once (logged to
-# FAKE_HARNESS_LOG, one line per start; FAKE_SETUP_S seconds), then for each shard line on stdin
+# FAKE_HARNESS_LOG, one line per start, and its arguments to
+# FAKE_HARNESS_ARGS; FAKE_SETUP_S seconds), then for each shard line on stdin
 # (its candidates' parameters too for a bundle's one harness, --table:
 # logged to FAKE_TABLE_LOG)
 # times its candidates (FAKE_CANDIDATE_S seconds each): candidate 1 corrupts the context (the harness reports
@@ -53,6 +57,15 @@ if args == ["--version"]:
 out = args[args.index("-o") + 1]
 prefix = "-DMETACU_TUNE_IN_SHARD_"
 names = [a[len(prefix):] for a in args if a.startswith(prefix)]
+# A shard's PTX assembled again (ptxas alone): its candidates are the
+# entries it is asked for, "_Z<length><name>Pfi" as the PTX below spells them.
+entry = "-Xptxas=--entry=_Z"
+assembled = args[-1].endswith(".ptx")
+for a in args:
+    if a.startswith(entry):
+        digits = len(a[len(entry):]) - len(a[len(entry):].lstrip("0123456789"))
+        n = int(a[len(entry):len(entry) + digits])
+        names.append(a[len(entry) + digits:len(entry) + digits + n])
 if "-DMETACU_TUNE_HARNESS_OBJECT" in args:
     with open(os.environ.get("FAKE_NVCC_MACHINERY_LOG", os.devnull), "a") as log:
         log.write("machinery\n")
@@ -64,7 +77,8 @@ if "-DMETACU_TUNE_HARNESS_OBJECT" in args:
     sys.exit(0)
 if "-cubin" in args or "-c" in args:
     with open(os.environ.get("FAKE_NVCC_LOG", os.devnull), "a") as log:
-        log.write((" ".join(names) if "-cubin" in args else "harness") + "\n")
+        log.write((("ptxas " if assembled else "") + " ".join(names)
+                   if "-cubin" in args else "harness") + "\n")
     with open(os.environ.get("FAKE_NVCC_CPUS_LOG", os.devnull), "a") as log:
         log.write(",".join(map(str, sorted(os.sched_getaffinity(0)))) + "\n")
 
@@ -96,6 +110,12 @@ if "-cubin" in args:
             time.sleep(0.01)
         with open(told + ".waited", "w") as f:
             f.write("came\n" if os.path.getsize(told) else "gave up\n")
+    front = [n for n in os.environ.get("FAKE_NVCC_FRONT", "").split(",") if n in names]
+    if "--keep-dir" in args and not front:
+        # The PTX, written before ptxas runs, as nvcc writes it.
+        stem = os.path.splitext(os.path.basename(args[-1]))[0]
+        with open(os.path.join(args[args.index("--keep-dir") + 1], stem + ".ptx"), "w") as f:
+            f.write("".join(".visible .entry _Z%d%sPfi(\n" % (len(n), n) for n in names))
     ptxas = [n for n in os.environ.get("FAKE_NVCC_PTXAS", "").split(",") if n in names]
     ptxas += [n for n, r in replayed().items()
               if n in names and r["time"] == "CompilationFailedConfig"]
@@ -104,7 +124,6 @@ if "-cubin" in args:
             print("ptxas error   : Entry function '_Z%d%sPfi' uses too much shared data "
                   "(0x10100 bytes, 0xc000 max)" % (len(n), n), file=sys.stderr)
         sys.exit(255)
-    front = [n for n in os.environ.get("FAKE_NVCC_FRONT", "").split(",") if n in names]
     if front:
         # At the user's line, or, in run.py's copy without #line, at the
         # copy's line inside the candidate's guarded body.
@@ -143,6 +162,8 @@ KILL = os.environ.get("FAKE_KILL_WORKER", "").split(":")
 ''' % replayed() + '''
 with open(os.environ.get("FAKE_HARNESS_LOG", os.devnull), "a") as log:
     log.write("start\\n")
+with open(os.environ.get("FAKE_HARNESS_ARGS", os.devnull), "a") as log:
+    log.write(" ".join(sys.argv[1:]) + "\\n")
 print(json.dumps({"device": "Fake GPU", "driver": "13.0", "cc": 90}), flush=True)
 time.sleep(float(os.environ.get("FAKE_SETUP_S", "0")))
 print(json.dumps({"setup_ms": 100}), flush=True)
