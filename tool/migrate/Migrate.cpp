@@ -159,7 +159,7 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
 }
 
 /// `#line N` and the line break \p Break: the next line is line N.
-static std::string lineDirective(unsigned N, llvm::StringRef Break) {
+static std::string numberNextLine(unsigned N, llvm::StringRef Break) {
   return "#line " + std::to_string(N) + Break.str();
 }
 
@@ -186,7 +186,7 @@ static std::string guardSite(const Site &S, llvm::StringRef Text,
       continue;
     std::string Code = branchCode(S, D, Opened, Chain);
     // The line of the branch's 'if codegen' is its directive's last.
-    Out += lineDirective(Lines.lineOf(D.End - 1), Break) + Indent + Code +
+    Out += numberNextLine(Lines.lineOf(D.End - 1), Break) + Indent + Code +
            Break + Text.slice(D.End, S.Directives[I + 1].Begin).str();
     Opened = true;
   }
@@ -212,7 +212,7 @@ static std::string guardSite(const Site &S, llvm::StringRef Text,
   for (const SiteDirective &D : S.Directives)
     if (D.End < Text.size())
       Edits.push_back(
-          {D.End, D.End, lineDirective(Lines.lineOf(D.End), Break)});
+          {D.End, D.End, numberNextLine(Lines.lineOf(D.End), Break)});
   return llvm::join(Chain, " / ");
 }
 
