@@ -275,9 +275,18 @@ static std::vector<Edit> keepForCxx(llvm::StringRef Text,
                                     llvm::ArrayRef<Site> Sites,
                                     std::vector<Edit> Edits) {
   std::vector<Range> Spans;
-  for (const Site &S : Sites)
-    if (!S.HostIncluder.empty() && S.Kind == SiteKind::Conditional)
-      Spans.push_back({S.Directives.front().Begin, S.Directives.back().End});
+  for (const Site &S : Sites) {
+    if (S.HostIncluder.empty() || S.Kind != SiteKind::Conditional)
+      continue;
+    // A chain with kept directives closes its braces beside the code,
+    // after the #endif too: the span takes in that whole line.
+    unsigned End = S.Directives.back().End;
+    for (const SiteDirective &D : S.Directives)
+      for (unsigned Beside : {D.BodyFirst, D.BodyEnd})
+        if (Beside >= End && Beside < Text.size())
+          End = Lines.end(Lines.lineOf(Beside));
+    Spans.push_back({S.Directives.front().Begin, End});
+  }
   llvm::sort(Spans,
              [](const Range &A, const Range &B) { return A.Begin < B.Begin; });
   std::vector<Range> Merged;
@@ -308,13 +317,17 @@ static std::vector<Edit> keepForCxx(llvm::StringRef Text,
     std::string Break = Lines.lineBreak(First).str();
     std::string Indent = leadingSpace(Lines.text(First)).str();
     llvm::StringRef AsWritten = Text.slice(R.Begin, R.End);
-    std::string Ending =
-        AsWritten.ends_with("\n") || AsWritten.ends_with("\r") ? "" : Break;
+    // Each part ends its last line before the directive after it (a
+    // brace put beside the code after the #endif ends none).
+    auto Ended = [&](llvm::StringRef Part) {
+      return Part.ends_with("\n") || Part.ends_with("\r") ? Part.str()
+                                                          : Part.str() + Break;
+    };
     std::string Wrapped = Indent + "#ifdef __CUDACC__" + Break +
-                          numberNextLine(First, Break) + Rewritten + Ending +
+                          numberNextLine(First, Break) + Ended(Rewritten) +
                           Indent + "#else" + Break +
-                          numberNextLine(First, Break) + AsWritten.str() +
-                          Ending + Indent + "#endif" + Break;
+                          numberNextLine(First, Break) + Ended(AsWritten) +
+                          Indent + "#endif" + Break;
     if (R.End < Text.size())
       Wrapped += numberNextLine(Lines.lineOf(R.End), Break);
     Out.push_back({R.Begin, R.End, std::move(Wrapped)});

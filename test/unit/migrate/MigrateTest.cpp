@@ -216,6 +216,46 @@ TEST(MigrateTest, AFileACxxSourceIncludesKeepsItsTextAsWrittenForCxx) {
   EXPECT_EQ(migrate("f.cu", Input, {Left}).Text, Input);
 }
 
+TEST(MigrateTest, ForCxxTheWrapperTakesInTheLineABraceIsPutBeside) {
+  // Kept directives: the chain's closing brace goes beside the code after
+  // the #endif, which the wrapper then holds whole, in both branches.
+  Site S =
+      conditional(Input, {"#if", "#elif", "#else", "#endif"},
+                  {"(int)__nvvm_arch >= 80", "", ""}, SiteCategory::Statement);
+  S.Directives[1].Kept = S.Directives[2].Kept = true;
+  llvm::StringRef Text(Input);
+  S.Directives[0].BodyFirst = Text.find("x = 1;");
+  S.Directives[0].BodyEnd = Text.find("x = 1;") + 6;
+  S.Directives[3].BodyFirst = Text.find("g(x);");
+  S.HostIncluder = "src/api.cc";
+  EXPECT_EQ(migrate("f.cu", Input, {S}).Text, R"(void f() {
+  int x = 0;
+#ifdef __CUDACC__
+#line 3
+  if codegen ((int)__nvvm_arch >= 80) { // fast path
+  x = 1; } else {
+#if __CUDA_ARCH__ >= 300
+  x = 3;
+#else
+  x = 2;
+#endif
+  } g(x);
+#else
+#line 3
+#if __CUDA_ARCH__ >= 800 // fast path
+  x = 1;
+#elif __CUDA_ARCH__ >= 300
+  x = 3;
+#else
+  x = 2;
+#endif
+  g(x);
+#endif
+#line 11
+}
+)");
+}
+
 TEST(MigrateTest, LeavesOtherSitesAndSaysWhy) {
   Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"}, {"", "", ""},
                        SiteCategory::NotConvertible);

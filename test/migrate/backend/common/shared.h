@@ -22,4 +22,17 @@ __host__ __device__ inline int bk_step() { return 2; }
 __host__ __device__ inline int bk_step() { return 1; }
 #endif
 
+// A host compiler's branches after the architecture's (XGBoost's Popc):
+// they stay directives; the chain's brace goes beside the code after the
+// #endif.
+__host__ __device__ inline int bk_popc(unsigned v) {
+#if defined(__CUDA_ARCH__) // AUDIT: host-device-split
+  return __popc(v);
+#elif defined(__GNUC__)
+  return __builtin_popcount(v);
+#else
+  return 0;
+#endif
+}
+
 __host__ __device__ inline int bk_line() { return __LINE__; }

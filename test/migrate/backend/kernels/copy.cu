@@ -11,5 +11,5 @@ extern "C" __global__ void bk_copy(const float *x, float *y, int n) {
   bk_copy_wait();
   if (i < n)
     y[i] = tile[threadIdx.x] * bk_unroll_here() + bk_lanes(bk_step()) +
-           bk_line();
+           bk_line() + bk_popc(n);
 }
