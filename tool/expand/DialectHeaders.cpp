@@ -100,7 +100,8 @@ struct Entered {
   /// It or a file it includes is a dialect header.
   bool Splice = false;
   std::vector<Directive> Directives;
-  /// After each `#line N` of its the preprocessor kept (raw offsets).
+  /// The first line after each `#line N` of it that the preprocessor
+  /// kept, and its number (raw offsets).
   std::vector<PresumedLine> Renumbered;
 };
 
