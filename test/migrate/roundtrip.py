@@ -18,7 +18,10 @@ For each fixture:
 
 With --tree DIR, the same over a whole tree in one `metacu migrate DIR`
 call: the annotations of every file (headers included) and the PTX of
-every .cu file, expanded beside its migrated headers.
+every .cu file, expanded beside its migrated headers; and each C++ source
+(.cc, .cpp), which the host compiler builds without metacu, preprocesses
+by `c++ -E -P` to the same tokens from the migrated tree as from the
+original: it compiles to the same object.
 
 usage: roundtrip.py METACU NVCC RUNTIME_INCLUDE [FIXTURE...]
        roundtrip.py METACU NVCC RUNTIME_INCLUDE --tree DIR
@@ -27,6 +30,7 @@ import concurrent.futures
 import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -154,13 +158,21 @@ def annotations(path):
     return expected
 
 
+def cxx_tokens(source):
+    """What the host compiler compiles of SOURCE, a C++ file: its
+    preprocessed text without line markers, one whitespace-separated word
+    a line."""
+    return run([os.environ.get("CXX", "c++"), "-std=c++17", "-E", "-P",
+                source]).split()
+
+
 def check_tree(metacu, nvcc, runtime, root, pool):
     """Migrates the tree at ROOT in one call; checks every file's
     annotations and every unit's PTX. Returns (errors, sites, converted)."""
     errors = []
     files = sorted(os.path.relpath(os.path.join(d, f), root)
                    for d, _, fs in os.walk(root) for f in fs
-                   if f.endswith((".cu", ".cuh")))
+                   if f.endswith((".cu", ".cuh", ".h", ".cc", ".cpp")))
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "tree")
         report = run([metacu, "migrate", "-o", out, root])
@@ -218,6 +230,18 @@ def check_tree(metacu, nvcc, runtime, root, pool):
                              pool.submit(compared_ptx, nvcc, generated, arch,
                                          generated + ".%s.ptx" % arch,
                                          [runtime], id_file)))
+        for rel in files:
+            if not rel.endswith((".cc", ".cpp")):
+                continue
+            # migrate -o writes the files it reads as CUDA; a C++ source
+            # is read beside the migrated headers as it is.
+            migrated = os.path.join(out, rel)
+            if not os.path.exists(migrated):
+                os.makedirs(os.path.dirname(migrated), exist_ok=True)
+                shutil.copyfile(os.path.join(root, rel), migrated)
+            if cxx_tokens(os.path.join(root, rel)) != cxx_tokens(migrated):
+                errors.append("%s: the C++ compiler reads other code after "
+                              "migration" % rel)
         for rel, arch, orig, new in jobs:
             if orig.result() != new.result():
                 errors.append("%s: sm_%s PTX differs after migration" %

@@ -1,5 +1,6 @@
 //===- DialectHeaders.cpp -------------------------------------------------===//
 #include "expand/DialectHeaders.h"
+#include "expand/PresumedLines.h"
 #include "support/Diagnostic.h"
 #include "support/Tokens.h"
 #include "toolchain/Invocation.h"
@@ -99,6 +100,9 @@ struct Entered {
   /// It or a file it includes is a dialect header.
   bool Splice = false;
   std::vector<Directive> Directives;
+  /// The first line after each `#line N` of it that the preprocessor
+  /// kept, and its number (raw offsets).
+  std::vector<PresumedLine> Renumbered;
 };
 
 /// What the preprocessor did with each #include, file by file.
@@ -138,6 +142,12 @@ public:
       return;
     if (Reason == ExitFile && !Open.empty())
       Open.pop_back();
+    if (Reason == RenameFile) {
+      int I = indexOf(SM.getFileID(SM.getExpansionLoc(Loc)));
+      if (I >= 0)
+        if (std::optional<PresumedLine> L = keptLineDirective(SM, Loc))
+          Files[I].Renumbered.push_back(*L);
+    }
     if (Reason != EnterFile)
       return;
     Open.push_back(-1);
@@ -349,8 +359,10 @@ private:
     return std::string(P);
   }
 
-  void mark(const Names &N, unsigned Line, bool Library, unsigned IncludedAt) {
-    Marks.push_back({unsigned(Out.size()), N, Line, Library, IncludedAt});
+  void mark(const Names &N, unsigned Line, bool Library, unsigned IncludedAt,
+            size_t Ahead = 0) {
+    Marks.push_back(
+        {unsigned(Out.size() + Ahead), N, Line, Library, IncludedAt});
   }
 
   /// Appends file \p I's text, called \p Name, with its spliced headers in
@@ -373,9 +385,22 @@ private:
       if (llvm::find(Headers, E.Real) == Headers.end())
         Headers.push_back(E.Real);
     }
+    // Its lines as nvcc counts them: on from each `#line N` kept.
     SourceFile Lines(Name.Shown, Text.str());
+    std::vector<unsigned> Renumbered;
+    for (const PresumedLine &L : E.Renumbered) {
+      Renumbered.push_back(Unified.offset(L.Offset));
+      Lines.markOrigin(Renumbered.back(), Name.Shown, L.Line);
+    }
     bool Library = I != 0 && inRuntimeDir(E.Real);
     mark(Name, 1, Library, IncludedAt);
+    // Appends [From, To) of the text, and its renumbered lines' marks.
+    auto Copy = [&](size_t From, size_t To) {
+      for (unsigned R : Renumbered)
+        if (From <= R && R < To)
+          mark(Name, Lines.origin(R).Where.Line, Library, IncludedAt, R - From);
+      Out += Text.slice(From, To);
+    };
     std::string ParentDir = realPath(llvm::sys::path::parent_path(E.Real));
     size_t Pos = 0;
     for (auto [Hash, D] : Edits) {
@@ -390,10 +415,10 @@ private:
         // with a warning in what is now the input; the splice honours the
         // first, and guards: a header spliced already and skipped now
         // leaves a blank line.
-        Out += Text.slice(Pos, Begin);
+        Copy(Pos, Begin);
         Pos = End;
       } else if (D->Child >= 0 && Files[D->Child].Splice) {
-        Out += Text.slice(Pos, Begin);
+        Copy(Pos, Begin);
         write(D->Child, namesOf(Files[D->Child]),
               I == 0 ? Lines.line(Hash) : IncludedAt);
         if (!Out.empty() && Out.back() != '\n')
@@ -409,12 +434,12 @@ private:
         // name that opens another file from the input's directory (which
         // nvcc searches first from the generated file): the text now reads
         // from the input's directory.
-        Out += Text.slice(Pos, Unified.offset(D->NameBegin));
+        Copy(Pos, Unified.offset(D->NameBegin));
         Out += "\"" + relativePath(InputDir, D->Target) + "\"";
         Pos = Unified.offset(D->NameEnd);
       }
     }
-    Out += Text.substr(Pos);
+    Copy(Pos, Text.size());
   }
 
   /// Whether the quote-include \p D's name as written, looked up first

@@ -11,6 +11,7 @@
 #include "expand/MetaMacros.h"
 #include "expand/MetaNames.h"
 #include "expand/NvccPasses.h"
+#include "expand/PresumedLines.h"
 #include "expand/Scan.h"
 #include "expand/Untagged.h"
 #include "expand/Verify.h"
@@ -354,10 +355,13 @@ llvm::Expected<ExpandedFile> expandFile(const SourceFile &File,
   // The stages split lines at '\n'; Clang also ends them at CRLF and a
   // lone CR, and skips a byte order mark. The output has LF line breaks.
   UnifiedText Unified(File.text());
-  if (Unified.changed())
-    return runLocated(SourceFile(File.path().str(), Unified.take()), Archs,
-                      Opts, /*Spliced=*/false);
-  return runLocated(File, Archs, Opts, /*Spliced=*/false);
+  // Its lines numbered as nvcc's: on from each `#line N` it keeps.
+  return runLocated(
+      numberAsPreprocessed(Unified.changed()
+                               ? SourceFile(File.path().str(), Unified.take())
+                               : File,
+                           Opts),
+      Archs, Opts, /*Spliced=*/false);
 }
 
 llvm::Expected<ExpandedFile> expandFile(llvm::StringRef Path,

@@ -211,17 +211,17 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   };
   // The main file is the first the passes entered.
   InTreeFn Tree = [&](llvm::StringRef File) {
-    return (File == F.FileOrder.front() ||
-            (Opts.InTree && Opts.InTree(File))) &&
-           !HostIncluder(File);
+    return File == F.FileOrder.front() || (Opts.InTree && Opts.InTree(File));
   };
   if (auto Err = runPasses(Path, Opts, Tree, F))
     return std::move(Err);
+  // A conditional of a header C++ sources include is rewritten for nvcc
+  // only; a value use is inside code both compilers read.
   OutsideFn Outside = [&](llvm::StringRef File) -> std::string {
     if (std::optional<std::string> By = HostIncluder(File))
       return "included by C++ source '" + *By +
-             "', which the host compiler builds without metacu: 'if "
-             "codegen' would not compile there";
+             "', which the host compiler builds without metacu: "
+             "__nvvm_arch would not compile there";
     return OutsideTree;
   };
   std::map<FileKey, Site> Sites;
@@ -233,14 +233,18 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
   llvm::StringSet<> ValueMacros, Staying;
   for (auto &[K, O] : F.Others)
     if (O.Kind == SiteKind::MacroAlias)
-      (Tree(K.first) && takesValueForm(O, F) ? ValueMacros : Staying)
+      (Tree(K.first) && !HostIncluder(K.first) && takesValueForm(O, F)
+           ? ValueMacros
+           : Staying)
           .insert(O.Name);
   for (const auto &Name : Staying)
     ValueMacros.erase(Name.getKey());
   for (auto &[K, O] : F.Others) {
     std::optional<std::string> Stays;
     if (O.Kind == SiteKind::ValueUse && O.Direct)
-      Stays = whyValueStays(O, K.first, Tree, Outside, F, Files, Sites);
+      Stays = HostIncluder(K.first)
+                  ? Outside(K.first)
+                  : whyValueStays(O, K.first, Tree, Outside, F, Files, Sites);
     Site S = classifyOther(K, O, F, std::move(Stays));
     bool Through = O.Kind == SiteKind::ValueUse && !O.Direct &&
                    ValueMacros.contains(O.Via);
@@ -249,6 +253,9 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
       convertThroughMacro(S, O);
     Sites.emplace(K, std::move(S));
   }
+  for (auto &[K, S] : Sites)
+    if (std::optional<std::string> By = HostIncluder(K.first))
+      S.HostIncluder = *By;
   return byFile(F, std::move(Sites));
 }
 

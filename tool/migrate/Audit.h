@@ -45,8 +45,9 @@ struct AuditOptions {
   /// header of the tree it is given); without it, only the audited file.
   std::function<bool(llvm::StringRef)> InTree;
   /// The C++ source of the tree that includes the file the preprocessor
-  /// names so, if one does (HostIncluders.h): migrate leaves its sites,
-  /// which the host compiler reads without metacu.
+  /// names so, if one does (HostIncluders.h): the host compiler reads it
+  /// without metacu, so its conditionals are rewritten for nvcc only
+  /// (Site::HostIncluder) and its value uses stay.
   std::function<std::optional<std::string>(llvm::StringRef)> HostIncluder;
   /// Shared by the audits of a tree's units: a header's conditionals are
   /// placed by one parse (PlacementCache.h).

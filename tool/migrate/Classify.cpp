@@ -281,13 +281,6 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
   return std::nullopt;
 }
 
-/// \p File lexed; no tokens where the passes kept no buffer of it.
-const Lexed &lexedOf(LexedFiles &Files, llvm::StringRef File) {
-  static const Lexed None;
-  const Lexed *L = Files.of(File);
-  return L ? *L : None;
-}
-
 /// A conditional whose conditions test another build's names (a host
 /// compiler's, the platform's, the build's) and the architecture together
 /// (`#if defined(AMD_MFMA_AVAILABLE) || defined(TURING_MMA_AVAILABLE)`):
@@ -425,12 +418,12 @@ std::optional<std::string> keepOtherBuilds(Site &S, const Group &G,
     if (!Name)
       continue;
     if (testsArch(G, I, F))
-      return guardThisBuild(S, G, F, lexedOf(Files, G.File), I, *Name);
+      return guardThisBuild(S, G, F, Files.of(G.File), I, *Name);
     Kept[I] = true;
   }
   if (llvm::none_of(Kept, [](bool K) { return K; }))
     return std::nullopt;
-  const Lexed &Toks = lexedOf(Files, G.File);
+  const Lexed &Toks = Files.of(G.File);
   // A kept directive before the architecture's branches holds the 'if
   // codegen' chain in its conditional's later branch.
   for (size_t I = 0; I < N; ++I) {

@@ -44,18 +44,18 @@ bool leavesNoBraceOpen(llvm::ArrayRef<Token> Toks) {
 bool inherit(Group &G, const Group &A, LexedFiles &Files) {
   if (!inOneBlock(A.Place) || !(A.Space & (DeviceSpace | GlobalSpace)))
     return false;
-  const Lexed *L = Files.of(G.File);
-  if (!L)
+  const Lexed &L = Files.of(G.File);
+  if (L.Buffer.empty())
     return false;
   unsigned First = G.Dirs.front();
   // The directive that opens the branch of A holding G.
   auto After = llvm::upper_bound(A.Dirs, First);
   if (After == A.Dirs.begin() || After == A.Dirs.end())
     return false;
-  size_t LineStart = L->Buffer.rfind('\n', *std::prev(After));
+  size_t LineStart = L.Buffer.rfind('\n', *std::prev(After));
   LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
-  if (First > L->Buffer.size() ||
-      !leavesNoBraceOpen(L->between(LineStart, First)))
+  if (First > L.Buffer.size() ||
+      !leavesNoBraceOpen(L.between(LineStart, First)))
     return false;
   // Where in the body is not looked at: of a site migrate does not
   // rewrite, only whether it sits in one is read (Classify.cpp).

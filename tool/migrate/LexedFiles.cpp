@@ -16,7 +16,7 @@ llvm::ArrayRef<Token> Lexed::between(unsigned Begin, unsigned End) const {
                                              std::max(First, Last) - First);
 }
 
-const Lexed *LexedFiles::of(llvm::StringRef File) {
+const Lexed &LexedFiles::of(llvm::StringRef File) {
   auto [It, New] = Files.try_emplace(File);
   if (New) {
     // The buffer itself (lookup() would return a copy that dies here), a
@@ -25,7 +25,7 @@ const Lexed *LexedFiles::of(llvm::StringRef File) {
     if (Text != F.Buffers.end())
       It->second = Lexed{Text->second, lexRaw(Text->second)};
   }
-  return It->second ? &*It->second : nullptr;
+  return It->second;
 }
 
 } // namespace metacu

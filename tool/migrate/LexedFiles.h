@@ -15,7 +15,6 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
-#include <optional>
 #include <vector>
 
 namespace metacu {
@@ -34,12 +33,14 @@ class LexedFiles {
 public:
   explicit LexedFiles(const Facts &F) : F(F) {}
 
-  /// \p File, lexed; null if the passes kept no buffer of it.
-  const Lexed *of(llvm::StringRef File);
+  /// \p File, lexed; no buffer and no tokens where the passes kept no
+  /// buffer of it (a file they read only in part: nothing there to place
+  /// or classify by its tokens).
+  const Lexed &of(llvm::StringRef File);
 
 private:
   const Facts &F;
-  llvm::StringMap<std::optional<Lexed>> Files;
+  llvm::StringMap<Lexed> Files;
 };
 
 } // namespace metacu

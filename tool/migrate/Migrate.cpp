@@ -3,6 +3,7 @@
 #include "migrate/Classify.h"
 #include "migrate/LineTable.h"
 #include "migrate/Passes.h"
+#include "support/Tokens.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -159,7 +160,7 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
 }
 
 /// `#line N` and the line break \p Break: the next line is line N.
-static std::string lineDirective(unsigned N, llvm::StringRef Break) {
+static std::string numberNextLine(unsigned N, llvm::StringRef Break) {
   return "#line " + std::to_string(N) + Break.str();
 }
 
@@ -186,7 +187,7 @@ static std::string guardSite(const Site &S, llvm::StringRef Text,
       continue;
     std::string Code = branchCode(S, D, Opened, Chain);
     // The line of the branch's 'if codegen' is its directive's last.
-    Out += lineDirective(Lines.lineOf(D.End - 1), Break) + Indent + Code +
+    Out += numberNextLine(Lines.lineOf(D.End - 1), Break) + Indent + Code +
            Break + Text.slice(D.End, S.Directives[I + 1].Begin).str();
     Opened = true;
   }
@@ -212,7 +213,7 @@ static std::string guardSite(const Site &S, llvm::StringRef Text,
   for (const SiteDirective &D : S.Directives)
     if (D.End < Text.size())
       Edits.push_back(
-          {D.End, D.End, lineDirective(Lines.lineOf(D.End), Break)});
+          {D.End, D.End, numberNextLine(Lines.lineOf(D.End), Break)});
   return llvm::join(Chain, " / ");
 }
 
@@ -258,6 +259,84 @@ static void convertValues(llvm::StringRef Text,
           {Off, Off + static_cast<unsigned>(Arch.size()), Value.str()});
 }
 
+/// \p Edits (ascending, not overlapping) with those inside the rewritten
+/// conditionals of \p Sites that a C++ source's file holds (Site::
+/// HostIncluder) made one edit per conditional, or per run of conditionals
+/// that nest or touch: the host compiler reads that file without metacu,
+/// so the rewritten text goes under `#ifdef __CUDACC__` (nvcc, which reads
+/// it through metacu, defines it; g++ does not) and the text as written
+/// under its `#else`. `#line` gives both their lines as written and the
+/// lines after the `#endif` theirs. A C++ compiler never defines
+/// __CUDA_ARCH__; the text as written, not its host branch alone, keeps
+/// its reading of whatever else the conditions test (a host compiler's,
+/// the platform's names).
+static std::vector<Edit> keepForCxx(llvm::StringRef Text,
+                                    const LineTable &Lines,
+                                    llvm::ArrayRef<Site> Sites,
+                                    std::vector<Edit> Edits) {
+  std::vector<Range> Spans;
+  for (const Site &S : Sites) {
+    if (S.HostIncluder.empty() || S.Kind != SiteKind::Conditional)
+      continue;
+    // A chain with kept directives closes its braces beside the code,
+    // after the #endif too: the span takes in that whole line.
+    unsigned End = S.Directives.back().End;
+    for (const SiteDirective &D : S.Directives)
+      for (unsigned Beside : {D.BodyFirst, D.BodyEnd})
+        if (Beside >= End && Beside < Text.size())
+          End = Lines.end(Lines.lineOf(Beside));
+    Spans.push_back({S.Directives.front().Begin, End});
+  }
+  llvm::sort(Spans,
+             [](const Range &A, const Range &B) { return A.Begin < B.Begin; });
+  std::vector<Range> Merged;
+  for (const Range &R : Spans) {
+    if (!Merged.empty() && R.Begin <= Merged.back().End)
+      Merged.back().End = std::max(Merged.back().End, R.End);
+    else
+      Merged.push_back(R);
+  }
+  std::vector<Edit> Out;
+  size_t I = 0;
+  for (const Range &R : Merged) {
+    for (; I < Edits.size() && Edits[I].Begin < R.Begin; ++I)
+      Out.push_back(std::move(Edits[I]));
+    // The rewritten text of the span: its edits applied.
+    std::string Rewritten;
+    unsigned Pos = R.Begin;
+    bool Changed = false;
+    for (; I < Edits.size() && Edits[I].End <= R.End; ++I) {
+      Rewritten += Text.slice(Pos, Edits[I].Begin).str() + Edits[I].Replacement;
+      Pos = Edits[I].End;
+      Changed = true;
+    }
+    if (!Changed)
+      continue;
+    Rewritten += Text.slice(Pos, R.End);
+    unsigned First = Lines.lineOf(R.Begin);
+    std::string Break = Lines.lineBreak(First).str();
+    std::string Indent = leadingSpace(Lines.text(First)).str();
+    llvm::StringRef AsWritten = Text.slice(R.Begin, R.End);
+    // Each part ends its last line before the directive after it (a
+    // brace put beside the code after the #endif ends none).
+    auto Ended = [&](llvm::StringRef Part) {
+      return Part.ends_with("\n") || Part.ends_with("\r") ? Part.str()
+                                                          : Part.str() + Break;
+    };
+    std::string Wrapped = Indent + "#ifdef __CUDACC__" + Break +
+                          numberNextLine(First, Break) + Ended(Rewritten) +
+                          Indent + "#else" + Break +
+                          numberNextLine(First, Break) + Ended(AsWritten) +
+                          Indent + "#endif" + Break;
+    if (R.End < Text.size())
+      Wrapped += numberNextLine(Lines.lineOf(R.End), Break);
+    Out.push_back({R.Begin, R.End, std::move(Wrapped)});
+  }
+  for (; I < Edits.size(); ++I)
+    Out.push_back(std::move(Edits[I]));
+  return Out;
+}
+
 Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                   llvm::ArrayRef<Site> Sites, std::optional<uint64_t> Assumed) {
   const llvm::StringRef Value = ArchValue;
@@ -300,6 +379,10 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
     }
     std::string Chain = S.ThisBuild.empty() ? convertSite(S, Text, Lines, Edits)
                                             : guardSite(S, Text, Lines, Edits);
+    if (!S.HostIncluder.empty())
+      Chain += " under #ifdef __CUDACC__, as written in its #else for C++ "
+               "source '" +
+               S.HostIncluder + "'";
     M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
                        " -> " + Chain);
   }
@@ -314,6 +397,7 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
   for (Edit &E : Edits)
     if (M.Edits.empty() || E.Begin >= M.Edits.back().End)
       M.Edits.push_back(std::move(E));
+  M.Edits = keepForCxx(Text, Lines, Sites, std::move(M.Edits));
   unsigned Pos = 0;
   for (const Edit &E : M.Edits) {
     M.Text += Text.slice(Pos, E.Begin);

@@ -116,6 +116,11 @@ struct Site {
   /// the conditional as written in its '#elif' for the other builds.
   /// Empty for none.
   std::string ThisBuild;
+  /// A C++ source of the tree that includes the site's file, if one does
+  /// (HostIncluders.h): the host compiler reads the file without metacu,
+  /// so a rewrite of the site goes under `#ifdef __CUDACC__`, the text as
+  /// written in its `#else` for a C++ compiler.
+  std::string HostIncluder;
 };
 
 struct FileAudit {

@@ -5,7 +5,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <iterator>
-#include <optional>
 
 namespace metacu {
 
@@ -46,30 +45,11 @@ unsigned UnifiedText::offset(unsigned RawOffset) const {
           Dropped.begin());
 }
 
-/// N of a line that is `#line N` (blanks around its parts, nothing
-/// after N): a directive that names no file, as migrate writes them.
-static std::optional<unsigned> lineDirective(llvm::StringRef Line) {
-  Line = Line.trim(" \t\r");
-  if (!Line.consume_front("#"))
-    return std::nullopt;
-  Line = Line.ltrim(" \t");
-  if (!Line.consume_front("line") || Line.empty() ||
-      (Line.front() != ' ' && Line.front() != '\t'))
-    return std::nullopt;
-  unsigned N = 0;
-  if (Line.ltrim(" \t").getAsInteger(10, N) || N == 0)
-    return std::nullopt;
-  return N;
-}
-
 SourceFile::SourceFile(std::string P, std::string T)
     : Path(std::move(P)), Text(std::move(T)) {
   LineStarts.push_back(0);
   for (unsigned I = 0, E = Text.size(); I != E; ++I)
     if (unsigned N = lineBreakAt(Text, I)) {
-      if (std::optional<unsigned> L =
-              lineDirective(llvm::StringRef(Text).slice(LineStarts.back(), I)))
-        LineDirectives.push_back({I + N, *L});
       I += N - 1;
       LineStarts.push_back(I + 1);
     }
@@ -164,16 +144,6 @@ Origin SourceFile::origin(unsigned Offset) const {
          M.Library,
          M.IncludedAt};
   }
-  // The last `#line N` before the offset, in the same file's text: after
-  // the last mark (a mark after a spliced header counts the includer's
-  // directives before it in its line).
-  auto D = std::upper_bound(
-      LineDirectives.begin(), LineDirectives.end(), Offset,
-      [](unsigned Off, const LineDirective &L) { return Off < L.Offset; });
-  if (D != LineDirectives.begin() &&
-      (It == Marks.begin() || std::prev(D)->Offset > std::prev(It)->Offset))
-    O.Where.Line =
-        std::prev(D)->Line + Here.Line - lineCol(std::prev(D)->Offset).Line;
   return O;
 }
 

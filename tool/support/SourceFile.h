@@ -5,8 +5,9 @@
 // directives. The text may hold other files spliced in (dialect headers,
 // expand/DialectHeaders.h): origin marks then say which file and line each
 // part comes from, as #line directives would. A `#line N` of the text
-// itself (migrate writes them where it adds lines) says so too, as it does
-// for nvcc.
+// itself that the preprocessor keeps (migrate writes them where it adds
+// lines) is such a mark too, for nvcc counts on from it; which ones it
+// keeps is Clang's to say (expand/PresumedLines.h), not the text's.
 //
 // Lines end where Clang and nvcc end them: at LF, CRLF or a lone CR. The
 // expansion's stages split lines at '\n' and work on a UnifiedText.
@@ -119,7 +120,7 @@ public:
   SourceFile withText(std::string NewText) const;
 
   /// The file and position \p Offset was written at: path() and lineCol()
-  /// unless a mark or a `#line N` of the text after it says otherwise.
+  /// unless a mark says otherwise.
   Origin origin(unsigned Offset) const;
 
 private:
@@ -135,13 +136,6 @@ private:
     unsigned IncludedAt;
   };
   std::vector<Mark> Marks;
-  /// The text's own `#line N` directives (no file name): the line after
-  /// each, where the text's line count resumes at N.
-  struct LineDirective {
-    unsigned Offset;
-    unsigned Line;
-  };
-  std::vector<LineDirective> LineDirectives;
 };
 
 } // namespace metacu

@@ -158,6 +158,104 @@ TEST(MigrateTest, AssumedArchitecturesKeepTheirOneLiveBranch) {
   EXPECT_EQ(migrate("f.cu", Input, {N}, uint64_t(0b101)).Simplified, 0u);
 }
 
+TEST(MigrateTest, AFileACxxSourceIncludesKeepsItsTextAsWrittenForCxx) {
+  // The rewritten conditional under #ifdef __CUDACC__ (nvcc reads the file
+  // through metacu), the text as written in its #else (g++ reads it
+  // without), each line numbered as written in both and after the #endif.
+  Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"},
+                       {"(int)__nvvm_arch >= 80", "(int)__nvvm_arch != 0", ""},
+                       SiteCategory::Statement);
+  S.HostIncluder = "src/api.cc";
+  Migration M = migrate("f.cu", Input, {S});
+  EXPECT_EQ(M.Text, R"(void f() {
+  int x = 0;
+#ifdef __CUDACC__
+#line 3
+  if codegen ((int)__nvvm_arch >= 80) { // fast path
+  x = 1;
+  } else if codegen ((int)__nvvm_arch != 0) {
+  x = 3;
+  } else {
+  x = 2;
+  }
+#else
+#line 3
+#if __CUDA_ARCH__ >= 800 // fast path
+  x = 1;
+#elif __CUDA_ARCH__ >= 300
+  x = 3;
+#else
+  x = 2;
+#endif
+#endif
+#line 10
+  g(x);
+}
+)");
+  ASSERT_EQ(M.Edits.size(), 1u);
+  ASSERT_EQ(M.Report.size(), 1u);
+  EXPECT_NE(M.Report[0].find("under #ifdef __CUDACC__, as written in its "
+                             "#else for C++ source 'src/api.cc'"),
+            std::string::npos)
+      << M.Report[0];
+  // --assume-arch's simplification too: g++ compiles what it did.
+  Site Simple = S;
+  Simple.Directives[0].TakenBy = 0b1000;
+  Simple.Directives[1].TakenBy = 0b10;
+  Simple.Directives[2].TakenBy = 0b101;
+  Simple.Reached = 0b1111;
+  Migration A = migrate("f.cu", Input, {Simple}, uint64_t(0b101));
+  EXPECT_EQ(A.Simplified, 1u);
+  EXPECT_NE(A.Text.find("#ifdef __CUDACC__\n#line 3\n\n\n\n\n\n  x = 2;\n\n"
+                        "#else\n#line 3\n#if __CUDA_ARCH__ >= 800"),
+            std::string::npos)
+      << A.Text;
+  // A site it leaves is left as it is.
+  Site Left = S;
+  Left.Category = SiteCategory::NotConvertible;
+  EXPECT_EQ(migrate("f.cu", Input, {Left}).Text, Input);
+}
+
+TEST(MigrateTest, ForCxxTheWrapperTakesInTheLineABraceIsPutBeside) {
+  // Kept directives: the chain's closing brace goes beside the code after
+  // the #endif, which the wrapper then holds whole, in both branches.
+  Site S =
+      conditional(Input, {"#if", "#elif", "#else", "#endif"},
+                  {"(int)__nvvm_arch >= 80", "", ""}, SiteCategory::Statement);
+  S.Directives[1].Kept = S.Directives[2].Kept = true;
+  llvm::StringRef Text(Input);
+  S.Directives[0].BodyFirst = Text.find("x = 1;");
+  S.Directives[0].BodyEnd = Text.find("x = 1;") + 6;
+  S.Directives[3].BodyFirst = Text.find("g(x);");
+  S.HostIncluder = "src/api.cc";
+  EXPECT_EQ(migrate("f.cu", Input, {S}).Text, R"(void f() {
+  int x = 0;
+#ifdef __CUDACC__
+#line 3
+  if codegen ((int)__nvvm_arch >= 80) { // fast path
+  x = 1; } else {
+#if __CUDA_ARCH__ >= 300
+  x = 3;
+#else
+  x = 2;
+#endif
+  } g(x);
+#else
+#line 3
+#if __CUDA_ARCH__ >= 800 // fast path
+  x = 1;
+#elif __CUDA_ARCH__ >= 300
+  x = 3;
+#else
+  x = 2;
+#endif
+  g(x);
+#endif
+#line 11
+}
+)");
+}
+
 TEST(MigrateTest, LeavesOtherSitesAndSaysWhy) {
   Site S = conditional(Input, {"#if", "#elif", "#else", "#endif"}, {"", "", ""},
                        SiteCategory::NotConvertible);

@@ -267,35 +267,3 @@ TEST(SourceFileTest, WithTextKeepsTheMarksOnTheirLines) {
   EXPECT_EQ(H2.IncludedAt, 1u);
   EXPECT_EQ(G.origin(0).Path, "k.cu");
 }
-
-TEST(SourceFileTest, ALineDirectiveOfTheTextCountsOnFromItsLine) {
-  //                 0  3        13 16 19
-  SourceFile F("k.cu", "a\nb\n#line 40\nc\nd\n");
-  EXPECT_EQ(F.origin(2).Where.Line, 2u);
-  EXPECT_EQ(F.origin(13).Where.Line, 40u);
-  EXPECT_EQ(F.origin(15).Where.Line, 41u);
-  EXPECT_EQ(F.origin(15).Path, "k.cu");
-  // lineCol() still counts the text's own lines.
-  EXPECT_EQ(F.lineCol(15).Line, 5u);
-  // One that names a file is not read (migrate writes none).
-  SourceFile Named("k.cu", "#line 40 \"x.cu\"\nc\n");
-  EXPECT_EQ(Named.origin(Named.text().find("\nc") + 1).Where.Line, 2u);
-}
-
-TEST(SourceFileTest, ALineDirectiveCountsInItsOwnFileOnly) {
-  // A spliced header after the directive counts its own lines; the
-  // includer's line after it is the mark's (the splice counts the
-  // directive in it).
-  SourceFile F("k.cu", "#line 40\na\nh1\nrest\n");
-  F.markOrigin(11, "inc/h.cuh", 1);
-  F.markOrigin(14, "k.cu", 42);
-  EXPECT_EQ(F.origin(9).Where.Line, 40u);
-  EXPECT_EQ(F.origin(11).Where.Line, 1u);
-  EXPECT_EQ(F.origin(14).Where.Line, 42u);
-  // One in the header counts after its mark.
-  SourceFile G("k.cu", "a\n#line 7\nh2\nrest\n");
-  G.markOrigin(2, "inc/h.cuh", 1);
-  G.markOrigin(13, "k.cu", 2);
-  EXPECT_EQ(G.origin(10).Where.Line, 7u);
-  EXPECT_EQ(G.origin(13).Where.Line, 2u);
-}
