@@ -1,11 +1,30 @@
 """A scripted LSP client: JSON-RPC over a server's stdio, for tests and the
 benchmark (scripts/bench-lsp)."""
+import argparse
 import json
 import os
 import queue
 import subprocess
+import sys
 import threading
 import time
+import unittest
+
+
+# The tests' folder (their inputs are in Inputs/) and the source tree.
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def run_tests(module):
+    """Runs a test script's unittest tests (module: the script's own,
+    sys.modules["__main__"]) with the metacu that --metacu names, which
+    they read as module.METACU; other arguments go to unittest."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--metacu", required=True)
+    args, rest = ap.parse_known_args()
+    module.METACU = os.path.abspath(args.metacu)
+    unittest.main(module=module, argv=[sys.argv[0]] + rest)
 
 
 def uri(path):

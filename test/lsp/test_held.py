@@ -7,17 +7,14 @@ made while a text is parsed wait and go as one; a request goes after the
 text it is about.
 
   test_held.py --metacu build/tool/metacu [unittest options]"""
-import argparse
 import json
 import os
 import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-from lspclient import Client, position, uri  # noqa: E402
+# The script's folder is first on sys.path.
+from lspclient import HERE, ROOT, Client, position, run_tests, uri
 
 METACU = None
 PATH = os.path.join(HERE, "Inputs", "symbols.cu")
@@ -92,8 +89,4 @@ class HeldTextTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--metacu", required=True)
-    args, rest = ap.parse_known_args()
-    METACU = os.path.abspath(args.metacu)
-    unittest.main(argv=[sys.argv[0]] + rest)
+    run_tests(sys.modules[__name__])

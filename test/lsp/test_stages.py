@@ -5,17 +5,14 @@
 ran, its wall-clock and CPU time.
 
   test_stages.py --metacu build/tool/metacu [unittest options]"""
-import argparse
 import os
 import re
 import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-from lspclient import Client  # noqa: E402
+# The script's folder is first on sys.path.
+from lspclient import HERE, ROOT, Client, run_tests
 
 METACU = None
 PATH = os.path.join(HERE, "Inputs", "symbols.cu")
@@ -55,8 +52,4 @@ class StagesTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--metacu", required=True)
-    args, rest = ap.parse_known_args()
-    METACU = os.path.abspath(args.metacu)
-    unittest.main(argv=[sys.argv[0]] + rest)
+    run_tests(sys.modules[__name__])
