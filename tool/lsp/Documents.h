@@ -40,6 +40,8 @@ struct Document {
   /// The text Expanded is the expansion of (the text itself, shared).
   std::shared_ptr<TextLines> ExpandedText;
   std::optional<Clock::time_point> Due;
+  /// When the text last changed (none since it was opened: unset).
+  std::optional<Clock::time_point> Changed;
   /// Whether clangd has not yet published diagnostics of the text sent.
   bool AwaitingClangd = false;
   /// The text clangd gets once it has published the diagnostics of the

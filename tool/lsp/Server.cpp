@@ -333,6 +333,11 @@ void Server::fromClient(json::Object Msg) {
     }
     std::shared_ptr<TextLines> Old = std::move(D->Text);
     D->Text = std::make_shared<TextLines>(std::move(Text));
+    // The first edit after a pause is expanded at once; the edits that
+    // follow it closely wait until typing pauses for the debounce.
+    Clock::time_point Now = Clock::now();
+    bool AfterPause = !D->Changed || Now - *D->Changed >= Opts.Debounce;
+    D->Changed = Now;
     D->Version = TD->getInteger("version").value_or(D->Version + 1);
     if (!D->Dialect && !isDialect(D->Path, D->Text->text())) {
       sendHeld(*D);
@@ -342,7 +347,7 @@ void Server::fromClient(json::Object Msg) {
     }
     if (D->Dialect && D->ExpandedText == Old && editOrdinaryCode(*D, *Old))
       return;
-    D->Due = Clock::now() + Opts.Debounce;
+    D->Due = AfterPause ? Now : Now + Opts.Debounce;
     return;
   }
   if (M == "textDocument/didClose" && D) {

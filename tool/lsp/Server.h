@@ -38,7 +38,8 @@ struct ServerOptions {
   std::function<llvm::Expected<PipelineOptions>(llvm::StringRef Path)>
       OptionsFor;
   /// How long after an edit the expansion starts, so that a burst of
-  /// keystrokes costs one.
+  /// keystrokes costs one: an edit this long or longer after the one
+  /// before (the first of a burst) is expanded at once.
   std::chrono::milliseconds Debounce{100};
   /// After each expansion, one line to stderr: the file and how long each
   /// stage took, wall-clock and CPU (the server's log: where an edit's
