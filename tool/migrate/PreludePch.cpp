@@ -86,6 +86,13 @@ std::vector<std::string> shadowingPaths(llvm::ArrayRef<std::string> BuildArgs,
   return Paths;
 }
 
+void noteTestedValue(Facts &F, llvm::StringRef Name,
+                     const std::string &Decimal) {
+  auto [It, New] = F.TestedValues.try_emplace(Name.str(), Decimal);
+  if (!New && It->second != Decimal)
+    It->second.clear();
+}
+
 void applyPreludeNotes(llvm::StringRef Notes, Facts &F) {
   llvm::SmallVector<llvm::StringRef, 8> Words;
   while (!Notes.empty()) {
@@ -99,10 +106,7 @@ void applyPreludeNotes(llvm::StringRef Notes, Facts &F) {
     if (Words[0] == "N") {
       F.NamedInMacros.insert(Name);
     } else if (Words[0] == "T") {
-      std::string Value = Words.size() > 3 ? Words[3].str() : "";
-      auto [It, New] = F.TestedValues.try_emplace(Name.str(), Value);
-      if (!New && It->second != Value)
-        It->second.clear();
+      noteTestedValue(F, Name, Words.size() > 3 ? Words[3].str() : "");
       if (Words.size() > 2 && Words[2] == "1")
         F.DefinedTests.insert(Name.str());
     } else if (Words[0] == "D") {

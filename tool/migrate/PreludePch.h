@@ -51,6 +51,12 @@ std::vector<std::string> withPreludePch(llvm::ArrayRef<std::string> Args,
 std::vector<std::string> shadowingPaths(llvm::ArrayRef<std::string> BuildArgs,
                                         llvm::ArrayRef<std::string> Spelled);
 
+/// Facts::TestedValues: \p Name, tested where a pass's macro of it has the
+/// value \p Decimal (empty: none, or no integer literal). The callbacks'
+/// merge and the playback's.
+void noteTestedValue(Facts &F, llvm::StringRef Name,
+                     const std::string &Decimal);
+
 /// Plays back into \p F the events PreprocessorPass.cpp's callbacks wrote
 /// while the prelude was built: "D NAME BODY-NAMES..." a macro defined,
 /// "N NAME" a name in a macro's arguments, "T NAME DEFINED VALUE" a test

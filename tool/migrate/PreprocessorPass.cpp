@@ -46,22 +46,13 @@ bool parseInteger(llvm::StringRef T, uint64_t &V) {
   return !T.getAsInteger(0, V);
 }
 
-/// Facts::TestedValues: \p Name, tested where a pass's macro of it has the
-/// value \p Decimal (PassCallbacks::decimalValue()).
-void mergeTestedValue(Facts &F, llvm::StringRef Name,
-                      const std::string &Decimal) {
-  auto [It, New] = F.TestedValues.try_emplace(Name.str(), Decimal);
-  if (!New && It->second != Decimal)
-    It->second.clear();
-}
-
 class PassCallbacks : public PPCallbacks {
 public:
   /// \p Compare: whether this pass compares the macros' definitions with
   /// the other passes' (the preprocessing passes; a parse defines what its
   /// pass's preprocessing did).
   /// \p Prelude: where a build of the prelude's precompiled header writes
-  /// what its text does to the facts (PreludeNotes).
+  /// what its text does to the facts (PreludePch.h).
   PassCallbacks(SourceManager &SM, Preprocessor &PP, Facts &F, unsigned Pass,
                 bool Compare, std::string *Prelude = nullptr)
       : SM(SM), PP(PP), F(F), Pass(Pass), Compare(Compare), Prelude(Prelude) {}
@@ -580,7 +571,7 @@ private:
   /// Facts::TestedValues: \p Name, tested where this pass's macro of it
   /// is \p MI (none: null).
   void noteValue(llvm::StringRef Name, const MacroInfo *MI) {
-    mergeTestedValue(F, Name, decimalValue(MI));
+    noteTestedValue(F, Name, decimalValue(MI));
   }
 
   /// The value of the object-like macro \p MI in decimal, where its body is
