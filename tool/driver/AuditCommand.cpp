@@ -65,6 +65,7 @@ auditAsCompiled(llvm::StringRef File, const SourceTree &Tree,
     return It->second;
   };
   Opts.Placements = std::move(Placements);
+  Opts.CacheDir = cacheDirectory().str();
   return auditFile(File, Opts);
 }
 

@@ -1,7 +1,7 @@
 //===- Options.cpp --------------------------------------------------------===//
 #include "driver/Options.h"
-#include "expand/PreludeCache.h"
 #include "support/Diagnostic.h"
+#include "toolchain/StoredPch.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -76,13 +76,16 @@ static cl::opt<unsigned> MaxExpansion(
 
 static cl::opt<std::string> CacheDir(
     "cache-dir",
-    cl::desc("Where to keep the precompiled generator library (default: "
+    cl::desc("Where to keep the precompiled generator library and the "
+             "audit's precompiled toolkit prelude (default: "
              "$METACU_CACHE_DIR, $XDG_CACHE_HOME/metacu or ~/.cache/metacu; "
-             "'' to keep none)"),
+             "'' to keep none; safe to delete)"),
     cl::value_desc("dir"), cl::init(defaultCacheDirectory()), cl::sub(all()),
     cl::cat(MetacuCategory));
 
 llvm::StringRef buildDirectory() { return BuildDir; }
+
+llvm::StringRef cacheDirectory() { return CacheDir; }
 
 llvm::Expected<PipelineOptions> pipelineOptionsFor(llvm::StringRef File) {
   auto Flags = compileFlagsFor(File);

@@ -26,6 +26,10 @@ extern llvm::cl::opt<std::string> CudaPathOption;
 /// -p: the build directory with compile_commands.json, empty if none.
 llvm::StringRef buildDirectory();
 
+/// --cache-dir: where precompiled headers are kept across runs (StoredPch.h);
+/// empty for nowhere.
+llvm::StringRef cacheDirectory();
+
 /// The flags \p File is compiled with: those compile_commands.json records
 /// for it (-p BUILD_DIR), then -I/-isystem/-include/-D/-U/-std from the
 /// command line in the order given, so the command line wins.

@@ -9,16 +9,14 @@
 #ifndef METACU_EXPAND_PRELUDECACHE_H
 #define METACU_EXPAND_PRELUDECACHE_H
 
+#include "toolchain/StoredPch.h"
+
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace metacu {
-
-/// The cache directory: $METACU_CACHE_DIR, else $XDG_CACHE_HOME/metacu, else
-/// $HOME/.cache/metacu. Empty when none can be determined.
-std::string defaultCacheDirectory();
 
 /// The precompiled generator library for interpreter arguments \p Args
 /// (those that shape the header: language, include paths of metacu and

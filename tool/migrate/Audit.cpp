@@ -84,7 +84,8 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
                                }));
   PassSources Sources(*Files);
   auto Run = [&](unsigned Pass, bool Parse) {
-    return runPass(Path, Opts.Toolkit, Opts.Flags, Pass, Parse, F, Sources);
+    return runPass(Path, Opts.Toolkit, Opts.Flags, Pass, Parse, F, Sources,
+                   Opts.CacheDir);
   };
   for (unsigned P = 0; P < NumPasses; ++P)
     if (auto Err = Run(P, /*Parse=*/false))

@@ -55,6 +55,9 @@ struct AuditOptions {
   /// Called with each pass the audit parses, its dearest step (a parse of
   /// every header the file includes): for measurements and tests.
   std::function<void(unsigned Pass)> OnParse;
+  /// Where the parses keep the toolkit's prelude precompiled across runs
+  /// (PreludePch.h); empty: nowhere, each parse reads it as text.
+  std::string CacheDir;
 };
 
 /// Audits \p Path and the local (non-system) headers it includes. The

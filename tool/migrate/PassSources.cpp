@@ -14,8 +14,9 @@ PassSources::PassSources(clang::FileManager &Files)
 
 class PassSources::Runner : public clang::tooling::ToolAction {
 public:
-  Runner(PassSources &Sources, std::unique_ptr<clang::FrontendAction> Action)
-      : Sources(Sources), Action(std::move(Action)) {}
+  Runner(PassSources &Sources, std::unique_ptr<clang::FrontendAction> Action,
+         bool Own)
+      : Sources(Sources), Action(std::move(Action)), Own(Own) {}
 
   /// FrontendActionFactory::runInvocation, but for the source manager.
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
@@ -25,9 +26,13 @@ public:
     clang::CompilerInstance CI(std::move(Invocation), std::move(PCH));
     CI.setFileManager(Files);
     CI.createDiagnostics(Consumer, /*ShouldOwnClient=*/false);
-    Sources.SM->clearIDTables();
-    CI.getDiagnostics().setSourceManager(Sources.SM.get());
-    CI.setSourceManager(Sources.SM);
+    if (Own) {
+      CI.createSourceManager();
+    } else {
+      Sources.SM->clearIDTables();
+      CI.getDiagnostics().setSourceManager(Sources.SM.get());
+      CI.setSourceManager(Sources.SM);
+    }
     Sources.ToPass.To = Consumer;
     bool Ok = CI.ExecuteAction(*Action);
     Sources.ToPass.To = nullptr;
@@ -38,12 +43,13 @@ public:
 private:
   PassSources &Sources;
   std::unique_ptr<clang::FrontendAction> Action;
+  bool Own;
 };
 
 bool PassSources::run(const std::vector<std::string> &Args,
                       std::unique_ptr<clang::FrontendAction> Action,
-                      clang::DiagnosticConsumer &Diags) {
-  Runner R(*this, std::move(Action));
+                      clang::DiagnosticConsumer &Diags, bool Own) {
+  Runner R(*this, std::move(Action), Own);
   clang::tooling::ToolInvocation Invocation(
       Args, &R, &Files, std::make_shared<clang::PCHContainerOperations>());
   Invocation.setDiagnosticConsumer(&Diags);

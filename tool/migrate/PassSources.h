@@ -35,10 +35,13 @@ public:
 
   /// Runs \p Action over the command line \p Args ("clang++" first) as
   /// tooling::ToolInvocation runs it, over the shared source manager, its
-  /// diagnostics to \p Diags; whether it succeeded.
+  /// diagnostics to \p Diags; whether it succeeded. \p Own: over a source
+  /// manager of its own instead, for a run that loads a precompiled header
+  /// (its source locations would outlive the reader they come from in the
+  /// shared one).
   bool run(const std::vector<std::string> &Args,
            std::unique_ptr<clang::FrontendAction> Action,
-           clang::DiagnosticConsumer &Diags);
+           clang::DiagnosticConsumer &Diags, bool Own = false);
 
 private:
   class Forward : public clang::DiagnosticConsumer {

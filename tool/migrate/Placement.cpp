@@ -352,7 +352,19 @@ public:
     }
     if (Work.empty())
       return;
+    // A parse that read the prelude precompiled (PreludePch.h) walks only
+    // what it parsed itself: walking the header's declarations would read
+    // them all from it, and none is in a user file.
+    std::vector<Decl *> Scope = Ctx.getTraversalScope();
+    if (Ctx.getExternalSource()) {
+      std::vector<Decl *> Parsed;
+      for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
+        if (!D->isFromASTFile())
+          Parsed.push_back(D);
+      Ctx.setTraversalScope(Parsed);
+    }
     BodyCollector(SM, LO, Shapes).TraverseDecl(Ctx.getTranslationUnitDecl());
+    Ctx.setTraversalScope(Scope);
     for (auto &[FID, Groups] : Work)
       for (Group *G : *Groups)
         place(*G, FID, Shapes[FID]);

@@ -2,6 +2,7 @@
 #include "migrate/PreprocessorPass.h"
 #include "migrate/Placement.h"
 #include "migrate/PragmaMacros.h"
+#include "migrate/PreludePch.h"
 #include "migrate/QuietPragmas.h"
 #include "migrate/SystemHeaderDirectives.h"
 #include "support/Diagnostic.h"
@@ -11,8 +12,10 @@
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/MacroInfo.h"
@@ -48,9 +51,15 @@ public:
   /// \p Compare: whether this pass compares the macros' definitions with
   /// the other passes' (the preprocessing passes; a parse defines what its
   /// pass's preprocessing did).
+  /// \p Prelude: where a build of the prelude's precompiled header writes
+  /// what its text does to the facts (PreludePch.h).
   PassCallbacks(SourceManager &SM, Preprocessor &PP, Facts &F, unsigned Pass,
-                bool Compare)
-      : SM(SM), PP(PP), F(F), Pass(Pass), Compare(Compare) {}
+                bool Compare, std::string *Prelude = nullptr)
+      : SM(SM), PP(PP), F(F), Pass(Pass), Compare(Compare), Prelude(Prelude) {}
+
+  /// Whether nothing read so far is left for what comes next: no
+  /// conditional open, no condition's findings pending.
+  bool settled() const { return Stack.empty() && Pending.empty(); }
 
   void FileChanged(SourceLocation Loc, FileChangeReason Reason,
                    SrcMgr::CharacteristicKind, FileID) override {
@@ -80,6 +89,8 @@ public:
     std::string Via;
     std::vector<unsigned> ValueTokens;
     std::optional<FileKey> At = key(Name.getLocation());
+    if (Prelude)
+      *Prelude += "D " + N.str();
     for (const clang::Token &T : MI->tokens()) {
       Operators |= T.isOneOf(tok::hash, tok::hashhash, tok::hashat);
       const IdentifierInfo *II = T.getIdentifierInfo();
@@ -87,6 +98,8 @@ public:
         continue;
       llvm::StringRef TN = II->getName();
       noteNamed(II);
+      if (Prelude)
+        *Prelude += " " + TN.str();
       if (TN == "__CUDA_ARCH__")
         if (auto K = key(T.getLocation()))
           ValueTokens.push_back(K->second);
@@ -99,6 +112,8 @@ public:
           Via = TN.str();
       }
     }
+    if (Prelude)
+      *Prelude += "\n";
     VisitAt.reset();
     if (At)
       noteDefinedUnder(Name.getIdentifierInfo(), MI);
@@ -149,8 +164,11 @@ public:
     for (unsigned A = 0; Args && A < Args->getNumMacroArguments(); ++A)
       for (const clang::Token *T = Args->getUnexpArgument(A);
            T->isNot(tok::eof); ++T)
-        if (const IdentifierInfo *II = T->getIdentifierInfo())
+        if (const IdentifierInfo *II = T->getIdentifierInfo()) {
           noteNamed(II);
+          if (Prelude)
+            *Prelude += "N " + II->getName().str() + "\n";
+        }
     // Clang reads a function-like macro's arguments before it calls this:
     // a conditional directive among them is the last one it handled.
     if (!Args || !LastConditional)
@@ -553,6 +571,12 @@ private:
   /// Facts::TestedValues: \p Name, tested where this pass's macro of it
   /// is \p MI (none: null).
   void noteValue(llvm::StringRef Name, const MacroInfo *MI) {
+    noteTestedValue(F, Name, decimalValue(MI));
+  }
+
+  /// The value of the object-like macro \p MI in decimal, where its body is
+  /// one integer literal with no suffix; empty otherwise.
+  std::string decimalValue(const MacroInfo *MI) const {
     std::string Decimal;
     uint64_t Value = 0;
     // A literal with a suffix says nothing a test could spell.
@@ -561,9 +585,7 @@ private:
         !llvm::StringRef(PP.getSpelling(MI->getReplacementToken(0)))
              .getAsInteger(0, Value))
       Decimal = std::to_string(Value);
-    auto [It, New] = F.TestedValues.try_emplace(Name.str(), Decimal);
-    if (!New && It->second != Decimal)
-      It->second.clear();
+    return Decimal;
   }
 
   /// A test of whether \p II is a macro ('defined', '#ifdef'): of \p II,
@@ -573,6 +595,9 @@ private:
     Pending.Tests.insert(II->getName().str());
     const MacroInfo *MI = PP.getMacroInfo(II);
     noteValue(II->getName(), MI);
+    if (Prelude)
+      *Prelude += "T " + II->getName().str() + " " + (MI ? "1" : "0") + " " +
+                  decimalValue(MI) + "\n";
     if (!MI)
       return;
     F.DefinedTests.insert(II->getName().str());
@@ -711,6 +736,10 @@ private:
     /// What the conditionals around the definitions of the macros it
     /// tests with 'defined' test (Group::Under).
     std::set<std::string> Under;
+    bool empty() const {
+      return !Mentions && !ValueCompared && !ArchFeature && Via.empty() &&
+             BadValue.empty() && Tests.empty() && Under.empty();
+    }
   };
 
   SourceManager &SM;
@@ -718,6 +747,7 @@ private:
   Facts &F;
   unsigned Pass;
   bool Compare;
+  std::string *Prelude;
   llvm::SmallPtrSet<const IdentifierInfo *, 16> Visited;
   /// The macros noteTested() has read the body of, for one condition.
   llvm::SmallPtrSet<const IdentifierInfo *, 16> Walked;
@@ -839,11 +869,16 @@ private:
 
 class PassAction : public ASTFrontendAction {
 public:
+  /// \p PreludeNotes: for a parse that reads the prelude precompiled, what
+  /// its text would have taught the callbacks (PreludePch.h).
   PassAction(Facts &F, unsigned Pass, SystemHeaderScans *Scans,
-             bool &LostPragma)
-      : F(F), Pass(Pass), Scans(Scans), LostPragma(LostPragma) {}
+             bool &LostPragma, const std::string *PreludeNotes = nullptr)
+      : F(F), Pass(Pass), Scans(Scans), LostPragma(LostPragma),
+        PreludeNotes(PreludeNotes) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
+    if (PreludeNotes)
+      applyPreludeNotes(*PreludeNotes, F);
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
         std::make_unique<PassCallbacks>(CI.getSourceManager(), PP, F, Pass,
@@ -890,7 +925,57 @@ private:
   /// Set for a pass that only preprocesses.
   SystemHeaderScans *Scans;
   bool &LostPragma;
+  const std::string *PreludeNotes;
   std::optional<SystemHeaderReplay> Replay;
+};
+
+/// Precompiles the prelude as the parse of a pass reads it: its function
+/// bodies skipped, its macros as PassCallbacks leaves them (a '#pragma' a
+/// macro spells made the _Pragma nvcc reads), what the callbacks learn
+/// written down as notes (PreludePch.h).
+class PreludeBuild : public GeneratePCHAction {
+public:
+  PreludeBuild(Facts &F, unsigned Pass, std::string &Notes,
+               std::vector<std::string> &Spelled)
+      : F(F), Pass(Pass), Notes(Notes), Spelled(Spelled) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Preprocessor &PP = CI.getPreprocessor();
+    auto Callbacks =
+        std::make_unique<PassCallbacks>(CI.getSourceManager(), PP, F, Pass,
+                                        /*Compare=*/false, &Notes);
+    Watched = Callbacks.get();
+    PP.addPPCallbacks(std::move(Callbacks));
+    PP.addPPCallbacks(std::make_unique<Includes>(Spelled));
+    return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+
+  void EndSourceFileAction() override {
+    Settled = Watched && Watched->settled();
+    GeneratePCHAction::EndSourceFileAction();
+  }
+
+  /// Whether the prelude left nothing open for the code after it.
+  bool Settled = false;
+
+private:
+  struct Includes : PPCallbacks {
+    explicit Includes(std::vector<std::string> &Spelled) : Spelled(Spelled) {}
+    void InclusionDirective(SourceLocation, const clang::Token &,
+                            StringRef Name, bool, CharSourceRange,
+                            OptionalFileEntryRef, StringRef, StringRef,
+                            const Module *, bool,
+                            SrcMgr::CharacteristicKind) override {
+      Spelled.push_back(Name.str());
+    }
+    std::vector<std::string> &Spelled;
+  };
+
+  Facts &F;
+  unsigned Pass;
+  std::string &Notes;
+  std::vector<std::string> &Spelled;
+  PassCallbacks *Watched = nullptr;
 };
 
 /// Remembers the first error that stops the file: a fatal one (a missing
@@ -996,29 +1081,85 @@ private:
   unsigned Pass;
 };
 
+/// Builds the precompiled prelude of pass \p Pass into \p Temp with the
+/// command line \p BuildArgs (PreludePch.h); nothing if the prelude holds
+/// a user file, stops (a missing header) or leaves anything open.
+std::optional<PchBuild> buildPrelude(llvm::ArrayRef<std::string> BuildArgs,
+                                     llvm::StringRef Temp, unsigned Pass) {
+  std::vector<const char *> Argv;
+  for (const std::string &A : BuildArgs)
+    Argv.push_back(A.c_str());
+  IgnoringDiagConsumer Ignore;
+  DiagnosticOptions DiagOpts;
+  CreateInvocationOptions CIOpts;
+  CIOpts.Diags = CompilerInstance::createDiagnostics(
+      *llvm::vfs::getRealFileSystem(), DiagOpts, &Ignore,
+      /*ShouldOwnClient=*/false);
+  std::shared_ptr<CompilerInvocation> Inv = createInvocation(Argv, CIOpts);
+  if (!Inv)
+    return std::nullopt;
+  Inv->getFrontendOpts().OutputFile = Temp.str();
+  Inv->getFrontendOpts().SkipFunctionBodies = true;
+  CompilerInstance CI(std::move(Inv));
+  Facts Scratch;
+  StopRecorder Stop(Scratch, Pass);
+  CI.createDiagnostics(&Stop, /*ShouldOwnClient=*/false);
+  std::string Notes;
+  std::vector<std::string> Spelled;
+  PreludeBuild Build(Scratch, Pass, Notes, Spelled);
+  CI.ExecuteAction(Build);
+  bool Stopped = llvm::errorToBool(std::move(Stop.Stop));
+  // Only the empty main file is a user file.
+  if (Stopped || !Build.Settled || !CI.hasSourceManager() ||
+      Scratch.FileOrder.size() > 1 || !Scratch.Groups.empty() ||
+      !Scratch.Others.empty() || !Scratch.Includes.empty() ||
+      !Scratch.Defines.empty() || !Scratch.ParseErrors.empty())
+    return std::nullopt;
+  llvm::sort(Spelled);
+  Spelled.erase(llvm::unique(Spelled), Spelled.end());
+  std::vector<std::string> Inputs = filesRead(CI.getSourceManager());
+  llvm::append_range(Inputs, shadowingPaths(BuildArgs, Spelled));
+  return PchBuild{std::move(Inputs), std::move(Notes)};
+}
+
 } // namespace
 
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
-                    Facts &F, PassSources &Sources) {
+                    Facts &F, PassSources &Sources, llvm::StringRef CacheDir) {
   std::vector<std::string> Args = clangCommandLine(
       Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
+  std::optional<StoredPch> Prelude;
+  if (Parse)
+    Prelude = preludePch(
+        CacheDir, Args,
+        [&](llvm::ArrayRef<std::string> BuildArgs, llvm::StringRef Temp) {
+          return buildPrelude(BuildArgs, Temp, Pass);
+        });
   // A pass whose replay of a system header may have lost a _Pragma runs
   // again, from the facts before it, with that header lexed in full.
   for (;;) {
     std::optional<Facts> Before;
-    if (!Parse)
+    if (!Parse || Prelude)
       Before = F;
     StopRecorder Stop(F, Pass);
     bool LostPragma = false;
-    Sources.run(Args,
+    Sources.run(Prelude ? withPreludePch(Args, Prelude->Path) : Args,
                 std::make_unique<PassAction>(
                     F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(),
-                    LostPragma),
-                Stop);
+                    LostPragma, Prelude ? &Prelude->Notes : nullptr),
+                Stop, /*Own=*/Prelude.has_value());
     if (LostPragma) {
       llvm::consumeError(std::move(Stop.Stop));
       F = std::move(*Before);
+      continue;
+    }
+    // A precompiled prelude Clang refused, or a file that stops: the parse
+    // of the prelude as text has the last word.
+    if (Stop.Stop && Prelude) {
+      llvm::consumeError(std::move(Stop.Stop));
+      F = std::move(*Before);
+      Prelude.reset();
       continue;
     }
     if (Stop.Stop)

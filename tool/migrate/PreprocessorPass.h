@@ -23,13 +23,15 @@ namespace metacu {
 /// Runs pass \p Pass (an index of auditPasses()) over \p Path, adding to
 /// \p F; \p Parse also parses it to place the conditionals it compiles.
 /// \p Sources: the source manager the passes over \p Path share, and the
-/// files they read (PassSources.h).
+/// files they read (PassSources.h). \p CacheDir: where a parse keeps the
+/// toolkit's prelude precompiled (PreludePch.h); empty for nowhere.
 /// Fails with the first fatal error, at its place in the user's file (a
 /// missing header), since the facts of a file that does not preprocess
 /// would be wrong, not just incomplete.
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
-                    Facts &F, PassSources &Sources);
+                    Facts &F, PassSources &Sources,
+                    llvm::StringRef CacheDir = {});
 
 } // namespace metacu
 

@@ -48,14 +48,32 @@ bool isQuietPragma(llvm::StringRef Text, const DiagnosticIDs &IDs) {
   Text.split(Words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   if (Words.empty())
     return false;
-  // nvcc's own pragmas, and the loop hints only the parser reads: a
-  // preprocessor that does not know a pragma ignores it.
-  static const llvm::StringRef Unknown[] = {
-      "nv_diagnostic",      "nv_diag_suppress", "nv_diag_default",
-      "nv_diag_warning",    "nv_diag_error",    "nv_diag_once",
-      "diag_suppress",      "diag_default",     "diag_warning",
-      "diag_error",         "diag_once",        "nv_exec_check_disable",
-      "hd_warning_disable", "unroll",           "nounroll"};
+  // The pragmas nvcc 13 reads that Clang's preprocessor does not know
+  // (it ignores them): those of the CUDA C++ Programming Guide (unroll,
+  // nv_diag_suppress/_remark/_warning/_error/_once/_default, nv_diagnostic
+  // push/pop, nv_abi) and the others in the pragma table of CUDA 13.0's
+  // front end (`strings bin/cudafe++`: nv_exec_check_disable, which CCCL's
+  // _CCCL_EXEC_CHECK_DISABLE spells, and hd_warning_disable); the diag_*
+  // spellings of EDG-based compilers, which vector_types.h still writes;
+  // and Clang's nounroll, whose loop hint only the parser reads.
+  static const llvm::StringRef Unknown[] = {"unroll",
+                                            "nounroll",
+                                            "nv_diagnostic",
+                                            "nv_diag_suppress",
+                                            "nv_diag_remark",
+                                            "nv_diag_warning",
+                                            "nv_diag_error",
+                                            "nv_diag_once",
+                                            "nv_diag_default",
+                                            "nv_abi",
+                                            "diag_suppress",
+                                            "diag_remark",
+                                            "diag_default",
+                                            "diag_warning",
+                                            "diag_error",
+                                            "diag_once",
+                                            "nv_exec_check_disable",
+                                            "hd_warning_disable"};
   if (llvm::is_contained(Unknown, Words[0]))
     return true;
   if (Words.size() < 3 || (Words[0] != "GCC" && Words[0] != "clang") ||

@@ -25,6 +25,15 @@ TEST_F(QuietPragmasTest, TheToolkitsDeprecationSilencersAreQuiet) {
     EXPECT_TRUE(quiet(P)) << P.str();
 }
 
+TEST_F(QuietPragmasTest, NvccsOtherPragmasAreQuiet) {
+  // The CUDA C++ Programming Guide's ABI pragma and cudafe++'s remark
+  // mapping, which Clang does not know either.
+  for (llvm::StringRef P :
+       {"nv_abi preserve_n_data(16) preserve_n_control(8)",
+        "nv_diag_remark 177", "nv_exec_check_disable", "nv_diag_once 20012"})
+    EXPECT_TRUE(quiet(P)) << P.str();
+}
+
 TEST_F(QuietPragmasTest, APragmaThatCanChangeWhatThePassRecordsIsNot) {
   for (llvm::StringRef P :
        {"push_macro(\"FAST\")", "pop_macro(\"FAST\")", "once", "GCC poison x",

@@ -1,0 +1,218 @@
+//===- PreludePch.cpp -----------------------------------------------------===//
+#include "migrate/PreludePch.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+#include <mutex>
+#include <set>
+
+namespace metacu {
+
+/// Where the prelude is: the -include of clangCommandLine().
+static std::optional<size_t> preludeAt(llvm::ArrayRef<std::string> Args) {
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (Args[I] == "-include" && Args[I + 1] == "cuda_runtime.h")
+      return I;
+  return std::nullopt;
+}
+
+/// Precompiled headers with compiler errors: Clang 22 finds some in the
+/// toolkit's headers (math_functions.h's redeclarations), which a parse of
+/// the prelude as text meets just the same; loaded, the header marks the
+/// parse as having met errors, as the text would have.
+static const char *const AllowErrors[] = {"-Xclang",
+                                          "-fallow-pch-with-compiler-errors"};
+
+std::vector<std::string> preludeBuildArgs(llvm::ArrayRef<std::string> Args,
+                                          llvm::StringRef Main) {
+  std::optional<size_t> At = preludeAt(Args);
+  if (!At || Args.size() < 2)
+    return {};
+  std::vector<std::string> Build;
+  for (size_t I = 0; I + 1 < Args.size(); ++I) {
+    // The user's -include files come after the prelude, as text.
+    bool UserInclude =
+        I > *At + 1 && llvm::StringRef(Args[I]).starts_with("-include");
+    if (!UserInclude)
+      Build.push_back(Args[I]);
+  }
+  Build.insert(Build.end(), std::begin(AllowErrors), std::end(AllowErrors));
+  Build.push_back(Main.str());
+  return Build;
+}
+
+std::vector<std::string> withPreludePch(llvm::ArrayRef<std::string> Args,
+                                        llvm::StringRef Pch) {
+  std::vector<std::string> Out(Args.begin(), Args.end());
+  std::optional<size_t> At = preludeAt(Args);
+  if (!At)
+    return Out;
+  Out[*At] = "-include-pch";
+  Out[*At + 1] = Pch.str();
+  Out.insert(Out.end() - 1, std::begin(AllowErrors), std::end(AllowErrors));
+  return Out;
+}
+
+std::vector<std::string> shadowingPaths(llvm::ArrayRef<std::string> BuildArgs,
+                                        llvm::ArrayRef<std::string> Spelled) {
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  std::vector<std::string> Dirs = {std::string(Cwd)};
+  for (size_t I = 0; I < BuildArgs.size(); ++I) {
+    llvm::StringRef A = BuildArgs[I];
+    for (llvm::StringRef Flag : {"-I", "-isystem", "-iquote", "-idirafter"}) {
+      if (!A.starts_with(Flag))
+        continue;
+      llvm::StringRef Dir = A.drop_front(Flag.size());
+      if (Dir.empty() && I + 1 < BuildArgs.size())
+        Dir = BuildArgs[++I];
+      llvm::SmallString<256> Abs(Dir);
+      llvm::sys::fs::make_absolute(Abs);
+      Dirs.push_back(std::string(Abs));
+      break;
+    }
+  }
+  std::vector<std::string> Paths;
+  for (const std::string &D : Dirs)
+    for (const std::string &S : Spelled) {
+      llvm::SmallString<256> P(D);
+      llvm::sys::path::append(P, S);
+      Paths.push_back(std::string(P));
+    }
+  return Paths;
+}
+
+void noteTestedValue(Facts &F, llvm::StringRef Name,
+                     const std::string &Decimal) {
+  auto [It, New] = F.TestedValues.try_emplace(Name.str(), Decimal);
+  if (!New && It->second != Decimal)
+    It->second.clear();
+}
+
+void applyPreludeNotes(llvm::StringRef Notes, Facts &F) {
+  llvm::SmallVector<llvm::StringRef, 8> Words;
+  while (!Notes.empty()) {
+    llvm::StringRef Line;
+    std::tie(Line, Notes) = Notes.split('\n');
+    Words.clear();
+    Line.split(Words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    if (Words.size() < 2)
+      continue;
+    llvm::StringRef Name = Words[1];
+    if (Words[0] == "N") {
+      F.NamedInMacros.insert(Name);
+    } else if (Words[0] == "T") {
+      noteTestedValue(F, Name, Words.size() > 3 ? Words[3].str() : "");
+      if (Words.size() > 2 && Words[2] == "1")
+        F.DefinedTests.insert(Name.str());
+    } else if (Words[0] == "D") {
+      // As PassCallbacks::MacroDefined reads a macro of no user file.
+      unsigned Space = 0;
+      bool Mentions = false, Aliases = false;
+      for (llvm::StringRef TN : llvm::ArrayRef(Words).drop_front(2)) {
+        F.NamedInMacros.insert(TN);
+        Space |= F.Spaces.lookup(TN);
+        bool Arch = TN == "__CUDA_ARCH__";
+        Aliases |= Arch || F.Aliases.contains(TN);
+        Mentions |= Arch || F.Derived.contains(TN);
+      }
+      if (Space)
+        F.Spaces[Name] |= Space;
+      if (Mentions)
+        F.Derived.insert(Name);
+      if (Aliases)
+        F.Aliases.insert(Name);
+    }
+  }
+}
+
+/// Everything that shapes the header or its notes besides the files it
+/// reads (their stamps are in its record): the command line, the
+/// directory relative paths in it start from, Clang, and metacu itself
+/// (its callbacks write the notes).
+static std::string preludeName(llvm::ArrayRef<std::string> BuildArgs) {
+  llvm::SHA256 H;
+  H.update(LLVM_VERSION_STRING);
+  H.update(llvm::ArrayRef<uint8_t>{0});
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&preludeName));
+  llvm::sys::fs::file_status St;
+  if (!llvm::sys::fs::status(Exe, St))
+    H.update(Exe + " " + std::to_string(St.getSize()) + " " +
+             std::to_string(
+                 St.getLastModificationTime().time_since_epoch().count()));
+  H.update(llvm::ArrayRef<uint8_t>{0});
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  H.update(Cwd);
+  for (const std::string &A : BuildArgs) {
+    H.update(llvm::ArrayRef<uint8_t>{0});
+    H.update(A);
+  }
+  auto Digest = H.final();
+  std::string Hex;
+  for (uint8_t B : llvm::ArrayRef<uint8_t>(Digest).take_front(12))
+    Hex += llvm::utohexstr(B, /*LowerCase=*/true, /*Width=*/2);
+  return "audit-prelude-" + Hex + ".pch";
+}
+
+std::optional<StoredPch>
+preludePch(llvm::StringRef CacheDir, llvm::ArrayRef<std::string> Args,
+           llvm::function_ref<std::optional<PchBuild>(
+               llvm::ArrayRef<std::string> BuildArgs, llvm::StringRef Temp)>
+               Build) {
+  if (CacheDir.empty())
+    return std::nullopt;
+  // The main file of the build: empty, kept beside the headers (Clang
+  // checks that it is as it was when it loads one).
+  llvm::SmallString<256> Main(CacheDir);
+  llvm::sys::path::append(Main, "audit-prelude.h");
+  std::vector<std::string> BuildArgs = preludeBuildArgs(Args, Main);
+  if (BuildArgs.empty())
+    return std::nullopt;
+  std::string Name = preludeName(BuildArgs);
+  // One build at a time: the threads of a run wait for it. A build that
+  // failed is not tried again in this run.
+  static std::mutex Lock;
+  static std::set<std::string> Failed;
+  std::lock_guard<std::mutex> Hold(Lock);
+  std::string Id = Name + '\0' + CacheDir.str();
+  if (Failed.count(Id))
+    return std::nullopt;
+  llvm::SmallString<256> Path(CacheDir);
+  llvm::sys::path::append(Path, Name);
+  // A command line met once (a test's, a file with flags of its own) is
+  // not worth a build, which costs more than a parse of the text: the
+  // second parse with it builds, in this run or a later one.
+  std::string Wanted = (Path + ".wanted").str();
+  if (!llvm::sys::fs::exists(Path) && !llvm::sys::fs::exists(Wanted)) {
+    if (!llvm::sys::fs::create_directories(CacheDir))
+      if (int FD; !llvm::sys::fs::openFileForWrite(
+              Wanted, FD, llvm::sys::fs::CD_OpenAlways))
+        llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+    return std::nullopt;
+  }
+  if (!llvm::sys::fs::exists(Main)) {
+    int FD;
+    if (llvm::sys::fs::openFileForWrite(Main, FD,
+                                        llvm::sys::fs::CD_OpenAlways)) {
+      Failed.insert(Id);
+      return std::nullopt;
+    }
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  // One per pass a project's parses need (up to 13) and per set of flags.
+  std::optional<StoredPch> Stored =
+      storedPch(CacheDir, Name, /*Keep=*/32,
+                [&](llvm::StringRef Temp) { return Build(BuildArgs, Temp); });
+  if (!Stored)
+    Failed.insert(Id);
+  llvm::sys::fs::remove(Wanted);
+  return Stored;
+}
+
+} // namespace metacu

@@ -1,0 +1,79 @@
+//===- PreludePch.h - The toolkit's prelude of a parse, precompiled -------===//
+//
+// Every parse of the audit (PreprocessorPass.h) reads cuda_runtime.h first,
+// as nvcc's host compiler does (-include), and that prelude is most of a
+// parse: of the toolkit's headers and the C++ library's, the same for every
+// file compiled with the same flags. So it is precompiled once per command
+// line (pass, -D/-U/-I flags, toolkit, Clang and metacu) into the cache
+// directory (StoredPch.h) and read from there by later parses, in this run
+// and later ones.
+//
+// The passes' preprocessor callbacks never see the text a precompiled
+// header holds. What they learn from the prelude (macros derived from
+// __CUDA_ARCH__ or holding an execution space, names that macros mention,
+// macros that conditions test: PreprocessorPass.cpp) is written down while
+// it is built, as the events that taught it, and played back into the
+// facts before each parse that reads it, as the callbacks would have
+// recorded them then. A prelude that holds a user file, or leaves anything
+// open for the code after it, is not precompiled. A header that is stale,
+// damaged or refused by Clang means a parse of the prelude as text.
+//
+//===----------------------------------------------------------------------===//
+#ifndef METACU_MIGRATE_PRELUDEPCH_H
+#define METACU_MIGRATE_PRELUDEPCH_H
+
+#include "migrate/Facts.h"
+#include "toolchain/StoredPch.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace metacu {
+
+/// The command line that builds the prelude of the parse \p Args
+/// (clangCommandLine(), the file last): the file replaced by \p Main, the
+/// user's other -include files left out. Empty if \p Args has no prelude.
+std::vector<std::string> preludeBuildArgs(llvm::ArrayRef<std::string> Args,
+                                          llvm::StringRef Main);
+
+/// \p Args with the prelude read from the precompiled header \p Pch.
+std::vector<std::string> withPreludePch(llvm::ArrayRef<std::string> Args,
+                                        llvm::StringRef Pch);
+
+/// The paths where a file, if one appeared, would be read instead of a
+/// header of the prelude: each header's name as the prelude's #include
+/// lines spell it (\p Spelled), under each include directory of \p
+/// BuildArgs and the working directory (searched before the toolkit's).
+std::vector<std::string> shadowingPaths(llvm::ArrayRef<std::string> BuildArgs,
+                                        llvm::ArrayRef<std::string> Spelled);
+
+/// Facts::TestedValues: \p Name, tested where a pass's macro of it has the
+/// value \p Decimal (empty: none, or no integer literal). The callbacks'
+/// merge and the playback's.
+void noteTestedValue(Facts &F, llvm::StringRef Name,
+                     const std::string &Decimal);
+
+/// Plays back into \p F the events PreprocessorPass.cpp's callbacks wrote
+/// while the prelude was built: "D NAME BODY-NAMES..." a macro defined,
+/// "N NAME" a name in a macro's arguments, "T NAME DEFINED VALUE" a test
+/// of whether NAME is a macro.
+void applyPreludeNotes(llvm::StringRef Notes, Facts &F);
+
+/// The precompiled prelude of the parse \p Args in \p CacheDir, built with
+/// \p Build (the empty main file, the temporary path to write) if there is
+/// none intact, unless the command line is met for the first time (see
+/// CacheDir/NAME.pch.wanted). Nothing if the cache cannot be written or the
+/// build failed before in this run.
+std::optional<StoredPch>
+preludePch(llvm::StringRef CacheDir, llvm::ArrayRef<std::string> Args,
+           llvm::function_ref<std::optional<PchBuild>(
+               llvm::ArrayRef<std::string> BuildArgs, llvm::StringRef Temp)>
+               Build);
+
+} // namespace metacu
+
+#endif
