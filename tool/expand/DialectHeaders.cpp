@@ -11,7 +11,6 @@
 #include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -589,26 +588,13 @@ std::string lineHeaderPath(llvm::StringRef InputPath,
 
 llvm::Expected<SplicedInput>
 spliceDialectHeaders(const SourceFile &File, const HostSliceOptions &Opts) {
-  llvm::SmallString<256> Path(File.path());
-  llvm::sys::fs::make_absolute(Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  auto FM = filesWith(File.text(), Path);
-
   // What nvcc compiles decides what is spliced: its host pass, which
   // defines __CUDACC__ and __NVCC__, takes an #include under '#ifdef
   // __CUDACC__' that a host compiler's reading would skip.
-  std::vector<std::string> Args =
-      clangCommandLine(Opts.Toolkit, Opts.Flags,
-                       {ClangMode::NvccPass, Opts.RuntimeInclude, 0}, Path);
   std::optional<SplicedInput> Result;
   std::optional<llvm::Error> Failure;
-  IgnoringDiagConsumer Quiet;
-  tooling::ToolInvocation Invocation(
-      Args, std::make_unique<SpliceAction>(File, Opts, Result, Failure),
-      FM.get());
-  // The host slice reports what is wrong with the input, on the splice.
-  Invocation.setDiagnosticConsumer(&Quiet);
-  Invocation.run();
+  preprocessAsNvccHostPass(
+      File, Opts, std::make_unique<SpliceAction>(File, Opts, Result, Failure));
   if (Failure)
     return std::move(*Failure);
   if (!Result)

@@ -1127,6 +1127,22 @@ static bool preprocessAsNvcc(const SourceFile &File, const ScanResult &Scan,
   return true;
 }
 
+void preprocessAsNvccHostPass(const SourceFile &File,
+                              const HostSliceOptions &Opts,
+                              std::unique_ptr<FrontendAction> Action) {
+  llvm::SmallString<256> Path(File.path());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  auto FM = filesWith(File.text(), Path);
+  std::vector<std::string> Args =
+      clangCommandLine(Opts.Toolkit, Opts.Flags,
+                       {ClangMode::NvccPass, Opts.RuntimeInclude, 0}, Path);
+  IgnoringDiagConsumer Quiet;
+  tooling::ToolInvocation Invocation(Args, std::move(Action), FM.get());
+  Invocation.setDiagnosticConsumer(&Quiet);
+  Invocation.run();
+}
+
 DialectScope::DialectScope(const HostSliceOptions &Opts) {
   for (llvm::StringRef A : Opts.Flags.Args) {
     if (!A.consume_front("-isystem"))

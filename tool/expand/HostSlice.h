@@ -25,12 +25,14 @@
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace clang {
 class FileEntryRef;
 class FileManager;
+class FrontendAction;
 class HeaderSearch;
 }
 
@@ -146,6 +148,16 @@ struct HostSliceOptions {
   /// learn is the same.
   Preambles *Precompiled = nullptr;
 };
+
+/// Runs \p Action over \p File, unmasked, as nvcc's host pass reads it
+/// (with __CUDACC__ and __NVCC__: what nvcc expands and includes), its
+/// diagnostics dropped: what is wrong with the input is the host slice's to
+/// report. The stages that follow that reading (the splice of dialect
+/// headers, the macros holding meta constructs, the input's #line
+/// directives) run through this one place.
+void preprocessAsNvccHostPass(const SourceFile &File,
+                              const HostSliceOptions &Opts,
+                              std::unique_ptr<clang::FrontendAction> Action);
 
 /// The files that may be dialect headers: the user's (found beside their
 /// includer, through -I or -iquote) and those under the user's own

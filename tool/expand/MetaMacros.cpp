@@ -12,13 +12,9 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include <map>
 
 namespace metacu {
@@ -361,24 +357,14 @@ llvm::Expected<std::optional<ExpandedMacros>>
 expandMetaMacros(const SourceFile &File, const ScanResult &Scan,
                  const llvm::StringSet<> &MetaNames,
                  const HostSliceOptions &Opts) {
-  llvm::SmallString<256> Path(File.path());
-  llvm::sys::fs::make_absolute(Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  auto FM = filesWith(File.text(), Path);
   // The macros nvcc's host pass defines are those nvcc expands.
-  std::vector<std::string> Args =
-      clangCommandLine(Opts.Toolkit, Opts.Flags,
-                       {ClangMode::NvccPass, Opts.RuntimeInclude, 0}, Path);
   std::vector<UseFinder::Use> Found;
   std::vector<Range> Blanked;
   bool MoreRounds = false, Done = false;
-  auto Action = std::make_unique<FindAction>(Scan, MetaNames, Found, Blanked,
-                                             MoreRounds, Done);
-  IgnoringDiagConsumer Quiet;
-  tooling::ToolInvocation Invocation(Args, std::move(Action), FM.get());
-  // The host slice reports what is wrong with the input.
-  Invocation.setDiagnosticConsumer(&Quiet);
-  Invocation.run();
+  preprocessAsNvccHostPass(File, Opts,
+                           std::make_unique<FindAction>(Scan, MetaNames, Found,
+                                                        Blanked, MoreRounds,
+                                                        Done));
   if (!Done)
     return llvm::createStringError("cannot preprocess '%s' for its macros",
                                    File.path().str().c_str());

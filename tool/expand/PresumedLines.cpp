@@ -8,10 +8,6 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/Tooling.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -96,21 +92,9 @@ SourceFile numberAsPreprocessed(const SourceFile &File,
                                 const HostSliceOptions &Opts) {
   if (!mayRenumber(File.text()))
     return File;
-  llvm::SmallString<256> Path(File.path());
-  llvm::sys::fs::make_absolute(Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  auto FM = filesWith(File.text(), Path);
-  // nvcc's host pass: metacu reads the input as it does.
-  std::vector<std::string> Args =
-      clangCommandLine(Opts.Toolkit, Opts.Flags,
-                       {ClangMode::NvccPass, Opts.RuntimeInclude, 0}, Path);
-  std::vector<PresumedLine> Kept;
-  IgnoringDiagConsumer Quiet;
-  tooling::ToolInvocation Invocation(
-      Args, std::make_unique<KeptLinesAction>(Kept), FM.get());
   // What is wrong with the input is the later stages' to report.
-  Invocation.setDiagnosticConsumer(&Quiet);
-  Invocation.run();
+  std::vector<PresumedLine> Kept;
+  preprocessAsNvccHostPass(File, Opts, std::make_unique<KeptLinesAction>(Kept));
   SourceFile Out = File;
   for (const PresumedLine &L : Kept)
     Out.markOrigin(L.Offset, File.path().str(), L.Line);
