@@ -41,6 +41,23 @@ struct Change {
 
 /// \p Edits as changes of the whole lines they touch, edits that share a
 /// line (a brace put beside a branch's code, a value use) in one.
+} // namespace
+
+std::string applyEdits(llvm::StringRef Text, unsigned Begin, unsigned End,
+                       llvm::ArrayRef<Edit> Edits) {
+  std::string Out;
+  unsigned Pos = Begin;
+  for (const Edit &E : Edits) {
+    Out += Text.slice(Pos, E.Begin);
+    Out += E.Replacement;
+    Pos = E.End;
+  }
+  Out += Text.slice(Pos, End);
+  return Out;
+}
+
+namespace {
+
 std::vector<Change> changesOf(llvm::StringRef OldText, const Lines &Old,
                               llvm::ArrayRef<Edit> Edits) {
   // The line after the last one edit E touches.
@@ -54,14 +71,9 @@ std::vector<Change> changesOf(llvm::StringRef OldText, const Lines &Old,
     size_t J = I + 1;
     for (; J < Edits.size() && Old.lineOf(Edits[J].Begin) < C.End; ++J)
       C.End = std::max(C.End, EndLine(Edits[J]));
-    unsigned Pos = Old.offsetOf(C.Begin);
-    std::string New;
-    for (; I < J; ++I) {
-      New += OldText.slice(Pos, Edits[I].Begin);
-      New += Edits[I].Replacement;
-      Pos = Edits[I].End;
-    }
-    New += OldText.slice(Pos, Old.offsetOf(C.End));
+    std::string New = applyEdits(OldText, Old.offsetOf(C.Begin),
+                                 Old.offsetOf(C.End), Edits.slice(I, J - I));
+    I = J;
     Lines NewLines(New);
     for (unsigned L = 0; L < NewLines.size(); ++L)
       C.New.push_back(NewLines[L].str());

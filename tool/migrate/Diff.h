@@ -20,6 +20,11 @@ struct Edit {
   std::string Replacement;
 };
 
+/// The text [\p Begin, \p End) of \p Text with \p Edits (ascending, not
+/// overlapping, each inside it) made.
+std::string applyEdits(llvm::StringRef Text, unsigned Begin, unsigned End,
+                       llvm::ArrayRef<Edit> Edits);
+
 /// A unified diff ("--- a/PATH", "+++ b/PATH", 3 lines of context) of
 /// \p Edits (ascending, not overlapping) made to \p Old; empty without
 /// edits.

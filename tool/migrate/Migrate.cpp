@@ -301,18 +301,15 @@ static std::vector<Edit> keepForCxx(llvm::StringRef Text,
   for (const Range &R : Merged) {
     for (; I < Edits.size() && Edits[I].Begin < R.Begin; ++I)
       Out.push_back(std::move(Edits[I]));
-    // The rewritten text of the span: its edits applied.
-    std::string Rewritten;
-    unsigned Pos = R.Begin;
-    bool Changed = false;
-    for (; I < Edits.size() && Edits[I].End <= R.End; ++I) {
-      Rewritten += Text.slice(Pos, Edits[I].Begin).str() + Edits[I].Replacement;
-      Pos = Edits[I].End;
-      Changed = true;
-    }
-    if (!Changed)
+    size_t J = I;
+    while (J < Edits.size() && Edits[J].End <= R.End)
+      ++J;
+    if (J == I)
       continue;
-    Rewritten += Text.slice(Pos, R.End);
+    // The rewritten text of the span: its edits applied.
+    std::string Rewritten =
+        applyEdits(Text, R.Begin, R.End, llvm::ArrayRef(Edits).slice(I, J - I));
+    I = J;
     unsigned First = Lines.lineOf(R.Begin);
     std::string Break = Lines.lineBreak(First).str();
     std::string Indent = leadingSpace(Lines.text(First)).str();
@@ -398,13 +395,7 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
     if (M.Edits.empty() || E.Begin >= M.Edits.back().End)
       M.Edits.push_back(std::move(E));
   M.Edits = keepForCxx(Text, Lines, Sites, std::move(M.Edits));
-  unsigned Pos = 0;
-  for (const Edit &E : M.Edits) {
-    M.Text += Text.slice(Pos, E.Begin);
-    M.Text += E.Replacement;
-    Pos = E.End;
-  }
-  M.Text += Text.substr(Pos);
+  M.Text = applyEdits(Text, 0, Text.size(), M.Edits);
   return M;
 }
 
