@@ -155,6 +155,69 @@ std::string passName(unsigned CC) {
          " (__CUDA_ARCH__ " + std::to_string(CC * 10) + ")";
 }
 
+/// nvcc's passes for \p Archs: the host's (0), then each device pass's
+/// compute capability once.
+std::vector<unsigned> nvccPasses(const ArchList &Archs) {
+  std::vector<unsigned> Passes = {0};
+  for (const Arch &A : Archs.archs())
+    if (Passes.back() != A.CC)
+      Passes.push_back(A.CC);
+  return Passes;
+}
+
+/// Runs \p Action over \p Path (in \p Files) as nvcc's pass \p CC
+/// preprocesses it. What the pass makes of the code is nvcc's to report
+/// (the toolkit's '#error' for a Clang newer than it knows among it);
+/// returns whether it read all of the input: no fatal error (a header not
+/// found) stopped it.
+bool runPass(llvm::StringRef Path, llvm::IntrusiveRefCntPtr<FileManager> Files,
+             const HostSliceOptions &Opts, unsigned CC,
+             std::unique_ptr<FrontendAction> Action) {
+  std::vector<std::string> Args =
+      clangCommandLine(Opts.Toolkit, Opts.Flags,
+                       {ClangMode::NvccPass, Opts.RuntimeInclude, CC}, Path);
+  struct Fatal : public DiagnosticConsumer {
+    bool Failed = false;
+    void HandleDiagnostic(DiagnosticsEngine::Level L,
+                          const Diagnostic &) override {
+      Failed |= L == DiagnosticsEngine::Fatal;
+    }
+  } Errors;
+  tooling::ToolInvocation Invocation(Args, std::move(Action), Files.get());
+  Invocation.setDiagnosticConsumer(&Errors);
+  return Invocation.run() && !Errors.Failed;
+}
+
+/// Gathers the input's ranges a pass skips.
+class SkippedInInput : public PPCallbacks {
+public:
+  SkippedInInput(SourceManager &SM, RangeSet &Skipped)
+      : SM(SM), Skipped(Skipped) {}
+  void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
+    SourceLocation Begin = SM.getExpansionLoc(Range.getBegin());
+    if (SM.isWrittenInMainFile(Begin))
+      Skipped.add({SM.getFileOffset(Begin),
+                   SM.getFileOffset(SM.getExpansionLoc(Range.getEnd()))});
+  }
+
+private:
+  SourceManager &SM;
+  RangeSet &Skipped;
+};
+
+class SkippedAction : public PreprocessOnlyAction {
+public:
+  explicit SkippedAction(RangeSet &Skipped) : Skipped(Skipped) {}
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<SkippedInInput>(CI.getSourceManager(), Skipped));
+    return true;
+  }
+
+private:
+  RangeSet &Skipped;
+};
+
 llvm::Error refuse(const SourceFile &File, const HostSliceOptions &Opts,
                    const Entry &E, unsigned CC) {
   std::string Header =
@@ -198,25 +261,52 @@ llvm::Error checkNvccPasses(const SourceFile &File, const ScanResult &Scan,
   llvm::sys::fs::make_absolute(Path);
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   auto Files = maskedFiles(File, Scan, Path);
-  std::vector<unsigned> Passes = {0};
-  for (const Arch &A : Archs.archs())
-    if (Passes.back() != A.CC)
-      Passes.push_back(A.CC);
-  for (unsigned CC : Passes) {
-    std::vector<std::string> Args =
-        clangCommandLine(Opts.Toolkit, Opts.Flags,
-                         {ClangMode::NvccPass, Opts.RuntimeInclude, CC}, Path);
+  for (unsigned CC : nvccPasses(Archs)) {
     std::optional<Entry> Found;
-    IgnoringDiagConsumer Quiet;
-    tooling::ToolInvocation Invocation(
-        Args, std::make_unique<WatchAction>(Opts, Found), Files.get());
-    // What the passes make of the code is nvcc's to report.
-    Invocation.setDiagnosticConsumer(&Quiet);
-    Invocation.run();
+    runPass(Path, Files, Opts, CC, std::make_unique<WatchAction>(Opts, Found));
     if (Found)
       return refuse(File, Opts, *Found, CC);
   }
   return llvm::Error::success();
+}
+
+void settleArchConditionals(const SourceFile &File, const ScanResult &Scan,
+                            const ArchList &Archs, const HostSliceOptions &Opts,
+                            HostSliceResult &Slice) {
+  RangeSet ArchConditional(Slice.ArchConditional);
+  bool Stands = false;
+  walkNodes(Scan.Nodes, [&](const Node &N) {
+    if (N.Kind == NodeKind::Text)
+      return WalkNext::Siblings;
+    if (Slice.Inactive.contains(N.Whole.Begin))
+      return WalkNext::Siblings;
+    Stands = ArchConditional.contains(N.Whole.Begin);
+    return Stands ? WalkNext::Stop : WalkNext::Children;
+  });
+  if (!Stands)
+    return;
+  llvm::SmallString<256> Path(File.path());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  auto Files = maskedFiles(File, Scan, Path);
+  // A region some pass skips: where the passes may part ways.
+  std::vector<Range> SkippedBySome;
+  for (unsigned CC : nvccPasses(Archs)) {
+    RangeSet Skipped;
+    if (!runPass(Path, Files, Opts, CC,
+                 std::make_unique<SkippedAction>(Skipped)))
+      return;
+    llvm::append_range(SkippedBySome, Skipped.ranges());
+  }
+  RangeSet Parting(std::move(SkippedBySome));
+  std::vector<Range> Narrowed;
+  for (const Range &C : ArchConditional.ranges())
+    for (const Range &S : Parting.ranges()) {
+      Range Both{std::max(C.Begin, S.Begin), std::min(C.End, S.End)};
+      if (!Both.empty())
+        Narrowed.push_back(Both);
+    }
+  Slice.ArchConditional = std::move(Narrowed);
 }
 
 } // namespace metacu

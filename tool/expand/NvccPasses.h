@@ -14,6 +14,12 @@
 // does and refuse the first dialect header one of them enters, at the
 // #include that enters it.
 //
+// A meta construct inside a conditional that tests __CUDA_ARCH__ is an
+// error (Check.h) unless every pass keeps it: XGBoost's
+// '#if XGBOOST_STRICT_R_MODE && !defined(__CUDA_ARCH__)' takes its '#else'
+// in every pass of the build configured, so an 'if codegen' there means
+// the same to each. Only a file with such a construct pays for the passes.
+//
 //===----------------------------------------------------------------------===//
 #ifndef METACU_EXPAND_NVCCPASSES_H
 #define METACU_EXPAND_NVCCPASSES_H
@@ -34,6 +40,16 @@ namespace metacu {
 llvm::Error checkNvccPasses(const SourceFile &File, const ScanResult &Scan,
                             const ArchList &Archs,
                             const HostSliceOptions &Opts);
+
+/// Where a meta construct of \p File stands in \p Slice's ArchConditional,
+/// narrows ArchConditional to the parts of those conditionals that some of
+/// nvcc's passes for \p Archs (the host's and each device pass) skip: what
+/// every pass keeps is no longer chosen per architecture. Left as it is
+/// where no construct stands there, or where a pass does not preprocess
+/// without error.
+void settleArchConditionals(const SourceFile &File, const ScanResult &Scan,
+                            const ArchList &Archs, const HostSliceOptions &Opts,
+                            HostSliceResult &Slice);
 
 } // namespace metacu
 

@@ -201,6 +201,7 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
     // a device pass may enter is the nvcc-pass check's.
     Slice->MetaHeaders.clear();
   }
+  settleArchConditionals(File, *Scan, Archs, Opts, *Slice);
   if (auto Err = check(*Scan, *Slice))
     return std::move(Err);
   // After the checks whose errors say more (a dialect header's #include

@@ -225,7 +225,11 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   case Placement::DeclaresNames:
     break;
   }
-  if (Parent && !isConvertible(Parent->Category))
+  // A conditional every pass takes alike (constant) stays as written, and
+  // expand accepts an 'if codegen' in the branch every pass keeps
+  // (NvccPasses.h).
+  if (Parent && !isConvertible(Parent->Category) &&
+      Parent->Category != SiteCategory::Constant)
     return "inside the conditional at line " + std::to_string(Parent->Line) +
            ", which stays: metacu sees the file once, not once per "
            "architecture";

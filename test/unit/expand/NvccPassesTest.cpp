@@ -100,4 +100,65 @@ TEST(NvccPassesTest, AHeaderItsGuardSkipsWholeIsNoHarm) {
             std::string::npos);
 }
 
+/// The host slice's ArchConditional after settleArchConditionals.
+std::vector<Range> settled(TestTU &TU, llvm::StringRef Archs = "75,80") {
+  auto Slice = TU.slice();
+  EXPECT_TRUE(bool(Slice));
+  if (!Slice) {
+    llvm::consumeError(Slice.takeError());
+    return {};
+  }
+  auto List = ArchList::parse(Archs);
+  EXPECT_TRUE(bool(List));
+  settleArchConditionals(TU.file(), TU.scanned(), *List,
+                         TestTU::pipelineOptions(), *Slice);
+  return Slice->ArchConditional;
+}
+
+bool holds(const std::vector<Range> &Ranges, unsigned Offset) {
+  return llvm::any_of(Ranges,
+                      [&](const Range &R) { return R.contains(Offset); });
+}
+
+constexpr llvm::StringLiteral StrictMode =
+    "#if STRICT && !defined(__CUDA_ARCH__)\nint f(double);\n#else\n"
+    "__host__ __device__ int f(float x) {\n"
+    "  $meta^if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) { return 1; }\n"
+    "  return 0;\n}\n#endif\n";
+
+TEST(NvccPassesTest, ABranchEveryPassKeepsIsNotChosenPerArchitecture) {
+  std::string Off = "#define STRICT 0\n" + StrictMode.str();
+  TestTU TU(Off);
+  std::vector<Range> Ranges = settled(TU);
+  EXPECT_FALSE(holds(Ranges, TU.point("meta")));
+  // The first branch, which every pass skips here, stays the
+  // conditional's.
+  EXPECT_TRUE(holds(Ranges, unsigned(TU.file().text().find("int f(double)"))));
+}
+
+TEST(NvccPassesTest, ABranchOnlyDevicePassesKeepStaysChosenPerArchitecture) {
+  // With the strict mode on, the host pass takes the first branch.
+  std::string On = "#define STRICT 1\n" + StrictMode.str();
+  TestTU TU(On);
+  EXPECT_TRUE(holds(settled(TU), TU.point("meta")));
+  // So does a branch one device pass skips.
+  TestTU Device("__device__ int f() {\n#if __CUDA_ARCH__ >= 800 || 1\n"
+                "  $meta^if codegen (__nvvm_arch >= nvvm_arch_t::sm_80) "
+                "{ return 1; }\n#endif\n#if __CUDA_ARCH__ >= 800\n"
+                "  int late;\n#endif\n  return 0;\n}\n");
+  std::vector<Range> Ranges = settled(Device);
+  EXPECT_FALSE(holds(Ranges, Device.point("meta")));
+  EXPECT_TRUE(holds(Ranges, unsigned(Device.file().text().find("int late"))));
+}
+
+TEST(NvccPassesTest, NoPassRunsWhereNoConstructStandsInSuchAConditional) {
+  // Every pass keeps the block: run, the passes would take it out of
+  // ArchConditional.
+  llvm::StringRef Kept = "#if __CUDA_ARCH__ >= 800 || 1\nint a;\n#endif\n";
+  TestTU Outside(Kept.str() + "@meta int n = 1;\n");
+  EXPECT_FALSE(settled(Outside).empty());
+  TestTU Inside("#if __CUDA_ARCH__ >= 800 || 1\n@meta int n = 1;\n#endif\n");
+  EXPECT_TRUE(settled(Inside).empty());
+}
+
 } // namespace

@@ -331,6 +331,10 @@ TEST_F(ClassifyTest, InsideAConditionalThatStays) {
   Parent.Category = SiteCategory::Statement;
   EXPECT_EQ(classify(ifElse(), true, &Parent).Category,
             SiteCategory::Statement);
+  // One every pass takes alike stays as written around an 'if codegen'.
+  Parent.Category = SiteCategory::Constant;
+  EXPECT_EQ(classify(ifElse(), true, &Parent).Category,
+            SiteCategory::Statement);
 }
 
 TEST_F(ClassifyTest, IncludesKeepTheirPreprocessorMeaningDefinesRideAlong) {
