@@ -891,8 +891,6 @@ class KeptCubins:
     Kernel Tuner's cupy reuses its compile cache. A cubin holds its
     shard-mates' kernels too; only the candidates asked for are timed."""
 
-    NONE = None  # set below: keeps nothing
-
     def __init__(self, m, nvcc):
         self.m, self.dir = m, None
         if nvcc is None or not m["batches"]:
@@ -947,9 +945,6 @@ class KeptCubins:
             pass
 
 
-KeptCubins.NONE = KeptCubins(None, None)
-
-
 class Run:
     """The compiles over the cores and the GPUs' harnesses of one run.py
     process. Each batch's harness is compiled once and its processes (one
@@ -974,7 +969,7 @@ class Run:
         self.prebuilt, self.prebuilding = {}, set()
         # Shards built by earlier runs of the same bundle text (KeptCubins):
         # prebuilt from the start.
-        self.kept = KeptCubins(m, a.nvcc) if a.rounds else KeptCubins.NONE
+        self.kept = KeptCubins(m, a.nvcc if a.rounds else None)
         self.prebuilt.update(self.kept.load(done))
         self.wanted = set()
         self.names = 0
