@@ -889,9 +889,10 @@ class KeptCubins:
     configurations: a later run of the same kernel text (another seed, a
     strategy's rerun) times a kept candidate without compiling it, as
     Kernel Tuner's cupy reuses its compile cache. A cubin holds its
-    shard-mates' kernels too; only the candidates asked for are timed."""
-
-    NONE = None  # set below: keeps nothing
+    shard-mates' kernels too; only the candidates asked for are timed.
+    Beside them, each candidate nvcc refused (``CONFIG.refused``, the error
+    line that named it), so that a later run fails it without compiling it
+    again: the same text and flags are refused alike."""
 
     def __init__(self, m, nvcc):
         self.m, self.dir = m, None
@@ -930,6 +931,31 @@ class KeptCubins:
                     out[c] = (job, os.path.join(self.dir, f), 0.0)
         return out
 
+    def refusals(self, done):
+        """The candidates not ``done`` that an earlier run's nvcc refused:
+        configuration to the error line that named it."""
+        out = {}
+        if not self.dir or not os.path.isdir(self.dir):
+            return out
+        configs = {c["config"] for b in self.m["batches"] for c in b["candidates"]}
+        for f in sorted(os.listdir(self.dir)):
+            stem, ext = os.path.splitext(f)
+            if ext == ".refused" and stem.isdigit() and int(stem) in configs - done:
+                with open(os.path.join(self.dir, f)) as r:
+                    out[int(stem)] = r.read().strip() or "nvcc refused it"
+        return out
+
+    def refuse(self, job, i, reason):
+        """Records that nvcc refused candidate ``i`` of ``job``'s batch."""
+        def fill(tmp):
+            with open(tmp, "w") as f:
+                f.write(reason + "\n")
+
+        # Only a compiler's diagnostic: an nvcc killed (out of memory, a
+        # signal) may build it next time.
+        if "error" in reason:
+            self.write("%d.refused" % job["batch"]["candidates"][i]["config"], fill)
+
     def keep(self, job, cubin):
         """Copies the built ``cubin`` of shard ``job`` into the cache."""
         if not self.dir:
@@ -938,16 +964,20 @@ class KeptCubins:
         name = "-".join(map(str, configs)) + ".cubin"
         if len(name) > 200:  # a file name's limit: not kept
             return
+        self.write(name, lambda tmp: shutil.copyfile(os.path.join(HERE, cubin), tmp))
+
+    def write(self, name, fill):
+        """Puts file ``name`` in the cache whole (``fill`` writes a
+        temporary, renamed into place), or not at all."""
+        if not self.dir:
+            return
         try:
             os.makedirs(self.dir, exist_ok=True)
             tmp = os.path.join(self.dir, "%s.%d.%d.tmp" % (name, os.getpid(), threading.get_ident()))
-            shutil.copyfile(os.path.join(HERE, cubin), tmp)
+            fill(tmp)
             os.replace(tmp, os.path.join(self.dir, name))
         except OSError:
             pass
-
-
-KeptCubins.NONE = KeptCubins(None, None)
 
 
 class Run:
@@ -974,8 +1004,11 @@ class Run:
         self.prebuilt, self.prebuilding = {}, set()
         # Shards built by earlier runs of the same bundle text (KeptCubins):
         # prebuilt from the start.
-        self.kept = KeptCubins(m, a.nvcc) if a.rounds else KeptCubins.NONE
+        self.kept = KeptCubins(m, a.nvcc if a.rounds else None)
         self.prebuilt.update(self.kept.load(done))
+        for c, reason in self.kept.refusals(done).items():
+            results.add(dict(config=c, status="compile", reason=reason))
+            done.add(c)
         self.wanted = set()
         self.names = 0
         # The harness states, the rounds' wants and the prebuilt shards,
@@ -1123,6 +1156,7 @@ class Run:
                     named, again = refused(job, errors)
                     for i, line in named.items():
                         self.fail(job, i, line, ms / len(job["candidates"]))
+                        self.kept.refuse(job, i, line)
                     for j in again:
                         building[self.compilers.submit(compile_job, self.m, j, self.a.nvcc,
                                                        split)] = j
@@ -1212,6 +1246,7 @@ class Run:
             named, again = refused(job, errors)
             for i, line in named.items():
                 self.fail(job, i, line, ms / len(job["candidates"]))
+                self.kept.refuse(job, i, line)
             left = set().union(*(self.configs(j) for j in again)) if again else set()
             self.prebuilding -= self.configs(job) - left
         for j in again:
