@@ -119,6 +119,13 @@ bool isQuietPragmaOperator(llvm::ArrayRef<clang::Token> Body, size_t At,
   return Text && isQuietPragma(*Text, *PP.getDiagnostics().getDiagnosticIDs());
 }
 
+bool onlySilences(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 4> Words;
+  Text.split(Words, ' ', /*MaxSplit=*/3, /*KeepEmpty=*/false);
+  return Words.size() == 4 && (Words[0] == "GCC" || Words[0] == "clang") &&
+         Words[1] == "diagnostic" && Words[2] == "ignored";
+}
+
 std::optional<std::string> pushedOrPoppedMacro(llvm::StringRef Text) {
   Text = Text.trim();
   if (!Text.consume_front("push_macro") && !Text.consume_front("pop_macro"))

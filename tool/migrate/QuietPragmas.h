@@ -55,6 +55,12 @@ bool isQuietPragma(llvm::StringRef Text, const clang::DiagnosticIDs &IDs);
 bool isQuietPragmaOperator(llvm::ArrayRef<clang::Token> Body, size_t At,
                            const clang::Preprocessor &PP);
 
+/// Whether the pragma \p Text only silences a diagnostic (`GCC diagnostic
+/// ignored X`, `clang diagnostic ignored X`, X whatever it is): every
+/// pass already ignores warnings (-w), so lost, it can only turn a pass
+/// that went on into one that met an error.
+bool onlySilences(llvm::StringRef Text);
+
 /// The macro that the pragma \p Text saves or restores (`push_macro("min")`,
 /// `pop_macro("min")`); none for any other pragma.
 std::optional<std::string> pushedOrPoppedMacro(llvm::StringRef Text);

@@ -68,7 +68,8 @@ public:
               isQuietPragma(*Text, *PP.getDiagnostics().getDiagnosticIDs());
           if (!Quiet)
             Use.Saved = pushedOrPoppedMacro(*Text);
-          if (Quiet || Use.Saved) {
+          Use.Silences = !Quiet && !Use.Saved && onlySilences(*Text);
+          if (Quiet || Use.Saved || Use.Silences) {
             Defs.PragmaUses.push_back(std::move(Use));
             continue;
           }
@@ -194,7 +195,8 @@ bool SystemHeaderReplay::mayHaveLostPragma(Preprocessor &PP) {
                       [&](const IdentifierInfo *N) {
                         return Defs.Changed.contains(N);
                       }) &&
-        (!U.Saved || !Defs.Changed.contains(PP.getIdentifierInfo(*U.Saved)));
+        (!U.Saved || !Defs.Changed.contains(PP.getIdentifierInfo(*U.Saved))) &&
+        (!U.Silences || !PP.getDiagnostics().hasErrorOccurred());
     if (!Holds)
       UsedBy[U.Via ? U.Via : Pragma].push_back(U.Macro);
   }

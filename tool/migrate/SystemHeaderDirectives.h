@@ -16,7 +16,9 @@
 // _Pragma is lexed in full from then on, and the pass runs again. A quiet
 // _Pragma (QuietPragmas.h: the toolkit's diagnostic pragmas, CCCL's
 // through _CCCL_PRAGMA) counts for none: a replay loses nothing the pass
-// records. Nor does a push_macro or pop_macro of a name that no directive
+// records. Nor does a diagnostic's `ignored` mapping in a pass that met no
+// error (warnings are off: lost, it could only have made one). Nor does a
+// push_macro or pop_macro of a name that no directive
 // of the pass defines or undefines: whatever it saves, it restores the
 // same. What makes a _Pragma quiet is checked when the pass is done: that
 // the forwarders it went through stayed forwarders, and that the names its
@@ -109,13 +111,15 @@ public:
                    llvm::SmallVector<const clang::IdentifierInfo *, 1>>
         UsedBy;
     /// A use of a _Pragma or a forwarder in a macro's body that gives a
-    /// quiet pragma, or a push_macro or pop_macro of \p Saved, as long as
-    /// \p Via (null: the _Pragma itself) stays a forwarder and the names
-    /// \p Spelled stay no macros.
+    /// quiet pragma, a push_macro or pop_macro of \p Saved, or (\p
+    /// Silences) an `ignored` mapping, as long as \p Via (null: the
+    /// _Pragma itself) stays a forwarder and the names \p Spelled stay no
+    /// macros.
     struct PragmaUse {
       const clang::IdentifierInfo *Via, *Macro;
       llvm::SmallVector<const clang::IdentifierInfo *, 4> Spelled;
       std::optional<std::string> Saved;
+      bool Silences = false;
     };
     std::vector<PragmaUse> PragmaUses;
     PragmaForwarders Forwarders;

@@ -49,6 +49,13 @@ TEST_F(QuietPragmasTest, APushOrPopNamesTheMacroItSaves) {
   EXPECT_EQ(pushedOrPoppedMacro("once"), std::nullopt);
 }
 
+TEST_F(QuietPragmasTest, AnIgnoredMappingOnlySilences) {
+  EXPECT_TRUE(onlySilences("clang diagnostic ignored \x01"));
+  EXPECT_TRUE(onlySilences("GCC diagnostic ignored \"-Wundef\""));
+  EXPECT_FALSE(onlySilences("GCC diagnostic error \"-Wundef\""));
+  EXPECT_FALSE(onlySilences("GCC diagnostic ignored"));
+}
+
 TEST_F(QuietPragmasTest, APragmaThatCanChangeWhatThePassRecordsIsNot) {
   for (llvm::StringRef P :
        {"push_macro(\"FAST\")", "pop_macro(\"FAST\")", "once", "GCC poison x",
