@@ -93,6 +93,33 @@ void noteTestedValue(Facts &F, llvm::StringRef Name,
     It->second.clear();
 }
 
+std::optional<std::string>
+noteMacroDefined(Facts &F, llvm::StringRef Name,
+                 llvm::ArrayRef<llvm::StringRef> Body,
+                 llvm::function_ref<bool(size_t I)> DerivedAt) {
+  unsigned Space = 0;
+  bool Aliases = false;
+  std::optional<std::string> Via;
+  for (size_t I = 0; I < Body.size(); ++I) {
+    llvm::StringRef TN = Body[I];
+    bool Arch = TN == "__CUDA_ARCH__";
+    Space |= F.Spaces.lookup(TN);
+    Aliases |= Arch || F.Aliases.contains(TN);
+    // Every name is asked: a pass's DerivedAt notes the definitions it
+    // compares.
+    if (Arch || (DerivedAt ? DerivedAt(I) : F.Derived.contains(TN)))
+      if (!Via || Via->empty())
+        Via = Arch ? "" : TN.str();
+  }
+  if (Space)
+    F.Spaces[Name] |= Space;
+  if (Via)
+    F.Derived.insert(Name);
+  if (Aliases)
+    F.Aliases.insert(Name);
+  return Via;
+}
+
 void applyPreludeNotes(llvm::StringRef Notes, Facts &F) {
   llvm::SmallVector<llvm::StringRef, 8> Words;
   while (!Notes.empty()) {
@@ -110,22 +137,11 @@ void applyPreludeNotes(llvm::StringRef Notes, Facts &F) {
       if (Words.size() > 2 && Words[2] == "1")
         F.DefinedTests.insert(Name.str());
     } else if (Words[0] == "D") {
-      // As PassCallbacks::MacroDefined reads a macro of no user file.
-      unsigned Space = 0;
-      bool Mentions = false, Aliases = false;
-      for (llvm::StringRef TN : llvm::ArrayRef(Words).drop_front(2)) {
+      llvm::ArrayRef<llvm::StringRef> Body =
+          llvm::ArrayRef(Words).drop_front(2);
+      for (llvm::StringRef TN : Body)
         F.NamedInMacros.insert(TN);
-        Space |= F.Spaces.lookup(TN);
-        bool Arch = TN == "__CUDA_ARCH__";
-        Aliases |= Arch || F.Aliases.contains(TN);
-        Mentions |= Arch || F.Derived.contains(TN);
-      }
-      if (Space)
-        F.Spaces[Name] |= Space;
-      if (Mentions)
-        F.Derived.insert(Name);
-      if (Aliases)
-        F.Aliases.insert(Name);
+      noteMacroDefined(F, Name, Body);
     }
   }
 }

@@ -57,6 +57,23 @@ std::vector<std::string> shadowingPaths(llvm::ArrayRef<std::string> BuildArgs,
 void noteTestedValue(Facts &F, llvm::StringRef Name,
                      const std::string &Decimal);
 
+/// What the definition of the macro \p Name teaches \p F, read alike by a
+/// pass's callbacks and by the playback of a precompiled prelude: the
+/// execution spaces of the macros its body names (\p Body, the body's
+/// identifiers in order), whether it is derived from __CUDA_ARCH__ (the
+/// body names it or a derived macro) and whether it aliases it (names it
+/// or an alias). \p DerivedAt(I): whether Body[I], not __CUDA_ARCH__, is a
+/// derived macro where the definition is; a pass compares there, at a
+/// place of a user file, its macros' definitions with the other passes'.
+/// None: Facts::Derived says, as for every macro of no user file. Returns
+/// the macro the definition is derived through (the body's first derived
+/// name but __CUDA_ARCH__; empty where only __CUDA_ARCH__), nothing where
+/// it is not derived.
+std::optional<std::string>
+noteMacroDefined(Facts &F, llvm::StringRef Name,
+                 llvm::ArrayRef<llvm::StringRef> Body,
+                 llvm::function_ref<bool(size_t I)> DerivedAt = nullptr);
+
 /// Plays back into \p F the events PreprocessorPass.cpp's callbacks wrote
 /// while the prelude was built: "D NAME BODY-NAMES..." a macro defined,
 /// "N NAME" a name in a macro's arguments, "T NAME DEFINED VALUE" a test

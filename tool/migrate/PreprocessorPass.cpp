@@ -84,9 +84,9 @@ public:
                     const MacroDirective *MD) override {
     llvm::StringRef N = Name.getIdentifierInfo()->getName();
     const MacroInfo *MI = MD->getMacroInfo();
-    unsigned Space = 0;
-    bool BodyMentions = false, BodyAliases = false, Operators = false;
-    std::string Via;
+    bool Operators = false;
+    llvm::SmallVector<const IdentifierInfo *, 16> BodyIds;
+    llvm::SmallVector<llvm::StringRef, 16> Body;
     std::vector<unsigned> ValueTokens;
     std::optional<FileKey> At = key(Name.getLocation());
     if (Prelude)
@@ -103,17 +103,13 @@ public:
       if (TN == "__CUDA_ARCH__")
         if (auto K = key(T.getLocation()))
           ValueTokens.push_back(K->second);
-      Space |= F.Spaces.lookup(TN);
-      if (TN == "__CUDA_ARCH__" || F.Aliases.contains(TN))
-        BodyAliases = true;
-      if (TN == "__CUDA_ARCH__" || derivedAt(II, At)) {
-        BodyMentions = true;
-        if (TN != "__CUDA_ARCH__" && Via.empty())
-          Via = TN.str();
-      }
+      BodyIds.push_back(II);
+      Body.push_back(TN);
     }
     if (Prelude)
       *Prelude += "\n";
+    std::optional<std::string> Via = noteMacroDefined(
+        F, N, Body, [&](size_t I) { return derivedAt(BodyIds[I], At); });
     VisitAt.reset();
     if (At)
       noteDefinedUnder(Name.getIdentifierInfo(), MI);
@@ -126,22 +122,16 @@ public:
         PP.appendDefMacroDirective(Name.getIdentifierInfo(), AsNvcc,
                                    MI->getDefinitionLoc());
       }
-    if (Space)
-      F.Spaces[N] |= Space;
-    if (BodyMentions)
-      F.Derived.insert(N);
-    if (BodyAliases)
-      F.Aliases.insert(N);
     const std::optional<FileKey> &K = At;
     if (!K)
       return;
     F.Defines.insert(*K);
     if (N == "__CUDA_ARCH__")
       F.Others.insert({*K, {SiteKind::Redefinition, ""}});
-    else if (BodyMentions) {
-      OtherSite Alias{SiteKind::MacroAlias, Via};
+    else if (Via) {
+      OtherSite Alias{SiteKind::MacroAlias, *Via};
       Alias.Name = N.str();
-      if (Via.empty() && !Operators)
+      if (Via->empty() && !Operators)
         Alias.ValueTokens = std::move(ValueTokens);
       F.Others.insert({*K, std::move(Alias)});
     }

@@ -2,6 +2,7 @@
 #include "migrate/QuietPragmas.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -76,6 +77,11 @@ bool isQuietPragma(llvm::StringRef Text, const DiagnosticIDs &IDs) {
                                             "hd_warning_disable"};
   if (llvm::is_contained(Unknown, Words[0]))
     return true;
+  // A pragma's own warning: every pass runs with warnings off (-w,
+  // clangCommandLine). CCCL's deprecation of old compilers spells them.
+  if (Words[0] == "message" || Words[0].starts_with("message(") ||
+      (Words[0] == "GCC" && Words.size() > 1 && Words[1] == "warning"))
+    return true;
   if (Words.size() < 3 || (Words[0] != "GCC" && Words[0] != "clang") ||
       Words[1] != "diagnostic")
     return false;
@@ -91,18 +97,132 @@ bool isQuietPragma(llvm::StringRef Text, const DiagnosticIDs &IDs) {
   return holdsNoPreprocessorDiagnostic(Option, IDs);
 }
 
-bool isQuietPragmaOperator(llvm::ArrayRef<clang::Token> Body, size_t At,
-                           const Preprocessor &PP) {
+/// The pragma of `_Pragma("...")` at \p Body[At]; none for another
+/// spelling.
+static std::optional<std::string>
+literalPragmaText(llvm::ArrayRef<clang::Token> Body, size_t At,
+                  const Preprocessor &PP) {
   if (At + 3 >= Body.size() || !Body[At + 1].is(tok::l_paren) ||
       !Body[At + 2].is(tok::string_literal) || !Body[At + 3].is(tok::r_paren))
-    return false;
+    return std::nullopt;
   llvm::SmallString<64> Buffer;
   bool Invalid = false;
   llvm::StringRef Spelling = PP.getSpelling(Body[At + 2], Buffer, &Invalid);
   if (Invalid)
-    return false;
-  std::optional<std::string> Text = destringize(Spelling);
+    return std::nullopt;
+  return destringize(Spelling);
+}
+
+bool isQuietPragmaOperator(llvm::ArrayRef<clang::Token> Body, size_t At,
+                           const Preprocessor &PP) {
+  std::optional<std::string> Text = literalPragmaText(Body, At, PP);
   return Text && isQuietPragma(*Text, *PP.getDiagnostics().getDiagnosticIDs());
+}
+
+bool onlySilences(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 4> Words;
+  Text.split(Words, ' ', /*MaxSplit=*/3, /*KeepEmpty=*/false);
+  return Words.size() == 4 && (Words[0] == "GCC" || Words[0] == "clang") &&
+         Words[1] == "diagnostic" && Words[2] == "ignored";
+}
+
+std::optional<std::string> pushedOrPoppedMacro(llvm::StringRef Text) {
+  Text = Text.trim();
+  if (!Text.consume_front("push_macro") && !Text.consume_front("pop_macro"))
+    return std::nullopt;
+  Text = Text.ltrim();
+  if (!Text.consume_front("(") || !Text.consume_back(")"))
+    return std::nullopt;
+  Text = Text.trim();
+  if (!Text.consume_front("\"") || !Text.consume_back("\"") || Text.empty() ||
+      Text.contains('"') || Text.contains('\\'))
+    return std::nullopt;
+  return Text.str();
+}
+
+void PragmaForwarders::define(const IdentifierInfo *Name, const MacroInfo &MI,
+                              const IdentifierInfo *Pragma) {
+  // A stringizer: `#P`, or a stringizer of P. A forwarder:
+  // `_Pragma(S(P))`, S a stringizer.
+  llvm::ArrayRef<clang::Token> B = MI.tokens();
+  Kind K = Other;
+  const IdentifierInfo *Through = nullptr;
+  if (MI.isFunctionLike() && MI.getNumParams() == 1) {
+    const IdentifierInfo *P = MI.params()[0];
+    auto Call = [&](size_t At) {
+      return At + 4 <= B.size() && B[At + 1].is(tok::l_paren) &&
+             B[At + 2].getIdentifierInfo() == P && B[At + 3].is(tok::r_paren) &&
+             B[At].getIdentifierInfo() &&
+             States.lookup(B[At].getIdentifierInfo()).Now == Stringizer;
+    };
+    if (B.size() == 2 && B[0].is(tok::hash) && B[1].getIdentifierInfo() == P)
+      K = Stringizer;
+    else if (B.size() == 4 && Call(0))
+      K = Stringizer, Through = B[0].getIdentifierInfo();
+    else if (B.size() == 7 && B[0].getIdentifierInfo() == Pragma &&
+             B[1].is(tok::l_paren) && Call(2) && B[6].is(tok::r_paren))
+      K = Forwarder, Through = B[2].getIdentifierInfo();
+  }
+  auto [It, First] = States.try_emplace(Name);
+  State &S = It->second;
+  if (!First && S.Now != K)
+    S.Mixed = true;
+  S.Now = K;
+  if (Through)
+    S.Through.push_back(Through);
+}
+
+bool PragmaForwarders::forwards(const IdentifierInfo *Name) const {
+  auto It = States.find(Name);
+  return It != States.end() && It->second.Now == Forwarder;
+}
+
+bool PragmaForwarders::alwaysForwarded(const IdentifierInfo *Name) const {
+  return always(Name, Forwarder, 0);
+}
+
+bool PragmaForwarders::always(const IdentifierInfo *Name, Kind K,
+                              unsigned Depth) const {
+  auto It = States.find(Name);
+  // A chain of stringizers longer than any real one is read as none.
+  if (It == States.end() || It->second.Mixed || It->second.Now != K ||
+      Depth > 8)
+    return false;
+  return llvm::all_of(It->second.Through, [&](const IdentifierInfo *S) {
+    return always(S, Stringizer, Depth + 1);
+  });
+}
+
+std::optional<std::string> PragmaForwarders::pragmaText(
+    llvm::ArrayRef<clang::Token> Body, size_t At, const MacroInfo &Within,
+    const Preprocessor &PP,
+    llvm::SmallVectorImpl<const IdentifierInfo *> &Spelled) const {
+  if (!forwards(Body[At].getIdentifierInfo()))
+    return literalPragmaText(Body, At, PP);
+  if (At + 1 >= Body.size() || !Body[At + 1].is(tok::l_paren))
+    return std::nullopt;
+  std::string Text;
+  unsigned Depth = 1;
+  for (size_t I = At + 2; I < Body.size(); ++I) {
+    const clang::Token &T = Body[I];
+    if (T.is(tok::l_paren))
+      ++Depth;
+    else if (T.is(tok::r_paren) && --Depth == 0)
+      return Text;
+    else if (T.is(tok::comma) && Depth == 1)
+      return std::nullopt;
+    if (!Text.empty() && T.hasLeadingSpace())
+      Text += ' ';
+    const IdentifierInfo *II = T.getIdentifierInfo();
+    if (II && llvm::is_contained(Within.params(), II)) {
+      Text += '\x01';
+      continue;
+    }
+    if (II)
+      Spelled.push_back(II);
+    Text += PP.getSpelling(T);
+  }
+  return std::nullopt;
 }
 
 } // namespace metacu

@@ -1,6 +1,5 @@
 //===- SystemHeaderDirectives.cpp -----------------------------------------===//
 #include "migrate/SystemHeaderDirectives.h"
-#include "migrate/QuietPragmas.h"
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
@@ -45,22 +44,51 @@ llvm::StringSet<> codeNames(llvm::StringRef Text) {
 
 class DefinitionWatcher : public PPCallbacks {
 public:
-  DefinitionWatcher(SystemHeaderReplay::NameUses &UsedBy,
+  DefinitionWatcher(SystemHeaderReplay::Definitions &Defs,
                     const Preprocessor &PP)
-      : UsedBy(UsedBy), PP(PP), Pragma(PP.getIdentifierInfo("_Pragma")) {}
+      : Defs(Defs), PP(PP), Pragma(PP.getIdentifierInfo("_Pragma")) {}
 
   void MacroDefined(const clang::Token &Name,
                     const MacroDirective *MD) override {
     const IdentifierInfo *Macro = Name.getIdentifierInfo();
-    llvm::ArrayRef<clang::Token> Body = MD->getMacroInfo()->tokens();
-    for (size_t I = 0; I < Body.size(); ++I)
-      if (const IdentifierInfo *II = Body[I].getIdentifierInfo())
-        if (II != Pragma || !isQuietPragmaOperator(Body, I, PP))
-          UsedBy[II].push_back(Macro);
+    const MacroInfo &MI = *MD->getMacroInfo();
+    Defs.Changed.insert(Macro);
+    Defs.Forwarders.define(Macro, MI, Pragma);
+    llvm::ArrayRef<clang::Token> Body = MI.tokens();
+    for (size_t I = 0; I < Body.size(); ++I) {
+      const IdentifierInfo *II = Body[I].getIdentifierInfo();
+      if (!II)
+        continue;
+      if (II == Pragma || Defs.Forwarders.forwards(II)) {
+        SystemHeaderReplay::Definitions::PragmaUse Use{
+            II == Pragma ? nullptr : II, Macro, {}, std::nullopt};
+        if (std::optional<std::string> Text =
+                Defs.Forwarders.pragmaText(Body, I, MI, PP, Use.Spelled)) {
+          bool Quiet =
+              isQuietPragma(*Text, *PP.getDiagnostics().getDiagnosticIDs());
+          if (!Quiet)
+            Use.Saved = pushedOrPoppedMacro(*Text);
+          Use.Silences = !Quiet && !Use.Saved && onlySilences(*Text);
+          if (Quiet || Use.Saved || Use.Silences) {
+            Defs.PragmaUses.push_back(std::move(Use));
+            continue;
+          }
+        }
+      }
+      Defs.UsedBy[II].push_back(Macro);
+    }
+  }
+
+  /// An #undef of a name that is no macro changes nothing (libstdc++'s
+  /// c++config.h undefines min and max, which CCCL pushes and pops).
+  void MacroUndefined(const clang::Token &Name, const MacroDefinition &MD,
+                      const MacroDirective *) override {
+    if (MD)
+      Defs.Changed.insert(Name.getIdentifierInfo());
   }
 
 private:
-  SystemHeaderReplay::NameUses &UsedBy;
+  SystemHeaderReplay::Definitions &Defs;
   const Preprocessor &PP;
   const IdentifierInfo *Pragma;
 };
@@ -147,15 +175,31 @@ SystemHeaderReplay::cloneFor(FileManager &) {
 
 std::unique_ptr<PPCallbacks>
 SystemHeaderReplay::definitionWatcher(const Preprocessor &PP) {
-  return std::make_unique<DefinitionWatcher>(UsedBy, PP);
+  return std::make_unique<DefinitionWatcher>(Defs, PP);
 }
 
 bool SystemHeaderReplay::mayHaveLostPragma(Preprocessor &PP) {
   // The macros that some definition of the pass lets reach a _Pragma
   // operator that is not quiet (QuietPragmas.h) through the names in their
   // bodies, the operators included.
+  const IdentifierInfo *Pragma = PP.getIdentifierInfo("_Pragma");
   std::vector<const IdentifierInfo *> Reaching = {
-      PP.getIdentifierInfo("_Pragma"), PP.getIdentifierInfo("__pragma")};
+      Pragma, PP.getIdentifierInfo("__pragma")};
+  auto &UsedBy = Defs.UsedBy;
+  // A use of a pragma read as quiet whose reading no longer holds reaches
+  // it after all.
+  for (const Definitions::PragmaUse &U : Defs.PragmaUses) {
+    bool Holds =
+        (!U.Via || Defs.Forwarders.alwaysForwarded(U.Via)) &&
+        llvm::none_of(U.Spelled,
+                      [&](const IdentifierInfo *N) {
+                        return Defs.Changed.contains(N);
+                      }) &&
+        (!U.Saved || !Defs.Changed.contains(PP.getIdentifierInfo(*U.Saved))) &&
+        (!U.Silences || !PP.getDiagnostics().hasErrorOccurred());
+    if (!Holds)
+      UsedBy[U.Via ? U.Via : Pragma].push_back(U.Macro);
+  }
   llvm::SmallPtrSet<const IdentifierInfo *, 32> Seen(Reaching.begin(),
                                                      Reaching.end());
   for (size_t I = 0; I < Reaching.size(); ++I)

@@ -14,18 +14,28 @@
 // expands to, which a replay loses. After a pass, every replayed header
 // whose code names a macro that any definition of the pass lets reach a
 // _Pragma is lexed in full from then on, and the pass runs again. A quiet
-// _Pragma (QuietPragmas.h: the toolkit's diagnostic pragmas) counts for
-// none: a replay loses nothing the pass records.
+// _Pragma (QuietPragmas.h: the toolkit's diagnostic pragmas, CCCL's
+// through _CCCL_PRAGMA) counts for none: a replay loses nothing the pass
+// records. Nor does a diagnostic's `ignored` mapping in a pass that met no
+// error (warnings are off: lost, it could only have made one). Nor does a
+// push_macro or pop_macro of a name that no directive
+// of the pass defines or undefines: whatever it saves, it restores the
+// same. What makes a _Pragma quiet is checked when the pass is done: that
+// the forwarders it went through stayed forwarders, and that the names its
+// text spells were never macros of the pass.
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_MIGRATE_SYSTEMHEADERDIRECTIVES_H
 #define METACU_MIGRATE_SYSTEMHEADERDIRECTIVES_H
+
+#include "migrate/QuietPragmas.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/DependencyDirectivesScanner.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem/UniqueID.h"
@@ -93,16 +103,35 @@ public:
   /// can reach a _Pragma; each such header is lexed in full from now on.
   bool mayHaveLostPragma(clang::Preprocessor &PP);
 
-  /// For each name, the macros whose bodies name it, by definition.
-  using NameUses =
-      llvm::DenseMap<const clang::IdentifierInfo *,
-                     llvm::SmallVector<const clang::IdentifierInfo *, 1>>;
+  /// What the pass's macro definitions say about the _Pragma operators
+  /// they can reach.
+  struct Definitions {
+    /// For each name, the macros whose bodies name it, by definition.
+    llvm::DenseMap<const clang::IdentifierInfo *,
+                   llvm::SmallVector<const clang::IdentifierInfo *, 1>>
+        UsedBy;
+    /// A use of a _Pragma or a forwarder in a macro's body that gives a
+    /// quiet pragma, a push_macro or pop_macro of \p Saved, or (\p
+    /// Silences) an `ignored` mapping, as long as \p Via (null: the
+    /// _Pragma itself) stays a forwarder and the names \p Spelled stay no
+    /// macros.
+    struct PragmaUse {
+      const clang::IdentifierInfo *Via, *Macro;
+      llvm::SmallVector<const clang::IdentifierInfo *, 4> Spelled;
+      std::optional<std::string> Saved;
+      bool Silences = false;
+    };
+    std::vector<PragmaUse> PragmaUses;
+    PragmaForwarders Forwarders;
+    /// The names some directive of the pass defined or undefined.
+    llvm::DenseSet<const clang::IdentifierInfo *> Changed;
+  };
 
 private:
   clang::SourceManager &SM;
   SystemHeaderScans &Scans;
   llvm::SetVector<const SystemHeaderScans::Scan *> Replayed;
-  NameUses UsedBy;
+  Definitions Defs;
 };
 
 } // namespace metacu

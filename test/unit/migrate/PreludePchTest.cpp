@@ -12,12 +12,17 @@ using namespace metacu;
 namespace {
 
 /// A prelude of the shapes the callbacks learn from: a macro of
-/// __CUDA_ARCH__, one of an execution space, a test of whether a macro is
+/// __CUDA_ARCH__ and one of that macro (derived and aliases through
+/// another), macros of an execution space (one through another), one that
+/// names a derived macro after __CUDA_ARCH__, a test of whether a macro is
 /// defined, and a name in a macro's arguments in code (which only a parse
 /// expands).
 const char *const Prelude = "#define TK_WRAP(x) x\n"
                             "#define TK_ARCH __CUDA_ARCH__\n"
+                            "#define TK_ARCH_AT_LEAST(v) (TK_ARCH >= (v))\n"
+                            "#define TK_BOTH (__CUDA_ARCH__ + TK_ARCH)\n"
                             "#define TK_DEV __device__\n"
+                            "#define TK_HD __host__ TK_DEV\n"
                             "#define TK_VERSION 12\n"
                             "#ifdef TK_VERSION\n"
                             "#endif\n"
@@ -100,6 +105,8 @@ TEST_F(PreludePchTest, AParseOfThePrecompiledPreludeLearnsWhatItsTextTeaches) {
   std::string Text = parse("");
   ASSERT_NE(Text.find(" USER_ARCH"), std::string::npos) << Text;
   ASSERT_NE(Text.find("value TK_VERSION '12'"), std::string::npos) << Text;
+  ASSERT_NE(Text.find("space TK_HD 3"), std::string::npos) << Text;
+  ASSERT_NE(Text.find(" TK_ARCH_AT_LEAST"), std::string::npos) << Text;
   std::string Cache = Tmp.path("cache");
   EXPECT_EQ(parse(Cache), Text) << "the first parse reads the text";
   EXPECT_EQ(headers(Cache), 0u);

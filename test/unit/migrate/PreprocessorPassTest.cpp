@@ -10,7 +10,16 @@ using namespace metacu;
 
 namespace {
 
-class PreprocessorPassTest : public PassTest {};
+class PreprocessorPassTest : public PassTest {
+protected:
+  /// Whether the system header \p H is still replayed from its scan, not
+  /// lexed in full (SystemHeaderDirectives.h).
+  bool replayed(const std::string &H) {
+    auto File = Files->getFileRef(H);
+    EXPECT_TRUE(bool(File)) << H;
+    return File && SystemHeaderScans::shared().scan(*File, TempDir::read(H));
+  }
+};
 
 TEST_F(PreprocessorPassTest, RecordsTheBranchEachPassCompiles) {
   run(R"(__device__ int f(int x) {
@@ -437,9 +446,61 @@ LIB_SILENCE_END
   run("#include <quiet.h>\n#if __CUDA_ARCH__ >= 800\n#endif\n", {0, 80},
       /*Parse=*/false, Flags);
   EXPECT_EQ(groupAt(2).Taken[passIndex(80)], 0);
-  auto File = Files->getFileRef(H);
-  ASSERT_TRUE(bool(File));
-  EXPECT_TRUE(SystemHeaderScans::shared().scan(*File, TempDir::read(H)));
+  EXPECT_TRUE(replayed(H));
+}
+
+TEST_F(PreprocessorPassTest, CcclsPragmaSpellingsKeepASystemHeaderReplayed) {
+  // CCCL's _Pragma of a stringized argument, in miniature: pragmas that
+  // change nothing a pass records, a diagnostic's `ignored` mapping in a
+  // pass with no error, and a push_macro/pop_macro of names no directive
+  // of the pass defines (libstdc++ undefines them, which changes nothing
+  // either). The header stays replayed.
+  std::string H = Tmp.write("sys/cccl.h", R"(#pragma once
+#undef min
+#define LIB_STR2(s) #s
+#define LIB_STR(s) LIB_STR2(s)
+#define LIB_PRAGMA(a) _Pragma(LIB_STR(a))
+#define LIB_EXEC_CHECK_DISABLE LIB_PRAGMA(nv_exec_check_disable)
+#define LIB_UNROLL(n) LIB_PRAGMA(unroll n)
+#define LIB_OLD(msg) LIB_PRAGMA(GCC warning #msg)
+#define LIB_PUSH LIB_PRAGMA(push_macro("min"))
+#define LIB_POP LIB_PRAGMA(pop_macro("min"))
+#define LIB_SUPPRESS(w) LIB_PRAGMA(clang diagnostic ignored w)
+LIB_PUSH
+LIB_SUPPRESS("-Wunused-function")
+LIB_EXEC_CHECK_DISABLE
+template <class T> int lib_f(T t) { LIB_UNROLL(4) for (;;) return t; }
+LIB_OLD(GCC 7.0);
+LIB_POP
+)");
+  CompileFlags Flags;
+  Flags.Args = {"-isystem" + Tmp.path("sys")};
+  run("#include <cccl.h>\n#if __CUDA_ARCH__ >= 800\n#endif\n", {0, 80},
+      /*Parse=*/false, Flags);
+  EXPECT_EQ(groupAt(2).Taken[passIndex(80)], 0);
+  EXPECT_TRUE(replayed(H));
+}
+
+TEST_F(PreprocessorPassTest, AForwarderRedefinedLaterReachesItsPragma) {
+  // LIB_PRAGMA forwards when LIB_QUIET is defined, and later gives a
+  // pragma that can change the macros: the header's use of LIB_QUIET is
+  // read in full.
+  std::string H =
+      Tmp.write("sys/mixed.h", "#pragma once\n"
+                               "#define LIB_STR(s) #s\n"
+                               "#define LIB_PRAGMA(a) "
+                               "_Pragma(LIB_STR(a))\n"
+                               "#define LIB_QUIET "
+                               "LIB_PRAGMA(nv_exec_check_disable)\n"
+                               "#undef LIB_PRAGMA\n"
+                               "#define LIB_PRAGMA(a) "
+                               "_Pragma(\"push_macro(\\\"FAST\\\")\")\n"
+                               "LIB_QUIET\n"
+                               "int lib_code;\n");
+  CompileFlags Flags;
+  Flags.Args = {"-isystem" + Tmp.path("sys"), "-DFAST=1"};
+  run("#include <mixed.h>\n", {0, 80}, /*Parse=*/false, Flags);
+  EXPECT_FALSE(replayed(H));
 }
 
 TEST_F(PreprocessorPassTest, ASystemHeaderReplayedAsDirectivesDefinesAsBefore) {

@@ -34,6 +34,28 @@ TEST_F(QuietPragmasTest, NvccsOtherPragmasAreQuiet) {
     EXPECT_TRUE(quiet(P)) << P.str();
 }
 
+TEST_F(QuietPragmasTest, APragmasOwnWarningIsQuiet) {
+  // CCCL's deprecation of old compilers; every pass runs with -w.
+  for (llvm::StringRef P : {"GCC warning \"GCC 7.0\"",
+                            "message(\"old compiler\")", "message \"old\""})
+    EXPECT_TRUE(quiet(P)) << P.str();
+  EXPECT_FALSE(quiet("GCC error \"unsupported\""));
+}
+
+TEST_F(QuietPragmasTest, APushOrPopNamesTheMacroItSaves) {
+  EXPECT_EQ(pushedOrPoppedMacro("push_macro(\"min\")"), "min");
+  EXPECT_EQ(pushedOrPoppedMacro("pop_macro( \"max\" )"), "max");
+  EXPECT_EQ(pushedOrPoppedMacro("push_macro(min)"), std::nullopt);
+  EXPECT_EQ(pushedOrPoppedMacro("once"), std::nullopt);
+}
+
+TEST_F(QuietPragmasTest, AnIgnoredMappingOnlySilences) {
+  EXPECT_TRUE(onlySilences("clang diagnostic ignored \x01"));
+  EXPECT_TRUE(onlySilences("GCC diagnostic ignored \"-Wundef\""));
+  EXPECT_FALSE(onlySilences("GCC diagnostic error \"-Wundef\""));
+  EXPECT_FALSE(onlySilences("GCC diagnostic ignored"));
+}
+
 TEST_F(QuietPragmasTest, APragmaThatCanChangeWhatThePassRecordsIsNot) {
   for (llvm::StringRef P :
        {"push_macro(\"FAST\")", "pop_macro(\"FAST\")", "once", "GCC poison x",
