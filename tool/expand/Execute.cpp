@@ -141,18 +141,44 @@ extern "C" void hostDepend(void *Ctx, const char *Path) {
     Files.push_back(Path);
 }
 
-/// The offset in the input of \p L, a place in the program's own buffer.
+/// The program's start (Generator::StartEnd), compiled on its own.
+llvm::StringRef programStart(const Generator &G) {
+  return llvm::StringRef(G.Program).take_front(G.StartEnd);
+}
+
+/// The program after its start, as the interpreter parses it on its own:
+/// a #line directive first keeps the lines the program's own, which
+/// errors meta code throws carry (std::source_location).
+std::string restHead(const Generator &G) {
+  return "#line " + std::to_string(llvm::count(programStart(G), '\n') + 1) +
+         "\n";
+}
+
+/// The offset in the input of \p L, a place in the program's own buffer:
+/// the whole program, or its start or rest compiled apart.
 std::optional<unsigned> programToInput(const clang::SourceManager &SM,
                                        clang::SourceLocation L,
                                        const Generator &G) {
   if (L.isInvalid())
     return std::nullopt;
   L = SM.getExpansionLoc(L);
-  // The interpreter ends its copy of the program with a newline.
+  // The interpreter ends its copy of a piece with a newline.
+  auto Holds = [](llvm::StringRef Data, llvm::StringRef Piece) {
+    return Data.starts_with(Piece) && Data.size() <= Piece.size() + 1;
+  };
   llvm::StringRef Data = SM.getBufferData(SM.getFileID(L));
-  if (!Data.starts_with(G.Program) || Data.size() > G.Program.size() + 1)
+  unsigned Offset = SM.getFileOffset(L);
+  if (Holds(Data, G.Program) || (G.StartEnd && Holds(Data, programStart(G))))
+    return G.Map.toInput(Offset);
+  if (!G.StartEnd)
     return std::nullopt;
-  return G.Map.toInput(SM.getFileOffset(L));
+  std::string Head = restHead(G);
+  if (!Data.starts_with(Head) ||
+      !Holds(Data.drop_front(Head.size()),
+             llvm::StringRef(G.Program).drop_front(G.StartEnd)) ||
+      Offset < Head.size())
+    return std::nullopt;
+  return G.Map.toInput(Offset - Head.size() + G.StartEnd);
 }
 
 /// Sends the interpreter's diagnostics back to the user's file. An error in
@@ -503,10 +529,17 @@ llvm::Expected<Expansion> readRun(llvm::StringRef Data) {
   return X;
 }
 
+/// The function gatherInitializers() makes of the program start's
+/// constructors, which the rest's run first.
+constexpr const char *StartInitializers = "__metacu_start_initializers";
+
 /// Moves the global constructors of \p M, in their order, into one function
-/// named METACU_INITIALIZERS, which the program runs inside its handler
-/// (host_api.h) rather than the JIT as global constructors.
-void gatherInitializers(llvm::Module &M) {
+/// named \p Name, which the program runs inside its handler (host_api.h)
+/// rather than the JIT as global constructors; it calls \p First, if any,
+/// before them.
+void gatherInitializers(llvm::Module &M,
+                        llvm::StringRef Name = METACU_INITIALIZERS,
+                        llvm::StringRef First = "") {
   std::vector<std::pair<uint64_t, llvm::Function *>> Ctors;
   if (llvm::GlobalVariable *GV = M.getGlobalVariable("llvm.global_ctors")) {
     if (auto *List = llvm::dyn_cast<llvm::ConstantArray>(GV->getInitializer()))
@@ -521,12 +554,15 @@ void gatherInitializers(llvm::Module &M) {
   }
   llvm::stable_sort(Ctors, llvm::less_first());
   llvm::LLVMContext &Ctx = M.getContext();
-  llvm::Function *Init = llvm::Function::Create(
-      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx), false),
-      llvm::GlobalValue::ExternalLinkage, METACU_INITIALIZERS, M);
+  llvm::FunctionType *Type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx), false);
+  llvm::Function *Init =
+      llvm::Function::Create(Type, llvm::GlobalValue::ExternalLinkage, Name, M);
   // Exceptions unwind through it to the program's handler.
   Init->setUWTableKind(llvm::UWTableKind::Default);
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "entry", Init));
+  if (!First.empty())
+    B.CreateCall(M.getOrInsertFunction(First, Type));
   for (auto &[Priority, F] : Ctors)
     B.CreateCall(F->getFunctionType(), F);
   B.CreateRetVoid();
@@ -616,32 +652,87 @@ llvm::Error compileKeptCode(clang::Interpreter &I) {
   return I.getSymbolAddress("__metacu_kept_code").takeError();
 }
 
+/// An interpreter kept between runs, and the program start compiled in it.
+struct KeptInterpreter {
+  std::unique_ptr<clang::Interpreter> I;
+  /// The program start (Generator::StartEnd) compiled in I, to machine
+  /// code, its constructors gathered into StartInitializers (never run
+  /// here); empty: none. A program with this start is compiled from there.
+  std::string Start;
+  /// A start that did not compile in an interpreter kept for it: programs
+  /// with it are compiled whole, which reports why.
+  std::string FailedStart;
+  /// Starts compiled here and removed again (Interpreter::Undo).
+  unsigned Undone = 0;
+};
+
 /// The interpreters kept between runs (ExecuteOptions::KeepInterpreter),
 /// by their command line and prelude, the most recently used last. Each
 /// holds the precompiled library and its JIT (tens of MiB), so only a few.
 struct KeptInterpreters {
   static constexpr size_t Max = 2;
+  /// Undo frees a start's machine code but not its syntax tree: after so
+  /// many starts an interpreter is started afresh, so that memory stays
+  /// bounded however long the file is edited.
+  static constexpr unsigned MaxUndone = 8;
   std::mutex Lock;
-  std::vector<std::pair<std::string, std::unique_ptr<clang::Interpreter>>> List;
+  std::vector<std::pair<std::string, KeptInterpreter>> List;
 
-  clang::Interpreter *find(const std::string &Key) {
+  KeptInterpreter *find(const std::string &Key) {
     auto It = llvm::find_if(List, [&](auto &E) { return E.first == Key; });
     if (It == List.end())
       return nullptr;
     std::rotate(It, It + 1, List.end());
-    return List.back().second.get();
+    return &List.back().second;
   }
-  clang::Interpreter *keep(std::string Key,
-                           std::unique_ptr<clang::Interpreter> I) {
+  KeptInterpreter *keep(const std::string &Key,
+                        std::unique_ptr<clang::Interpreter> I) {
     // Only the copies in child processes report anything.
     I->getCompilerInstance()->getDiagnostics().setClient(
         new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
     if (List.size() == Max)
       List.erase(List.begin());
-    List.emplace_back(std::move(Key), std::move(I));
-    return List.back().second.get();
+    List.emplace_back(Key, KeptInterpreter{std::move(I), "", "", 0});
+    return &List.back().second;
+  }
+  void drop(KeptInterpreter *K) {
+    llvm::erase_if(List, [&](auto &E) { return &E.second == K; });
   }
 };
+
+/// Compiles \p Start, a program's start, into \p K's interpreter, which
+/// holds none, to machine code.
+llvm::Error compileStart(KeptInterpreter &K, llvm::StringRef Start) {
+  auto PTU = K.I->Parse(Start);
+  if (!PTU)
+    return PTU.takeError();
+  gatherInitializers(*PTU->TheModule, StartInitializers);
+  reuseCompiledCopies(*K.I, *PTU->TheModule);
+  if (auto Err = K.I->Execute(*PTU))
+    return Err;
+  // The JIT makes a module's machine code when a symbol of it is first
+  // looked up: here, not in every copy.
+  if (auto Err = K.I->getSymbolAddress(StartInitializers).takeError())
+    return Err;
+  K.Start = Start.str();
+  return llvm::Error::success();
+}
+
+/// Removes the start \p K's interpreter holds, if any; false if it cannot
+/// (the interpreter is then to be replaced).
+bool removeStart(KeptInterpreter &K) {
+  if (K.Start.empty())
+    return true;
+  if (K.Undone == KeptInterpreters::MaxUndone)
+    return false;
+  if (auto Err = K.I->Undo()) {
+    llvm::consumeError(std::move(Err));
+    return false;
+  }
+  ++K.Undone;
+  K.Start.clear();
+  return true;
+}
 
 KeptInterpreters &keptInterpreters() {
   // Never destroyed: an interpreter's JIT may not outlive LLVM's own
@@ -692,7 +783,8 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
 
   std::unique_lock<std::mutex> Keeping;
   std::string Key;
-  clang::Interpreter *Kept = nullptr;
+  KeptInterpreter *Kept = nullptr;
+  llvm::StringRef ProgramStart = programStart(G);
   if (Opts.KeepInterpreter) {
     Keeping = std::unique_lock<std::mutex>(keptInterpreters().Lock);
     for (const std::string &A : Base)
@@ -701,6 +793,12 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       Key += A + '\0';
     Key += G.Prelude;
     Kept = keptInterpreters().find(Key);
+    // One that holds another start: that start is removed, or the
+    // interpreter replaced.
+    if (Kept && Kept->Start != ProgramStart && !removeStart(*Kept)) {
+      keptInterpreters().drop(Kept);
+      Kept = nullptr;
+    }
   }
 
   // Started here, unless kept from an earlier run.
@@ -754,8 +852,10 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   if (!Kept)
     if (auto Err = Start())
       return std::move(Err);
-  // Compiles and runs the program on \p I, started with the prelude.
-  auto RunProgram = [&](clang::Interpreter &I) -> llvm::Expected<Expansion> {
+  // Compiles and runs the program on \p I, started with the prelude; with
+  // \p FromStart, which holds the program's start, only the rest.
+  auto RunProgram = [&](clang::Interpreter &I,
+                        bool FromStart) -> llvm::Expected<Expansion> {
     I.getCompilerInstance()->getDiagnostics().setClient(
         &Diags, /*ShouldOwnClient=*/false);
 
@@ -781,7 +881,11 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
             unsigned(Passes.size()),
             &Running};
 
-    auto PTU = I.Parse(G.Program);
+    auto PTU =
+        FromStart
+            ? I.Parse(restHead(G) +
+                      llvm::StringRef(G.Program).drop_front(G.StartEnd).str())
+            : I.Parse(G.Program);
     if (!PTU)
       return Failure(PTU.takeError());
     {
@@ -791,7 +895,8 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       if (!S.Errors.empty())
         return Failure(llvm::Error::success());
     }
-    gatherInitializers(*PTU->TheModule);
+    gatherInitializers(*PTU->TheModule, METACU_INITIALIZERS,
+                       FromStart ? StartInitializers : "");
     // The program is compiled to machine code and run in a child process:
     // whatever meta code does, this process reports it.
     auto Run = [&]() -> llvm::Error {
@@ -825,8 +930,10 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     return readRun(Child->Output);
   };
   if (!Opts.KeepInterpreter)
-    return RunProgram(*Interp);
-  if (!Kept) {
+    return RunProgram(*Interp, false);
+  // Keeps Interp, started above, with the kept code compiled in; leaves
+  // Kept null where that code does not compile.
+  auto KeepStarted = [&]() -> llvm::Error {
     // A macro of the user's -include can break the kept code (one named
     // like a member it calls): the program then runs as when no
     // interpreter is kept, and the next run tries again.
@@ -835,17 +942,42 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       // What the failed parse left behind is not the prelude's state: the
       // program runs in another interpreter, started afresh.
       Interp.reset();
+      return Start();
+    }
+    Kept = keptInterpreters().keep(Key, std::move(Interp));
+    return llvm::Error::success();
+  };
+  if (!Kept) {
+    if (auto Err = KeepStarted())
+      return std::move(Err);
+    if (!Kept)
+      return RunProgram(*Interp, false);
+  }
+  // Whether this run compiled the start.
+  bool Compiled = !ProgramStart.empty() && Kept->Start.empty() &&
+                  Kept->FailedStart != ProgramStart;
+  if (Compiled)
+    if (auto Err = compileStart(*Kept, ProgramStart)) {
+      // Its errors are the whole program's too, which a copy of an
+      // interpreter without it reports; what the failure left behind is
+      // not the interpreter's state, which is started afresh.
+      llvm::consumeError(std::move(Err));
+      keptInterpreters().drop(Kept);
+      Kept = nullptr;
       if (auto Err = Start())
         return std::move(Err);
-      return RunProgram(*Interp);
+      if (auto Err = KeepStarted())
+        return std::move(Err);
+      if (!Kept)
+        return RunProgram(*Interp, false);
+      Kept->FailedStart = ProgramStart.str();
     }
-    Kept = keptInterpreters().keep(std::move(Key), std::move(Interp));
-  }
+  bool FromStart = !ProgramStart.empty() && Kept->Start == ProgramStart;
   // The kept interpreter stays as started: the program is compiled and
   // run in a copy of this process.
   auto Copy = runIsolated(
       [&](llvm::raw_ostream &Out, volatile uint64_t &) {
-        auto X = RunProgram(*Kept);
+        auto X = RunProgram(*Kept->I, FromStart);
         if (!X)
           writeRun(Out, Expansion(), X.takeError());
         else
@@ -858,7 +990,10 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     return llvm::createStringError(
         "the process compiling the generator program ended: " +
         Copy->Failure->describe(IsolationLimits()));
-  return readRun(Copy->Output);
+  auto X = readRun(Copy->Output);
+  if (X)
+    X->StartKept = FromStart && !Compiled;
+  return X;
 }
 
 } // namespace metacu

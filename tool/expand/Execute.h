@@ -65,6 +65,10 @@ struct Expansion {
   /// Data files meta code read (absolute or relative to the working
   /// directory), in the order first read.
   std::vector<std::string> DataFiles;
+  /// The program was compiled from its start as an earlier run left it
+  /// compiled in the kept interpreter (Generator::StartEnd): only the rest
+  /// was parsed and compiled.
+  bool StartKept = false;
 };
 
 /// What the host slice needs (the flags, the toolkit, metacu's headers),
@@ -84,7 +88,10 @@ struct ExecuteOptions : HostSliceOptions {
   /// prelude compiled) for the next run with the same ones, as a
   /// long-running process expanding a file again and again does (metacu
   /// lsp). The program is then compiled in a child process, a copy of the
-  /// kept interpreter, which stays as it was started.
+  /// kept interpreter, which stays as it was started but for the
+  /// program's start (Generator::StartEnd), compiled there for the next
+  /// program with the same start, and removed (Interpreter::Undo) for one
+  /// with another.
   bool KeepInterpreter = false;
 };
 

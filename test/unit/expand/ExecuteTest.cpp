@@ -66,6 +66,7 @@ protected:
     ::testing::internal::CaptureStderr();
     auto X = execute(*File, *G, *Archs, EO);
     Stderr = ::testing::internal::GetCapturedStderr();
+    StartKept = X && X->StartKept;
     if (!X) {
       llvm::raw_string_ostream OS(Error);
       printErrors(OS, locate(*File, X.takeError()));
@@ -91,6 +92,8 @@ protected:
   std::string Stderr, Error;
   /// ExecuteOptions::KeepInterpreter.
   bool Keep = false;
+  /// Expansion::StartKept of the last run.
+  bool StartKept = false;
 };
 
 TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
@@ -113,6 +116,65 @@ TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
                        "static assertion failed: n is not 1"),
             std::string::npos)
       << Error;
+}
+
+TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
+  // The program's start (before the first meta construct: headers,
+  // ordinary declarations meta code names) is compiled in the kept
+  // interpreter and kept while edits of meta code leave it as it was; each
+  // expansion and error is what a fresh run gives, at the user's line and
+  // column (a thrown error carries the program's line). An edit of the
+  // start replaces it.
+  auto Source = [](llvm::StringRef Before, llvm::StringRef N) {
+    return ("#include <vector>\n"
+            "struct tile { int n = 1; };\n"
+            "int before = " +
+            Before +
+            ";\n"
+            "@meta tile t;\n"
+            "@meta int checked(int x) {\n"
+            "  if (x > 2)\n"
+            "    metacu::fail(\"x is \" + std::to_string(x));\n"
+            "  return x;\n"
+            "}\n"
+            "int a = t.n + @(checked(" +
+            N + "));\n")
+        .str();
+  };
+  // The expansion, or the errors.
+  auto Run = [&](const std::string &Code, bool KeepIt) {
+    Keep = KeepIt;
+    Error.clear();
+    auto Out = run(Code);
+    return Out ? *Out : "error: " + Error;
+  };
+  auto Fresh = [&](const std::string &Code) { return Run(Code, false); };
+  auto Kept = [&](const std::string &Code) { return Run(Code, true); };
+  std::string Good = Source("0", "2"), Failing = Source("0", "3"),
+              Moved = Source("10", "1");
+  std::string FreshGood = Fresh(Good);
+  EXPECT_NE(FreshGood.find("int a = 1 + 2;"), std::string::npos) << FreshGood;
+  std::string FreshFailing = Fresh(Failing);
+  EXPECT_NE(FreshFailing.find(errorAt("metacu::fail") + "x is 3"),
+            std::string::npos)
+      << FreshFailing;
+  std::string FreshMoved = Fresh(Moved);
+
+  EXPECT_EQ(Kept(Good), FreshGood);
+  EXPECT_FALSE(StartKept);
+  std::string Spaced = Good;
+  Spaced.replace(Spaced.find("int a"), 5, "int  a");
+  EXPECT_NE(Kept(Spaced).find("int  a = 1 + 2;"), std::string::npos);
+  EXPECT_TRUE(StartKept);
+  EXPECT_EQ(Kept(Failing), FreshFailing);
+  EXPECT_EQ(Kept(Good), FreshGood);
+  EXPECT_TRUE(StartKept);
+  EXPECT_EQ(Kept(Moved), FreshMoved);
+  EXPECT_FALSE(StartKept);
+  EXPECT_EQ(Kept(Moved), FreshMoved);
+  EXPECT_TRUE(StartKept);
+  EXPECT_EQ(Kept(Good), FreshGood);
+  EXPECT_FALSE(StartKept);
 }
 
 TEST_F(ExecuteTest, AKeptInterpretersLibraryCodeNamesNoTypeOfTheUsers) {
