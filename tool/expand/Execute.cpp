@@ -662,8 +662,6 @@ struct KeptInterpreter {
   /// A start that did not compile in an interpreter kept for it: programs
   /// with it are compiled whole, which reports why.
   std::string FailedStart;
-  /// Starts compiled here and removed again (Interpreter::Undo).
-  unsigned Undone = 0;
 };
 
 /// The interpreters kept between runs (ExecuteOptions::KeepInterpreter),
@@ -671,10 +669,6 @@ struct KeptInterpreter {
 /// holds the precompiled library and its JIT (tens of MiB), so only a few.
 struct KeptInterpreters {
   static constexpr size_t Max = 2;
-  /// Undo frees a start's machine code but not its syntax tree: after so
-  /// many starts an interpreter is started afresh, so that memory stays
-  /// bounded however long the file is edited.
-  static constexpr unsigned MaxUndone = 8;
   std::mutex Lock;
   std::vector<std::pair<std::string, KeptInterpreter>> List;
 
@@ -692,7 +686,7 @@ struct KeptInterpreters {
         new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
     if (List.size() == Max)
       List.erase(List.begin());
-    List.emplace_back(Key, KeptInterpreter{std::move(I), "", "", 0});
+    List.emplace_back(Key, KeptInterpreter{std::move(I), "", ""});
     return &List.back().second;
   }
   void drop(KeptInterpreter *K) {
@@ -716,22 +710,6 @@ llvm::Error compileStart(KeptInterpreter &K, llvm::StringRef Start) {
     return Err;
   K.Start = Start.str();
   return llvm::Error::success();
-}
-
-/// Removes the start \p K's interpreter holds, if any; false if it cannot
-/// (the interpreter is then to be replaced).
-bool removeStart(KeptInterpreter &K) {
-  if (K.Start.empty())
-    return true;
-  if (K.Undone == KeptInterpreters::MaxUndone)
-    return false;
-  if (auto Err = K.I->Undo()) {
-    llvm::consumeError(std::move(Err));
-    return false;
-  }
-  ++K.Undone;
-  K.Start.clear();
-  return true;
 }
 
 KeptInterpreters &keptInterpreters() {
@@ -793,9 +771,11 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       Key += A + '\0';
     Key += G.Prelude;
     Kept = keptInterpreters().find(Key);
-    // One that holds another start: that start is removed, or the
-    // interpreter replaced.
-    if (Kept && Kept->Start != ProgramStart && !removeStart(*Kept)) {
+    // One that holds another start is replaced: Interpreter::Undo would
+    // remove the start's declarations but not its macros, the include
+    // guards of its headers among them, so that the next start would
+    // include them in vain.
+    if (Kept && !Kept->Start.empty() && Kept->Start != ProgramStart) {
       keptInterpreters().drop(Kept);
       Kept = nullptr;
     }

@@ -90,8 +90,8 @@ struct ExecuteOptions : HostSliceOptions {
   /// lsp). The program is then compiled in a child process, a copy of the
   /// kept interpreter, which stays as it was started but for the
   /// program's start (Generator::StartEnd), compiled there for the next
-  /// program with the same start, and removed (Interpreter::Undo) for one
-  /// with another.
+  /// program with the same start (one with another start is run in an
+  /// interpreter started afresh).
   bool KeepInterpreter = false;
 };
 

@@ -124,14 +124,16 @@ TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
   // interpreter and kept while edits of meta code leave it as it was; each
   // expansion and error is what a fresh run gives, at the user's line and
   // column (a thrown error carries the program's line). An edit of the
-  // start replaces it.
+  // start replaces it, its header included again (Interpreter::Undo would
+  // leave the header's include guard defined, its declarations gone).
+  Tmp.write("one.h", "#pragma once\ninline int one() { return 1; }\n");
   auto Source = [](llvm::StringRef Before, llvm::StringRef N) {
-    return ("#include <vector>\n"
+    return ("#include \"one.h\"\n"
             "struct tile { int n = 1; };\n"
             "int before = " +
             Before +
             ";\n"
-            "@meta tile t;\n"
+            "@meta tile t{one()};\n"
             "@meta int checked(int x) {\n"
             "  if (x > 2)\n"
             "    metacu::fail(\"x is \" + std::to_string(x));\n"
@@ -173,8 +175,6 @@ TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
   EXPECT_FALSE(StartKept);
   EXPECT_EQ(Kept(Moved), FreshMoved);
   EXPECT_TRUE(StartKept);
-  EXPECT_EQ(Kept(Good), FreshGood);
-  EXPECT_FALSE(StartKept);
 }
 
 TEST_F(ExecuteTest, AKeptInterpretersLibraryCodeNamesNoTypeOfTheUsers) {
