@@ -121,8 +121,8 @@ TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
 TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
   // The program's start (before the first meta construct: headers,
   // ordinary declarations meta code names) is compiled in the kept
-  // interpreter and kept while edits of meta code leave it as it was; each
-  // expansion and error is what a fresh run gives, at the user's line and
+  // interpreter and kept while edits of meta code leave it as it was: the
+  // expansion is what a fresh run gives, an error at the user's line and
   // column (a thrown error carries the program's line). An edit of the
   // start replaces it, its header included again (Interpreter::Undo would
   // leave the header's include guard defined, its declarations gone).
