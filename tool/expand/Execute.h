@@ -65,10 +65,23 @@ struct Expansion {
   /// Data files meta code read (absolute or relative to the working
   /// directory), in the order first read.
   std::vector<std::string> DataFiles;
-  /// The program was compiled from its start as an earlier run left it
-  /// compiled in the kept interpreter (Generator::StartEnd): only the rest
-  /// was parsed and compiled.
-  bool StartKept = false;
+  /// How the program was compiled (metacu lsp --time-stages names it).
+  enum class Compilation {
+    /// In an interpreter started for this run.
+    Afresh,
+    /// Whole, in a copy of an interpreter kept from an earlier run.
+    InKeptInterpreter,
+    /// Its start (Generator::StartEnd) compiled in a new copy of a kept
+    /// interpreter, which is kept for the next programs with that start,
+    /// then the rest.
+    KeepingItsStart,
+    /// Only the rest, its start compiled by an earlier run.
+    FromKeptStart,
+  } Compiled = Compilation::Afresh;
+  /// CPU milliseconds this run took in the kept copy that holds the
+  /// program's start and the processes it waited for: this process never
+  /// waits for that copy, so its own count of its children's CPU lacks it.
+  double KeptCopyCpuMilliseconds = 0;
 };
 
 /// What the host slice needs (the flags, the toolkit, metacu's headers),
@@ -88,10 +101,12 @@ struct ExecuteOptions : HostSliceOptions {
   /// prelude compiled) for the next run with the same ones, as a
   /// long-running process expanding a file again and again does (metacu
   /// lsp). The program is then compiled in a child process, a copy of the
-  /// kept interpreter, which stays as it was started but for the
-  /// program's start (Generator::StartEnd), compiled there for the next
-  /// program with the same start (one with another start is run in an
-  /// interpreter started afresh).
+  /// kept interpreter, which stays as it was started. The program's start
+  /// (Generator::StartEnd) is compiled once, in a copy of this process kept
+  /// beside it (support/ForkServer.h), which then compiles only the rest of
+  /// each program with that start; a program with another start is
+  /// compiled whole in a copy of the kept interpreter, and its start in a
+  /// new kept copy.
   bool KeepInterpreter = false;
 };
 

@@ -66,7 +66,8 @@ protected:
     ::testing::internal::CaptureStderr();
     auto X = execute(*File, *G, *Archs, EO);
     Stderr = ::testing::internal::GetCapturedStderr();
-    StartKept = X && X->StartKept;
+    if (X)
+      Compiled = X->Compiled;
     if (!X) {
       llvm::raw_string_ostream OS(Error);
       printErrors(OS, locate(*File, X.takeError()));
@@ -92,8 +93,8 @@ protected:
   std::string Stderr, Error;
   /// ExecuteOptions::KeepInterpreter.
   bool Keep = false;
-  /// Expansion::StartKept of the last run.
-  bool StartKept = false;
+  /// Expansion::Compiled of the last run that expanded.
+  Expansion::Compilation Compiled = Expansion::Compilation::Afresh;
 };
 
 TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
@@ -120,12 +121,13 @@ TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
 
 TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
   // The program's start (before the first meta construct: headers,
-  // ordinary declarations meta code names) is compiled in the kept
-  // interpreter and kept while edits of meta code leave it as it was: the
-  // expansion is what a fresh run gives, an error at the user's line and
-  // column (a thrown error carries the program's line). An edit of the
-  // start replaces it, its header included again (Interpreter::Undo would
-  // leave the header's include guard defined, its declarations gone).
+  // ordinary declarations meta code names) is compiled once, in a copy of
+  // the kept interpreter kept beside it, and kept while edits of meta code
+  // leave it as it was: the expansion is what a fresh run gives, an error
+  // at the user's line and column (a thrown error carries the program's
+  // line). An edit of the start is compiled whole in a copy of the kept
+  // interpreter, as started (no interpreter started again), and its new
+  // start kept, its header included again.
   Tmp.write("one.h", "#pragma once\ninline int one() { return 1; }\n");
   auto Source = [](llvm::StringRef Before, llvm::StringRef N) {
     return ("#include \"one.h\"\n"
@@ -157,24 +159,25 @@ TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
   std::string FreshGood = Fresh(Good);
   EXPECT_NE(FreshGood.find("int a = 1 + 2;"), std::string::npos) << FreshGood;
 
+  using How = Expansion::Compilation;
   EXPECT_EQ(Kept(Good), FreshGood);
-  EXPECT_FALSE(StartKept);
+  EXPECT_EQ(Compiled, How::Afresh);
   std::string Spaced = Good;
   Spaced.replace(Spaced.find("int a"), 5, "int  a");
   EXPECT_NE(Kept(Spaced).find("int  a = 1 + 2;"), std::string::npos);
-  EXPECT_TRUE(StartKept);
+  EXPECT_EQ(Compiled, How::FromKeptStart);
   std::string Failed = Kept(Failing);
   EXPECT_NE(Failed.find(errorAt("metacu::fail") + "x is 3"), std::string::npos)
       << Failed;
   EXPECT_EQ(Kept(Good), FreshGood);
-  EXPECT_TRUE(StartKept);
+  EXPECT_EQ(Compiled, How::FromKeptStart);
   // The start edited: its offsets move.
   std::string Out = Kept(Moved);
-  EXPECT_FALSE(StartKept);
+  EXPECT_EQ(Compiled, How::KeepingItsStart);
   EXPECT_NE(Out.find("int before = 10;"), std::string::npos) << Out;
   EXPECT_NE(Out.find("int a = 1 + 1;"), std::string::npos) << Out;
   EXPECT_EQ(Kept(Moved), Out);
-  EXPECT_TRUE(StartKept);
+  EXPECT_EQ(Compiled, How::FromKeptStart);
 }
 
 TEST_F(ExecuteTest, AKeptInterpretersLibraryCodeNamesNoTypeOfTheUsers) {
