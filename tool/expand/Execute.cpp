@@ -920,11 +920,11 @@ struct KeptInterpreter {
   /// Start compiled in (to machine code, its constructors gathered into
   /// StartInitializers, never run there): it compiles and runs the rest of
   /// each program with that start sent to it, each in a copy of its own.
-  /// I itself stays as started: a program with another start is compiled
-  /// whole in a copy of it, as is the next copy's start (a start compiled
-  /// in I could not be taken out again: Interpreter::Undo removes its
-  /// declarations but not its macros, its headers' include guards among
-  /// them). Null: none.
+  /// I itself stays as started: the copy for another start is forked from
+  /// it (a start compiled in I could not be taken out again:
+  /// Interpreter::Undo removes its declarations but not its macros, its
+  /// headers' include guards among them). Null: none; a program is then
+  /// compiled whole, in a copy of I.
   std::unique_ptr<ForkServer> WithStart;
   std::string Start;
   /// A start that did not compile: programs with it are compiled whole,

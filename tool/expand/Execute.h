@@ -104,9 +104,9 @@ struct ExecuteOptions : HostSliceOptions {
   /// kept interpreter, which stays as it was started. The program's start
   /// (Generator::StartEnd) is compiled once, in a copy of this process kept
   /// beside it (support/ForkServer.h), which then compiles only the rest of
-  /// each program with that start; a program with another start is
-  /// compiled whole in a copy of the kept interpreter, and its start in a
-  /// new kept copy.
+  /// each program with that start; a program with another start gets a
+  /// new copy, forked from the kept interpreter, that compiles its start,
+  /// then its rest, and replaces the old one.
   bool KeepInterpreter = false;
 };
 

@@ -125,9 +125,9 @@ TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
   // the kept interpreter kept beside it, and kept while edits of meta code
   // leave it as it was: the expansion is what a fresh run gives, an error
   // at the user's line and column (a thrown error carries the program's
-  // line). An edit of the start is compiled whole in a copy of the kept
-  // interpreter, as started (no interpreter started again), and its new
-  // start kept, its header included again.
+  // line). An edit of the start is compiled in a new copy of the kept
+  // interpreter, as started (no interpreter started again), which keeps
+  // the new start, its header included again.
   Tmp.write("one.h", "#pragma once\ninline int one() { return 1; }\n");
   auto Source = [](llvm::StringRef Before, llvm::StringRef N) {
     return ("#include \"one.h\"\n"
