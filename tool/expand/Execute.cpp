@@ -927,6 +927,9 @@ struct KeptInterpreter {
   /// compiled whole, in a copy of I.
   std::unique_ptr<ForkServer> WithStart;
   std::string Start;
+  /// The CPU milliseconds of WithStart that runs have counted
+  /// (Expansion::KeptCopyCpuMilliseconds).
+  double CountedCpu = 0;
   /// A start that did not compile: programs with it are compiled whole,
   /// which reports why.
   std::string FailedStart;
@@ -954,7 +957,7 @@ struct KeptInterpreters {
         new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
     if (List.size() == Max)
       List.erase(List.begin());
-    List.emplace_back(Key, KeptInterpreter{std::move(I), nullptr, "", ""});
+    List.emplace_back(Key, KeptInterpreter{std::move(I), nullptr, "", 0, ""});
     return &List.back().second;
   }
 };
@@ -983,6 +986,7 @@ double processCpuMilliseconds() {
 void keepStart(KeptInterpreter &K, llvm::StringRef Start) {
   K.WithStart.reset();
   K.Start.clear();
+  K.CountedCpu = 0;
   clang::Interpreter *I = K.I.get();
   auto Server = ForkServer::start(
       [&] {
@@ -993,10 +997,11 @@ void keepStart(KeptInterpreter &K, llvm::StringRef Start) {
         return true;
       },
       [I](llvm::StringRef Request) {
-        // The answer: the CPU microseconds it took, then the run.
+        // The answer: the CPU microseconds the copy has taken so far (its
+        // start's compilation too: a forked process counts from zero),
+        // then the run.
         std::string Out;
         llvm::raw_string_ostream OS(Out);
-        double Before = processCpuMilliseconds();
         std::optional<ProgramRequest> Q = readProgram(Request);
         std::string Run;
         if (Q) {
@@ -1010,8 +1015,7 @@ void keepStart(KeptInterpreter &K, llvm::StringRef Start) {
                        "the program sent to the process holding its start "
                        "was damaged"));
         }
-        WireWriter(OS).u64(
-            uint64_t((processCpuMilliseconds() - Before) * 1000));
+        WireWriter(OS).u64(uint64_t(processCpuMilliseconds() * 1000));
         OS << Run;
         return Out;
       });
@@ -1140,8 +1144,13 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   llvm::StringRef ProgramStart = programStart(G);
   if (!ProgramStart.empty() && ProgramStart != Kept->FailedStart) {
     bool NewStart = !Kept->WithStart || Kept->Start != ProgramStart;
-    if (NewStart)
+    // The CPU of the copy a new one replaces, which this process reaps and
+    // so counts among its children's, counted by earlier runs.
+    double Reaped = 0;
+    if (NewStart) {
+      Reaped = Kept->WithStart ? Kept->CountedCpu : 0;
       keepStart(*Kept, ProgramStart);
+    }
     if (Kept->WithStart) {
       auto Answer =
           Kept->WithStart->call(writeProgram(File, G, Passes, DirStr, Opts));
@@ -1149,8 +1158,10 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
         uint64_t CpuMicroseconds = 0;
         WireReader(*Answer).u64(CpuMicroseconds);
         auto X = readRun(llvm::StringRef(*Answer).drop_front(8));
+        double Total = CpuMicroseconds / 1e3;
         if (X)
-          X->KeptCopyCpuMilliseconds = CpuMicroseconds / 1e3;
+          X->KeptCopyCpuMilliseconds = Total - Kept->CountedCpu - Reaped;
+        Kept->CountedCpu = Total;
         if (X)
           X->Compiled =
               Compiled(NewStart ? Expansion::Compilation::KeepingItsStart

@@ -78,9 +78,11 @@ struct Expansion {
     /// Only the rest, its start compiled by an earlier run.
     FromKeptStart,
   } Compiled = Compilation::Afresh;
-  /// CPU milliseconds this run took in the kept copy that holds the
-  /// program's start and the processes it waited for: this process never
-  /// waits for that copy, so its own count of its children's CPU lacks it.
+  /// CPU milliseconds of this run that this process's count of its own
+  /// and its children's lacks: what the kept copy that holds the program's
+  /// start (and the processes it waited for) took since a run last counted
+  /// it, less what a copy it replaced had taken (reaped here, so counted
+  /// among this process's children again).
   double KeptCopyCpuMilliseconds = 0;
 };
 
