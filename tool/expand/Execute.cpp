@@ -3,6 +3,7 @@
 #include "expand/CompiledCopies.h"
 #include "expand/PreludeCache.h"
 #include "support/Diagnostic.h"
+#include "support/ForkServer.h"
 #include "toolchain/Invocation.h"
 
 #include "clang/AST/Mangle.h"
@@ -28,6 +29,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace metacu {
@@ -141,18 +143,44 @@ extern "C" void hostDepend(void *Ctx, const char *Path) {
     Files.push_back(Path);
 }
 
-/// The offset in the input of \p L, a place in the program's own buffer.
+/// The program's start (Generator::StartEnd), compiled on its own.
+llvm::StringRef programStart(const Generator &G) {
+  return llvm::StringRef(G.Program).take_front(G.StartEnd);
+}
+
+/// The program after its start, as the interpreter parses it on its own:
+/// a #line directive first keeps the lines the program's own, which
+/// errors meta code throws carry (std::source_location).
+std::string restHead(const Generator &G) {
+  return "#line " + std::to_string(llvm::count(programStart(G), '\n') + 1) +
+         "\n";
+}
+
+/// The offset in the input of \p L, a place in the program's own buffer:
+/// the whole program, or its start or rest compiled apart.
 std::optional<unsigned> programToInput(const clang::SourceManager &SM,
                                        clang::SourceLocation L,
                                        const Generator &G) {
   if (L.isInvalid())
     return std::nullopt;
   L = SM.getExpansionLoc(L);
-  // The interpreter ends its copy of the program with a newline.
+  // The interpreter ends its copy of a piece with a newline.
+  auto Holds = [](llvm::StringRef Data, llvm::StringRef Piece) {
+    return Data.starts_with(Piece) && Data.size() <= Piece.size() + 1;
+  };
   llvm::StringRef Data = SM.getBufferData(SM.getFileID(L));
-  if (!Data.starts_with(G.Program) || Data.size() > G.Program.size() + 1)
+  unsigned Offset = SM.getFileOffset(L);
+  if (Holds(Data, G.Program) || (G.StartEnd && Holds(Data, programStart(G))))
+    return G.Map.toInput(Offset);
+  if (!G.StartEnd)
     return std::nullopt;
-  return G.Map.toInput(SM.getFileOffset(L));
+  std::string Head = restHead(G);
+  if (!Data.starts_with(Head) ||
+      !Holds(Data.drop_front(Head.size()),
+             llvm::StringRef(G.Program).drop_front(G.StartEnd)) ||
+      Offset < Head.size())
+    return std::nullopt;
+  return G.Map.toInput(Offset - Head.size() + G.StartEnd);
 }
 
 /// Sends the interpreter's diagnostics back to the user's file. An error in
@@ -503,10 +531,17 @@ llvm::Expected<Expansion> readRun(llvm::StringRef Data) {
   return X;
 }
 
+/// The function gatherInitializers() makes of the program start's
+/// constructors, which the rest's run first.
+constexpr const char *StartInitializers = "__metacu_start_initializers";
+
 /// Moves the global constructors of \p M, in their order, into one function
-/// named METACU_INITIALIZERS, which the program runs inside its handler
-/// (host_api.h) rather than the JIT as global constructors.
-void gatherInitializers(llvm::Module &M) {
+/// named \p Name, which the program runs inside its handler (host_api.h)
+/// rather than the JIT as global constructors; it calls \p First, if any,
+/// before them.
+void gatherInitializers(llvm::Module &M,
+                        llvm::StringRef Name = METACU_INITIALIZERS,
+                        llvm::StringRef First = "") {
   std::vector<std::pair<uint64_t, llvm::Function *>> Ctors;
   if (llvm::GlobalVariable *GV = M.getGlobalVariable("llvm.global_ctors")) {
     if (auto *List = llvm::dyn_cast<llvm::ConstantArray>(GV->getInitializer()))
@@ -521,12 +556,15 @@ void gatherInitializers(llvm::Module &M) {
   }
   llvm::stable_sort(Ctors, llvm::less_first());
   llvm::LLVMContext &Ctx = M.getContext();
-  llvm::Function *Init = llvm::Function::Create(
-      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx), false),
-      llvm::GlobalValue::ExternalLinkage, METACU_INITIALIZERS, M);
+  llvm::FunctionType *Type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx), false);
+  llvm::Function *Init =
+      llvm::Function::Create(Type, llvm::GlobalValue::ExternalLinkage, Name, M);
   // Exceptions unwind through it to the program's handler.
   Init->setUWTableKind(llvm::UWTableKind::Default);
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "entry", Init));
+  if (!First.empty())
+    B.CreateCall(M.getOrInsertFunction(First, Type));
   for (auto &[Priority, F] : Ctors)
     B.CreateCall(F->getFunctionType(), F);
   B.CreateRetVoid();
@@ -616,61 +654,35 @@ llvm::Error compileKeptCode(clang::Interpreter &I) {
   return I.getSymbolAddress("__metacu_kept_code").takeError();
 }
 
-/// The interpreters kept between runs (ExecuteOptions::KeepInterpreter),
-/// by their command line and prelude, the most recently used last. Each
-/// holds the precompiled library and its JIT (tens of MiB), so only a few.
-struct KeptInterpreters {
-  static constexpr size_t Max = 2;
-  std::mutex Lock;
-  std::vector<std::pair<std::string, std::unique_ptr<clang::Interpreter>>> List;
-
-  clang::Interpreter *find(const std::string &Key) {
-    auto It = llvm::find_if(List, [&](auto &E) { return E.first == Key; });
-    if (It == List.end())
-      return nullptr;
-    std::rotate(It, It + 1, List.end());
-    return List.back().second.get();
-  }
-  clang::Interpreter *keep(std::string Key,
-                           std::unique_ptr<clang::Interpreter> I) {
-    // Only the copies in child processes report anything.
-    I->getCompilerInstance()->getDiagnostics().setClient(
-        new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
-    if (List.size() == Max)
-      List.erase(List.begin());
-    List.emplace_back(std::move(Key), std::move(I));
-    return List.back().second.get();
-  }
-};
-
-KeptInterpreters &keptInterpreters() {
-  // Never destroyed: an interpreter's JIT may not outlive LLVM's own
-  // globals, whose order at exit is not this file's to decide.
-  static auto *Kept = new KeptInterpreters;
-  return *Kept;
+/// Compiles \p Start, a program's start, into \p I, which holds none, to
+/// machine code.
+llvm::Error compileStart(clang::Interpreter &I, llvm::StringRef Start) {
+  auto PTU = I.Parse(Start);
+  if (!PTU)
+    return PTU.takeError();
+  gatherInitializers(*PTU->TheModule, StartInitializers);
+  reuseCompiledCopies(I, *PTU->TheModule);
+  if (auto Err = I.Execute(*PTU))
+    return Err;
+  // The JIT makes a module's machine code when a symbol of it is first
+  // looked up: here, not in every copy.
+  return I.getSymbolAddress(StartInitializers).takeError();
 }
 
-} // namespace
+/// One program's compilation and run: what it reports, mapped to the
+/// user's file.
+class ProgramRun {
+public:
+  ProgramRun(const SourceFile &File, const Generator &G, size_t MaxOutputBytes,
+             const std::string &RuntimeInclude)
+      : S(File, G, MaxOutputBytes), Diags(S) {
+    Diags.RuntimeInclude = RuntimeInclude;
+  }
 
-llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
-                                  const ArchList &Archs,
-                                  const ExecuteOptions &Opts) {
-  llvm::SmallString<256> Dir(File.path());
-  llvm::sys::fs::make_absolute(Dir);
-  llvm::sys::path::remove_filename(Dir);
-  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
-
-  // The flags that shape the generator library, and so its precompiled
-  // form; the user's flags and the input's directory come after.
-  auto [Base, Rest] =
-      generatorArgs(Opts.Toolkit, Opts.Flags, Opts.RuntimeInclude, Dir);
-
-  RunState S(File, G, Opts.MaxOutputBytes);
-  MappingConsumer Diags(S);
-  Diags.RuntimeInclude = Opts.RuntimeInclude;
-  // Everything the run reported, as one error; \p Cause, the interpreter's
-  // own account, only when nothing else says what went wrong.
-  auto Failure = [&](llvm::Error Cause) -> llvm::Error {
+  /// Everything the run reported, as one error; \p Cause, the
+  /// interpreter's own account, only when nothing else says what went
+  /// wrong.
+  llvm::Error failure(llvm::Error Cause) {
     Diags.flush();
     bool Mapped = !S.Errors.empty();
     bool Any = Mapped || !Diags.Unmapped.empty();
@@ -688,11 +700,364 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     else
       All = llvm::joinErrors(std::move(All), std::move(Cause));
     return All;
-  };
+  }
+
+  /// Compiles and runs the program on \p I, started with the prelude; with
+  /// \p FromStart, which holds the program's start, only the rest. It runs
+  /// in a child process with \p Limits.
+  llvm::Expected<Expansion> run(clang::Interpreter &I, bool FromStart,
+                                const std::vector<int> &Passes,
+                                const std::string &Dir,
+                                const IsolationLimits &Limits) {
+    const Generator &G = S.G;
+    I.getCompilerInstance()->getDiagnostics().setClient(
+        &Diags, /*ShouldOwnClient=*/false);
+
+    auto Host = I.getSymbolAddress("metacu_host");
+    if (!Host)
+      return Host.takeError();
+    auto *API = Host->toPtr<metacu_host_api *>();
+    // Until the program runs in its own process, where it gets a word the
+    // two processes share.
+    volatile uint64_t Running = 0;
+    *API = {&S,
+            hostText,
+            hostCode,
+            hostDirective,
+            hostError,
+            hostDepend,
+            Dir.c_str(),
+            Passes.data(),
+            unsigned(Passes.size()),
+            &Running};
+
+    auto PTU =
+        FromStart
+            ? I.Parse(restHead(G) +
+                      llvm::StringRef(G.Program).drop_front(G.StartEnd).str())
+            : I.Parse(G.Program);
+    if (!PTU)
+      return failure(PTU.takeError());
+    {
+      clang::ASTContext &Ctx = I.getCompilerInstance()->getASTContext();
+      std::unique_ptr<clang::MangleContext> Mangle(Ctx.createMangleContext());
+      reportUndefined(*PTU->TUPart, Ctx, *Mangle, G, S);
+      if (!S.Errors.empty())
+        return failure(llvm::Error::success());
+    }
+    gatherInitializers(*PTU->TheModule, METACU_INITIALIZERS,
+                       FromStart ? StartInitializers : "");
+    // The program is compiled to machine code and run in a child process:
+    // whatever meta code does, this process reports it.
+    auto Run = [&]() -> llvm::Error {
+      StdoutToStderr Redirect;
+      reuseCompiledCopies(I, *PTU->TheModule);
+      if (auto Err = I.Execute(*PTU))
+        return failure(std::move(Err));
+      auto Run = I.getSymbolAddress(METACU_RUN_INITIALIZERS);
+      if (!Run)
+        return failure(Run.takeError());
+      auto Init = I.getSymbolAddress(METACU_INITIALIZERS);
+      if (!Init)
+        return failure(Init.takeError());
+      Run->toPtr<void (*)(void (*)())>()(Init->toPtr<void (*)()>());
+      Diags.flush();
+      if (!S.Errors.empty() || !Diags.Unmapped.empty())
+        return failure(llvm::Error::success());
+      return llvm::Error::success();
+    };
+    auto Child = runIsolated(
+        [&](llvm::raw_ostream &Out, volatile uint64_t &Running) {
+          API->running = S.Running = &Running;
+          writeRun(Out, S.X, Run());
+        },
+        Limits);
+    if (!Child)
+      return Child.takeError();
+    if (Child->Failure)
+      return errorAt(unsigned(Child->Failure->Progress),
+                     Child->Failure->describe(Limits));
+    return readRun(Child->Output);
+  }
+
+  /// run() in a copy of this process, which leaves \p I as it is: what it
+  /// gives, as writeRun() writes it.
+  std::string runInCopy(clang::Interpreter &I, bool FromStart,
+                        const std::vector<int> &Passes, const std::string &Dir,
+                        const IsolationLimits &Limits) {
+    auto Copy = runIsolated(
+        [&](llvm::raw_ostream &Out, volatile uint64_t &) {
+          auto X = run(I, FromStart, Passes, Dir, Limits);
+          if (!X)
+            writeRun(Out, Expansion(), X.takeError());
+          else
+            writeRun(Out, *X, llvm::Error::success());
+        },
+        IsolationLimits());
+    if (Copy && !Copy->Failure)
+      return std::move(Copy->Output);
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    writeRun(OS, Expansion(),
+             !Copy ? Copy.takeError()
+                   : llvm::createStringError(
+                         "the process compiling the generator program "
+                         "ended: " +
+                         Copy->Failure->describe(IsolationLimits())));
+    return Out;
+  }
+
+  RunState S;
+  MappingConsumer Diags;
+};
+
+/// What a copy of this process that holds a program's start
+/// (KeptInterpreter::WithStart) needs to compile and run the program:
+/// written by writeProgram(), read by readProgram().
+struct ProgramRequest {
+  SourceFile File{"", ""};
+  Generator G;
+  std::vector<int> Passes;
+  std::string Dir;
+  IsolationLimits Limits;
+  uint64_t MaxOutputBytes = 0;
+  std::string RuntimeInclude;
+};
+
+std::string writeProgram(const SourceFile &File, const Generator &G,
+                         const std::vector<int> &Passes, const std::string &Dir,
+                         const ExecuteOptions &Opts) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  WireWriter W(OS);
+  W.str(File.path());
+  W.str(File.text());
+  W.u64(File.marks().size());
+  for (const SourceFile::Mark &M : File.marks()) {
+    W.u64(M.Offset);
+    W.str(M.Path);
+    W.u64(M.Line);
+    W.u64(M.Library);
+    W.str(M.LinePath);
+    W.u64(M.IncludedAt);
+  }
+  W.str(G.Program);
+  W.u64(G.StartEnd);
+  W.u64(G.Map.pieces().size());
+  for (const SourceMap::Piece &P : G.Map.pieces()) {
+    W.u64(P.GenBegin);
+    W.u64(P.GenEnd);
+    W.u64(P.Input);
+    W.u64(P.Verbatim);
+  }
+  W.u64(Passes.size());
+  for (int P : Passes)
+    W.u64(uint64_t(P));
+  W.str(Dir);
+  uint64_t Timeout;
+  static_assert(sizeof Timeout == sizeof Opts.Limits.TimeoutSeconds);
+  std::memcpy(&Timeout, &Opts.Limits.TimeoutSeconds, sizeof Timeout);
+  W.u64(Timeout);
+  W.u64(Opts.Limits.MemoryBytes);
+  W.u64(Opts.MaxOutputBytes);
+  W.str(Opts.RuntimeInclude);
+  return Out;
+}
+
+std::optional<ProgramRequest> readProgram(llvm::StringRef Data) {
+  WireReader R(Data);
+  ProgramRequest Q;
+  std::string Path, Text;
+  uint64_t N;
+  if (!R.str(Path) || !R.str(Text) || !R.u64(N))
+    return std::nullopt;
+  Q.File = SourceFile(std::move(Path), std::move(Text));
+  for (uint64_t I = 0; I < N; ++I) {
+    uint64_t Offset, Line, Library, IncludedAt;
+    std::string MarkPath, LinePath;
+    if (!R.u64(Offset) || !R.str(MarkPath) || !R.u64(Line) || !R.u64(Library) ||
+        !R.str(LinePath) || !R.u64(IncludedAt))
+      return std::nullopt;
+    Q.File.markOrigin(unsigned(Offset), std::move(MarkPath), unsigned(Line),
+                      Library, std::move(LinePath), unsigned(IncludedAt));
+  }
+  uint64_t StartEnd;
+  if (!R.str(Q.G.Program) || !R.u64(StartEnd) || !R.u64(N))
+    return std::nullopt;
+  Q.G.StartEnd = StartEnd;
+  for (uint64_t I = 0; I < N; ++I) {
+    uint64_t Begin, End, Input, Verbatim;
+    if (!R.u64(Begin) || !R.u64(End) || !R.u64(Input) || !R.u64(Verbatim))
+      return std::nullopt;
+    if (Verbatim)
+      Q.G.Map.addVerbatim(unsigned(Begin), unsigned(Input),
+                          unsigned(End - Begin));
+    else
+      Q.G.Map.addAnchor(unsigned(Begin), unsigned(End), unsigned(Input));
+  }
+  if (!R.u64(N))
+    return std::nullopt;
+  for (uint64_t I = 0; I < N; ++I) {
+    uint64_t P;
+    if (!R.u64(P))
+      return std::nullopt;
+    Q.Passes.push_back(int(P));
+  }
+  uint64_t Timeout;
+  if (!R.str(Q.Dir) || !R.u64(Timeout) || !R.u64(Q.Limits.MemoryBytes) ||
+      !R.u64(Q.MaxOutputBytes) || !R.str(Q.RuntimeInclude) || !R.done())
+    return std::nullopt;
+  std::memcpy(&Q.Limits.TimeoutSeconds, &Timeout, sizeof Timeout);
+  return Q;
+}
+
+/// An interpreter kept between runs, and a copy of it that holds a
+/// program's start.
+struct KeptInterpreter {
+  /// As started: the prelude and the kept code compiled.
+  std::unique_ptr<clang::Interpreter> I;
+  /// A copy of this process, forked from it, whose I has the program start
+  /// Start compiled in (to machine code, its constructors gathered into
+  /// StartInitializers, never run there): it compiles and runs the rest of
+  /// each program with that start sent to it, each in a copy of its own.
+  /// I itself stays as started: the copy for another start is forked from
+  /// it (a start compiled in I could not be taken out again:
+  /// Interpreter::Undo removes its declarations but not its macros, its
+  /// headers' include guards among them). Null: none; a program is then
+  /// compiled whole, in a copy of I.
+  std::unique_ptr<ForkServer> WithStart;
+  std::string Start;
+  /// The CPU milliseconds of WithStart that runs have counted
+  /// (Expansion::KeptCopyCpuMilliseconds).
+  double CountedCpu = 0;
+  /// A start that did not compile: programs with it are compiled whole,
+  /// which reports why.
+  std::string FailedStart;
+};
+
+/// The interpreters kept between runs (ExecuteOptions::KeepInterpreter),
+/// by their command line and prelude, the most recently used last. Each
+/// holds the precompiled library and its JIT (tens of MiB), so only a few.
+struct KeptInterpreters {
+  static constexpr size_t Max = 2;
+  std::mutex Lock;
+  std::vector<std::pair<std::string, KeptInterpreter>> List;
+
+  KeptInterpreter *find(const std::string &Key) {
+    auto It = llvm::find_if(List, [&](auto &E) { return E.first == Key; });
+    if (It == List.end())
+      return nullptr;
+    std::rotate(It, It + 1, List.end());
+    return &List.back().second;
+  }
+  KeptInterpreter *keep(const std::string &Key,
+                        std::unique_ptr<clang::Interpreter> I) {
+    // Only the copies in child processes report anything.
+    I->getCompilerInstance()->getDiagnostics().setClient(
+        new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
+    if (List.size() == Max)
+      List.erase(List.begin());
+    List.emplace_back(Key, KeptInterpreter{std::move(I), nullptr, "", 0, ""});
+    return &List.back().second;
+  }
+};
+
+KeptInterpreters &keptInterpreters() {
+  // Never destroyed: an interpreter's JIT may not outlive LLVM's own
+  // globals, whose order at exit is not this file's to decide.
+  static auto *Kept = new KeptInterpreters;
+  return *Kept;
+}
+
+/// CPU milliseconds of this process and of the processes it waited for.
+double processCpuMilliseconds() {
+  auto Ms = [](const timeval &T) { return T.tv_sec * 1e3 + T.tv_usec / 1e3; };
+  rusage Self{}, Children{};
+  getrusage(RUSAGE_SELF, &Self);
+  getrusage(RUSAGE_CHILDREN, &Children);
+  return Ms(Self.ru_utime) + Ms(Self.ru_stime) + Ms(Children.ru_utime) +
+         Ms(Children.ru_stime);
+}
+
+/// Forks a copy of this process that compiles \p Start into its copy of
+/// \p K's interpreter and then compiles and runs the programs
+/// (writeProgram()) with that start sent to it; sets K.FailedStart where
+/// the start does not compile.
+void keepStart(KeptInterpreter &K, llvm::StringRef Start) {
+  K.WithStart.reset();
+  K.Start.clear();
+  K.CountedCpu = 0;
+  clang::Interpreter *I = K.I.get();
+  auto Server = ForkServer::start(
+      [&] {
+        if (auto Err = compileStart(*I, Start)) {
+          llvm::consumeError(std::move(Err));
+          return false;
+        }
+        return true;
+      },
+      [I](llvm::StringRef Request) {
+        // The answer: the CPU microseconds the copy has taken so far (its
+        // start's compilation too: a forked process counts from zero),
+        // then the run.
+        std::string Out;
+        llvm::raw_string_ostream OS(Out);
+        std::optional<ProgramRequest> Q = readProgram(Request);
+        std::string Run;
+        if (Q) {
+          ProgramRun P(Q->File, Q->G, Q->MaxOutputBytes, Q->RuntimeInclude);
+          Run =
+              P.runInCopy(*I, /*FromStart=*/true, Q->Passes, Q->Dir, Q->Limits);
+        } else {
+          llvm::raw_string_ostream RunOS(Run);
+          writeRun(RunOS, Expansion(),
+                   llvm::createStringError(
+                       "the program sent to the process holding its start "
+                       "was damaged"));
+        }
+        WireWriter(OS).u64(uint64_t(processCpuMilliseconds() * 1000));
+        OS << Run;
+        return Out;
+      });
+  if (!Server)
+    // No process: programs are compiled whole, in copies of I.
+    llvm::consumeError(Server.takeError());
+  else if (!*Server)
+    K.FailedStart = Start.str();
+  else {
+    K.WithStart = std::move(*Server);
+    K.Start = Start.str();
+  }
+}
+
+} // namespace
+
+llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
+                                  const ArchList &Archs,
+                                  const ExecuteOptions &Opts) {
+  llvm::SmallString<256> Dir(File.path());
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_filename(Dir);
+  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+
+  // The flags that shape the generator library, and so its precompiled
+  // form; the user's flags and the input's directory come after.
+  auto [Base, Rest] =
+      generatorArgs(Opts.Toolkit, Opts.Flags, Opts.RuntimeInclude, Dir);
+
+  ProgramRun P(File, G, Opts.MaxOutputBytes, Opts.RuntimeInclude);
+  MappingConsumer &Diags = P.Diags;
+  auto Failure = [&](llvm::Error Cause) { return P.failure(std::move(Cause)); };
+  std::vector<int> Passes{0};
+  for (const Arch &A : Archs.archs())
+    Passes.push_back(int(A.CC));
+  std::string DirStr(Dir);
 
   std::unique_lock<std::mutex> Keeping;
   std::string Key;
-  clang::Interpreter *Kept = nullptr;
+  KeptInterpreter *Kept = nullptr;
+  // Whether this run started the kept interpreter.
+  bool Started = false;
   if (Opts.KeepInterpreter) {
     Keeping = std::unique_lock<std::mutex>(keptInterpreters().Lock);
     for (const std::string &A : Base)
@@ -754,78 +1119,8 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   if (!Kept)
     if (auto Err = Start())
       return std::move(Err);
-  // Compiles and runs the program on \p I, started with the prelude.
-  auto RunProgram = [&](clang::Interpreter &I) -> llvm::Expected<Expansion> {
-    I.getCompilerInstance()->getDiagnostics().setClient(
-        &Diags, /*ShouldOwnClient=*/false);
-
-    auto Host = I.getSymbolAddress("metacu_host");
-    if (!Host)
-      return Host.takeError();
-    std::vector<int> Passes{0};
-    for (const Arch &A : Archs.archs())
-      Passes.push_back(int(A.CC));
-    std::string DirStr(Dir);
-    auto *API = Host->toPtr<metacu_host_api *>();
-    // Until the program runs in its own process, where it gets a word the
-    // two processes share.
-    volatile uint64_t Running = 0;
-    *API = {&S,
-            hostText,
-            hostCode,
-            hostDirective,
-            hostError,
-            hostDepend,
-            DirStr.c_str(),
-            Passes.data(),
-            unsigned(Passes.size()),
-            &Running};
-
-    auto PTU = I.Parse(G.Program);
-    if (!PTU)
-      return Failure(PTU.takeError());
-    {
-      clang::ASTContext &Ctx = I.getCompilerInstance()->getASTContext();
-      std::unique_ptr<clang::MangleContext> Mangle(Ctx.createMangleContext());
-      reportUndefined(*PTU->TUPart, Ctx, *Mangle, G, S);
-      if (!S.Errors.empty())
-        return Failure(llvm::Error::success());
-    }
-    gatherInitializers(*PTU->TheModule);
-    // The program is compiled to machine code and run in a child process:
-    // whatever meta code does, this process reports it.
-    auto Run = [&]() -> llvm::Error {
-      StdoutToStderr Redirect;
-      reuseCompiledCopies(I, *PTU->TheModule);
-      if (auto Err = I.Execute(*PTU))
-        return Failure(std::move(Err));
-      auto Run = I.getSymbolAddress(METACU_RUN_INITIALIZERS);
-      if (!Run)
-        return Failure(Run.takeError());
-      auto Init = I.getSymbolAddress(METACU_INITIALIZERS);
-      if (!Init)
-        return Failure(Init.takeError());
-      Run->toPtr<void (*)(void (*)())>()(Init->toPtr<void (*)()>());
-      Diags.flush();
-      if (!S.Errors.empty() || !Diags.Unmapped.empty())
-        return Failure(llvm::Error::success());
-      return llvm::Error::success();
-    };
-    auto Child = runIsolated(
-        [&](llvm::raw_ostream &Out, volatile uint64_t &Running) {
-          API->running = S.Running = &Running;
-          writeRun(Out, S.X, Run());
-        },
-        Opts.Limits);
-    if (!Child)
-      return Child.takeError();
-    if (Child->Failure)
-      return errorAt(unsigned(Child->Failure->Progress),
-                     Child->Failure->describe(Opts.Limits));
-    return readRun(Child->Output);
-  };
   if (!Opts.KeepInterpreter)
-    return RunProgram(*Interp);
+    return P.run(*Interp, false, Passes, DirStr, Opts.Limits);
   if (!Kept) {
     // A macro of the user's -include can break the kept code (one named
     // like a member it calls): the program then runs as when no
@@ -837,28 +1132,55 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       Interp.reset();
       if (auto Err = Start())
         return std::move(Err);
-      return RunProgram(*Interp);
+      return P.run(*Interp, false, Passes, DirStr, Opts.Limits);
     }
-    Kept = keptInterpreters().keep(std::move(Key), std::move(Interp));
+    Kept = keptInterpreters().keep(Key, std::move(Interp));
+    Started = true;
+  }
+  // How the program is compiled, where no interpreter was started for it.
+  auto Compiled = [&](Expansion::Compilation How) {
+    return Started ? Expansion::Compilation::Afresh : How;
+  };
+  llvm::StringRef ProgramStart = programStart(G);
+  if (!ProgramStart.empty() && ProgramStart != Kept->FailedStart) {
+    bool NewStart = !Kept->WithStart || Kept->Start != ProgramStart;
+    // The CPU of the copy a new one replaces, which this process reaps and
+    // so counts among its children's, counted by earlier runs.
+    double Reaped = 0;
+    if (NewStart) {
+      Reaped = Kept->WithStart ? Kept->CountedCpu : 0;
+      keepStart(*Kept, ProgramStart);
+    }
+    if (Kept->WithStart) {
+      auto Answer =
+          Kept->WithStart->call(writeProgram(File, G, Passes, DirStr, Opts));
+      if (Answer) {
+        uint64_t CpuMicroseconds = 0;
+        WireReader(*Answer).u64(CpuMicroseconds);
+        auto X = readRun(llvm::StringRef(*Answer).drop_front(8));
+        double Total = CpuMicroseconds / 1e3;
+        if (X)
+          X->KeptCopyCpuMilliseconds = Total - Kept->CountedCpu - Reaped;
+        Kept->CountedCpu = Total;
+        if (X)
+          X->Compiled =
+              Compiled(NewStart ? Expansion::Compilation::KeepingItsStart
+                                : Expansion::Compilation::FromKeptStart);
+        return X;
+      }
+      // The copy ended (what it runs runs in copies of its own): the
+      // program is compiled whole.
+      llvm::consumeError(Answer.takeError());
+      Kept->WithStart.reset();
+      Kept->Start.clear();
+    }
   }
   // The kept interpreter stays as started: the program is compiled and
   // run in a copy of this process.
-  auto Copy = runIsolated(
-      [&](llvm::raw_ostream &Out, volatile uint64_t &) {
-        auto X = RunProgram(*Kept);
-        if (!X)
-          writeRun(Out, Expansion(), X.takeError());
-        else
-          writeRun(Out, *X, llvm::Error::success());
-      },
-      IsolationLimits());
-  if (!Copy)
-    return Copy.takeError();
-  if (Copy->Failure)
-    return llvm::createStringError(
-        "the process compiling the generator program ended: " +
-        Copy->Failure->describe(IsolationLimits()));
-  return readRun(Copy->Output);
+  auto X = readRun(P.runInCopy(*Kept->I, false, Passes, DirStr, Opts.Limits));
+  if (X)
+    X->Compiled = Compiled(Expansion::Compilation::InKeptInterpreter);
+  return X;
 }
 
 } // namespace metacu

@@ -65,6 +65,25 @@ struct Expansion {
   /// Data files meta code read (absolute or relative to the working
   /// directory), in the order first read.
   std::vector<std::string> DataFiles;
+  /// How the program was compiled (metacu lsp --time-stages names it).
+  enum class Compilation {
+    /// In an interpreter started for this run.
+    Afresh,
+    /// Whole, in a copy of an interpreter kept from an earlier run.
+    InKeptInterpreter,
+    /// Its start (Generator::StartEnd) compiled in a new copy of a kept
+    /// interpreter, which is kept for the next programs with that start,
+    /// then the rest.
+    KeepingItsStart,
+    /// Only the rest, its start compiled by an earlier run.
+    FromKeptStart,
+  } Compiled = Compilation::Afresh;
+  /// CPU milliseconds of this run that this process's count of its own
+  /// and its children's lacks: what the kept copy that holds the program's
+  /// start (and the processes it waited for) took since a run last counted
+  /// it, less what a copy it replaced had taken (reaped here, so counted
+  /// among this process's children again).
+  double KeptCopyCpuMilliseconds = 0;
 };
 
 /// What the host slice needs (the flags, the toolkit, metacu's headers),
@@ -84,7 +103,12 @@ struct ExecuteOptions : HostSliceOptions {
   /// prelude compiled) for the next run with the same ones, as a
   /// long-running process expanding a file again and again does (metacu
   /// lsp). The program is then compiled in a child process, a copy of the
-  /// kept interpreter, which stays as it was started.
+  /// kept interpreter, which stays as it was started. The program's start
+  /// (Generator::StartEnd) is compiled once, in a copy of this process kept
+  /// beside it (support/ForkServer.h), which then compiles only the rest of
+  /// each program with that start; a program with another start gets a
+  /// new copy, forked from the kept interpreter, that compiles its start,
+  /// then its rest, and replaces the old one.
   bool KeepInterpreter = false;
 };
 

@@ -26,6 +26,7 @@ llvm::Expected<Generator> Lowering::run() {
   Generator G;
   G.Prelude = prelude();
   G.Program = std::move(Out);
+  G.StartEnd = StartEnd.value_or(0);
   G.Map = std::move(Map);
   G.HostCopyChains = std::move(HostCopyChains);
   return G;
@@ -191,10 +192,27 @@ llvm::Error Lowering::lowerSequence(const std::vector<Node> &Nodes,
       emitText(N.Whole.Begin, N.Whole.End);
       continue;
     }
+    markStart(N);
     if (auto Err = lowerConstruct(N))
       return Err;
   }
   return llvm::Error::success();
+}
+
+void Lowering::markStart(const Node &N) {
+  if (StartEnd)
+    return;
+  Origin O = File.origin(N.Whole.Begin);
+  if (O.Library || O.Path != File.path())
+    return;
+  StartEnd = 0;
+  // Only at the file's level can the rest be parsed on its own.
+  if (Scopes.size() != 1 || !atNamespaceLevel() || isSubstatement(N))
+    return;
+  closeRun();
+  if (Out.empty() || Out.back() != '\n')
+    return;
+  StartEnd = Out.size();
 }
 
 bool Lowering::isSubstatement(const Node &N) const {

@@ -27,6 +27,13 @@ struct Generator {
   std::string Prelude;
   /// The program proper, compiled as one unit.
   std::string Program;
+  /// The length of the program's start: what comes before the first meta
+  /// construct of the file's own text (its headers, the meta code of the
+  /// dialect headers it includes), at namespace level, where a line and a
+  /// run of the program end. An edit of meta code leaves it byte for byte
+  /// as it was, so a long-running process can compile it once (Execute.h).
+  /// 0: none.
+  size_t StartEnd = 0;
   /// Ties Program offsets back to the input.
   SourceMap Map;
   /// The 'if codegen' chains (input offsets) of device-only functions

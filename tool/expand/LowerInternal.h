@@ -309,6 +309,11 @@ private:
   /// Parentheses open in ordinary code.
   unsigned ParenDepth = 0;
   bool InRun = false;
+  /// Generator::StartEnd, once the file's first meta construct is lowered.
+  std::optional<size_t> StartEnd;
+  /// Ends the program's start before \p N, a meta construct about to be
+  /// lowered, if it is the first of the file's own.
+  void markStart(const Node &N);
   /// Where the open run's body starts in the program.
   size_t RunBegin = 0;
   unsigned Counter = 0;

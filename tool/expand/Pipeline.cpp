@@ -30,6 +30,22 @@ namespace metacu {
 
 namespace {
 
+/// The execute stage's name, which says how the program was compiled
+/// (StageTime::Stage).
+llvm::StringRef executeStage(Expansion::Compilation How) {
+  switch (How) {
+  case Expansion::Compilation::InKeptInterpreter:
+    return "execute in a kept interpreter";
+  case Expansion::Compilation::KeepingItsStart:
+    return "execute keeping its start";
+  case Expansion::Compilation::FromKeptStart:
+    return "execute from a kept start";
+  case Expansion::Compilation::Afresh:
+    break;
+  }
+  return "execute";
+}
+
 /// CPU milliseconds of this thread and of the child processes waited for.
 double cpuMilliseconds() {
   auto Ms = [](const timeval &T) { return T.tv_sec * 1e3 + T.tv_usec / 1e3; };
@@ -45,12 +61,14 @@ double cpuMilliseconds() {
 class StageClock {
 public:
   explicit StageClock(std::vector<StageTime> &Out) : Out(Out) {}
-  void lap(llvm::StringRef Stage) {
+  /// \p CpuElsewhere: CPU milliseconds the stage took in processes this
+  /// one does not wait for.
+  void lap(llvm::StringRef Stage, double CpuElsewhere = 0) {
     auto Now = std::chrono::steady_clock::now();
     double Cpu = cpuMilliseconds();
     Out.push_back(
         {Stage, std::chrono::duration<double, std::milli>(Now - Last).count(),
-         Cpu - LastCpu});
+         Cpu - LastCpu + CpuElsewhere});
     Last = Now;
     LastCpu = Cpu;
   }
@@ -240,7 +258,7 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
   if (!X)
     return X.takeError();
   addHostCopies(*X, G->HostCopyChains);
-  Clock.lap("execute");
+  Clock.lap(executeStage(X->Compiled), X->KeptCopyCpuMilliseconds);
 
   EmittedFile Emitted = emitMapped(File, Archs, *X, {Opts.OutputName});
   Result.Text = std::move(Emitted.Text);

@@ -27,11 +27,17 @@ public:
   /// Verbatim pieces win over the anchor that encloses them.
   std::optional<unsigned> toInput(unsigned GenOffset) const;
 
-private:
+  /// A call of addVerbatim() (Input: InputBegin) or addAnchor() (Input:
+  /// Anchor).
   struct Piece {
     unsigned GenBegin, GenEnd, Input;
     bool Verbatim;
   };
+  /// The pieces, in order: the same calls on an empty map make the same map
+  /// (another process's copy).
+  const std::vector<Piece> &pieces() const { return Pieces; }
+
+private:
   std::vector<Piece> Pieces;
 };
 

@@ -123,10 +123,7 @@ public:
   /// unless a mark says otherwise.
   Origin origin(unsigned Offset) const;
 
-private:
-  std::string Path;
-  std::string Text;
-  std::vector<unsigned> LineStarts;
+  /// A markOrigin() call's arguments.
   struct Mark {
     unsigned Offset;
     std::string Path;
@@ -135,6 +132,14 @@ private:
     std::string LinePath;
     unsigned IncludedAt;
   };
+  /// The marks, in order: the same calls of markOrigin() on a SourceFile of
+  /// the same path and text make the same file (another process's copy).
+  const std::vector<Mark> &marks() const { return Marks; }
+
+private:
+  std::string Path;
+  std::string Text;
+  std::vector<unsigned> LineStarts;
   std::vector<Mark> Marks;
 };
 

@@ -66,6 +66,8 @@ protected:
     ::testing::internal::CaptureStderr();
     auto X = execute(*File, *G, *Archs, EO);
     Stderr = ::testing::internal::GetCapturedStderr();
+    if (X)
+      Compiled = X->Compiled;
     if (!X) {
       llvm::raw_string_ostream OS(Error);
       printErrors(OS, locate(*File, X.takeError()));
@@ -91,6 +93,8 @@ protected:
   std::string Stderr, Error;
   /// ExecuteOptions::KeepInterpreter.
   bool Keep = false;
+  /// Expansion::Compiled of the last run that expanded.
+  Expansion::Compilation Compiled = Expansion::Compilation::Afresh;
 };
 
 TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
@@ -113,6 +117,67 @@ TEST_F(ExecuteTest, AKeptInterpreterRunsEachProgramAsIfStartedAfresh) {
                        "static assertion failed: n is not 1"),
             std::string::npos)
       << Error;
+}
+
+TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
+  // The program's start (before the first meta construct: headers,
+  // ordinary declarations meta code names) is compiled once, in a copy of
+  // the kept interpreter kept beside it, and kept while edits of meta code
+  // leave it as it was: the expansion is what a fresh run gives, an error
+  // at the user's line and column (a thrown error carries the program's
+  // line). An edit of the start is compiled in a new copy of the kept
+  // interpreter, as started (no interpreter started again), which keeps
+  // the new start, its header included again.
+  Tmp.write("one.h", "#pragma once\ninline int one() { return 1; }\n");
+  auto Source = [](llvm::StringRef Before, llvm::StringRef N) {
+    return ("#include \"one.h\"\n"
+            "struct tile { int n = 1; };\n"
+            "int before = " +
+            Before +
+            ";\n"
+            "@meta tile t{one()};\n"
+            "@meta int checked(int x) {\n"
+            "  if (x > 2)\n"
+            "    metacu::fail(\"x is \" + std::to_string(x));\n"
+            "  return x;\n"
+            "}\n"
+            "int a = t.n + @(checked(" +
+            N + "));\n")
+        .str();
+  };
+  // The expansion, or the errors.
+  auto Run = [&](const std::string &Code, bool KeepIt) {
+    Keep = KeepIt;
+    Error.clear();
+    auto Out = run(Code);
+    return Out ? *Out : "error: " + Error;
+  };
+  auto Fresh = [&](const std::string &Code) { return Run(Code, false); };
+  auto Kept = [&](const std::string &Code) { return Run(Code, true); };
+  std::string Good = Source("0", "2"), Failing = Source("0", "3"),
+              Moved = Source("10", "1");
+  std::string FreshGood = Fresh(Good);
+  EXPECT_NE(FreshGood.find("int a = 1 + 2;"), std::string::npos) << FreshGood;
+
+  using How = Expansion::Compilation;
+  EXPECT_EQ(Kept(Good), FreshGood);
+  EXPECT_EQ(Compiled, How::Afresh);
+  std::string Spaced = Good;
+  Spaced.replace(Spaced.find("int a"), 5, "int  a");
+  EXPECT_NE(Kept(Spaced).find("int  a = 1 + 2;"), std::string::npos);
+  EXPECT_EQ(Compiled, How::FromKeptStart);
+  std::string Failed = Kept(Failing);
+  EXPECT_NE(Failed.find(errorAt("metacu::fail") + "x is 3"), std::string::npos)
+      << Failed;
+  EXPECT_EQ(Kept(Good), FreshGood);
+  EXPECT_EQ(Compiled, How::FromKeptStart);
+  // The start edited: its offsets move.
+  std::string Out = Kept(Moved);
+  EXPECT_EQ(Compiled, How::KeepingItsStart);
+  EXPECT_NE(Out.find("int before = 10;"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("int a = 1 + 1;"), std::string::npos) << Out;
+  EXPECT_EQ(Kept(Moved), Out);
+  EXPECT_EQ(Compiled, How::FromKeptStart);
 }
 
 TEST_F(ExecuteTest, AKeptInterpretersLibraryCodeNamesNoTypeOfTheUsers) {
