@@ -785,4 +785,85 @@ void convertThroughMacro(Site &S, const OtherSite &O) {
   }
 }
 
+namespace {
+
+/// Whether \p At is inside a conditional of \p Sites that stays: one that
+/// is neither converted nor the same in every pass.
+bool insideStayingSite(const FileKey &At,
+                       const std::map<FileKey, Site> &Sites) {
+  for (auto It = Sites.lower_bound({At.first, 0});
+       It != Sites.end() && It->first.first == At.first &&
+       It->first.second < At.second;
+       ++It) {
+    const Site &S = It->second;
+    if (S.Kind == SiteKind::Conditional && !isConvertible(S.Category) &&
+        S.Category != SiteCategory::Constant &&
+        S.Directives.front().Begin <= At.second &&
+        At.second < S.Directives.back().End)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+llvm::StringSet<> settledMacros(const Facts &F, LexedFiles &Files,
+                                const std::map<FileKey, Site> &Sites,
+                                const llvm::StringSet<> &ValueMacros,
+                                const llvm::StringSet<> &Aliases) {
+  // Where each name is defined or undefined in the files the passes read.
+  std::map<std::string, std::vector<FileKey>> Lines;
+  for (const auto &Buffer : F.Buffers) {
+    const std::vector<Token> &T = Files.of(Buffer.getKey()).Tokens;
+    for (size_t I = 0; I + 2 < T.size(); ++I)
+      if (T[I].is(tok::hash) && T[I].StartOfLine &&
+          (T[I + 1].isIdent("define") || T[I + 1].isIdent("undef")) &&
+          T[I + 2].isIdent())
+        Lines[T[I + 2].Text.str()].push_back(
+            {Buffer.getKey().str(), T[I + 2].Offset});
+  }
+  // The bodies that name derived macros, by the name they define.
+  std::map<std::string, std::vector<const OtherSite *>> Bodies;
+  for (const auto &[K, O] : F.Others)
+    if (O.Kind == SiteKind::MacroAlias)
+      Bodies[O.Name].push_back(&O);
+  llvm::StringSet<> Settled;
+  for (const auto &Name : ValueMacros)
+    Settled.insert(Name.getKey());
+  // To a fixed point: a body may name a macro another body settles.
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const auto &[Name, At] : Lines) {
+      if (Settled.contains(Name) || llvm::any_of(At, [&](const FileKey &K) {
+            return insideStayingSite(K, Sites);
+          }))
+        continue;
+      auto Body = Bodies.find(Name);
+      if (Body != Bodies.end() &&
+          (!Aliases.contains(Name) ||
+           llvm::any_of(Body->second, [&](const OtherSite *O) {
+             return llvm::any_of(O->Through, [&](const std::string &N) {
+               return !Settled.contains(N);
+             });
+           })))
+        continue;
+      Grew |= Settled.insert(Name).second;
+    }
+  }
+  return Settled;
+}
+
+void followSettledMacros(Site &S, const OtherSite &O,
+                         const llvm::StringSet<> &Settled) {
+  if (O.Kind != SiteKind::MacroAlias || O.Through.empty() ||
+      !Settled.contains(O.Name))
+    return;
+  S.Category = SiteCategory::MacroDefinition;
+  S.Reason = "derived from __CUDA_ARCH__ through '" +
+             llvm::join(O.Through, "', '") +
+             "' alone, which converted sites define per architecture: "
+             "each pass expands its own definition, and this one stays as "
+             "written";
+}
+
 } // namespace metacu

@@ -112,6 +112,10 @@ struct OtherSite {
   /// apart ('#', '##' would spell it); empty otherwise.
   std::string Name;
   std::vector<unsigned> ValueTokens;
+  /// Macro aliases: the names derived from __CUDA_ARCH__ that the body
+  /// names (__CUDA_ARCH__ itself among them where it spells it), as any
+  /// pass found them.
+  std::set<std::string> Through;
 };
 
 /// The per-architecture facts of one file, accumulated over passes.

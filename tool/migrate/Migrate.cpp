@@ -361,6 +361,11 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                          " -> __CUDA_ARCH__ is " + Value.str());
       continue;
     }
+    if (S.Kind == SiteKind::MacroAlias && isConvertible(S.Category)) {
+      M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
+                         " -> as written: " + S.Reason);
+      continue;
+    }
     if (S.Kind == SiteKind::ValueUse && S.Category == SiteCategory::Value) {
       // Through a macro, the macro's definition changes.
       if (S.Via.empty())

@@ -87,6 +87,7 @@ public:
     unsigned Space = 0;
     bool BodyMentions = false, BodyAliases = false, Operators = false;
     std::string Via;
+    std::set<std::string> Through;
     std::vector<unsigned> ValueTokens;
     std::optional<FileKey> At = key(Name.getLocation());
     if (Prelude)
@@ -108,6 +109,7 @@ public:
         BodyAliases = true;
       if (TN == "__CUDA_ARCH__" || derivedAt(II, At)) {
         BodyMentions = true;
+        Through.insert(TN.str());
         if (TN != "__CUDA_ARCH__" && Via.empty())
           Via = TN.str();
       }
@@ -143,7 +145,11 @@ public:
       Alias.Name = N.str();
       if (Via.empty() && !Operators)
         Alias.ValueTokens = std::move(ValueTokens);
-      F.Others.insert({*K, std::move(Alias)});
+      Alias.Through = Through;
+      // Each pass may find other names of the body derived.
+      auto [It, New] = F.Others.insert({*K, std::move(Alias)});
+      if (!New)
+        It->second.Through.insert(Through.begin(), Through.end());
     }
   }
 

@@ -97,6 +97,47 @@ __global__ void k(const char **s) {
   EXPECT_EQ(S[3].Category, SiteCategory::NotConvertible); // STR(SPELLED)
 }
 
+TEST_F(AuditFileTest, AMacroNamingOnlyMacrosConvertedSitesDefineStays) {
+  // XGBoost's SPAN_LT over SPAN_CHECK.
+  std::string Path = Tmp.write("k.cu", R"(#if __CUDA_ARCH__ >= 800
+#define CHECK(c) ((c) ? 1 : 2)
+#else
+#define CHECK(c) ((c) ? 3 : 4)
+#endif
+#define CHECK_LT(a, b) CHECK((a) < (b))
+__device__ int f(int a, int b) { return CHECK_LT(a, b); }
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[0].Category, SiteCategory::MacroDefinition);
+  EXPECT_EQ(S[1].Kind, SiteKind::MacroAlias);
+  EXPECT_EQ(S[1].Category, SiteCategory::MacroDefinition) << S[1].Reason;
+}
+
+TEST_F(AuditFileTest, AMacroNamingOneAStayingSiteDefinesStays) {
+  // The #include keeps the conditional: CHECK's choice stays there.
+  std::string Path = Tmp.write("k.cu", R"(#if __CUDA_ARCH__ >= 800
+#include <cuda_fp16.h>
+#define CHECK(c) ((c) ? 1 : 2)
+#else
+#define CHECK(c) ((c) ? 3 : 4)
+#endif
+#define CHECK_LT(a, b) CHECK((a) < (b))
+__device__ int f(int a, int b) { return CHECK_LT(a, b); }
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[0].Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(S[1].Category, SiteCategory::NotConvertible);
+  EXPECT_NE(S[1].Reason.find("macro derived from __CUDA_ARCH__"),
+            std::string::npos)
+      << S[1].Reason;
+}
+
 TEST_F(AuditFileTest, MissingHeaderIsAnErrorAtTheInclude) {
   std::string Path = Tmp.write("bad.cu", "\n#include \"nope.h\"\n");
   auto Audit = auditFile(Path, options());
