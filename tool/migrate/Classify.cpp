@@ -223,6 +223,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   case Placement::Members:
   case Placement::ListEntries:
   case Placement::DeclaresNames:
+  case Placement::PragmasBeforeStatement:
     break;
   }
   if (Parent && !isConvertible(Parent->Category))
@@ -524,6 +525,61 @@ std::optional<std::string> keepOtherBuilds(Site &S, const Group &G,
   return std::nullopt;
 }
 
+/// Why the conditional \p G of pragmas before a statement (Placement::
+/// PragmasBeforeStatement) cannot become a chain whose every branch holds
+/// the statement, if it cannot; marks \p S with the statement otherwise.
+/// The statement is written once per branch: only where it holds no
+/// __CUDA_ARCH__ and no conditional that is a site, which migrate rewrites
+/// or keeps in one place.
+std::optional<std::string> pragmasBeforeStatement(Site &S, const Group &G,
+                                                  const Facts &F,
+                                                  LexedFiles &Files) {
+  const Lexed &L = Files.of(G.File);
+  const LineTable &Lines = F.linesOf(G.File);
+  unsigned End = G.PlaceOffset;
+  // Clang's extent of a statement that ends in an expression stops before
+  // its ';'.
+  llvm::ArrayRef<Token> After = L.between(End, L.Buffer.size());
+  if (!After.empty() && After.front().is(tok::semi))
+    End = After.front().end();
+  for (const SiteDirective &D : S.Directives)
+    if (D.Kept || !S.ThisBuild.empty())
+      return "its pragmas apply to the statement after the #endif, and it "
+             "tests another build's names too: migrate writes that "
+             "statement in each branch of one 'if codegen' chain only";
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
+    llvm::ArrayRef<Token> Branch =
+        L.between(S.Directives[I].End, S.Directives[I + 1].Begin);
+    for (size_t J = 0; J < Branch.size(); ++J)
+      if (!Branch[J].InDirective ||
+          (Branch[J].StartOfLine &&
+           (J + 1 == Branch.size() || !Branch[J + 1].isIdent("pragma"))))
+        return "its branch at line " + std::to_string(S.Directives[I].Line) +
+               " holds more than pragmas (line " +
+               std::to_string(Lines.lineOf(Branch[J].Offset)) +
+               ") before the statement they apply to";
+  }
+  llvm::ArrayRef<Token> Stmt = L.between(S.Directives.back().End, End);
+  if (Stmt.empty())
+    return "no statement follows its #endif in the text";
+  for (const Token &T : Stmt)
+    if (T.isIdent("__CUDA_ARCH__"))
+      return "the statement its pragmas apply to holds __CUDA_ARCH__ (line " +
+             std::to_string(Lines.lineOf(T.Offset)) +
+             "): each branch would hold it, and migrate rewrites such a "
+             "line in one place";
+  if (std::optional<unsigned> Nested =
+          firstNestedSite(F, G.File, Stmt.front().Offset, End))
+    return "the statement its pragmas apply to holds a conditional on the "
+           "architecture (line " +
+           std::to_string(Lines.lineOf(*Nested)) +
+           "): each branch would hold it, and migrate rewrites such a "
+           "conditional in one place";
+  S.StatementBegin = Stmt.front().Offset;
+  S.StatementEnd = End;
+  return std::nullopt;
+}
+
 /// Makes \p S convertible: the 'if codegen' condition of each branch.
 /// Branches no pass compiles are dropped, and the reason says so.
 void convert(Site &S, const Group &G, const Branches &B) {
@@ -678,6 +734,12 @@ Site classifyConditional(const Group &G, const Facts &F, LexedFiles &Files,
     S.Reason = std::move(*Why);
   } else if (std::optional<std::string> Why =
                  keepOtherBuilds(S, G, F, Buf, Files)) {
+    S.Category = SiteCategory::NotConvertible;
+    S.Reason = std::move(*Why);
+  } else if (std::optional<std::string> Why =
+                 G.Place == Placement::PragmasBeforeStatement
+                     ? pragmasBeforeStatement(S, G, F, Files)
+                     : std::nullopt) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
   } else {

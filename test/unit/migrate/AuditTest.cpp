@@ -138,6 +138,28 @@ __device__ int f(int a, int b) { return CHECK_LT(a, b); }
       << S[1].Reason;
 }
 
+TEST_F(AuditFileTest, PragmasBeforeALoopHoldingTheArchitectureStay) {
+  // Each branch would hold the loop, whose __CUDA_ARCH__ migrate rewrites
+  // in one place.
+  std::string Path = Tmp.write("k.cu", R"(__global__ void k(int *Out) {
+#if __CUDA_ARCH__ >= 800
+#pragma unroll 2
+#endif
+  for (int I = 0; I < Out[1]; ++I)
+    Out[I] += __CUDA_ARCH__;
+}
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_FALSE(S.empty());
+  EXPECT_EQ(S[0].Category, SiteCategory::NotConvertible);
+  EXPECT_NE(S[0].Reason.find("the statement its pragmas apply to holds "
+                             "__CUDA_ARCH__ (line 6)"),
+            std::string::npos)
+      << S[0].Reason;
+}
+
 TEST_F(AuditFileTest, MissingHeaderIsAnErrorAtTheInclude) {
   std::string Path = Tmp.write("bad.cu", "\n#include \"nope.h\"\n");
   auto Audit = auditFile(Path, options());
