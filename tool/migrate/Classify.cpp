@@ -159,6 +159,23 @@ std::optional<std::string> insideArguments(const Group &G, const Facts &F,
   return std::nullopt;
 }
 
+/// Where each name is defined or undefined in the files the passes read:
+/// the name's offset on its #define or #undef line.
+std::map<std::string, std::vector<FileKey>> definitionLines(const Facts &F,
+                                                            LexedFiles &Files) {
+  std::map<std::string, std::vector<FileKey>> Lines;
+  for (const auto &Buffer : F.Buffers) {
+    const std::vector<Token> &T = Files.of(Buffer.getKey()).Tokens;
+    for (size_t I = 0; I + 2 < T.size(); ++I)
+      if (T[I].is(tok::hash) && T[I].StartOfLine &&
+          (T[I + 1].isIdent("define") || T[I + 1].isIdent("undef")) &&
+          T[I + 2].isIdent())
+        Lines[T[I + 2].Text.str()].push_back(
+            {Buffer.getKey().str(), T[I + 2].Offset});
+  }
+  return Lines;
+}
+
 /// Why an enclosing conditional of \p G keeps it from converting, if one
 /// does: one that tests a macro defined per architecture (CUTLASS's `#if
 /// !defined(CUTE_LOG)` around `#if !defined(__CUDA_ARCH__)` / `#define
@@ -306,9 +323,10 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
 /// one copy, and so one of each.
 /// Marks \p S, or returns why it cannot be done.
 std::optional<std::string> guardThisBuild(Site &S, const Group &G,
-                                          const Facts &F, const Lexed &Toks,
+                                          const Facts &F, LexedFiles &Files,
                                           size_t Mixed,
                                           const std::string &Name) {
+  const Lexed &Toks = Files.of(G.File);
   const LineTable &Lines = F.linesOf(G.File);
   std::string Both = "its condition at line " +
                      std::to_string(S.Directives[Mixed].Line) + " tests '" +
@@ -316,10 +334,49 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
   std::set<std::string> Others(G.Under.begin(), G.Under.end());
   for (const auto &[Dir, Names] : G.Tests)
     Others.insert(Names.begin(), Names.end());
-  std::vector<std::string> AsHere;
-  for (const std::string &N : Others) {
-    if (isArchName(N, G, F))
+  // By name: the test that it is as here.
+  std::map<std::string, std::string> AsHere;
+  std::set<std::string> Seen;
+  std::map<std::string, std::vector<FileKey>> Definitions;
+  for (std::vector<std::string> Work(Others.begin(), Others.end());
+       !Work.empty();) {
+    std::string N = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(N).second || isArchName(N, G, F))
       continue;
+    // A macro no pass has, defined only under conditions on the
+    // architecture and other names (ggml's AMD_MFMA_AVAILABLE under
+    // `defined(GGML_USE_HIP) && defined(CDNA)`, VOLTA_MMA_AVAILABLE under
+    // `__CUDA_ARCH__ == 700`): where those names are as here, the
+    // architecture alone decides it, as the passes saw. The guard tests
+    // them, not it, and expand reads no macro defined per architecture
+    // there.
+    if (F.DefinedUnderArch.contains(N) && !F.DefinedTests.count(N)) {
+      if (Definitions.empty())
+        Definitions = definitionLines(F, Files);
+      const std::vector<FileKey> &At = Definitions[N];
+      size_t Guarded = 0;
+      bool Knob = false;
+      std::vector<std::string> Under;
+      for (const FileKey &Def : At) {
+        bool Around = false;
+        for (const auto &[K, Outer] : F.Groups)
+          if (K.first == Def.first && Outer.Dirs.front() < Def.second &&
+              Def.second < Outer.Dirs.back())
+            for (const auto &[Dir, Names] : Outer.Tests) {
+              Around |= !Names.empty();
+              // '#if !defined(X)' '#define X': a build may define X itself
+              // (CUTLASS's CUTLASS_ARCH_MMA_SM90_ENABLED).
+              Knob |= Names.count(N) != 0;
+              Under.insert(Under.end(), Names.begin(), Names.end());
+            }
+        Guarded += Around;
+      }
+      if (!At.empty() && Guarded == At.size() && !Knob) {
+        Work.insert(Work.end(), Under.begin(), Under.end());
+        continue;
+      }
+    }
     // CUTLASS's '#if !defined(X) && __CUDA_ARCH__ >= 900' / '#define X'.
     if (F.DefinedUnderArch.contains(N))
       return Both + ", and '" + N +
@@ -327,7 +384,7 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
              "reads the #if of this build as chosen per architecture, and "
              "the 'if codegen' chain in it would not expand";
     if (!F.DefinedTests.count(N)) {
-      AsHere.push_back("!defined(" + N + ")");
+      AsHere[N] = "!defined(" + N + ")";
       continue;
     }
     // A version (the toolkit's) is as here where it has this value.
@@ -338,8 +395,8 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
              "migrate keeps the other builds' choice under a test that "
              "their names are as here";
     // Zero is also what a name no macro has reads as.
-    AsHere.push_back((Value->second == "0" ? "defined(" + N + ") && " : "") +
-                     N + " == " + Value->second);
+    AsHere[N] = (Value->second == "0" ? "defined(" + N + ") && " : "") + N +
+                " == " + Value->second;
   }
   size_t N = S.Directives.size() - 1;
   for (size_t I = 0; I < N; ++I) {
@@ -358,7 +415,10 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
     if (std::optional<unsigned> Nested = firstNestedSite(F, G.File, Begin, End))
       return Holds("a conditional on the architecture", *Nested);
   }
-  S.ThisBuild = llvm::join(AsHere, " && ");
+  std::vector<std::string> Tests;
+  for (const auto &[Each, Test] : AsHere)
+    Tests.push_back(Test);
+  S.ThisBuild = llvm::join(Tests, " && ");
   return std::nullopt;
 }
 
@@ -419,7 +479,7 @@ std::optional<std::string> keepOtherBuilds(Site &S, const Group &G,
     if (!Name)
       continue;
     if (testsArch(G, I, F))
-      return guardThisBuild(S, G, F, Files.of(G.File), I, *Name);
+      return guardThisBuild(S, G, F, Files, I, *Name);
     Kept[I] = true;
   }
   if (llvm::none_of(Kept, [](bool K) { return K; }))
@@ -873,17 +933,7 @@ llvm::StringSet<> settledMacros(const Facts &F, LexedFiles &Files,
                                 const std::map<FileKey, Site> &Sites,
                                 const llvm::StringSet<> &ValueMacros,
                                 const llvm::StringSet<> &Aliases) {
-  // Where each name is defined or undefined in the files the passes read.
-  std::map<std::string, std::vector<FileKey>> Lines;
-  for (const auto &Buffer : F.Buffers) {
-    const std::vector<Token> &T = Files.of(Buffer.getKey()).Tokens;
-    for (size_t I = 0; I + 2 < T.size(); ++I)
-      if (T[I].is(tok::hash) && T[I].StartOfLine &&
-          (T[I + 1].isIdent("define") || T[I + 1].isIdent("undef")) &&
-          T[I + 2].isIdent())
-        Lines[T[I + 2].Text.str()].push_back(
-            {Buffer.getKey().str(), T[I + 2].Offset});
-  }
+  std::map<std::string, std::vector<FileKey>> Lines = definitionLines(F, Files);
   // The bodies that name derived macros, by the name they define.
   std::map<std::string, std::vector<const OtherSite *>> Bodies;
   for (const auto &[K, O] : F.Others)

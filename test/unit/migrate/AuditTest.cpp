@@ -160,6 +160,31 @@ TEST_F(AuditFileTest, PragmasBeforeALoopHoldingTheArchitectureStay) {
       << S[0].Reason;
 }
 
+TEST_F(AuditFileTest, AGuardOfAMacroThePassesDefineUnderTheArchitectureStays) {
+  // Every pass defines ALWAYS: only its name could say this build is as
+  // here, and expand reads a test of it as chosen per architecture.
+  std::string Path =
+      Tmp.write("k.cu", R"(#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
+#define ALWAYS
+#endif
+__device__ int f(int x) {
+#if (defined(ALWAYS) && __CUDA_ARCH__ >= 800) || defined(OTHER_BUILD)
+  x *= 3;
+#endif
+  return x;
+}
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[1].Category, SiteCategory::NotConvertible);
+  EXPECT_NE(S[1].Reason.find("'ALWAYS' is a macro defined under a test of "
+                             "the architecture"),
+            std::string::npos)
+      << S[1].Reason;
+}
+
 TEST_F(AuditFileTest, MissingHeaderIsAnErrorAtTheInclude) {
   std::string Path = Tmp.write("bad.cu", "\n#include \"nope.h\"\n");
   auto Audit = auditFile(Path, options());
