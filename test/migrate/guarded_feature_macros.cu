@@ -17,7 +17,12 @@
 __global__ void kernel(int *Out) {
   int X = Out[threadIdx.x];
 #if defined(VOLTA_MMA_AVAILABLE) || defined(AMPERE_MMA_AVAILABLE) || defined(AMD_MFMA_AVAILABLE) // AUDIT: statement
+  // Written again in the chain: it reads alike in every pass.
+#ifdef VOLTA_MMA_AVAILABLE
+  X *= 5;
+#else
   X *= 3;
+#endif
 #else
   X += 1;
 #endif

@@ -282,7 +282,9 @@ bool testsArch(const Group &G, size_t I, const Facts &F) {
 /// The offset of the first conditional of \p File in [\p Begin, \p End)
 /// that is a site (one the passes compile differently, or that tests the
 /// architecture) or that expand reads as chosen per architecture (it tests
-/// a macro defined under a test of it), if there is one.
+/// a macro defined under a test of it that some pass has: one no pass has,
+/// ggml's VOLTA_MMA_AVAILABLE, reads alike in every pass, and a copy of
+/// its conditional holds no meta construct), if there is one.
 std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
                                         unsigned Begin, unsigned End) {
   for (auto It = F.Groups.lower_bound({File, Begin});
@@ -292,7 +294,7 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
     bool PerArch = isSite(It->second);
     for (const auto &[Dir, Names] : It->second.Tests)
       for (const std::string &N : Names)
-        PerArch |= F.DefinedUnderArch.contains(N);
+        PerArch |= F.DefinedUnderArch.contains(N) && F.DefinedTests.count(N);
     if (PerArch)
       return It->first.second;
   }
