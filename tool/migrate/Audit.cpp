@@ -240,6 +240,16 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
           .insert(O.Name);
   for (const auto &Name : Staying)
     ValueMacros.erase(Name.getKey());
+  // Aliases whose every definition migrate may read as settled: the
+  // tree's (a header outside it keeps its conditionals).
+  llvm::StringSet<> TreeAliases, OutsideAliases;
+  for (auto &[K, O] : F.Others)
+    if (O.Kind == SiteKind::MacroAlias)
+      (Tree(K.first) ? TreeAliases : OutsideAliases).insert(O.Name);
+  for (const auto &Name : OutsideAliases)
+    TreeAliases.erase(Name.getKey());
+  llvm::StringSet<> Settled =
+      settledMacros(F, Files, Sites, ValueMacros, TreeAliases);
   for (auto &[K, O] : F.Others) {
     std::optional<std::string> Stays;
     if (O.Kind == SiteKind::ValueUse && O.Direct)
@@ -252,6 +262,8 @@ llvm::Expected<std::vector<FileAudit>> auditFile(llvm::StringRef Path,
     if (Through ||
         (O.Kind == SiteKind::MacroAlias && ValueMacros.contains(O.Name)))
       convertThroughMacro(S, O);
+    else
+      followSettledMacros(S, O, Settled);
     Sites.emplace(K, std::move(S));
   }
   for (auto &[K, S] : Sites)

@@ -159,6 +159,23 @@ std::optional<std::string> insideArguments(const Group &G, const Facts &F,
   return std::nullopt;
 }
 
+/// Where each name is defined or undefined in the files the passes read:
+/// the name's offset on its #define or #undef line.
+std::map<std::string, std::vector<FileKey>> definitionLines(const Facts &F,
+                                                            LexedFiles &Files) {
+  std::map<std::string, std::vector<FileKey>> Lines;
+  for (const auto &Buffer : F.Buffers) {
+    const std::vector<Token> &T = Files.of(Buffer.getKey()).Tokens;
+    for (size_t I = 0; I + 2 < T.size(); ++I)
+      if (T[I].is(tok::hash) && T[I].StartOfLine &&
+          (T[I + 1].isIdent("define") || T[I + 1].isIdent("undef")) &&
+          T[I + 2].isIdent())
+        Lines[T[I + 2].Text.str()].push_back(
+            {Buffer.getKey().str(), T[I + 2].Offset});
+  }
+  return Lines;
+}
+
 /// Why an enclosing conditional of \p G keeps it from converting, if one
 /// does: one that tests a macro defined per architecture (CUTLASS's `#if
 /// !defined(CUTE_LOG)` around `#if !defined(__CUDA_ARCH__)` / `#define
@@ -223,6 +240,7 @@ std::optional<std::string> whyNotConvertible(const Group &G, const Facts &F,
   case Placement::Members:
   case Placement::ListEntries:
   case Placement::DeclaresNames:
+  case Placement::PragmasBeforeStatement:
     break;
   }
   // A conditional every pass takes alike (constant) stays as written, and
@@ -268,7 +286,9 @@ bool testsArch(const Group &G, size_t I, const Facts &F) {
 /// The offset of the first conditional of \p File in [\p Begin, \p End)
 /// that is a site (one the passes compile differently, or that tests the
 /// architecture) or that expand reads as chosen per architecture (it tests
-/// a macro defined under a test of it), if there is one.
+/// a macro defined under a test of it that some pass has: one no pass has,
+/// ggml's VOLTA_MMA_AVAILABLE, reads alike in every pass, and a copy of
+/// its conditional holds no meta construct), if there is one.
 std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
                                         unsigned Begin, unsigned End) {
   for (auto It = F.Groups.lower_bound({File, Begin});
@@ -278,7 +298,7 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
     bool PerArch = isSite(It->second);
     for (const auto &[Dir, Names] : It->second.Tests)
       for (const std::string &N : Names)
-        PerArch |= F.DefinedUnderArch.contains(N);
+        PerArch |= F.DefinedUnderArch.contains(N) && F.DefinedTests.count(N);
     if (PerArch)
       return It->first.second;
   }
@@ -309,9 +329,10 @@ std::optional<unsigned> firstNestedSite(const Facts &F, const std::string &File,
 /// one copy, and so one of each.
 /// Marks \p S, or returns why it cannot be done.
 std::optional<std::string> guardThisBuild(Site &S, const Group &G,
-                                          const Facts &F, const Lexed &Toks,
+                                          const Facts &F, LexedFiles &Files,
                                           size_t Mixed,
                                           const std::string &Name) {
+  const Lexed &Toks = Files.of(G.File);
   const LineTable &Lines = F.linesOf(G.File);
   std::string Both = "its condition at line " +
                      std::to_string(S.Directives[Mixed].Line) + " tests '" +
@@ -319,10 +340,49 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
   std::set<std::string> Others(G.Under.begin(), G.Under.end());
   for (const auto &[Dir, Names] : G.Tests)
     Others.insert(Names.begin(), Names.end());
-  std::vector<std::string> AsHere;
-  for (const std::string &N : Others) {
-    if (isArchName(N, G, F))
+  // By name: the test that it is as here.
+  std::map<std::string, std::string> AsHere;
+  std::set<std::string> Seen;
+  std::map<std::string, std::vector<FileKey>> Definitions;
+  for (std::vector<std::string> Work(Others.begin(), Others.end());
+       !Work.empty();) {
+    std::string N = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(N).second || isArchName(N, G, F))
       continue;
+    // A macro no pass has, defined only under conditions on the
+    // architecture and other names (ggml's AMD_MFMA_AVAILABLE under
+    // `defined(GGML_USE_HIP) && defined(CDNA)`, VOLTA_MMA_AVAILABLE under
+    // `__CUDA_ARCH__ == 700`): where those names are as here, the
+    // architecture alone decides it, as the passes saw. The guard tests
+    // them, not it, and expand reads no macro defined per architecture
+    // there.
+    if (F.DefinedUnderArch.contains(N) && !F.DefinedTests.count(N)) {
+      if (Definitions.empty())
+        Definitions = definitionLines(F, Files);
+      const std::vector<FileKey> &At = Definitions[N];
+      size_t Guarded = 0;
+      bool Knob = false;
+      std::vector<std::string> Under;
+      for (const FileKey &Def : At) {
+        bool Around = false;
+        for (const auto &[K, Outer] : F.Groups)
+          if (K.first == Def.first && Outer.Dirs.front() < Def.second &&
+              Def.second < Outer.Dirs.back())
+            for (const auto &[Dir, Names] : Outer.Tests) {
+              Around |= !Names.empty();
+              // '#if !defined(X)' '#define X': a build may define X itself
+              // (CUTLASS's CUTLASS_ARCH_MMA_SM90_ENABLED).
+              Knob |= Names.count(N) != 0;
+              Under.insert(Under.end(), Names.begin(), Names.end());
+            }
+        Guarded += Around;
+      }
+      if (!At.empty() && Guarded == At.size() && !Knob) {
+        Work.insert(Work.end(), Under.begin(), Under.end());
+        continue;
+      }
+    }
     // CUTLASS's '#if !defined(X) && __CUDA_ARCH__ >= 900' / '#define X'.
     if (F.DefinedUnderArch.contains(N))
       return Both + ", and '" + N +
@@ -330,7 +390,7 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
              "reads the #if of this build as chosen per architecture, and "
              "the 'if codegen' chain in it would not expand";
     if (!F.DefinedTests.count(N)) {
-      AsHere.push_back("!defined(" + N + ")");
+      AsHere[N] = "!defined(" + N + ")";
       continue;
     }
     // A version (the toolkit's) is as here where it has this value.
@@ -341,8 +401,8 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
              "migrate keeps the other builds' choice under a test that "
              "their names are as here";
     // Zero is also what a name no macro has reads as.
-    AsHere.push_back((Value->second == "0" ? "defined(" + N + ") && " : "") +
-                     N + " == " + Value->second);
+    AsHere[N] = (Value->second == "0" ? "defined(" + N + ") && " : "") + N +
+                " == " + Value->second;
   }
   size_t N = S.Directives.size() - 1;
   for (size_t I = 0; I < N; ++I) {
@@ -361,7 +421,10 @@ std::optional<std::string> guardThisBuild(Site &S, const Group &G,
     if (std::optional<unsigned> Nested = firstNestedSite(F, G.File, Begin, End))
       return Holds("a conditional on the architecture", *Nested);
   }
-  S.ThisBuild = llvm::join(AsHere, " && ");
+  std::vector<std::string> Tests;
+  for (const auto &[Each, Test] : AsHere)
+    Tests.push_back(Test);
+  S.ThisBuild = llvm::join(Tests, " && ");
   return std::nullopt;
 }
 
@@ -422,7 +485,7 @@ std::optional<std::string> keepOtherBuilds(Site &S, const Group &G,
     if (!Name)
       continue;
     if (testsArch(G, I, F))
-      return guardThisBuild(S, G, F, Files.of(G.File), I, *Name);
+      return guardThisBuild(S, G, F, Files, I, *Name);
     Kept[I] = true;
   }
   if (llvm::none_of(Kept, [](bool K) { return K; }))
@@ -525,6 +588,61 @@ std::optional<std::string> keepOtherBuilds(Site &S, const Group &G,
            "migrate would put a brace of the 'if codegen' chain that keeps "
            "the branches of other builds as an #if around it (it keeps "
            "every line where it was)";
+  return std::nullopt;
+}
+
+/// Why the conditional \p G of pragmas before a statement (Placement::
+/// PragmasBeforeStatement) cannot become a chain whose every branch holds
+/// the statement, if it cannot; marks \p S with the statement otherwise.
+/// The statement is written once per branch: only where it holds no
+/// __CUDA_ARCH__ and no conditional that is a site, which migrate rewrites
+/// or keeps in one place.
+std::optional<std::string> pragmasBeforeStatement(Site &S, const Group &G,
+                                                  const Facts &F,
+                                                  LexedFiles &Files) {
+  const Lexed &L = Files.of(G.File);
+  const LineTable &Lines = F.linesOf(G.File);
+  unsigned End = G.PlaceOffset;
+  // Clang's extent of a statement that ends in an expression stops before
+  // its ';'.
+  llvm::ArrayRef<Token> After = L.between(End, L.Buffer.size());
+  if (!After.empty() && After.front().is(tok::semi))
+    End = After.front().end();
+  for (const SiteDirective &D : S.Directives)
+    if (D.Kept || !S.ThisBuild.empty())
+      return "its pragmas apply to the statement after the #endif, and it "
+             "tests another build's names too: migrate writes that "
+             "statement in each branch of one 'if codegen' chain only";
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I) {
+    llvm::ArrayRef<Token> Branch =
+        L.between(S.Directives[I].End, S.Directives[I + 1].Begin);
+    for (size_t J = 0; J < Branch.size(); ++J)
+      if (!Branch[J].InDirective ||
+          (Branch[J].StartOfLine &&
+           (J + 1 == Branch.size() || !Branch[J + 1].isIdent("pragma"))))
+        return "its branch at line " + std::to_string(S.Directives[I].Line) +
+               " holds more than pragmas (line " +
+               std::to_string(Lines.lineOf(Branch[J].Offset)) +
+               ") before the statement they apply to";
+  }
+  llvm::ArrayRef<Token> Stmt = L.between(S.Directives.back().End, End);
+  if (Stmt.empty())
+    return "no statement follows its #endif in the text";
+  for (const Token &T : Stmt)
+    if (T.isIdent("__CUDA_ARCH__"))
+      return "the statement its pragmas apply to holds __CUDA_ARCH__ (line " +
+             std::to_string(Lines.lineOf(T.Offset)) +
+             "): each branch would hold it, and migrate rewrites such a "
+             "line in one place";
+  if (std::optional<unsigned> Nested =
+          firstNestedSite(F, G.File, Stmt.front().Offset, End))
+    return "the statement its pragmas apply to holds a conditional on the "
+           "architecture (line " +
+           std::to_string(Lines.lineOf(*Nested)) +
+           "): each branch would hold it, and migrate rewrites such a "
+           "conditional in one place";
+  S.StatementBegin = Stmt.front().Offset;
+  S.StatementEnd = End;
   return std::nullopt;
 }
 
@@ -684,6 +802,12 @@ Site classifyConditional(const Group &G, const Facts &F, LexedFiles &Files,
                  keepOtherBuilds(S, G, F, Buf, Files)) {
     S.Category = SiteCategory::NotConvertible;
     S.Reason = std::move(*Why);
+  } else if (std::optional<std::string> Why =
+                 G.Place == Placement::PragmasBeforeStatement
+                     ? pragmasBeforeStatement(S, G, F, Files)
+                     : std::nullopt) {
+    S.Category = SiteCategory::NotConvertible;
+    S.Reason = std::move(*Why);
   } else {
     convert(S, G, B);
   }
@@ -787,6 +911,77 @@ void convertThroughMacro(Site &S, const OtherSite &O) {
     S.Reason = "uses __CUDA_ARCH__'s value through macro '" + O.Via +
                "', whose definition takes the value form";
   }
+}
+
+namespace {
+
+/// Whether \p At is inside a conditional of \p Sites that stays: one that
+/// is neither converted nor the same in every pass.
+bool insideStayingSite(const FileKey &At,
+                       const std::map<FileKey, Site> &Sites) {
+  for (auto It = Sites.lower_bound({At.first, 0});
+       It != Sites.end() && It->first.first == At.first &&
+       It->first.second < At.second;
+       ++It) {
+    const Site &S = It->second;
+    if (S.Kind == SiteKind::Conditional && !isConvertible(S.Category) &&
+        S.Category != SiteCategory::Constant &&
+        S.Directives.front().Begin <= At.second &&
+        At.second < S.Directives.back().End)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+llvm::StringSet<> settledMacros(const Facts &F, LexedFiles &Files,
+                                const std::map<FileKey, Site> &Sites,
+                                const llvm::StringSet<> &ValueMacros,
+                                const llvm::StringSet<> &Aliases) {
+  std::map<std::string, std::vector<FileKey>> Lines = definitionLines(F, Files);
+  // The bodies that name derived macros, by the name they define.
+  std::map<std::string, std::vector<const OtherSite *>> Bodies;
+  for (const auto &[K, O] : F.Others)
+    if (O.Kind == SiteKind::MacroAlias)
+      Bodies[O.Name].push_back(&O);
+  llvm::StringSet<> Settled;
+  for (const auto &Name : ValueMacros)
+    Settled.insert(Name.getKey());
+  // To a fixed point: a body may name a macro another body settles.
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const auto &[Name, At] : Lines) {
+      if (Settled.contains(Name) || llvm::any_of(At, [&](const FileKey &K) {
+            return insideStayingSite(K, Sites);
+          }))
+        continue;
+      auto Body = Bodies.find(Name);
+      if (Body != Bodies.end() &&
+          (!Aliases.contains(Name) ||
+           llvm::any_of(Body->second, [&](const OtherSite *O) {
+             return llvm::any_of(O->Through, [&](const std::string &N) {
+               return !Settled.contains(N);
+             });
+           })))
+        continue;
+      Grew |= Settled.insert(Name).second;
+    }
+  }
+  return Settled;
+}
+
+void followSettledMacros(Site &S, const OtherSite &O,
+                         const llvm::StringSet<> &Settled) {
+  if (O.Kind != SiteKind::MacroAlias || O.Through.empty() ||
+      !Settled.contains(O.Name))
+    return;
+  S.Category = SiteCategory::MacroDefinition;
+  S.Reason = "derived from __CUDA_ARCH__ through '" +
+             llvm::join(O.Through, "', '") +
+             "' alone, which converted sites define per architecture: "
+             "each pass expands its own definition, and this one stays as "
+             "written";
 }
 
 } // namespace metacu

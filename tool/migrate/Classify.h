@@ -57,6 +57,25 @@ bool takesValueForm(const OtherSite &O, const Facts &F);
 /// which is right at each use since __nvvm_arch is a macro of each pass.
 void convertThroughMacro(Site &S, const OtherSite &O);
 
+/// The macros whose every difference between the passes is what converted
+/// sites of \p Sites (conditionals, keyed as Facts::Groups) say: those of
+/// \p ValueMacros, and those each of whose #define and #undef lines in the
+/// files of \p F sits in no conditional that stays, where a definition
+/// whose body names such macros names only those of this set
+/// (\p Aliases: \p F's macro aliases of the tree whose text migrate may
+/// change). A use of one needs no edit: each pass expands its own
+/// definition, which 'if codegen' chose.
+llvm::StringSet<> settledMacros(const Facts &F, LexedFiles &Files,
+                                const std::map<FileKey, Site> &Sites,
+                                const llvm::StringSet<> &ValueMacros,
+                                const llvm::StringSet<> &Aliases);
+
+/// \p S, a macro alias whose body reaches __CUDA_ARCH__ only through
+/// macros of \p Settled (settledMacros()), made a MacroDefinition site
+/// that stays as written; \p S unchanged otherwise.
+void followSettledMacros(Site &S, const OtherSite &O,
+                         const llvm::StringSet<> &Settled);
+
 } // namespace metacu
 
 #endif

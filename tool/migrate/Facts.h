@@ -46,6 +46,11 @@ enum class Placement {
   /// Between statements, declaring what the code after the '#endif' uses
   /// (or a type): 'using if codegen' keeps it visible there.
   DeclaresNames,
+  /// Pragmas alone (`#if __CUDA_ARCH__` `#pragma unroll n` `#endif`) before
+  /// the statement they apply to, which ends at Group::PlaceOffset: each
+  /// branch of the 'if codegen' chain holds the statement after its
+  /// pragmas.
+  PragmasBeforeStatement,
   AfterMacroStatement,
   SplitsStatement,
   SplitsDeclaration, // outside function bodies, inside a declaration
@@ -57,7 +62,8 @@ enum class Placement {
 /// Whether \p P is a place inside a function body.
 inline bool inFunctionBody(Placement P) {
   return P == Placement::Statement || P == Placement::AfterMacroStatement ||
-         P == Placement::DeclaresNames || P == Placement::SplitsStatement;
+         P == Placement::DeclaresNames || P == Placement::SplitsStatement ||
+         P == Placement::PragmasBeforeStatement;
 }
 
 /// A place in a user file: its name and a byte offset.
@@ -112,6 +118,10 @@ struct OtherSite {
   /// apart ('#', '##' would spell it); empty otherwise.
   std::string Name;
   std::vector<unsigned> ValueTokens;
+  /// Macro aliases: the names derived from __CUDA_ARCH__ that the body
+  /// names (__CUDA_ARCH__ itself among them where it spells it), as any
+  /// pass found them.
+  std::set<std::string> Through;
 };
 
 /// The per-architecture facts of one file, accumulated over passes.

@@ -80,6 +80,39 @@ static std::string branchCode(const Site &S, const SiteDirective &D,
   return (Opened ? "} else " : "") + Head + D.Codegen + ") {";
 }
 
+/// `#line N` and the line break \p Break: the next line is line N.
+static std::string numberNextLine(unsigned N, llvm::StringRef Break) {
+  return "#line " + std::to_string(N) + Break.str();
+}
+
+/// The edits that put the statement after conditional \p S, which its
+/// pragmas apply to (Site::StatementBegin), in each branch of its chain:
+/// in place for the last, again at the end of each other (and in an
+/// 'else' of its own where the conditional has no #else), `#line` giving
+/// each copy and the lines after it their numbers as written. The #endif
+/// leaves its comment.
+static void holdStatement(const Site &S, llvm::StringRef Text,
+                          const LineTable &Lines, std::vector<Edit> &Edits) {
+  unsigned Line = Lines.lineOf(S.StatementBegin);
+  std::string Break = Lines.lineBreak(Line).str();
+  std::string Copy = numberNextLine(Line, Break) +
+                     Text.slice(Lines.begin(Line), S.StatementEnd).str();
+  const SiteDirective &End = S.Directives.back();
+  Edits.push_back({End.Begin, End.End, lineWith("", "", End, Lines)});
+  std::vector<size_t> Taken;
+  for (size_t I = 0; I + 1 < S.Directives.size(); ++I)
+    if (S.Directives[I].TakenBy)
+      Taken.push_back(I);
+  for (size_t I : llvm::ArrayRef(Taken).drop_back()) {
+    const SiteDirective &Next = S.Directives[I + 1];
+    Edits.push_back({Next.Begin, Next.Begin,
+                     Copy + Break + numberNextLine(Next.Line, Break)});
+  }
+  bool HasElse = S.Directives[Taken.back()].IsElse;
+  Edits.push_back({S.StatementEnd, S.StatementEnd,
+                   HasElse ? " }" : " } else {" + Break + Copy + " }"});
+}
+
 /// The edits that turn conditional \p S into an 'if codegen' chain, and
 /// the chain in words. Directives kept for other builds (SiteDirective::
 /// Kept) stay as they are around it, the first after the architecture's
@@ -143,7 +176,9 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
     Last = &D;
   }
   const SiteDirective &End = S.Directives.back();
-  if (!AnyKept)
+  if (S.StatementEnd)
+    holdStatement(S, Text, Lines, Edits);
+  else if (!AnyKept)
     Edits.push_back({End.Begin, End.End, lineWith(Indent, "}", End, Lines)});
   else {
     // A chain in the kept '#else' ends before the #endif; the 'else' of a
@@ -157,11 +192,6 @@ static std::string convertSite(const Site &S, llvm::StringRef Text,
   for (auto &[At, Code] : Beside)
     Edits.push_back({At, At, Code});
   return llvm::join(Chain, " / ");
-}
-
-/// `#line N` and the line break \p Break: the next line is line N.
-static std::string numberNextLine(unsigned N, llvm::StringRef Break) {
-  return "#line " + std::to_string(N) + Break.str();
 }
 
 /// The edits that put the 'if codegen' chain of conditional \p S (Site::
@@ -281,6 +311,8 @@ static std::vector<Edit> keepForCxx(llvm::StringRef Text,
     // A chain with kept directives closes its braces beside the code,
     // after the #endif too: the span takes in that whole line.
     unsigned End = S.Directives.back().End;
+    if (S.StatementEnd)
+      End = Lines.end(Lines.lineOf(S.StatementEnd));
     for (const SiteDirective &D : S.Directives)
       for (unsigned Beside : {D.BodyFirst, D.BodyEnd})
         if (Beside >= End && Beside < Text.size())
@@ -359,6 +391,11 @@ Migration migrate(llvm::StringRef Path, llvm::StringRef Text,
                     S.ValueOffsets.end());
       M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
                          " -> __CUDA_ARCH__ is " + Value.str());
+      continue;
+    }
+    if (S.Kind == SiteKind::MacroAlias && isConvertible(S.Category)) {
+      M.Report.push_back(Where + "converted (" + Category + "): " + S.Text +
+                         " -> as written: " + S.Reason);
       continue;
     }
     if (S.Kind == SiteKind::ValueUse && S.Category == SiteCategory::Value) {

@@ -4,6 +4,7 @@
 #include "support/Tokens.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -410,6 +411,34 @@ private:
     return S;
   }
 
+  /// innermost(), but where \p Off is among the pragmas of a statement
+  /// (`#pragma unroll` before a loop: an AttributedStmt of loop hints),
+  /// the statement holding that one, \p Pragmas set to it.
+  const Stmt *innermostOutsidePragmas(const Stmt *S, FileID FID, unsigned Off,
+                                      const AttributedStmt *&Pragmas) const {
+    for (const Stmt *C : S->children()) {
+      if (!C)
+        continue;
+      auto X = extent(C, FID);
+      if (!X || Off < X->first || X->second <= Off)
+        continue;
+      if (const auto *A = dyn_cast<AttributedStmt>(C)) {
+        auto Sub = extent(A->getSubStmt(), FID);
+        bool Hints = llvm::all_of(A->getAttrs(), [](const Attr *At) {
+          return isa<LoopHintAttr>(At);
+        });
+        if (Hints && Sub && Off < Sub->first) {
+          if (Pragmas && Pragmas != A)
+            return nullptr;
+          Pragmas = A;
+          return S;
+        }
+      }
+      return innermostOutsidePragmas(C, FID, Off, Pragmas);
+    }
+    return S;
+  }
+
   unsigned spaceOf(const Body &B) const {
     llvm::StringRef Buf = SM.getBufferData(B.File);
     std::string Head = Buf.slice(B.HeadBegin, B.Begin).str();
@@ -439,13 +468,25 @@ private:
       return;
     }
     const CompoundStmt *Block = nullptr;
+    const AttributedStmt *Pragmas = nullptr;
     for (unsigned D : G.Dirs) {
-      const Stmt *S = D < Fn->End ? innermost(Fn->Stmt, FID, D) : nullptr;
+      const Stmt *S = D < Fn->End
+                          ? innermostOutsidePragmas(Fn->Stmt, FID, D, Pragmas)
+                          : nullptr;
       if (!S || !isa<CompoundStmt>(S) || (Block && S != Block)) {
         merge(G, Placement::SplitsStatement, D, "");
         return;
       }
       Block = cast<CompoundStmt>(S);
+    }
+    if (Pragmas) {
+      // Only the statement's pragmas may lie in the conditional.
+      auto Whole = extent(Pragmas, FID);
+      if (!Whole || Whole->first <= First)
+        merge(G, Placement::SplitsStatement, First, "");
+      else
+        merge(G, Placement::PragmasBeforeStatement, Whole->second, "");
+      return;
     }
     if (std::optional<std::string> Macro =
             macroEndingStatementBefore(*Block, FID, First))

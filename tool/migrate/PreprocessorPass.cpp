@@ -133,7 +133,16 @@ public:
       Alias.Name = N.str();
       if (Via->empty() && !Operators)
         Alias.ValueTokens = std::move(ValueTokens);
-      F.Others.insert({*K, std::move(Alias)});
+      // The body's names that reach the architecture.
+      std::set<std::string> Through;
+      for (size_t I = 0; I < Body.size(); ++I)
+        if (Body[I] == "__CUDA_ARCH__" || derivedAt(BodyIds[I], At))
+          Through.insert(Body[I].str());
+      Alias.Through = Through;
+      // Each pass may find other names of the body derived.
+      auto [It, New] = F.Others.insert({*K, std::move(Alias)});
+      if (!New)
+        It->second.Through.insert(Through.begin(), Through.end());
     }
   }
 

@@ -121,6 +121,10 @@ struct Site {
   /// so a rewrite of the site goes under `#ifdef __CUDACC__`, the text as
   /// written in its `#else` for a C++ compiler.
   std::string HostIncluder;
+  /// Converted conditionals of pragmas alone before a statement
+  /// (Placement::PragmasBeforeStatement): the statement's first token and
+  /// its end, which each branch of the chain holds (0, 0 for others).
+  unsigned StatementBegin = 0, StatementEnd = 0;
 };
 
 struct FileAudit {

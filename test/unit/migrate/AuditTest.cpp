@@ -97,6 +97,94 @@ __global__ void k(const char **s) {
   EXPECT_EQ(S[3].Category, SiteCategory::NotConvertible); // STR(SPELLED)
 }
 
+TEST_F(AuditFileTest, AMacroNamingOnlyMacrosConvertedSitesDefineStays) {
+  // XGBoost's SPAN_LT over SPAN_CHECK.
+  std::string Path = Tmp.write("k.cu", R"(#if __CUDA_ARCH__ >= 800
+#define CHECK(c) ((c) ? 1 : 2)
+#else
+#define CHECK(c) ((c) ? 3 : 4)
+#endif
+#define CHECK_LT(a, b) CHECK((a) < (b))
+__device__ int f(int a, int b) { return CHECK_LT(a, b); }
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[0].Category, SiteCategory::MacroDefinition);
+  EXPECT_EQ(S[1].Kind, SiteKind::MacroAlias);
+  EXPECT_EQ(S[1].Category, SiteCategory::MacroDefinition) << S[1].Reason;
+}
+
+TEST_F(AuditFileTest, AMacroNamingOneAStayingSiteDefinesStays) {
+  // The #include keeps the conditional: CHECK's choice stays there.
+  std::string Path = Tmp.write("k.cu", R"(#if __CUDA_ARCH__ >= 800
+#include <cuda_fp16.h>
+#define CHECK(c) ((c) ? 1 : 2)
+#else
+#define CHECK(c) ((c) ? 3 : 4)
+#endif
+#define CHECK_LT(a, b) CHECK((a) < (b))
+__device__ int f(int a, int b) { return CHECK_LT(a, b); }
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[0].Category, SiteCategory::NotConvertible);
+  EXPECT_EQ(S[1].Category, SiteCategory::NotConvertible);
+  EXPECT_NE(S[1].Reason.find("macro derived from __CUDA_ARCH__"),
+            std::string::npos)
+      << S[1].Reason;
+}
+
+TEST_F(AuditFileTest, PragmasBeforeALoopHoldingTheArchitectureStay) {
+  // Each branch would hold the loop, whose __CUDA_ARCH__ migrate rewrites
+  // in one place.
+  std::string Path = Tmp.write("k.cu", R"(__global__ void k(int *Out) {
+#if __CUDA_ARCH__ >= 800
+#pragma unroll 2
+#endif
+  for (int I = 0; I < Out[1]; ++I)
+    Out[I] += __CUDA_ARCH__;
+}
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_FALSE(S.empty());
+  EXPECT_EQ(S[0].Category, SiteCategory::NotConvertible);
+  EXPECT_NE(S[0].Reason.find("the statement its pragmas apply to holds "
+                             "__CUDA_ARCH__ (line 6)"),
+            std::string::npos)
+      << S[0].Reason;
+}
+
+TEST_F(AuditFileTest, AGuardOfAMacroThePassesDefineUnderTheArchitectureStays) {
+  // Every pass defines ALWAYS: only its name could say this build is as
+  // here, and expand reads a test of it as chosen per architecture.
+  std::string Path =
+      Tmp.write("k.cu", R"(#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
+#define ALWAYS
+#endif
+__device__ int f(int x) {
+#if (defined(ALWAYS) && __CUDA_ARCH__ >= 800) || defined(OTHER_BUILD)
+  x *= 3;
+#endif
+  return x;
+}
+)");
+  auto Audit = auditFile(Path, options());
+  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
+  const std::vector<Site> &S = Audit->front().Sites;
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(S[1].Category, SiteCategory::NotConvertible);
+  EXPECT_NE(S[1].Reason.find("'ALWAYS' is a macro defined under a test of "
+                             "the architecture"),
+            std::string::npos)
+      << S[1].Reason;
+}
+
 TEST_F(AuditFileTest, MissingHeaderIsAnErrorAtTheInclude) {
   std::string Path = Tmp.write("bad.cu", "\n#include \"nope.h\"\n");
   auto Audit = auditFile(Path, options());
