@@ -13,6 +13,8 @@
 
 #include <cuda_runtime.h>
 
+#include "../check.h"
+
 constexpr int PLANES = 32 * 64;
 constexpr int H = 112, W = 112;
 constexpr int HO = H / 2, WO = W / 2;
@@ -68,14 +70,6 @@ const Config configs[] = {C(16, 8, 2, 1),  C(32, 8, 2, 1), C(32, 4, 2, 1),
                           C(64, 8, 1, 1),  C(64, 16, 1, 1), C(8, 16, 1, 1),
                           C(32, 8, 4, 1)};
 
-#define CHECK(x)                                                              \
-  do {                                                                        \
-    cudaError_t e = (x);                                                      \
-    if (e != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));            \
-      return 1;                                                               \
-    }                                                                         \
-  } while (0)
 
 int main(int argc, char** argv) {
   bool once = argc > 1 && std::strcmp(argv[1], "once") == 0;
