@@ -492,7 +492,7 @@ static llvm::Error readManifest(const std::string &Path, BundleResults &R,
   const json::Object *Top = V->getAsObject();
   if (!Top || !Top->get("declared"))
     return bad(Path, "not a metacu tune bundle manifest");
-  JSONInput In(Path);
+  JSONInput In(Path, *Text);
   json::Path P(In.Root);
   json::ObjectMapper O(*V, P);
   std::vector<ManifestBatch> Batches;
@@ -615,7 +615,7 @@ llvm::Expected<BundleResults> metacu::tune::readBundle(llvm::StringRef Dir) {
     auto Line = parseJSON(Lines[L], ResultsPath, L + 1);
     if (!Line)
       return Line.takeError();
-    JSONInput In(ResultsPath, L + 1);
+    JSONInput In(ResultsPath, Lines[L], L + 1);
     ResultLine Result;
     if (!fromJSON(*Line, Result, In.Root))
       return In.error();

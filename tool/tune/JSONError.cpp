@@ -237,43 +237,28 @@ metacu::tune::parseJSON(llvm::StringRef Text, llvm::StringRef FileName,
   if (llvm::Error E =
           checkDuplicateKeys(Text, FileName, FirstLine, FirstColumn))
     return std::move(E);
-  if (llvm::Error E =
-          checkNumbersFinite(*V, Text, FileName, FirstLine, PathPrefix))
+  if (llvm::Error E = checkNumbersFinite(*V, Text, FileName, FirstLine,
+                                         FirstColumn, PathPrefix))
     return std::move(E);
   if (llvm::Error E = checkIntegerRange(Text, FileName, FirstLine, FirstColumn))
     return std::move(E);
   return V;
 }
 
-/// The line of the first number literal in \p Text (outside strings) too
-/// large for a double.
-static unsigned lineOfNonFinite(llvm::StringRef Text, unsigned FirstLine) {
-  unsigned Found = FirstLine;
-  forEachOutsideStrings(Text, FirstLine, [&](size_t I, unsigned Line, size_t) {
-    if (!startsNumber(Text[I]))
-      return I;
-    llvm::StringRef Number = numberAt(Text, I);
-    // strtod, as llvm::json reads numbers.
-    if (!std::isfinite(std::strtod(Number.str().c_str(), nullptr))) {
-      Found = Line;
-      return llvm::StringRef::npos;
-    }
-    return I + Number.size() - 1;
-  });
-  return Found;
-}
-
-llvm::Error metacu::tune::checkNumbersFinite(const llvm::json::Value &V,
-                                             llvm::StringRef Text,
-                                             llvm::StringRef FileName,
-                                             unsigned FirstLine,
-                                             llvm::StringRef PathPrefix) {
-  if (auto Path = nonFinite(V, PathPrefix.str()))
-    return llvm::createStringError(
-        FileName + ":" + llvm::Twine(lineOfNonFinite(Text, FirstLine)) + ": " +
-        (Path->empty() ? "the value" : *Path) +
-        ": a number too large for a double");
-  return llvm::Error::success();
+llvm::Error metacu::tune::checkNumbersFinite(
+    const llvm::json::Value &V, llvm::StringRef Text, llvm::StringRef FileName,
+    unsigned FirstLine, unsigned FirstColumn, llvm::StringRef PathPrefix) {
+  auto Path = nonFinite(V, "");
+  if (!Path)
+    return llvm::Error::success();
+  auto [Line, Col] = locateJSONValue(Text, *Path, FirstLine, FirstColumn);
+  std::string Named = PathPrefix.str();
+  if (!Path->empty())
+    Named += Named.empty() || Path->front() == '[' ? *Path : "." + *Path;
+  return llvm::createStringError(
+      llvm::formatv("{0}:{1}:{2}: {3}: a number too large for a double",
+                    FileName, Line, Col, Named.empty() ? "the value" : Named)
+          .str());
 }
 
 bool metacu::tune::isTornRecord(llvm::StringRef Text) {
@@ -288,6 +273,105 @@ bool metacu::tune::isTornRecord(llvm::StringRef Text) {
   return true;
 }
 
+namespace {
+/// One pass over a JSON text that parsed, each value's path spelled as
+/// llvm::json::Path prints it, to find where the value at one path starts.
+class ValueFinder {
+public:
+  ValueFinder(llvm::StringRef Text, llvm::StringRef Want)
+      : Text(Text), Want(Want) {}
+
+  /// The offset of the value at Want, or of its nearest enclosing value.
+  size_t find() {
+    value("");
+    return Found;
+  }
+
+private:
+  llvm::StringRef Text, Want;
+  size_t Pos = 0, Found = 0;
+  bool Done = false;
+
+  void skipSpace() {
+    while (Pos < Text.size() && llvm::StringRef(" \t\r\n").contains(Text[Pos]))
+      ++Pos;
+  }
+  /// The string literal at Pos, decoded (escapes read as llvm::json reads
+  /// them, since the path spells the key it read), Pos moved past it.
+  std::string string() {
+    size_t Start = Pos++;
+    while (Pos < Text.size() && Text[Pos] != '"')
+      Pos += Text[Pos] == '\\' ? 2 : 1;
+    ++Pos;
+    auto V = llvm::json::parse(Text.slice(Start, Pos));
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      return "";
+    }
+    return V->getAsString().value_or("").str();
+  }
+  /// Whether Path is Want or encloses it.
+  bool leadsToWant(llvm::StringRef Path) const {
+    if (!Want.starts_with(Path))
+      return false;
+    llvm::StringRef Rest = Want.drop_front(Path.size());
+    return Path.empty() || Rest.empty() || Rest[0] == '.' || Rest[0] == '[';
+  }
+  void value(const std::string &Path) {
+    skipSpace();
+    bool OnTheWay = leadsToWant(Path);
+    if (OnTheWay)
+      Found = Pos;
+    if (Path == Want)
+      Done = true;
+    if (Done || Pos >= Text.size())
+      return;
+    char C = Text[Pos];
+    if (C == '{' || C == '[') {
+      ++Pos;
+      for (size_t Index = 0;; ++Index) {
+        skipSpace();
+        if (Pos >= Text.size() || Text[Pos] == '}' || Text[Pos] == ']') {
+          ++Pos;
+          return;
+        }
+        std::string Inner = Path + "[" + std::to_string(Index) + "]";
+        if (C == '{') {
+          std::string Key = string();
+          Inner = Path.empty() ? Key : Path + "." + Key;
+          skipSpace();
+          ++Pos; // ':'
+        }
+        value(Inner);
+        if (Done)
+          return;
+        skipSpace();
+        if (Pos < Text.size() && Text[Pos] == ',')
+          ++Pos;
+      }
+    }
+    if (C == '"') {
+      string();
+      return;
+    }
+    while (Pos < Text.size() &&
+           !llvm::StringRef(",]} \t\r\n").contains(Text[Pos]))
+      ++Pos;
+  }
+};
+} // namespace
+
+std::pair<unsigned, unsigned>
+metacu::tune::locateJSONValue(llvm::StringRef Text, llvm::StringRef Path,
+                              unsigned FirstLine, unsigned FirstColumn) {
+  size_t Offset = ValueFinder(Text, Path).find();
+  llvm::StringRef Before = Text.take_front(Offset);
+  unsigned Lines = Before.count('\n');
+  size_t LineStart = Before.rfind('\n') + 1; // 0 when npos
+  unsigned Col = Offset - LineStart + 1 + (Lines ? 0 : FirstColumn - 1);
+  return {FirstLine + Lines, Col};
+}
+
 /// What JSONInput::fail reports to json::Path, replaced by its message.
 static constexpr llvm::StringLiteral DetailMarker = "\x01";
 
@@ -300,8 +384,8 @@ bool JSONInput::fail(llvm::json::Path P, const llvm::Twine &Message) {
 llvm::Error JSONInput::error() const {
   // json::Path::Root says "MESSAGE at (root).field[3]" (or "MESSAGE" with no
   // path), and keeps the path's segments private.
-  std::string Text = llvm::toString(Root.getError());
-  llvm::StringRef Message = Text, Path;
+  std::string Said = llvm::toString(Root.getError());
+  llvm::StringRef Message = Said, Path;
   size_t At = Message.rfind(" at (root)");
   if (At != llvm::StringRef::npos) {
     Path = Message.drop_front(At + llvm::StringRef(" at (root)").size());
@@ -309,8 +393,12 @@ llvm::Error JSONInput::error() const {
     Message = Message.take_front(At);
   }
   std::string Where = FileName;
-  if (Line)
+  if (!Text.empty()) {
+    auto [L, C] = locateJSONValue(Text, Path, Line);
+    Where += ":" + std::to_string(L) + ":" + std::to_string(C);
+  } else if (Line) {
     Where += ":" + std::to_string(Line);
+  }
   if (!Path.empty())
     Where += ": " + Path.str();
   return llvm::createStringError(

@@ -4,8 +4,8 @@
 // text through readInputFile (bounded, regular files only) and parseJSON
 // (bounded nesting, finite numbers, syntax errors at FILE:LINE:COL), then
 // the value through llvm::json's fromJSON and ObjectMapper, reporting into
-// a JSONInput, whose error names the file, a record's line and the path to
-// the wrong value (results.jsonl:4: times[1]: expected number).
+// a JSONInput, whose error names the file, the line and column of the wrong
+// value and its path (results.jsonl:4:31: times[1]: expected number).
 //
 //===----------------------------------------------------------------------===//
 #ifndef METACU_TUNE_JSONERROR_H
@@ -45,11 +45,13 @@ llvm::Error checkDuplicateKeys(llvm::StringRef Text, llvm::StringRef FileName,
 
 /// An error at the path of the first number in \p V, parsed from \p Text,
 /// too large for a double (1e999, which llvm::json reads as an infinity
-/// that no JSON writer can spell): "FILE:LINE: PATH: a number too large
-/// for a double", LINE that of the number in the text.
+/// that no JSON writer can spell): "FILE:LINE:COL: PATH: a number too large
+/// for a double", where the number is in the file (\p Text starts at line
+/// \p FirstLine, column \p FirstColumn; \p V is the value at \p PathPrefix
+/// of its document).
 llvm::Error checkNumbersFinite(const llvm::json::Value &V, llvm::StringRef Text,
-                               llvm::StringRef FileName,
-                               unsigned FirstLine = 1,
+                               llvm::StringRef FileName, unsigned FirstLine = 1,
+                               unsigned FirstColumn = 1,
                                llvm::StringRef PathPrefix = "");
 
 /// An error at the first integer literal of \p Text, valid JSON, that
@@ -81,14 +83,31 @@ llvm::Error locatedParseError(llvm::StringRef FileName, llvm::Error E,
                               unsigned FirstLine = 1,
                               unsigned FirstColumn = 1);
 
+/// Where the value at \p Path starts in \p Text, valid JSON: its line and
+/// column, or its nearest enclosing value's where \p Path names none (a
+/// missing field: the object that lacks it). \p Path is spelled as
+/// llvm::json::Path prints one ("batches[0].config"; empty: the whole
+/// value); \p Text starts at line \p FirstLine, column \p FirstColumn.
+std::pair<unsigned, unsigned> locateJSONValue(llvm::StringRef Text,
+                                              llvm::StringRef Path,
+                                              unsigned FirstLine = 1,
+                                              unsigned FirstColumn = 1);
+
 /// Where a value read from a JSON file is wrong, in llvm::json's style:
 /// readers are fromJSON(const json::Value &, T &, json::Path) functions and
 /// json::ObjectMapper, reporting into Root through the json::Path they are
-/// given, and error() names the file, the line of a record (a JSON-lines
-/// file's; 0: none), the path to the value and what is wrong:
-/// "results.jsonl:4: times[1]: expected number".
+/// given, and error() names the file, where the value is, its path and
+/// what is wrong: "results.jsonl:4:31: times[1]: expected number".
 class JSONInput {
 public:
+  /// Values parsed from \p Text, which starts at line \p FirstLine of the
+  /// file (a JSON-lines file's record) and is read until error() returns;
+  /// an empty \p Text: where the values came from is not known.
+  JSONInput(llvm::StringRef FileName, llvm::StringRef Text,
+            unsigned FirstLine = 1)
+      : FileName(FileName), Text(Text), Line(Text.empty() ? 0 : FirstLine) {}
+  /// Values whose text is not at hand (fields of a Kernel Tuner cache read
+  /// apart): the error names the line of \p Line (0: none) and no column.
   explicit JSONInput(llvm::StringRef FileName, unsigned Line = 0)
       : FileName(FileName), Line(Line) {}
 
@@ -99,11 +118,12 @@ public:
   /// only, and a message may need the value it is about. Returns false, as
   /// a fromJSON that fails does.
   bool fail(llvm::json::Path P, const llvm::Twine &Message);
-  /// The error last reported, "FILE[:LINE]: PATH: MESSAGE".
+  /// The error last reported, "FILE[:LINE[:COL]]: PATH: MESSAGE".
   llvm::Error error() const;
 
 private:
   std::string FileName;
+  llvm::StringRef Text;
   unsigned Line;
   std::string Detail;
 };

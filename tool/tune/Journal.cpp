@@ -74,7 +74,7 @@ llvm::Error Journal::readLine(llvm::StringRef Line, unsigned LineNo) {
   auto V = parseJSON(Line, Path, LineNo);
   if (!V)
     return V.takeError();
-  JSONInput In(Path, LineNo);
+  JSONInput In(Path, Line, LineNo);
   llvm::json::Path P(In.Root);
   JournalLine L;
   if (!fromJSON(*V, L, P))

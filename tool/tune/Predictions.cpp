@@ -21,7 +21,7 @@ llvm::Expected<Predictions> Predictions::read(llvm::StringRef Path,
   auto V = parseJSON(*Text, Path);
   if (!V)
     return V.takeError();
-  return fromJSON(*V, Space, Path, For);
+  return fromJSON(*V, Space, Path, For, *Text);
 }
 
 namespace {
@@ -105,8 +105,9 @@ static bool headerIs(const json::Object &Header, llvm::StringRef Name,
 llvm::Expected<Predictions> Predictions::fromJSON(const json::Value &V,
                                                   const SearchSpace &Space,
                                                   llvm::StringRef Origin,
-                                                  const PredictionsFor &For) {
-  JSONInput In(Origin);
+                                                  const PredictionsFor &For,
+                                                  llvm::StringRef Text) {
+  JSONInput In(Origin, Text);
   json::Path P(In.Root);
   json::ObjectMapper O(V, P);
   std::vector<Record> Records;

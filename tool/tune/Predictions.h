@@ -91,10 +91,13 @@ public:
   static llvm::Expected<Predictions> read(llvm::StringRef Path,
                                           const SearchSpace &Space,
                                           const PredictionsFor &For);
+  /// \p Text: what \p V was parsed from, for the line and column of a wrong
+  /// value (empty: the error names its path only).
   static llvm::Expected<Predictions> fromJSON(const llvm::json::Value &V,
                                               const SearchSpace &Space,
                                               llvm::StringRef Origin,
-                                              const PredictionsFor &For = {});
+                                              const PredictionsFor &For = {},
+                                              llvm::StringRef Text = "");
 
   /// The file read() reads, for every configuration with a prediction;
   /// \p Header's fields (kernel, source, arch, image, ...) lead.

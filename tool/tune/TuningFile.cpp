@@ -149,7 +149,7 @@ llvm::Expected<TuningFile> TuningFile::parse(llvm::StringRef Text,
   auto Doc = parseJSON(Text, FileName);
   if (!Doc)
     return Doc.takeError();
-  JSONInput In(FileName);
+  JSONInput In(FileName, Text);
   json::Path P(In.Root);
   json::ObjectMapper O(*Doc, P);
   TuningFile File;

@@ -322,17 +322,18 @@ TEST(BundleTest, AResultForAConfigurationOutsideTheBundleIsAnError) {
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(llvm::toString(R.takeError()),
             T.path("b/results.jsonl") +
-                ":2: config: configuration 5 is not one of the bundle's "
+                ":2:12: config: configuration 5 is not one of the bundle's "
                 "candidates");
   // Configuration 1 is in the space (of 5) but not in the bundle.
   T.write("b/results.jsonl",
           "{\"config\": 1, \"status\": \"correct\", \"times\": [1]}\n");
   auto Outside = readBundle(T.path("b"));
   ASSERT_FALSE(bool(Outside));
-  EXPECT_NE(llvm::toString(Outside.takeError())
-                .find(":1: config: configuration 1 is not one of the bundle's "
-                      "candidates"),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(Outside.takeError())
+          .find(":1:12: config: configuration 1 is not one of the bundle's "
+                "candidates"),
+      std::string::npos);
 }
 
 TEST(BundleTest, AWrongValueOfAResultIsAnErrorAtItsLineAndPath) {
@@ -353,22 +354,22 @@ TEST(BundleTest, AWrongValueOfAResultIsAnErrorAtItsLineAndPath) {
     auto R = readBundle(T.path("b"));
     ASSERT_FALSE(bool(R)) << Second;
     EXPECT_EQ(llvm::toString(R.takeError()),
-              T.path("b/results.jsonl") + ":2: " + Message);
+              T.path("b/results.jsonl") + ":2:" + Message);
   };
   Check(R"({"config": 1, "status": "correct", "times": [1, "2"]})",
-        "times[1]: expected number");
+        "49: times[1]: expected number");
   Check(R"({"config": 1, "status": "correct", "times": [1, -2]})",
-        "times[1]: a duration cannot be negative");
+        "49: times[1]: a duration cannot be negative");
   Check(R"({"config": 1, "status": "correct", "times": [1], "compile_ms": -4})",
-        "compile_ms: a duration cannot be negative");
+        "64: compile_ms: a duration cannot be negative");
   Check(R"({"config": 1, "status": "fine", "times": [1]})",
-        "status: \"fine\" is no status (correct, compile, runtime, "
+        "25: status: \"fine\" is no status (correct, compile, runtime, "
         "correctness or timeout)");
   Check(R"({"config": -1, "status": "correct"})",
-        "config: expected the index of a configuration");
-  Check(R"({"status": "correct"})", "config: missing value");
+        "12: config: expected the index of a configuration");
+  Check(R"({"status": "correct"})", "1: config: missing value");
   Check(R"({"config": 1, "status": "correct", "times": [1e999]})",
-        "times[0]: a number too large for a double");
+        "46: times[0]: a number too large for a double");
 }
 
 TEST(BundleTest, EachCandidateCarriesItsShardMacroAndWeight) {

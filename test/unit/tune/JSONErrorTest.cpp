@@ -85,7 +85,7 @@ TEST(JSONErrorTest, ANumberNoDoubleHoldsIsAnError) {
   auto V = parseJSON("{\"a\": {\"b\": [1, 1e999]}}", "big.json");
   ASSERT_FALSE(bool(V));
   EXPECT_EQ(llvm::toString(V.takeError()),
-            "big.json:1: a.b[1]: a number too large for a double");
+            "big.json:1:17: a.b[1]: a number too large for a double");
 }
 
 TEST(JSONErrorTest, AnInputNamesTheFileTheLineAndThePathOfAWrongValue) {
@@ -111,6 +111,48 @@ TEST(JSONErrorTest, AnInputNamesTheFileTheLineAndThePathOfAWrongValue) {
   llvm::json::ObjectMapper O(llvm::json::Value(1), Top.Root);
   EXPECT_FALSE(O);
   EXPECT_EQ(llvm::toString(Top.error()), "x.json: expected object");
+}
+
+TEST(JSONErrorTest, AValueIsFoundByItsPath) {
+  llvm::StringRef Text =
+      "{\"a\": [1,\n  {\"b\": \"x\", \"c.d\": [true, null]}],\n"
+      " \"e\\\"q\": {}}";
+  using Where = std::pair<unsigned, unsigned>;
+  EXPECT_EQ(locateJSONValue(Text, ""), Where(1, 1));
+  EXPECT_EQ(locateJSONValue(Text, "a"), Where(1, 7));
+  EXPECT_EQ(locateJSONValue(Text, "a[1].b"), Where(2, 9));
+  // A key with a dot is spelled as llvm::json::Path prints it.
+  EXPECT_EQ(locateJSONValue(Text, "a[1].c.d[1]"), Where(2, 28));
+  // An escaped quote in a key: the path spells the key read.
+  EXPECT_EQ(locateJSONValue(Text, "e\"q"), Where(3, 10));
+  // A field that is missing: the object that lacks it.
+  EXPECT_EQ(locateJSONValue(Text, "a[1].z"), Where(2, 3));
+  EXPECT_EQ(locateJSONValue(Text, "a[7]"), Where(1, 7));
+  // A record of a JSON-lines file, or a value inside a larger file.
+  EXPECT_EQ(locateJSONValue("{\"t\": [1, \"2\"]}", "t[1]", 4), Where(4, 11));
+  EXPECT_EQ(locateJSONValue("[1, 2]", "[1]", 10, 9), Where(10, 13));
+}
+
+TEST(JSONErrorTest, AnInputWithItsTextNamesTheLineAndColumnOfAWrongValue) {
+  std::string Text = "{\"batches\": [\n  {\"config\": \"one\"}]}";
+  JSONInput In("manifest.json", Text);
+  llvm::json::Path P(In.Root);
+  int64_t Config;
+  ASSERT_FALSE(
+      llvm::json::fromJSON(llvm::json::Value("one"), Config,
+                           P.field("batches").index(0).field("config")));
+  EXPECT_EQ(llvm::toString(In.error()),
+            "manifest.json:2:14: batches[0].config: expected integer");
+
+  JSONInput Line("results.jsonl", R"({"config": 1, "status": "fine"})", 4);
+  Line.fail(llvm::json::Path(Line.Root).field("status"),
+            "\"fine\" is no status");
+  EXPECT_EQ(llvm::toString(Line.error()),
+            "results.jsonl:4:25: status: \"fine\" is no status");
+  // No text at hand: the file and the path alone, as before.
+  JSONInput None("p.json", llvm::StringRef());
+  None.fail(llvm::json::Path(None.Root).field("kernel"), "another kernel");
+  EXPECT_EQ(llvm::toString(None.error()), "p.json: kernel: another kernel");
 }
 
 TEST(JSONErrorTest, OnlyTextThatIsNotJSONIsATornRecord) {

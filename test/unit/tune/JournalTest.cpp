@@ -147,19 +147,19 @@ TEST(JournalTest, AWrongValueIsAnErrorAtItsLineAndPath) {
     std::string Path = T.write("j.jsonl", Good + "\n" + Second + "\n");
     auto C = Journal::open(Path);
     ASSERT_FALSE(bool(C)) << Second;
-    EXPECT_EQ(llvm::toString(C.takeError()), Path + ":2: " + Message);
+    EXPECT_EQ(llvm::toString(C.takeError()), Path + ":2:" + Message);
   };
   Check(R"({"arch":"sm_90","config":{"x":1},"device":"D","objective":1,)"
         R"("status":"correct","times":[1,"2"]})",
-        "times[1]: expected number");
+        "91: times[1]: expected number");
   // A negative duration would run a replay's clock backwards.
   Check(R"({"arch":"sm_90","config":{"x":1},"device":"D","objective":1,)"
         R"("status":"correct","benchmark_ms":-0.5})",
-        "benchmark_ms: a duration cannot be negative");
+        "95: benchmark_ms: a duration cannot be negative");
   Check(R"({"arch":"sm_90","config":{"x":1},"objective":1,"status":"correct"})",
-        "device: missing value");
+        "1: device: missing value");
   Check(R"({"arch":"sm_90","config":1,"device":"D","status":"correct"})",
-        "config: expected an object of parameter values");
+        "26: config: expected an object of parameter values");
   Check(R"({"arch":"sm_90","config":{"x":1},"device":"D","status":"fine"})",
-        "status: unknown status 'fine'");
+        "56: status: unknown status 'fine'");
 }

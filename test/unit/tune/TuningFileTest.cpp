@@ -128,13 +128,13 @@ TEST(TuningFileTest, ErrorsNameTheFileAndTheValue) {
           "metric": {"name": "time", "value": 1, "direction": "min"}}}})",
       "t.json");
   EXPECT_EQ(llvm::toString(Missing.takeError()),
-            "t.json: entries.sm_90.device: missing value");
+            "t.json:1:38: entries.sm_90.device: missing value");
   auto Direction = TuningFile::parse(
       R"({"entries": {"sm_90": {"params": {}, "device": "d",
           "metric": {"name": "time", "value": 1, "direction": "up"}}}})",
       "t.json");
   EXPECT_EQ(llvm::toString(Direction.takeError()),
-            "t.json: entries.sm_90.metric.direction: expected \"min\" or "
+            "t.json:2:63: entries.sm_90.metric.direction: expected \"min\" or "
             "\"max\", not \"up\"");
   // A time of 0 was kept against every later run, each "not better".
   for (const char *Value : {"0", "-1"}) {
@@ -145,7 +145,7 @@ TEST(TuningFileTest, ErrorsNameTheFileAndTheValue) {
         "t.json");
     ASSERT_FALSE(bool(NoTime)) << Value;
     EXPECT_EQ(llvm::toString(NoTime.takeError())
-                  .rfind("t.json: entries.sm_90.metric.value: time ", 0),
+                  .rfind("t.json:2:47: entries.sm_90.metric.value: time ", 0),
               0u);
   }
   auto Syntax = TuningFile::parse("{\n  \"entries\": [\n", "t.json");
@@ -187,9 +187,10 @@ TEST(TuningFileTest, EntryKeysOfSizesAndShapes) {
     EXPECT_FALSE(parseEntryKey(Bad, Arch, Size)) << Bad;
   auto File = TuningFile::parse(
       R"({"kernel": "k", "entries": {"sm_90@4k": {"params": {}}}})", "t.json");
-  EXPECT_EQ(llvm::toString(File.takeError()),
-            "t.json: entries.sm_90@4k: an entry of a problem size is named "
-            "like sm_90@1048576 or sm_90@4096x4096, not 'sm_90@4k'");
+  EXPECT_EQ(
+      llvm::toString(File.takeError()),
+      "t.json:1:41: entries.sm_90@4k: an entry of a problem size is named "
+      "like sm_90@1048576 or sm_90@4096x4096, not 'sm_90@4k'");
 }
 
 TEST(TuningFileTest, SizesMergeEachEntryAndKeepTheOthers) {
@@ -344,5 +345,5 @@ TEST(TuningFileTest, RewritingKeepsTheOtherEntriesValues) {
   auto Bad = TuningFile::parse(Huge, "t.json");
   ASSERT_FALSE(bool(Bad));
   EXPECT_EQ(llvm::toString(Bad.takeError()),
-            "t.json: entries.sm_90.evaluations: expected a count");
+            "t.json:3:20: entries.sm_90.evaluations: expected a count");
 }
