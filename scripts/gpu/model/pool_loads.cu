@@ -2,16 +2,14 @@
 // bytes in flight (docs/report.md, "A wave's cost, spmv's lines and gemv's
 // runs, measured": one output a thread, 32 KiB an SM, 64% of DRAM's peak
 // against a stream's 88%). The same 2,048 planes of 112 x 112 floats, 32 x 8
-// threads a block, one output a thread, read five ways that keep a warp's
+// threads a block, one output a thread, read six ways that keep a warp's
 // new bytes (two input rows of 256 bytes) and the DRAM bytes alike:
-//   3x3        maxpool.cu's windows: 9 loads, rows shared with the warp
-//              above (from L1 or L2), lanes two floats apart
+//   3x3        maxpool.cu's windows: 9 loads, a row shared with the warp
+//              above (from L1 or L2), a column with the lane beside
+//   3x2        the shared row alone: 6 loads
+//   2x3        the shared column alone: 6 loads
 //   2x2        windows of 2 x 2, no overlap: 4 loads, lanes two floats apart
 //   2x2.f2     the same as 2 float2 loads: each a warp's 256 consecutive bytes
-//   2x2.f2x3   2x2.f2's two loads written three times over (asm volatile,
-//              all six used), meant as more requests on the same lines:
-//              ptxas merges the repeated .nc loads (Nsight Compute counts
-//              2x2.f2's requests), so it measures 2x2.f2 again
 //   stream     a plain stream: one float4 a thread, 512 consecutive bytes a
 //              warp, as many working threads as 2x2's
 // Each stores one float a thread. Without arguments each runs
@@ -32,21 +30,29 @@ constexpr int PLANES = 32 * 64;
 constexpr int H = 112, W = 112;
 constexpr int HO = H / 2, WO = W / 2;
 
+// Rows 2y + R0 ... and columns 2x + C0 ... of the window, NR x NC of them:
+// maxpool's 3 x 3 starts a row and a column before the output's 2 x 2. The
+// guards on a row and a column before the plane's edge are maxpool's too:
+// ptxas keeps branches between the rows' loads, each row's maximum waiting
+// for its loads before the next row's are issued (even for 2 x 2, whose
+// guards never fail: the index is an int the compiler cannot prove
+// positive), where 2x2.f2's loads all go out at once.
+template <int R0, int NR, int C0, int NC>
 __global__ void __launch_bounds__(256)
-    pool3x3(float *__restrict__ out, const float *__restrict__ in) {
+    window(float *__restrict__ out, const float *__restrict__ in) {
   int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
   if (x >= WO || y >= HO)
     return;
   const float *p = in + size_t(blockIdx.z) * H * W;
   float m = -INFINITY;
 #pragma unroll
-  for (int i = 0; i < 3; ++i) {
-    int r = 2 * y - 1 + i;
+  for (int i = 0; i < NR; ++i) {
+    int r = 2 * y + R0 + i;
     if (r < 0)
       continue;
 #pragma unroll
-    for (int j = 0; j < 3; ++j) {
-      int c = 2 * x - 1 + j;
+    for (int j = 0; j < NC; ++j) {
+      int c = 2 * x + C0 + j;
       if (c >= 0)
         m = fmaxf(m, p[r * W + c]);
     }
@@ -55,36 +61,15 @@ __global__ void __launch_bounds__(256)
 }
 
 __global__ void __launch_bounds__(256)
-    pool2x2(float *__restrict__ out, const float *__restrict__ in) {
+    window2x2f2(float *__restrict__ out, const float *__restrict__ in) {
   int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
   if (x >= WO || y >= HO)
     return;
   const float *p = in + size_t(blockIdx.z) * H * W + 2 * y * W + 2 * x;
-  float m = fmaxf(fmaxf(p[0], p[1]), fmaxf(p[W], p[W + 1]));
-  out[size_t(blockIdx.z) * HO * WO + y * WO + x] = m;
-}
-
-template <int Times>
-__global__ void __launch_bounds__(256)
-    pool2x2f2(float *__restrict__ out, const float *__restrict__ in) {
-  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
-  if (x >= WO || y >= HO)
-    return;
-  const float *p = in + size_t(blockIdx.z) * H * W + 2 * y * W + 2 * x;
-  float m = -INFINITY;
-#pragma unroll
-  for (int t = 0; t < Times; ++t) {
-    // asm volatile keeps each repeat a load of its own.
-    float2 a, b;
-    asm volatile("ld.global.nc.v2.f32 {%0, %1}, [%2];"
-                 : "=f"(a.x), "=f"(a.y)
-                 : "l"(p));
-    asm volatile("ld.global.nc.v2.f32 {%0, %1}, [%2];"
-                 : "=f"(b.x), "=f"(b.y)
-                 : "l"(p + W));
-    m = fmaxf(m, fmaxf(fmaxf(a.x, a.y), fmaxf(b.x, b.y)));
-  }
-  out[size_t(blockIdx.z) * HO * WO + y * WO + x] = m;
+  float2 a = *reinterpret_cast<const float2 *>(p);
+  float2 b = *reinterpret_cast<const float2 *>(p + W);
+  out[size_t(blockIdx.z) * HO * WO + y * WO + x] =
+      fmaxf(fmaxf(a.x, a.y), fmaxf(b.x, b.y));
 }
 
 // One float4 a thread of consecutive memory: the planes' bytes read once,
@@ -104,10 +89,11 @@ struct Config {
 
 const dim3 PoolGrid((WO + 31) / 32, (HO + 7) / 8, PLANES);
 const Config configs[] = {
-    {"3x3", pool3x3, PoolGrid},
-    {"2x2", pool2x2, PoolGrid},
-    {"2x2.f2", pool2x2f2<1>, PoolGrid},
-    {"2x2.f2x3", pool2x2f2<3>, PoolGrid},
+    {"3x3", window<-1, 3, -1, 3>, PoolGrid},
+    {"3x2", window<-1, 3, 0, 2>, PoolGrid},
+    {"2x3", window<0, 2, -1, 3>, PoolGrid},
+    {"2x2", window<0, 2, 0, 2>, PoolGrid},
+    {"2x2.f2", window2x2f2, PoolGrid},
     {"stream", stream, dim3(unsigned(size_t(PLANES) * H * W / (256 * 4)))}};
 
 int main(int argc, char **argv) {
