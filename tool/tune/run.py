@@ -21,13 +21,15 @@
 #   python3 run.py [--gpus all | --gpus 0,1] [--jobs N] [--shards N]
 #                  [--nvcc PATH] [--timeout SECONDS] [--compile-only]
 #                  [--dry-run] [--scheduler ADDRESS | --scheduler local]
-#                  [--rounds] [--cutoff F]
+#                  [--rounds [--early KEY]] [--cutoff F]
 #
 # With --rounds (metacu tune's live run) it measures what stdin asks for,
 # a round at a time, and keeps each batch's harness, compiled once, and its
 # processes, the problem made once per GPU, for every round (Run.serve()),
 # and the shards' cubins in the cache for later runs of the same text
-# (KeptCubins).
+# (KeptCubins). With --early it is started before metacu writes the bundle
+# and starts the harness the last run of the same kernel recorded at once
+# (start_early()), for the bundle's harness if it is the same.
 #
 # With --scheduler the same compiles and harnesses run on a Dask cluster
 # (dask_runner.py, beside this file; docs/distributed-tuning.md); without
@@ -38,6 +40,7 @@ import datetime
 import fcntl
 import hashlib
 import importlib.util
+import itertools
 import json
 import os
 import queue
@@ -588,27 +591,34 @@ class Ready:
             return self.items.pop(k)
 
 
-class Harness:
-    """One harness process on one GPU, serving the shards of one batch."""
+def harness_command(m, exe):
+    """The command line of a harness process of ``exe`` for the bundle
+    ``m``."""
+    cmd = [os.path.join(HERE, exe), "--serve", "--tolerance", repr(m["tolerance"]),
+           "--warmup", str(m["warmup"]), "--repeat", str(m["repeat"])]
+    if m.get("harness"):
+        cmd += ["--table", m["declared"]["kernel"]]
+    if m.get("cutoff"):  # --cutoff: a clearly slower candidate's runs cut short
+        cmd += ["--cutoff", repr(m["cutoff"])]
+    if m.get("sizes"):  # every candidate timed at each (tune_space::sizes)
+        cmd += ["--sizes", ";".join(",".join(str(n) for n in s) for s in m["sizes"])]
+    elif m["size"]:
+        cmd += ["--size", ",".join(str(n) for n in m["size"])]
+    return cmd
 
-    def __init__(self, m, batch, exe, gpu, stats):
-        self.key, self.gpu = harness_key(m, batch), gpu
+
+class Harness:
+    """One harness process on one GPU, serving the shards of one batch
+    (``key``, harness_key(); None for one started before the bundle was
+    written, --early, until a batch takes it)."""
+
+    def __init__(self, cmd, gpu, key=None, shared=False):
+        self.cmd, self.key, self.gpu = cmd, key, gpu
         # The bundle's one harness names candidates by configuration (they
         # come from every batch) and is handed their parameters, for its
         # table (metacu/tuned.h's tune_harness_table).
-        self.shared = bool(m.get("harness"))
+        self.shared = shared
         self.index = {}
-        cmd = [os.path.join(HERE, exe), "--serve", "--tolerance", repr(m["tolerance"]),
-               "--warmup", str(m["warmup"]), "--repeat", str(m["repeat"])]
-        if self.shared:
-            cmd += ["--table", m["declared"]["kernel"]]
-        if m.get("cutoff"):  # --cutoff: a clearly slower candidate's runs cut short
-            cmd += ["--cutoff", repr(m["cutoff"])]
-        if m.get("sizes"):  # every candidate timed at each (tune_space::sizes)
-            cmd += ["--sizes", ";".join(",".join(str(n) for n in s) for s in m["sizes"])]
-        elif m["size"]:
-            cmd += ["--size", ",".join(str(n) for n in m["size"])]
-        stats.add(harnesses=1)
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, cwd=HERE,
                                   env=dict(os.environ, CUDA_VISIBLE_DEVICES=gpu))
@@ -663,13 +673,51 @@ class Harness:
                                                          ": " + err[-1] if err else "")
 
 
+def early_record(key):
+    """Where a live run of the kernel ``key`` names (--early) records its
+    harness's command line, for the next run's to start before its bundle
+    is written."""
+    return os.path.join(cache_dir(), "early-%s.json" % re.sub(r"[^\w-]", "_", key))
+
+
+def record_early(path, cmd):
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        with open(tmp, "w") as f:
+            json.dump({"cmd": cmd}, f)
+        os.replace(tmp, path)
+    except OSError:  # a cache that cannot be written: no early start next time
+        pass
+
+
+def start_early(key, gpu_ids):
+    """--early: the harness the last live run of the same kernel recorded
+    (early_record()), started on each GPU before the bundle is written, so
+    that its CUDA context and problem are made while metacu expands the
+    file; a run whose bundle turns out to need another harness ends it
+    (GpuWorker.new_harness()). GPU to harness; none where nothing was
+    recorded or its executable is gone."""
+    try:
+        with open(early_record(key)) as f:
+            cmd = json.load(f)["cmd"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    if not (isinstance(cmd, list) and cmd and os.path.exists(str(cmd[0]))):
+        return {}
+    return {g: Harness([str(c) for c in cmd], g) for g in gpu_ids}
+
+
 class GpuWorker:
     """Times the shards on one GPU, one harness at a time."""
 
-    def __init__(self, m, gpu, timeout, results, done, stats, fatal):
+    def __init__(self, m, gpu, timeout, results, done, stats, fatal, early=None):
         self.m, self.gpu, self.timeout = m, gpu, timeout
         self.results, self.done, self.stats, self.fatal = results, done, stats, fatal
         self.harness = None
+        # The harness started before the bundle was written (--early), and
+        # where the bundle's one harness is recorded for the next run's.
+        self.early, self.record_as = early, None
 
     def loop(self, ready):
         try:
@@ -684,6 +732,27 @@ class GpuWorker:
         finally:
             if self.harness:
                 self.harness.close()
+            if self.early:
+                self.early.kill()
+
+    def new_harness(self, batch, exe):
+        """A harness process of ``batch``'s harness ``exe``: the one started
+        before the bundle was written where it is the same command (its
+        problem made meanwhile), else a new one (the early one ended)."""
+        cmd = harness_command(self.m, exe)
+        early, self.early = self.early, None
+        if early and early.cmd == cmd and early.p.poll() is None:
+            print("run.py: the harness started before the bundle serves it", file=sys.stderr)
+            early.key, early.shared = harness_key(self.m, batch), bool(self.m.get("harness"))
+            return early
+        if early:
+            early.kill()
+            print("run.py: the harness started before the bundle is not its own (ended)",
+                  file=sys.stderr)
+        self.stats.add(harnesses=1)
+        if self.m.get("harness") and self.record_as:
+            record_early(self.record_as, cmd)
+        return Harness(cmd, self.gpu, harness_key(self.m, batch), bool(self.m.get("harness")))
 
     def start(self, item):
         """Starts the harness of ``item``'s batch as soon as it is built, so
@@ -693,7 +762,7 @@ class GpuWorker:
             return
         if self.harness:
             self.harness.close()
-        self.harness = Harness(self.m, item["batch"], item["exe"], self.gpu, self.stats)
+        self.harness = self.new_harness(item["batch"], item["exe"])
 
     def record(self, batch, i, item, **rec):
         c = batch["candidates"][i]
@@ -713,7 +782,7 @@ class GpuWorker:
                 self.harness.close()
                 self.harness = None
             if not self.harness:
-                self.harness = Harness(self.m, b, item["exe"], self.gpu, self.stats)
+                self.harness = self.new_harness(b, item["exe"])
                 fresh = True
             h = self.harness
             sent = h.send(b, item["cubin"], todo)
@@ -799,6 +868,12 @@ def main():
                     help="time no further a candidate whose first two timed runs are both "
                     "slower than F times the best median so far (default: %g with --rounds, "
                     "where the search waits for the GPU; else 0: every run)" % ROUNDS_CUTOFF)
+    ap.add_argument("--early", metavar="KEY",
+                    help="with --rounds, started before the bundle is written (metacu tune "
+                    "starts it before it expands the file): start the harness the last run "
+                    "of KEY (the kernel) recorded at once, read the manifest at the first "
+                    "round's line, and serve the bundle with that harness where it is the "
+                    "bundle's own")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
     ap.add_argument("--harness-only", action="store_true",
@@ -809,6 +884,8 @@ def main():
                     "scheduler file, or 'local' for one of this host's cores and "
                     "--gpus); see dask_runner.py")
     a = ap.parse_args()
+    if a.early and not a.rounds:
+        sys.exit("run.py: --early serves rounds (--rounds)")
     if a.rounds and (a.scheduler or a.compile_only or a.dry_run):
         sys.exit("run.py: --rounds times what it compiles, here: not with --scheduler, "
                  "--compile-only or --dry-run")
@@ -828,6 +905,17 @@ def main():
         a.cutoff = ROUNDS_CUTOFF if a.rounds else 0.0
     if a.cutoff != 0 and not a.cutoff >= 1:
         sys.exit("run.py: --cutoff %g: 0 (every run) or at least 1" % a.cutoff)
+    requests, early = sys.stdin, {}
+    if a.early:
+        # Started before metacu writes the bundle, which is there once the
+        # first round's line comes; none: metacu's run ended before it.
+        early = start_early(a.early, gpu_list(a.gpus))
+        first = sys.stdin.readline()
+        if not first:
+            for h in early.values():
+                h.kill()
+            return
+        requests = itertools.chain([first], sys.stdin)
     with open(os.path.join(HERE, "manifest.json")) as f:
         m = json.load(f)
     m["cutoff"] = a.cutoff
@@ -865,11 +953,11 @@ def main():
     results = Results(path)
     for f in failed:
         results.add(dict(config=f["config"], status="compile", reason=f["reason"]))
-    run = Run(m, a, results, done, gpu_ids)
+    run = Run(m, a, results, done, gpu_ids, early)
     t0 = time.time()
     try:
         if a.rounds:
-            served = run.serve(sys.stdin, sys.stdout)
+            served = run.serve(requests, sys.stdout)
         else:
             run.build(jobs)
             served = sum(len(j["candidates"]) for j in jobs if j["kind"] == "shard")
@@ -986,7 +1074,7 @@ class Run:
     per GPU) started as soon as it is built; with --rounds they serve every
     round, so that the problem is made once per GPU per run."""
 
-    def __init__(self, m, a, results, done, gpu_ids):
+    def __init__(self, m, a, results, done, gpu_ids, early=None):
         self.m, self.a, self.results, self.done = m, a, results, done
         self.stats = Stats()
         self.ready = Ready()
@@ -994,8 +1082,13 @@ class Run:
         # Per batch (by source): its harness once built (or its error), the
         # shards built before it, and the harness's compile time shared out.
         self.batches = {}
+        early = early or {}
+        self.stats.add(harnesses=len(early))
         self.workers = [] if a.compile_only else [
-            GpuWorker(m, g, a.timeout, results, done, self.stats, self.fatal) for g in gpu_ids]
+            GpuWorker(m, g, a.timeout, results, done, self.stats, self.fatal, early.get(g))
+            for g in gpu_ids]
+        for w in self.workers:
+            w.record_as = a.early and early_record(a.early)
         self.compilers = concurrent.futures.ThreadPoolExecutor(a.jobs)
         # --rounds: the candidates no round has asked for yet, compiled on
         # the cores the rounds leave idle (speculate()): the built shards

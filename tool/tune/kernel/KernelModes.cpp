@@ -10,8 +10,11 @@
 #include "support/Output.h"
 #include "toolchain/Arch.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 #include <thread>
 
@@ -181,6 +184,20 @@ llvm::Error metacu::tune::runOnGpu(const KernelModeOptions &O,
                                    const PipelineOptions &Opts) {
   // nvidia-smi answers while the file expands.
   std::future<GpuQuery> Gpu = queryGpu(O.Gpus);
+  GpuRunnerOptions G;
+  G.WorkDir = O.WorkDir.empty()
+                  ? (llvm::sys::path::filename(O.File) + ".tune").str()
+                  : O.WorkDir;
+  G.Gpus = O.Gpus;
+  G.Jobs = O.Jobs;
+  G.Nvcc = Opts.Toolkit.Root + "/bin/nvcc";
+  // run.py, and the harness the last run of this file on this architecture
+  // left, start while the file expands.
+  llvm::SmallString<256> Absolute(O.File);
+  llvm::sys::fs::make_absolute(Absolute);
+  std::string Key = (llvm::StringRef(Absolute) + "\n" + O.Arch).str();
+  std::unique_ptr<EarlyRunPy> Early = startEarlyRunPy(
+      G, llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true));
   // A space the runner expands whole is expanded by the describe's
   // interpreter run (one run, not two, before run.py starts).
   auto P = prepare(O, Opts, {}, GpuRunnerOptions().RunWideCandidates);
@@ -210,19 +227,12 @@ llvm::Error metacu::tune::runOnGpu(const KernelModeOptions &O,
     Predicted = std::move(*Made);
   }
 
-  GpuRunnerOptions G;
   G.Bundle = bundleOptions(O, Opts, *P);
-  G.WorkDir = O.WorkDir.empty()
-                  ? (llvm::sys::path::filename(O.File) + ".tune").str()
-                  : O.WorkDir;
-  G.Gpus = O.Gpus;
-  G.Jobs = O.Jobs;
-  G.Nvcc = Opts.Toolkit.Root + "/bin/nvcc";
   auto Generate = [&](llvm::ArrayRef<Candidate> Batch) {
     return P->Kernel.generate(Batch, P->ImageArchs, Opts);
   };
-  auto Runner =
-      GpuRunner::create(P->Kernel.Declared, P->Space, G, Generate, Gpu.get());
+  auto Runner = GpuRunner::create(P->Kernel.Declared, P->Space, G, Generate,
+                                  Gpu.get(), std::move(Early));
   if (!Runner)
     return Runner.takeError();
   auto Journal = openJournal(O.Outputs);

@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -101,30 +102,11 @@ std::future<GpuQuery> metacu::tune::queryGpu(llvm::StringRef Gpus) {
   });
 }
 
-llvm::Expected<std::unique_ptr<GpuRunner>>
-GpuRunner::create(const DeclaredSpace &D, const SearchSpace &Space,
-                  GpuRunnerOptions Options, Generator Generate,
-                  GpuQuery Query) {
-  if (!Query.Error.empty())
-    return llvm::createStringError(Query.Error);
-  std::unique_ptr<GpuRunner> R(new GpuRunner(D, Space));
-  R->Where = {Options.Bundle.Arch, std::move(Query.Name)};
-  R->Driver = std::move(Query.Driver);
-  R->Batch = std::max(1u, Options.Bundle.BatchSize);
-  R->Options = std::move(Options);
-  R->Generate = std::move(Generate);
-  return std::move(R);
-}
-
-unsigned GpuRunner::roundSize() const {
-  unsigned Workers =
-      Options.Jobs ? Options.Jobs : std::thread::hardware_concurrency();
-  return std::clamp(Workers, 1u, Batch);
-}
-
-std::vector<std::string>
-GpuRunner::runPyArgs(llvm::StringRef Python, llvm::StringRef Dir,
-                     llvm::ArrayRef<llvm::StringRef> Mode, bool Timeout) const {
+/// GpuRunner::runPyArgs of \p Options.
+static std::vector<std::string>
+runPyArgsOf(const GpuRunnerOptions &Options, llvm::StringRef Python,
+            llvm::StringRef Dir, llvm::ArrayRef<llvm::StringRef> Mode,
+            bool Timeout) {
   std::vector<std::string> Args{Python.str(), (Dir + "/run.py").str()};
   for (llvm::StringRef M : Mode)
     Args.push_back(M.str());
@@ -144,6 +126,126 @@ static std::vector<char *> argvOf(std::vector<std::string> &Args) {
     Argv.push_back(A.data());
   Argv.push_back(nullptr);
   return Argv;
+}
+
+/// Starts the run.py of \p Args (in \p Dir) into \p Server, its standard
+/// input a socket, so that a write after it stopped is an error
+/// (MSG_NOSIGNAL), not a SIGPIPE that ends metacu, and its standard error
+/// to Dir/run.log.
+static llvm::Error spawnServer(std::vector<std::string> Args,
+                               llvm::StringRef Dir, EarlyRunPy &Server) {
+  std::vector<char *> Argv = argvOf(Args);
+  int In[2], Out[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, In) != 0)
+    return llvm::createStringError(
+        std::error_code(errno, std::generic_category()), "cannot start run.py");
+  if (::pipe2(Out, O_CLOEXEC) != 0) {
+    ::close(In[0]);
+    ::close(In[1]);
+    return llvm::createStringError(
+        std::error_code(errno, std::generic_category()), "cannot start run.py");
+  }
+  std::string Log = (Dir + "/run.log").str();
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_adddup2(&Actions, In[1], 0);
+  posix_spawn_file_actions_adddup2(&Actions, Out[1], 1);
+  posix_spawn_file_actions_addopen(&Actions, 2, Log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t Pid;
+  int Err =
+      ::posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), environ);
+  posix_spawn_file_actions_destroy(&Actions);
+  ::close(In[1]);
+  ::close(Out[1]);
+  if (Err != 0) {
+    ::close(In[0]);
+    ::close(Out[0]);
+    return llvm::createStringError(
+        std::error_code(Err, std::generic_category()),
+        "cannot start " + Dir + "/run.py");
+  }
+  Server.Pid = Pid;
+  Server.ToServer = In[0];
+  Server.FromServer = ::fdopen(Out[0], "r");
+  return llvm::Error::success();
+}
+
+EarlyRunPy::~EarlyRunPy() {
+  if (ToServer >= 0)
+    ::close(ToServer);
+  if (FromServer)
+    std::fclose(FromServer);
+  if (Pid < 0)
+    return;
+  ::waitpid(Pid, nullptr, 0);
+  if (!Made.empty())
+    llvm::sys::fs::remove_directories(Made);
+}
+
+std::unique_ptr<EarlyRunPy>
+metacu::tune::startEarlyRunPy(const GpuRunnerOptions &Options,
+                              llvm::StringRef Key) {
+  std::string Dir = Options.WorkDir + "/run";
+  auto Python = llvm::sys::findProgramByName(Options.Python);
+  if (!Python)
+    return nullptr;
+  auto Server = std::make_unique<EarlyRunPy>();
+  if (!llvm::sys::fs::exists(Options.WorkDir))
+    Server->Made = Options.WorkDir;
+  else if (!llvm::sys::fs::exists(Dir))
+    Server->Made = Dir;
+  if (llvm::sys::fs::create_directories(Dir))
+    return nullptr;
+  // The bundle, written after the expansion, writes this same script.
+  if (llvm::Error E =
+          llvm::writeToOutput(Dir + "/run.py", [](llvm::raw_ostream &OS) {
+            OS << runScript();
+            return llvm::Error::success();
+          })) {
+    llvm::consumeError(std::move(E));
+    if (!Server->Made.empty())
+      llvm::sys::fs::remove_directories(Server->Made);
+    return nullptr;
+  }
+  if (llvm::Error E = spawnServer(runPyArgsOf(Options, *Python, Dir,
+                                              {"--rounds", "--early", Key},
+                                              /*Timeout=*/true),
+                                  Dir, *Server)) {
+    llvm::consumeError(std::move(E));
+    if (!Server->Made.empty())
+      llvm::sys::fs::remove_directories(Server->Made);
+    return nullptr;
+  }
+  return Server;
+}
+
+llvm::Expected<std::unique_ptr<GpuRunner>>
+GpuRunner::create(const DeclaredSpace &D, const SearchSpace &Space,
+                  GpuRunnerOptions Options, Generator Generate, GpuQuery Query,
+                  std::unique_ptr<EarlyRunPy> Early) {
+  if (!Query.Error.empty())
+    return llvm::createStringError(Query.Error);
+  std::unique_ptr<GpuRunner> R(new GpuRunner(D, Space));
+  R->Where = {Options.Bundle.Arch, std::move(Query.Name)};
+  R->Driver = std::move(Query.Driver);
+  R->Batch = std::max(1u, Options.Bundle.BatchSize);
+  R->Options = std::move(Options);
+  R->Generate = std::move(Generate);
+  R->Early = std::move(Early);
+  return std::move(R);
+}
+
+unsigned GpuRunner::roundSize() const {
+  unsigned Workers =
+      Options.Jobs ? Options.Jobs : std::thread::hardware_concurrency();
+  return std::clamp(Workers, 1u, Batch);
+}
+
+std::vector<std::string>
+GpuRunner::runPyArgs(llvm::StringRef Python, llvm::StringRef Dir,
+                     llvm::ArrayRef<llvm::StringRef> Mode, bool Timeout) const {
+  return runPyArgsOf(Options, Python, Dir, Mode, Timeout);
 }
 
 void GpuRunner::prebuildHarness() {
@@ -181,6 +283,11 @@ void GpuRunner::prebuildHarness() {
 }
 
 llvm::Error GpuRunner::run(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
+  if (Space.size() > Options.RunWideCandidates)
+    // A bundle per round, each with its own run.py: the early one, and the
+    // harness it may have started, would only hold the GPU (ended before
+    // the harness's folder is made in the work folder it may remove).
+    Early.reset();
   prebuildHarness();
   if (Space.size() > Options.RunWideCandidates)
     return runRound(Configs, Done);
@@ -230,47 +337,26 @@ llvm::Error GpuRunner::startServing() {
           writeBundle(ServedDir, Declared, Space, All, B,
                       [&](llvm::ArrayRef<Candidate> C) { return Generate(C); }))
     return E;
+  if (Early) {
+    // Started before the expansion (startEarlyRunPy): it reads this bundle
+    // at the first round's line.
+    std::swap(ServerPid, Early->Pid);
+    std::swap(ToServer, Early->ToServer);
+    std::swap(FromServer, Early->FromServer);
+    Early.reset();
+    return llvm::Error::success();
+  }
   auto Python = llvm::sys::findProgramByName(Options.Python);
   if (!Python)
     return llvm::createStringError("cannot find " + Options.Python);
-  std::vector<std::string> Args =
-      runPyArgs(*Python, ServedDir, {"--rounds"}, /*Timeout=*/true);
-  std::vector<char *> Argv = argvOf(Args);
-  // Its standard input a socket, so that a write after it stopped is an
-  // error (MSG_NOSIGNAL), not a SIGPIPE that ends metacu.
-  int In[2], Out[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, In) != 0)
-    return llvm::createStringError(
-        std::error_code(errno, std::generic_category()), "cannot start run.py");
-  if (::pipe2(Out, O_CLOEXEC) != 0) {
-    ::close(In[0]);
-    ::close(In[1]);
-    return llvm::createStringError(
-        std::error_code(errno, std::generic_category()), "cannot start run.py");
-  }
-  std::string Log = ServedDir + "/run.log";
-  posix_spawn_file_actions_t Actions;
-  posix_spawn_file_actions_init(&Actions);
-  posix_spawn_file_actions_adddup2(&Actions, In[1], 0);
-  posix_spawn_file_actions_adddup2(&Actions, Out[1], 1);
-  posix_spawn_file_actions_addopen(&Actions, 2, Log.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t Pid;
-  int Err =
-      ::posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), environ);
-  posix_spawn_file_actions_destroy(&Actions);
-  ::close(In[1]);
-  ::close(Out[1]);
-  if (Err != 0) {
-    ::close(In[0]);
-    ::close(Out[0]);
-    return llvm::createStringError(
-        std::error_code(Err, std::generic_category()),
-        "cannot start " + ServedDir + "/run.py");
-  }
-  ServerPid = Pid;
-  ToServer = In[0];
-  FromServer = ::fdopen(Out[0], "r");
+  EarlyRunPy Server;
+  if (llvm::Error E = spawnServer(
+          runPyArgs(*Python, ServedDir, {"--rounds"}, /*Timeout=*/true),
+          ServedDir, Server))
+    return E;
+  std::swap(ServerPid, Server.Pid);
+  std::swap(ToServer, Server.ToServer);
+  std::swap(FromServer, Server.FromServer);
   return llvm::Error::success();
 }
 

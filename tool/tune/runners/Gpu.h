@@ -58,15 +58,47 @@ struct GpuQuery {
 /// expansion and waited for after (one process less on a run's start).
 std::future<GpuQuery> queryGpu(llvm::StringRef Gpus);
 
+/// The run's run.py (`--rounds --early KEY`), started before the file
+/// expands: it starts at once the harness that the last live run of the
+/// same kernel (KEY) recorded, so that the harness's CUDA context and
+/// problem are made while metacu expands the file, and reads the bundle
+/// once the first round's line comes (docs/tune.md). Its input is a socket
+/// (a write after it stopped is an error, not a SIGPIPE that ends metacu);
+/// dropped unused (a run that fails before its bundle, or expands a round
+/// at a time), its input's end ends it and its harness, and the folder it
+/// made for itself is removed.
+struct EarlyRunPy {
+  int Pid = -1;
+  int ToServer = -1;
+  std::FILE *FromServer = nullptr;
+  /// The outermost folder made for it (the work folder or its run/), or "".
+  std::string Made;
+  EarlyRunPy() = default;
+  EarlyRunPy(const EarlyRunPy &) = delete;
+  EarlyRunPy &operator=(const EarlyRunPy &) = delete;
+  ~EarlyRunPy();
+};
+
+/// Starts the run.py of a live run in Options.WorkDir's run/ (where the
+/// runner writes the run's bundle, GpuRunner::create) for the kernel \p Key
+/// names (its file and architecture), before anything is expanded; null
+/// where it cannot start (the runner then starts run.py after the bundle,
+/// as ever).
+std::unique_ptr<EarlyRunPy> startEarlyRunPy(const GpuRunnerOptions &Options,
+                                            llvm::StringRef Key);
+
 class GpuRunner : public Runner {
 public:
   using Generator =
       std::function<llvm::Expected<std::string>(llvm::ArrayRef<Candidate>)>;
 
-  /// A runner for the GPU \p Query found (queryGpu of Options.Gpus).
+  /// A runner for the GPU \p Query found (queryGpu of Options.Gpus); \p
+  /// Early (startEarlyRunPy of the same options), where there is one,
+  /// serves the run's bundle.
   static llvm::Expected<std::unique_ptr<GpuRunner>>
   create(const DeclaredSpace &D, const SearchSpace &Space,
-         GpuRunnerOptions Options, Generator Generate, GpuQuery Query);
+         GpuRunnerOptions Options, Generator Generate, GpuQuery Query,
+         std::unique_ptr<EarlyRunPy> Early = nullptr);
 
   const Target &target() const override { return Where; }
   const std::string &driver() const { return Driver; }
@@ -112,6 +144,7 @@ private:
   void prebuildHarness();
   int HarnessPid = -1;
   bool HarnessStarted = false;
+  std::unique_ptr<EarlyRunPy> Early;
   std::string ServedDir;
   int ServerPid = -1;
   /// Its standard input (a socket) and output.
