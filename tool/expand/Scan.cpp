@@ -394,6 +394,18 @@ private:
          at(I + 1)->is(tok::string_literal) && isKind(I + 2, tok::l_brace));
     for (unsigned J = I; J < toks().size(); ++J) {
       const Token &T = toks()[J];
+      // An #include inside a meta statement is a ';' forgotten before it
+      // far more often than meant: the statement would take the header's
+      // declarations as its own text (and Clang's recovery from that can
+      // crash the interpreter).
+      if (InMeta && T.InDirective && T.is(tok::hash) && at(J + 1) &&
+          at(J + 1)->InDirective &&
+          (at(J + 1)->isIdent("include") ||
+           at(J + 1)->isIdent("include_next") || at(J + 1)->isIdent("import")))
+        return errorAtTok(I, "this meta statement runs into the #" +
+                                 at(J + 1)->Text +
+                                 " below it: a meta statement ends with ';' "
+                                 "(is one missing?)");
       if (T.InDirective)
         continue;
       if (!InMeta && startsConstruct(J)) {
