@@ -131,22 +131,6 @@ private:
   llvm::DenseMap<FileID, Reading> Open;
 };
 
-class WatchAction : public PreprocessOnlyAction {
-public:
-  WatchAction(const HostSliceOptions &Opts, std::optional<Entry> &Found)
-      : Scope(Opts), Found(Found) {}
-  bool BeginSourceFileAction(CompilerInstance &CI) override {
-    Preprocessor &PP = CI.getPreprocessor();
-    PP.addPPCallbacks(std::make_unique<Watch>(
-        CI.getSourceManager(), PP.getHeaderSearchInfo(), Scope, Found));
-    return true;
-  }
-
-private:
-  DialectScope Scope;
-  std::optional<Entry> &Found;
-};
-
 /// The pass, for messages: 0 is the host pass, else __CUDA_ARCH__ / 10.
 std::string passName(unsigned CC) {
   if (!CC)
@@ -205,16 +189,25 @@ private:
   RangeSet &Skipped;
 };
 
-class SkippedAction : public PreprocessOnlyAction {
+/// Watches the dialect headers a pass enters and gathers the input's
+/// ranges it skips.
+class ReadingAction : public PreprocessOnlyAction {
 public:
-  explicit SkippedAction(RangeSet &Skipped) : Skipped(Skipped) {}
+  ReadingAction(const HostSliceOptions &Opts, std::optional<Entry> &Found,
+                RangeSet &Skipped)
+      : Scope(Opts), Found(Found), Skipped(Skipped) {}
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().addPPCallbacks(
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(std::make_unique<Watch>(
+        CI.getSourceManager(), PP.getHeaderSearchInfo(), Scope, Found));
+    PP.addPPCallbacks(
         std::make_unique<SkippedInInput>(CI.getSourceManager(), Skipped));
     return true;
   }
 
 private:
+  DialectScope Scope;
+  std::optional<Entry> &Found;
   RangeSet &Skipped;
 };
 
@@ -254,28 +247,66 @@ llvm::Error refuse(const SourceFile &File, const HostSliceOptions &Opts,
 
 } // namespace
 
-llvm::Error checkNvccPasses(const SourceFile &File, const ScanResult &Scan,
-                            const ArchList &Archs,
-                            const HostSliceOptions &Opts) {
-  llvm::SmallString<256> Path(File.path());
-  llvm::sys::fs::make_absolute(Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  auto Files = maskedFiles(File, Scan, Path);
-  for (unsigned CC : nvccPasses(Archs)) {
-    std::optional<Entry> Found;
-    runPass(Path, Files, Opts, CC, std::make_unique<WatchAction>(Opts, Found));
-    if (Found)
-      return refuse(File, Opts, *Found, CC);
+/// What one pass read: whether all of the input, the first dialect header
+/// it entered, the input's ranges it skipped.
+struct NvccPassRuns::Reading {
+  bool Complete = false;
+  std::optional<Entry> Found;
+  RangeSet Skipped;
+};
+
+struct NvccPassRuns::State {
+  const SourceFile &File;
+  const ScanResult &Scan;
+  const HostSliceOptions &Opts;
+  std::vector<unsigned> Passes;
+  std::vector<std::optional<Reading>> Read;
+  llvm::SmallString<256> Path;
+  llvm::IntrusiveRefCntPtr<FileManager> Files;
+
+  /// The reading of the \p I th pass, run the first time.
+  const Reading &reading(size_t I) {
+    if (Read[I])
+      return *Read[I];
+    if (!Files) {
+      Path = File.path();
+      llvm::sys::fs::make_absolute(Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      Files = maskedFiles(File, Scan, Path);
+    }
+    Reading R;
+    R.Complete =
+        runPass(Path, Files, Opts, Passes[I],
+                std::make_unique<ReadingAction>(Opts, R.Found, R.Skipped));
+    return Read[I].emplace(std::move(R));
   }
+};
+
+NvccPassRuns::NvccPassRuns(const SourceFile &File, const ScanResult &Scan,
+                           const ArchList &Archs, const HostSliceOptions &Opts)
+    : S(new State{File, Scan, Opts, nvccPasses(Archs), {}, {}, nullptr}) {
+  S->Read.resize(S->Passes.size());
+}
+
+NvccPassRuns::~NvccPassRuns() = default;
+
+unsigned NvccPassRuns::runs() const {
+  return llvm::count_if(S->Read, [](const auto &R) { return R.has_value(); });
+}
+
+llvm::Error checkNvccPasses(NvccPassRuns &Passes) {
+  NvccPassRuns::State &S = *Passes.S;
+  for (size_t I = 0; I < S.Passes.size(); ++I)
+    if (const std::optional<Entry> &Found = S.reading(I).Found)
+      return refuse(S.File, S.Opts, *Found, S.Passes[I]);
   return llvm::Error::success();
 }
 
-void settleArchConditionals(const SourceFile &File, const ScanResult &Scan,
-                            const ArchList &Archs, const HostSliceOptions &Opts,
-                            HostSliceResult &Slice) {
+void settleArchConditionals(NvccPassRuns &Passes, HostSliceResult &Slice) {
+  NvccPassRuns::State &Runs = *Passes.S;
   RangeSet ArchConditional(Slice.ArchConditional);
   bool Stands = false;
-  walkNodes(Scan.Nodes, [&](const Node &N) {
+  walkNodes(Runs.Scan.Nodes, [&](const Node &N) {
     if (N.Kind == NodeKind::Text)
       return WalkNext::Siblings;
     if (Slice.Inactive.contains(N.Whole.Begin))
@@ -285,18 +316,13 @@ void settleArchConditionals(const SourceFile &File, const ScanResult &Scan,
   });
   if (!Stands)
     return;
-  llvm::SmallString<256> Path(File.path());
-  llvm::sys::fs::make_absolute(Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  auto Files = maskedFiles(File, Scan, Path);
   // A region some pass skips: where the passes may part ways.
   std::vector<Range> SkippedBySome;
-  for (unsigned CC : nvccPasses(Archs)) {
-    RangeSet Skipped;
-    if (!runPass(Path, Files, Opts, CC,
-                 std::make_unique<SkippedAction>(Skipped)))
+  for (size_t I = 0; I < Runs.Passes.size(); ++I) {
+    const NvccPassRuns::Reading &R = Runs.reading(I);
+    if (!R.Complete)
       return;
-    llvm::append_range(SkippedBySome, Skipped.ranges());
+    llvm::append_range(SkippedBySome, R.Skipped.ranges());
   }
   RangeSet Parting(std::move(SkippedBySome));
   std::vector<Range> Narrowed;

@@ -30,26 +30,48 @@
 #include "toolchain/Arch.h"
 
 #include "llvm/Support/Error.h"
+#include <memory>
 
 namespace metacu {
 
-/// Preprocesses \p File (its meta constructs masked) as nvcc's host pass and
-/// its device pass for each of \p Archs do. The first dialect header one of
-/// them enters is an error at the #include that enters it: a LocatedError
-/// in \p File, or a SourceError in the user header that holds it.
-llvm::Error checkNvccPasses(const SourceFile &File, const ScanResult &Scan,
-                            const ArchList &Archs,
-                            const HostSliceOptions &Opts);
+/// nvcc's passes over \p File (its meta constructs masked) for \p Archs:
+/// the host's and each device pass. Each runs at most once, when one of the
+/// checks below first asks for it, and tells both what it read: a file
+/// whose meta constructs stand in an architecture conditional and that may
+/// include a dialect header in a device pass needs both.
+class NvccPassRuns {
+public:
+  NvccPassRuns(const SourceFile &File, const ScanResult &Scan,
+               const ArchList &Archs, const HostSliceOptions &Opts);
+  ~NvccPassRuns();
+  NvccPassRuns(const NvccPassRuns &) = delete;
+  NvccPassRuns &operator=(const NvccPassRuns &) = delete;
 
-/// Where a meta construct of \p File stands in \p Slice's ArchConditional,
-/// narrows ArchConditional to the parts of those conditionals that some of
-/// nvcc's passes for \p Archs (the host's and each device pass) skip: what
-/// every pass keeps is no longer chosen per architecture. Left as it is
-/// where no construct stands there, or where a pass does not preprocess
-/// without error.
-void settleArchConditionals(const SourceFile &File, const ScanResult &Scan,
-                            const ArchList &Archs, const HostSliceOptions &Opts,
-                            HostSliceResult &Slice);
+  /// How many passes have run.
+  unsigned runs() const;
+
+  struct Reading;
+  struct State;
+
+private:
+  friend llvm::Error checkNvccPasses(NvccPassRuns &Passes);
+  friend void settleArchConditionals(NvccPassRuns &Passes,
+                                     HostSliceResult &Slice);
+  std::unique_ptr<State> S;
+};
+
+/// Preprocesses the file as each of nvcc's passes does. The first dialect
+/// header one of them enters is an error at the #include that enters it: a
+/// LocatedError in the file, or a SourceError in the user header that
+/// holds it.
+llvm::Error checkNvccPasses(NvccPassRuns &Passes);
+
+/// Where a meta construct of the file stands in \p Slice's
+/// ArchConditional, narrows ArchConditional to the parts of those
+/// conditionals that some of nvcc's passes skip: what every pass keeps is
+/// no longer chosen per architecture. Left as it is where no construct
+/// stands there, or where a pass does not preprocess without error.
+void settleArchConditionals(NvccPassRuns &Passes, HostSliceResult &Slice);
 
 } // namespace metacu
 

@@ -219,7 +219,9 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
     // a device pass may enter is the nvcc-pass check's.
     Slice->MetaHeaders.clear();
   }
-  settleArchConditionals(File, *Scan, Archs, Opts, *Slice);
+  // Both checks below read the same runs of nvcc's passes.
+  NvccPassRuns Passes(File, *Scan, Archs, Opts);
+  settleArchConditionals(Passes, *Slice);
   if (auto Err = check(*Scan, *Slice))
     return std::move(Err);
   // After the checks whose errors say more (a dialect header's #include
@@ -229,7 +231,7 @@ runExpanded(const SourceFile &File, ScanResult Scanned,
       return std::move(Err);
   Clock.lap("host slice");
   if (Slice->UnfollowedInclude) {
-    if (auto Err = checkNvccPasses(File, *Scan, Archs, Opts))
+    if (auto Err = checkNvccPasses(Passes))
       return std::move(Err);
     Clock.lap("nvcc passes");
   }

@@ -1,5 +1,6 @@
 //===- Audit.cpp ----------------------------------------------------------===//
 #include "migrate/Audit.h"
+#include "migrate/ArchFlow.h"
 #include "migrate/Classify.h"
 #include "migrate/InheritedPlacement.h"
 #include "migrate/PreprocessorPass.h"
@@ -83,13 +84,33 @@ llvm::Error runPasses(llvm::StringRef Path, const AuditOptions &Opts,
                                         realPathOf(File) != RealMain;
                                }));
   PassSources Sources(*Files);
-  auto Run = [&](unsigned Pass, bool Parse) {
+  auto Run = [&](unsigned Pass, bool Parse, ArchRecord *Record = nullptr) {
     return runPass(Path, Opts.Toolkit, Opts.Flags, Pass, Parse, F, Sources,
-                   Opts.CacheDir);
+                   Opts.CacheDir, Record);
   };
-  for (unsigned P = 0; P < NumPasses; ++P)
-    if (auto Err = Run(P, /*Parse=*/false))
+  // A device pass that preprocesses as one run before is not run again
+  // (ArchFlow.h).
+  std::vector<ArchRecord> Records;
+  for (unsigned P = 0; P < NumPasses; ++P) {
+    auto Like = llvm::find_if(llvm::reverse(Records), [&](const ArchRecord &R) {
+      return R.Alike >> P & 1;
+    });
+    if (Like != Records.rend() && stillAlike(*Like, F)) {
+      copyPass(F, Like->Pass, P);
+      continue;
+    }
+    ArchRecord Record;
+    if (auto Err = Run(P, /*Parse=*/false, &Record))
       return Err;
+    if (!auditPasses()[P])
+      continue;
+    uint64_t Later = AllPasses & ~((uint64_t(2) << P) - 1);
+    // Run again for what it read of the facts, it is alike the same passes.
+    Record.Alike = Like != Records.rend() ? Like->Alike & Later
+                                          : passesAlike(Record, Later);
+    Record.Conditions.clear();
+    Records.push_back(std::move(Record));
+  }
   const std::string &Main = F.FileOrder.front();
   std::map<std::string, std::string> Real;
   auto RealOf = [&](const std::string &File) -> const std::string & {

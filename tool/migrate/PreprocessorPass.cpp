@@ -52,10 +52,29 @@ public:
   /// the other passes' (the preprocessing passes; a parse defines what its
   /// pass's preprocessing did).
   /// \p Prelude: where a build of the prelude's precompiled header writes
-  /// what its text does to the facts (PreludePch.h).
+  /// what its text does to the facts (PreludePch.h). \p Record: where a
+  /// device pass notes what __CUDA_ARCH__'s value did (ArchFlow.h).
   PassCallbacks(SourceManager &SM, Preprocessor &PP, Facts &F, unsigned Pass,
-                bool Compare, std::string *Prelude = nullptr)
-      : SM(SM), PP(PP), F(F), Pass(Pass), Compare(Compare), Prelude(Prelude) {}
+                bool Compare, std::string *Prelude = nullptr,
+                ArchRecord *Record = nullptr)
+      : SM(SM), PP(PP), F(F), Pass(Pass), Compare(Compare), Prelude(Prelude),
+        Record(Record), ArchII(PP.getIdentifierInfo("__CUDA_ARCH__")) {}
+
+  /// Whether the pass records what __CUDA_ARCH__'s value did: none once
+  /// the record is unsafe, which no pass is copied from.
+  bool recording() const { return Record && !Record->Unsafe; }
+
+  /// Writes what the pass read of the facts into the record, by name.
+  void finishRecord() {
+    if (!Record)
+      return;
+    for (const IdentifierInfo *II : NotDerivedIds)
+      Record->NotDerived.insert(II->getName());
+    for (const IdentifierInfo *II : NotAliasIds)
+      Record->NotAliases.insert(II->getName());
+    for (auto [II, Space] : SpacesReadIds)
+      Record->SpacesRead.try_emplace(II->getName(), Space);
+  }
 
   /// Whether nothing read so far is left for what comes next: no
   /// conditional open, no condition's findings pending.
@@ -108,6 +127,14 @@ public:
     }
     if (Prelude)
       *Prelude += "\n";
+    if (recording())
+      notePassDefinition(Name.getIdentifierInfo(), MI);
+    if (recording())
+      for (const IdentifierInfo *II : BodyIds)
+        if (SpacesReadIds.try_emplace(II, F.Spaces.lookup(II->getName()))
+                .second &&
+            !F.Aliases.contains(II->getName()))
+          NotAliasIds.insert(II);
     std::optional<std::string> Via = noteMacroDefined(
         F, N, Body, [&](size_t I) { return derivedAt(BodyIds[I], At); });
     VisitAt.reset();
@@ -148,6 +175,8 @@ public:
 
   void MacroUndefined(const clang::Token &Name, const MacroDefinition &,
                       const MacroDirective *) override {
+    if (recording())
+      notePassDefinition(Name.getIdentifierInfo(), nullptr);
     auto K = key(Name.getLocation());
     if (!K)
       return;
@@ -156,8 +185,10 @@ public:
       F.Others.insert({*K, {SiteKind::Redefinition, ""}});
   }
 
-  void MacroExpands(const clang::Token &Name, const MacroDefinition &,
+  void MacroExpands(const clang::Token &Name, const MacroDefinition &MD,
                     SourceRange Range, const MacroArgs *Args) override {
+    if (recording())
+      followArchValue(Name, MD.getMacroInfo(), Range, Args);
     noteUse(Name.getIdentifierInfo(), /*IsValue=*/true, Range,
             Range.getBegin());
     for (unsigned A = 0; Args && A < Args->getNumMacroArguments(); ++A)
@@ -183,6 +214,8 @@ public:
 
   void Defined(const clang::Token &Name, const MacroDefinition &,
                SourceRange Range) override {
+    if (recording() && Tainted.count(Name.getIdentifierInfo()))
+      ArchInCondition = true;
     noteUse(Name.getIdentifierInfo(), /*IsValue=*/false, Range,
             Name.getLocation());
   }
@@ -191,6 +224,7 @@ public:
           ConditionValueKind Value) override {
     open(Loc, Value == CVK_True);
     scanCondition(Cond);
+    noteArchCondition(Cond, Value, Loc);
   }
 
   void Ifdef(SourceLocation Loc, const clang::Token &Name,
@@ -211,6 +245,7 @@ public:
             SourceLocation IfLoc) override {
     if (next(Loc, IfLoc, Value == CVK_True, false))
       scanCondition(Cond);
+    noteArchCondition(Cond, Value);
   }
 
   void Elifdef(SourceLocation Loc, const clang::Token &Name,
@@ -245,6 +280,8 @@ public:
   }
 
   void Endif(SourceLocation Loc, SourceLocation IfLoc) override {
+    if (IfLoc == PassIf)
+      PassIf = SourceLocation();
     LastConditional = key(Loc);
     if (Stack.empty() || Stack.back().IfLoc != IfLoc)
       return;
@@ -346,6 +383,7 @@ private:
   /// expands the same everywhere: it is not derived.
   bool derivedAt(const IdentifierInfo *II, const std::optional<FileKey> &At) {
     Visited.clear();
+    Asked.clear();
     // A header included twice gets there twice (a guard defined the
     // second time): each visit is compared with the same visit of the
     // other passes.
@@ -353,14 +391,20 @@ private:
       VisitAt = At;
       Visit = ++Visits[*At];
     }
-    return derivedFrom(II, At);
+    bool Derived = derivedFrom(II, At);
+    // A later pass finding one of these derived would answer otherwise.
+    if (recording() && !Derived)
+      NotDerivedIds.insert(Asked.begin(), Asked.end());
+    return Derived;
   }
   bool derivedFrom(const IdentifierInfo *II, const std::optional<FileKey> &At) {
     llvm::StringRef N = II->getName();
     if (N == "__CUDA_ARCH__" || F.Derived.contains(N))
       return true;
+    Asked.push_back(II);
     if (!Compare || !At || !Visited.insert(II).second)
       return false;
+    observe(II);
     const MacroInfo *MI = PP.getMacroInfo(II);
     auto [It, First] = F.DefinitionsAt.try_emplace(
         std::make_tuple(*At, N.str(), Visit), definitionId(MI));
@@ -472,7 +516,13 @@ private:
         if (isArchSpecific(N))
           Pending.ArchFeature = true;
         bool IsArch = N == "__CUDA_ARCH__" || F.Aliases.contains(N);
-        if (!IsArch && !F.Derived.contains(N))
+        bool Derived = !IsArch && F.Derived.contains(N);
+        if (recording() && !IsArch) {
+          NotAliasIds.insert(PP.getIdentifierInfo(N));
+          if (!Derived)
+            NotDerivedIds.insert(PP.getIdentifierInfo(N));
+        }
+        if (!IsArch && !Derived)
           continue;
         Pending.Mentions = true;
         if (N != "__CUDA_ARCH__")
@@ -544,6 +594,7 @@ private:
       }
       if (N == "true" || N == "false")
         continue;
+      observe(II);
       const MacroInfo *MI = PP.getMacroInfo(II);
       if (!MI && I < Places.size())
         derivedAt(II, Places[I]);
@@ -570,6 +621,13 @@ private:
   /// Facts::TestedValues: \p Name, tested where this pass's macro of it
   /// is \p MI (none: null).
   void noteValue(llvm::StringRef Name, const MacroInfo *MI) {
+    // The pass's own value: unless one pass without it cleared it, a pass
+    // not run would not clear it (ArchFlow.h).
+    if (recording() && Name == "__CUDA_ARCH__") {
+      auto It = F.TestedValues.find(Name.str());
+      if (It == F.TestedValues.end() || !It->second.empty())
+        Record->Unsafe = true;
+    }
     noteTestedValue(F, Name, decimalValue(MI));
   }
 
@@ -591,6 +649,7 @@ private:
   /// and where it is a macro of a user file, of what the conditionals
   /// around its definition test (Group::Under).
   void noteDefinedTest(const IdentifierInfo *II) {
+    observe(II);
     Pending.Tests.insert(II->getName().str());
     const MacroInfo *MI = PP.getMacroInfo(II);
     noteValue(II->getName(), MI);
@@ -724,6 +783,279 @@ private:
     return std::nullopt;
   }
 
+  /// Follows __CUDA_ARCH__'s value (ArchFlow.h): into a condition, noted
+  /// there (noteArchCondition()); into the code, where a preprocessing pass
+  /// drops it; anywhere else the record cannot follow (another directive,
+  /// a macro's arguments that it may paste or stringize), the record is
+  /// unsafe.
+  void followArchValue(const clang::Token &Name, const MacroInfo *MI,
+                       SourceRange Range, const MacroArgs *Args) {
+    bool InCondition = PP.isParsingIfOrElifDirective();
+    // The command line's definition of __CUDA_ARCH__, or one a conditional
+    // on it chose (notePassDefinition()).
+    if (Name.getIdentifierInfo() == ArchII && MI && !ArchMI &&
+        !SM.getFileEntryRefForID(SM.getFileID(MI->getDefinitionLoc()))) {
+      ArchMI = MI;
+      notePassMacro(MI);
+    }
+    if (MI && PassMacros.count(MI)) {
+      if (InCondition)
+        ArchInCondition = true;
+      else if (onDirectiveLine(Range.getBegin()))
+        Record->Unsafe = true;
+      return;
+    }
+    if (!Args || InCondition || PassValues.empty() || !MI || !pastes(MI))
+      return;
+    for (unsigned A = 0; A < Args->getNumMacroArguments(); ++A)
+      for (const clang::Token *T = Args->getUnexpArgument(A);
+           T->isNot(tok::eof); ++T)
+        if (T->getLocation().isMacroID() &&
+            PassValues.count(
+                SM.getSpellingLoc(T->getLocation()).getRawEncoding()))
+          Record->Unsafe = true;
+  }
+
+  /// A macro whose definition is the pass's own: its tokens are values
+  /// that tell the pass apart. One holding a name would expand on.
+  void notePassMacro(const MacroInfo *MI) {
+    PassMacros.insert(MI);
+    for (const clang::Token &T : MI->tokens()) {
+      if (T.getIdentifierInfo())
+        Record->Unsafe = true;
+      PassValues.insert(T.getLocation().getRawEncoding());
+    }
+  }
+
+  /// A definition (\p MI; null for an #undef) of \p II: inside a
+  /// conditional whose branch is the pass's (noteArchCondition()), the
+  /// pass's own; elsewhere the same in every pass.
+  void notePassDefinition(const IdentifierInfo *II, const MacroInfo *MI) {
+    if (PassIf.isValid()) {
+      if (MI)
+        notePassMacro(MI);
+      return;
+    }
+    Tainted.erase(II);
+  }
+
+  /// A read of what the pass defines \p II as, which the record cannot
+  /// follow where that is the pass's own.
+  void observe(const IdentifierInfo *II) {
+    if (recording() && Tainted.count(II))
+      Record->Unsafe = true;
+  }
+
+  /// Where the conditional whose #if is at \p IfLoc has an #else and both
+  /// its branches do nothing but define the same names as literals
+  /// (nv/target's `#if (_NV_TARGET___NV_IS_EXACTLY_SM_80)` `#define
+  /// _NV_TARGET_BOOL___NV_IS_EXACTLY_SM_80 1` `#else` ... `0` `#endif`):
+  /// its text on one line per directive, and the names. Defined in every
+  /// pass, a name's every later use is an expansion or a 'defined'.
+  std::optional<std::pair<std::string, std::vector<std::string>>>
+  definesOnly(SourceLocation IfLoc) const {
+    auto [FID, Off] = SM.getDecomposedLoc(SM.getExpansionLoc(IfLoc));
+    llvm::StringRef Buf = SM.getBufferData(FID);
+    size_t Begin = Buf.take_front(Off).rfind('\n');
+    Begin = Begin == llvm::StringRef::npos ? 0 : Begin + 1;
+    Lexer L(SM.getLocForStartOfFile(FID), PP.getLangOpts(), Buf.begin(),
+            Buf.begin() + Begin, Buf.end());
+    std::vector<std::string> Names;
+    std::set<std::string> Branches[2];
+    unsigned Branch = 0;
+    clang::Token T;
+    L.LexFromRawLexer(T);
+    bool First = true;
+    while (T.isNot(tok::eof)) {
+      if (!T.is(tok::hash) || !T.isAtStartOfLine())
+        return std::nullopt;
+      L.LexFromRawLexer(T);
+      if (T.isNot(tok::raw_identifier))
+        return std::nullopt;
+      llvm::StringRef D = T.getRawIdentifier();
+      if (First ? D != "if" : D != "define" && D != "else" && D != "endif")
+        return std::nullopt;
+      if (D == "else" && Branch++)
+        return std::nullopt;
+      if (D == "endif") {
+        if (!Branch || Branches[0] != Branches[1])
+          return std::nullopt;
+        size_t End = Buf.find('\n', SM.getFileOffset(T.getLocation()));
+        std::string Text;
+        for (char C :
+             Buf.slice(Begin, End == llvm::StringRef::npos ? Buf.size() : End))
+          Text += C;
+        // One line per directive: the continuations go.
+        std::string Joined;
+        for (size_t I = 0; I < Text.size(); ++I)
+          if (Text[I] == '\\' && I + 1 < Text.size() && Text[I + 1] == '\n')
+            ++I, Joined += ' ';
+          else if (Text[I] != '\r')
+            Joined += Text[I];
+        return std::make_pair(Joined, Names);
+      }
+      L.LexFromRawLexer(T);
+      if (D == "define") {
+        if (T.isNot(tok::raw_identifier) || T.isAtStartOfLine())
+          return std::nullopt;
+        if (Branches[Branch].insert(T.getRawIdentifier().str()).second &&
+            !Branch)
+          Names.push_back(T.getRawIdentifier().str());
+        L.LexFromRawLexer(T);
+        // Object-like, its body no names.
+        if (T.is(tok::l_paren) && !T.hasLeadingSpace() && !T.isAtStartOfLine())
+          return std::nullopt;
+      }
+      for (; T.isNot(tok::eof) && !T.isAtStartOfLine(); L.LexFromRawLexer(T))
+        if (!First && T.is(tok::raw_identifier))
+          return std::nullopt;
+      First = false;
+    }
+    return std::nullopt;
+  }
+
+  /// Whether the function-like macro \p MI stringizes or pastes.
+  bool pastes(const MacroInfo *MI) {
+    auto [It, New] = Pasting.try_emplace(MI, false);
+    if (New)
+      It->second = MI->isFunctionLike() &&
+                   llvm::any_of(MI->tokens(), [](const clang::Token &T) {
+                     return T.isOneOf(tok::hash, tok::hashhash, tok::hashat);
+                   });
+    return It->second;
+  }
+
+  /// Whether \p Loc, expanded, is on the logical line of a directive, or
+  /// of one that may be (a comment first).
+  bool onDirectiveLine(SourceLocation Loc) const {
+    auto [FID, Off] = SM.getDecomposedLoc(SM.getExpansionLoc(Loc));
+    llvm::StringRef Buf = SM.getBufferData(FID);
+    size_t Start = std::min<size_t>(Off, Buf.size());
+    for (;;) {
+      size_t NL = Buf.take_front(Start).rfind('\n');
+      if (NL == llvm::StringRef::npos) {
+        Start = 0;
+        break;
+      }
+      size_t End = NL;
+      if (End && Buf[End - 1] == '\r')
+        --End;
+      if (!End || Buf[End - 1] != '\\') {
+        Start = NL + 1;
+        break;
+      }
+      Start = End - 1;
+    }
+    llvm::StringRef Line = Buf.drop_front(Start).ltrim(" \t\f\v");
+    return Line.starts_with("#") || Line.starts_with("%:") ||
+           Line.starts_with("/");
+  }
+
+  /// Records the condition of the #if or #elif just evaluated, if
+  /// __CUDA_ARCH__'s value entered it: its text, the macros it reaches as
+  /// they are defined here, its value.
+  void noteArchCondition(SourceRange Cond, ConditionValueKind Value,
+                         SourceLocation IfLoc = {}) {
+    if (!Record || !ArchInCondition)
+      return;
+    ArchInCondition = false;
+    if (Record->Unsafe)
+      return;
+    if (Value == CVK_NotEvaluated || Cond.isInvalid()) {
+      Record->Unsafe = true;
+      return;
+    }
+    ArchCondition C;
+    C.Value = Value == CVK_True;
+    // The range ends in the last token's expansion: a macro's ')' there.
+    CharSourceRange CR = CharSourceRange::getTokenRange(
+        SM.getExpansionRange(Cond.getBegin()).getBegin(),
+        SM.getExpansionRange(Cond.getEnd()).getEnd());
+    llvm::StringRef Raw = Lexer::getSourceText(CR, SM, PP.getLangOpts());
+    // One line: the continuations go.
+    for (size_t I = 0; I < Raw.size(); ++I) {
+      if (Raw[I] == '\\' && Raw.substr(I + 1).starts_with("\n")) {
+        C.Text += ' ';
+        ++I;
+      } else if (Raw[I] == '\\' && Raw.substr(I + 1).starts_with("\r\n")) {
+        C.Text += ' ';
+        I += 2;
+      } else {
+        C.Text += Raw[I];
+      }
+    }
+    if (C.Text.empty()) {
+      Record->Unsafe = true;
+      return;
+    }
+    llvm::SmallPtrSet<const IdentifierInfo *, 16> Reached;
+    for (const metacu::Token &T : lexRaw(C.Text))
+      if (T.isIdent())
+        reachMacros(PP.getIdentifierInfo(T.Text), C, Reached);
+    // A conditional that only defines names as literals is evaluated
+    // whole: the names it defines are the pass's from here on, and a later
+    // condition reading them reads them there.
+    if (IfLoc.isValid())
+      if (auto Whole = definesOnly(IfLoc)) {
+        C.Whole = std::move(Whole->first);
+        for (const std::string &N : Whole->second) {
+          C.Sets.push_back(N);
+          Tainted.insert(PP.getIdentifierInfo(N));
+        }
+        PassIf = IfLoc;
+      }
+    Record->Conditions.push_back(std::move(C));
+  }
+
+  /// Adds to \p C the state of the name \p II and of the names its macro's
+  /// body reaches. A name made by pasting would be out of reach, and a
+  /// built-in macro may tell one place from another (__LINE__,
+  /// __has_include): the record is unsafe.
+  void reachMacros(const IdentifierInfo *II, ArchCondition &C,
+                   llvm::SmallPtrSetImpl<const IdentifierInfo *> &Reached) {
+    // The pass's own names are as the conditionals before chose them.
+    if (!Reached.insert(II).second || II == ArchII || Tainted.count(II) ||
+        II->isCPlusPlusOperatorKeyword() || II->getName() == "defined")
+      return;
+    llvm::StringRef N = II->getName();
+    const MacroInfo *MI = PP.getMacroInfo(II);
+    if (!MI) {
+      if (II->getTokenID() == tok::identifier)
+        C.Macros.push_back({N.str(), "#undef " + N.str()});
+      return;
+    }
+    if (MI->isBuiltinMacro()) {
+      // What the target and the language say, as in the pass.
+      if (!N.starts_with("__has_") || N.starts_with("__has_include") ||
+          N == "__has_embed")
+        Record->Unsafe = true;
+      return;
+    }
+    std::string Line = "#define " + N.str();
+    if (MI->isFunctionLike()) {
+      Line += "(";
+      for (const IdentifierInfo *P : MI->params()) {
+        if (P != MI->params().front())
+          Line += ", ";
+        Line += P->getName() == "__VA_ARGS__" ? "..." : P->getName().str();
+      }
+      if (MI->isGNUVarargs())
+        Line += "...";
+      Line += ")";
+    }
+    for (const clang::Token &T : MI->tokens()) {
+      if (T.isOneOf(tok::hashhash, tok::hashat) ||
+          (T.is(tok::hash) && MI->isFunctionLike()))
+        Record->Unsafe = true;
+      Line += " " + PP.getSpelling(T);
+    }
+    C.Macros.push_back({N.str(), std::move(Line)});
+    for (const clang::Token &T : MI->tokens())
+      if (const IdentifierInfo *Inner = T.getIdentifierInfo())
+        if (!llvm::is_contained(MI->params(), Inner))
+          reachMacros(Inner, C, Reached);
+  }
+
   struct PendingUse {
     bool Mentions = false;
     bool ValueCompared = false;
@@ -747,6 +1079,27 @@ private:
   unsigned Pass;
   bool Compare;
   std::string *Prelude;
+  ArchRecord *Record;
+  const IdentifierInfo *ArchII;
+  /// The command line's __CUDA_ARCH__, once expanded.
+  const MacroInfo *ArchMI = nullptr;
+  /// The definitions that are the pass's own, their tokens' places, and
+  /// the names that have one now.
+  llvm::DenseSet<const MacroInfo *> PassMacros;
+  llvm::DenseSet<unsigned> PassValues;
+  llvm::DenseSet<const IdentifierInfo *> Tainted;
+  /// The #if of the conditional whose branch defines the pass's own
+  /// macros, while it lasts.
+  SourceLocation PassIf;
+  /// The condition being evaluated holds the pass's value.
+  bool ArchInCondition = false;
+  llvm::DenseMap<const MacroInfo *, bool> Pasting;
+  /// What the pass read of the facts (ArchRecord), by identifier: the
+  /// names a query derivedAt() answered no to asked, the names a macro
+  /// body held (Facts::Aliases, Facts::Spaces).
+  llvm::SmallVector<const IdentifierInfo *, 8> Asked;
+  llvm::DenseSet<const IdentifierInfo *> NotDerivedIds, NotAliasIds;
+  llvm::DenseMap<const IdentifierInfo *, unsigned> SpacesReadIds;
   llvm::SmallPtrSet<const IdentifierInfo *, 16> Visited;
   /// The macros noteTested() has read the body of, for one condition.
   llvm::SmallPtrSet<const IdentifierInfo *, 16> Walked;
@@ -871,17 +1224,20 @@ public:
   /// \p PreludeNotes: for a parse that reads the prelude precompiled, what
   /// its text would have taught the callbacks (PreludePch.h).
   PassAction(Facts &F, unsigned Pass, SystemHeaderScans *Scans,
-             bool &LostPragma, const std::string *PreludeNotes = nullptr)
+             bool &LostPragma, const std::string *PreludeNotes = nullptr,
+             ArchRecord *Record = nullptr)
       : F(F), Pass(Pass), Scans(Scans), LostPragma(LostPragma),
-        PreludeNotes(PreludeNotes) {}
+        PreludeNotes(PreludeNotes), Record(Record) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     if (PreludeNotes)
       applyPreludeNotes(*PreludeNotes, F);
     Preprocessor &PP = CI.getPreprocessor();
-    PP.addPPCallbacks(
-        std::make_unique<PassCallbacks>(CI.getSourceManager(), PP, F, Pass,
-                                        /*Compare=*/Scans != nullptr));
+    auto Callbacks = std::make_unique<PassCallbacks>(
+        CI.getSourceManager(), PP, F, Pass,
+        /*Compare=*/Scans != nullptr, /*Prelude=*/nullptr, Record);
+    Watched = Callbacks.get();
+    PP.addPPCallbacks(std::move(Callbacks));
     if (Scans) {
       Replay.emplace(CI.getSourceManager(), *Scans);
       PP.setDependencyDirectivesGetter(*Replay);
@@ -916,6 +1272,7 @@ public:
     CompilerInstance &CI = getCompilerInstance();
     TokenDrain(CI.getPreprocessor(), CI.getSourceManager()).run();
     LostPragma = Replay->mayHaveLostPragma(CI.getPreprocessor());
+    Watched->finishRecord();
   }
 
 private:
@@ -925,6 +1282,8 @@ private:
   SystemHeaderScans *Scans;
   bool &LostPragma;
   const std::string *PreludeNotes;
+  ArchRecord *Record;
+  PassCallbacks *Watched = nullptr;
   std::optional<SystemHeaderReplay> Replay;
 };
 
@@ -1125,9 +1484,13 @@ std::optional<PchBuild> buildPrelude(llvm::ArrayRef<std::string> BuildArgs,
 
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
-                    Facts &F, PassSources &Sources, llvm::StringRef CacheDir) {
+                    Facts &F, PassSources &Sources, llvm::StringRef CacheDir,
+                    ArchRecord *Record) {
   std::vector<std::string> Args = clangCommandLine(
       Toolkit, Flags, {ClangMode::NvccPass, "", auditPasses()[Pass]}, Path);
+  // Only a device pass that preprocesses records its value's way.
+  if (Parse || !auditPasses()[Pass])
+    Record = nullptr;
   std::optional<StoredPch> Prelude;
   if (Parse)
     Prelude = preludePch(
@@ -1143,10 +1506,15 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
       Before = F;
     StopRecorder Stop(F, Pass);
     bool LostPragma = false;
+    if (Record) {
+      *Record = ArchRecord();
+      Record->Pass = Pass;
+      Record->Args = Args;
+    }
     Sources.run(Prelude ? withPreludePch(Args, Prelude->Path) : Args,
                 std::make_unique<PassAction>(
                     F, Pass, Parse ? nullptr : &SystemHeaderScans::shared(),
-                    LostPragma, Prelude ? &Prelude->Notes : nullptr),
+                    LostPragma, Prelude ? &Prelude->Notes : nullptr, Record),
                 Stop, /*Own=*/Prelude.has_value());
     if (LostPragma) {
       llvm::consumeError(std::move(Stop.Stop));

@@ -11,6 +11,7 @@
 #ifndef METACU_MIGRATE_PREPROCESSORPASS_H
 #define METACU_MIGRATE_PREPROCESSORPASS_H
 
+#include "migrate/ArchFlow.h"
 #include "migrate/Facts.h"
 #include "migrate/PassSources.h"
 #include "toolchain/CompileFlags.h"
@@ -25,13 +26,16 @@ namespace metacu {
 /// \p Sources: the source manager the passes over \p Path share, and the
 /// files they read (PassSources.h). \p CacheDir: where a parse keeps the
 /// toolkit's prelude precompiled (PreludePch.h); empty for nowhere.
+/// \p Record: for a device pass that only preprocesses, where it notes
+/// what __CUDA_ARCH__'s value did (ArchFlow.h).
 /// Fails with the first fatal error, at its place in the user's file (a
 /// missing header), since the facts of a file that does not preprocess
 /// would be wrong, not just incomplete.
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
                     Facts &F, PassSources &Sources,
-                    llvm::StringRef CacheDir = {});
+                    llvm::StringRef CacheDir = {},
+                    ArchRecord *Record = nullptr);
 
 } // namespace metacu
 

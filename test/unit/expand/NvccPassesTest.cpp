@@ -19,7 +19,8 @@ llvm::Error checkPasses(TestTU &TU, llvm::StringRef Archs = "75,80",
   Opts.Flags.Args = std::move(Args);
   auto List = ArchList::parse(Archs);
   EXPECT_TRUE(bool(List));
-  return checkNvccPasses(TU.file(), TU.scanned(), *List, Opts);
+  NvccPassRuns Passes(TU.file(), TU.scanned(), *List, Opts);
+  return checkNvccPasses(Passes);
 }
 
 TEST(NvccPassesTest, ADialectHeaderADevicePassReadsIsAnErrorAtItsInclude) {
@@ -110,8 +111,9 @@ std::vector<Range> settled(TestTU &TU, llvm::StringRef Archs = "75,80") {
   }
   auto List = ArchList::parse(Archs);
   EXPECT_TRUE(bool(List));
-  settleArchConditionals(TU.file(), TU.scanned(), *List,
-                         TestTU::pipelineOptions(), *Slice);
+  PipelineOptions Opts = TestTU::pipelineOptions();
+  NvccPassRuns Passes(TU.file(), TU.scanned(), *List, Opts);
+  settleArchConditionals(Passes, *Slice);
   return Slice->ArchConditional;
 }
 
@@ -159,6 +161,24 @@ TEST(NvccPassesTest, NoPassRunsWhereNoConstructStandsInSuchAConditional) {
   EXPECT_FALSE(settled(Outside).empty());
   TestTU Inside("#if __CUDA_ARCH__ >= 800 || 1\n@meta int n = 1;\n#endif\n");
   EXPECT_TRUE(settled(Inside).empty());
+}
+
+TEST(NvccPassesTest, BothChecksReadOneRunOfEachPass) {
+  // A construct in an architecture conditional, and an #include only
+  // device passes take.
+  TestTU TU("#ifdef __CUDA_ARCH__\n#include \"dev.h\"\n#endif\n"
+            "#if __CUDA_ARCH__ >= 800 || 1\n@meta int n = 1;\n#endif\n");
+  TU.write("dev.h", "int dev;\n");
+  auto Slice = TU.slice();
+  ASSERT_TRUE(bool(Slice)) << llvm::toString(Slice.takeError());
+  auto List = ArchList::parse("75,80");
+  ASSERT_TRUE(bool(List));
+  PipelineOptions Opts = TestTU::pipelineOptions();
+  NvccPassRuns Passes(TU.file(), TU.scanned(), *List, Opts);
+  settleArchConditionals(Passes, *Slice);
+  EXPECT_EQ(Passes.runs(), 3u);
+  EXPECT_FALSE(bool(checkNvccPasses(Passes)));
+  EXPECT_EQ(Passes.runs(), 3u);
 }
 
 } // namespace

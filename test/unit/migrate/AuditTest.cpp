@@ -25,6 +25,16 @@ protected:
     O.Toolkit = CudaToolkit::find(METACU_CUDA_ROOT);
     return O;
   }
+  /// The sites of \p Text audited as k.cu; none, the failure noted, where
+  /// the audit fails.
+  std::vector<Site> sitesOf(llvm::StringRef Text) {
+    auto Audit = auditFile(Tmp.write("k.cu", Text), options());
+    if (!Audit) {
+      ADD_FAILURE() << llvm::toString(Audit.takeError());
+      return {};
+    }
+    return Audit->front().Sites;
+  }
   TempDir Tmp;
 };
 
@@ -71,7 +81,7 @@ __device__ int g();
 }
 
 TEST_F(AuditFileTest, AValueMacroUsedInCodeConvertsWithItsUses) {
-  std::string Path = Tmp.write("k.cu", R"(__device__ void report(int);
+  std::vector<Site> S = sitesOf(R"(__device__ void report(int);
 #define CODE report(__CUDA_ARCH__)
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -81,9 +91,6 @@ __global__ void k(const char **s) {
   *s = STR(SPELLED);
 }
 )");
-  auto Audit = auditFile(Path, options());
-  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
-  const std::vector<Site> &S = Audit->front().Sites;
   ASSERT_EQ(S.size(), 4u);
   EXPECT_EQ(S[0].Kind, SiteKind::MacroAlias);
   EXPECT_EQ(S[0].Category, SiteCategory::Value);
@@ -99,7 +106,7 @@ __global__ void k(const char **s) {
 
 TEST_F(AuditFileTest, AMacroNamingOnlyMacrosConvertedSitesDefineStays) {
   // XGBoost's SPAN_LT over SPAN_CHECK.
-  std::string Path = Tmp.write("k.cu", R"(#if __CUDA_ARCH__ >= 800
+  std::vector<Site> S = sitesOf(R"(#if __CUDA_ARCH__ >= 800
 #define CHECK(c) ((c) ? 1 : 2)
 #else
 #define CHECK(c) ((c) ? 3 : 4)
@@ -107,9 +114,6 @@ TEST_F(AuditFileTest, AMacroNamingOnlyMacrosConvertedSitesDefineStays) {
 #define CHECK_LT(a, b) CHECK((a) < (b))
 __device__ int f(int a, int b) { return CHECK_LT(a, b); }
 )");
-  auto Audit = auditFile(Path, options());
-  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
-  const std::vector<Site> &S = Audit->front().Sites;
   ASSERT_EQ(S.size(), 2u);
   EXPECT_EQ(S[0].Category, SiteCategory::MacroDefinition);
   EXPECT_EQ(S[1].Kind, SiteKind::MacroAlias);
@@ -118,7 +122,7 @@ __device__ int f(int a, int b) { return CHECK_LT(a, b); }
 
 TEST_F(AuditFileTest, AMacroNamingOneAStayingSiteDefinesStays) {
   // The #include keeps the conditional: CHECK's choice stays there.
-  std::string Path = Tmp.write("k.cu", R"(#if __CUDA_ARCH__ >= 800
+  std::vector<Site> S = sitesOf(R"(#if __CUDA_ARCH__ >= 800
 #include <cuda_fp16.h>
 #define CHECK(c) ((c) ? 1 : 2)
 #else
@@ -127,9 +131,6 @@ TEST_F(AuditFileTest, AMacroNamingOneAStayingSiteDefinesStays) {
 #define CHECK_LT(a, b) CHECK((a) < (b))
 __device__ int f(int a, int b) { return CHECK_LT(a, b); }
 )");
-  auto Audit = auditFile(Path, options());
-  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
-  const std::vector<Site> &S = Audit->front().Sites;
   ASSERT_EQ(S.size(), 2u);
   EXPECT_EQ(S[0].Category, SiteCategory::NotConvertible);
   EXPECT_EQ(S[1].Category, SiteCategory::NotConvertible);
@@ -141,7 +142,7 @@ __device__ int f(int a, int b) { return CHECK_LT(a, b); }
 TEST_F(AuditFileTest, PragmasBeforeALoopHoldingTheArchitectureStay) {
   // Each branch would hold the loop, whose __CUDA_ARCH__ migrate rewrites
   // in one place.
-  std::string Path = Tmp.write("k.cu", R"(__global__ void k(int *Out) {
+  std::vector<Site> S = sitesOf(R"(__global__ void k(int *Out) {
 #if __CUDA_ARCH__ >= 800
 #pragma unroll 2
 #endif
@@ -149,9 +150,6 @@ TEST_F(AuditFileTest, PragmasBeforeALoopHoldingTheArchitectureStay) {
     Out[I] += __CUDA_ARCH__;
 }
 )");
-  auto Audit = auditFile(Path, options());
-  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
-  const std::vector<Site> &S = Audit->front().Sites;
   ASSERT_FALSE(S.empty());
   EXPECT_EQ(S[0].Category, SiteCategory::NotConvertible);
   EXPECT_NE(S[0].Reason.find("the statement its pragmas apply to holds "
@@ -358,7 +356,7 @@ __global__ void k(int *x) { x[0] = f(); }
 }
 
 TEST_F(AuditFileTest, AHostDeviceComparisonConverts) {
-  std::string Path = Tmp.write("k.cu", R"(__host__ __device__ int w() {
+  std::vector<Site> Sites = sitesOf(R"(__host__ __device__ int w() {
 #if __CUDA_ARCH__ >= 700
   return warpSize;
 #else
@@ -366,10 +364,8 @@ TEST_F(AuditFileTest, AHostDeviceComparisonConverts) {
 #endif
 }
 )");
-  auto Audit = auditFile(Path, options());
-  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
-  ASSERT_EQ(Audit->front().Sites.size(), 1u);
-  const Site &S = Audit->front().Sites.front();
+  ASSERT_EQ(Sites.size(), 1u);
+  const Site &S = Sites.front();
   EXPECT_EQ(S.Category, SiteCategory::HostDeviceSplit) << S.Reason;
   EXPECT_EQ(S.Directives[0].Codegen, "(int)__nvvm_arch != 0");
 }
@@ -377,7 +373,7 @@ TEST_F(AuditFileTest, AHostDeviceComparisonConverts) {
 TEST_F(AuditFileTest, EachBranchIsParsedByAPassThatTakesIt) {
   // Only sm_80 and newer compile the #if branch: a parse of one of them
   // finds the declaration there used after the #endif.
-  std::string Path = Tmp.write("k.cu", R"(__device__ int f(int x) {
+  std::vector<Site> Sites = sitesOf(R"(__device__ int f(int x) {
 #if __CUDA_ARCH__ >= 800
   int y = x * 2;
 #else
@@ -386,10 +382,8 @@ TEST_F(AuditFileTest, EachBranchIsParsedByAPassThatTakesIt) {
   return y;
 }
 )");
-  auto Audit = auditFile(Path, options());
-  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
-  ASSERT_EQ(Audit->front().Sites.size(), 1u);
-  const Site &S = Audit->front().Sites.front();
+  ASSERT_EQ(Sites.size(), 1u);
+  const Site &S = Sites.front();
   EXPECT_EQ(S.Category, SiteCategory::LocalDeclaration);
   EXPECT_NE(S.Reason.find("declares 'y' in 'f', used after the #endif"),
             std::string::npos)
@@ -451,7 +445,7 @@ inline int host_width() {
 
 TEST_F(AuditFileTest, ReadsTheToolkitAsNvccDoes) {
   // libcu++ lives under include/cccl, which only nvcc.profile names.
-  std::string Path = Tmp.write("k.cu", R"(#include <cuda/std/type_traits>
+  std::vector<Site> S = sitesOf(R"(#include <cuda/std/type_traits>
 __device__ int f(int x) {
   static_assert(cuda::std::is_integral_v<int>);
 #if __CUDA_ARCH__ >= 900
@@ -460,10 +454,8 @@ __device__ int f(int x) {
   return x;
 }
 )");
-  auto Audit = auditFile(Path, options());
-  ASSERT_TRUE(static_cast<bool>(Audit)) << llvm::toString(Audit.takeError());
-  ASSERT_EQ(Audit->front().Sites.size(), 1u);
-  EXPECT_EQ(Audit->front().Sites.front().Category, SiteCategory::Statement);
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_EQ(S.front().Category, SiteCategory::Statement);
 }
 
 } // namespace
