@@ -64,20 +64,27 @@ class StagesTest(unittest.TestCase):
     def test_the_program_start_is_compiled_once_beside_the_interpreter(self):
         # The generator program's start (the code before the first meta
         # statement) is compiled once, and an edit of meta code compiles
-        # only the rest; an edit of the start is compiled in a copy of the
-        # kept interpreter, not in one started again, and its start kept.
+        # only the rest; an edit of the start below its headers is
+        # compiled in a copy of the kept copy that holds them, an edit of
+        # its headers in a copy of the kept interpreter, not in one
+        # started again, and the start kept.
         with open(PATH) as f:
             text = f.read()
         meta = text.replace("@meta ", "@meta  ", 1)
         above = text.replace("@meta ", "// above\n@meta ", 1)
+        headers = above.replace("#include <string>",
+                                "#define ABOVE 1\n#include <string>", 1)
         runs = stages_of_each_expansion(
-            self, [text, meta, above, above.replace("@meta ", "@meta  ", 1)])
+            self, [text, meta, above, above.replace("@meta ", "@meta  ", 1),
+                   headers])
         executes = [[s for s in stages if s.startswith("execute")]
                     for stages in runs]
         self.assertEqual(executes, [["execute"],
                                     ["execute from a kept start"],
-                                    ["execute keeping its start"],
-                                    ["execute from a kept start"]])
+                                    ["execute keeping its start on kept "
+                                     "headers"],
+                                    ["execute from a kept start"],
+                                    ["execute keeping its start"]])
 
 
 if __name__ == "__main__":

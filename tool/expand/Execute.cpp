@@ -143,21 +143,33 @@ extern "C" void hostDepend(void *Ctx, const char *Path) {
     Files.push_back(Path);
 }
 
-/// The program's start (Generator::StartEnd), compiled on its own.
-llvm::StringRef programStart(const Generator &G) {
-  return llvm::StringRef(G.Program).take_front(G.StartEnd);
+/// Where the program is cut into pieces compiled one on another, each
+/// once (ExecuteOptions::KeepInterpreter): after its headers and after its
+/// start (Generator::HeadersEnd, StartEnd), where it has them.
+llvm::SmallVector<size_t, 2> programCuts(const Generator &G) {
+  llvm::SmallVector<size_t, 2> Cuts;
+  if (G.HeadersEnd && (!G.StartEnd || G.HeadersEnd < G.StartEnd))
+    Cuts.push_back(G.HeadersEnd);
+  if (G.StartEnd)
+    Cuts.push_back(G.StartEnd);
+  return Cuts;
 }
 
-/// The program after its start, as the interpreter parses it on its own:
-/// a #line directive first keeps the lines the program's own, which
-/// errors meta code throws carry (std::source_location).
-std::string restHead(const Generator &G) {
-  return "#line " + std::to_string(llvm::count(programStart(G), '\n') + 1) +
+/// What the interpreter parses before the program's text from \p From on,
+/// compiled on its own: a #line directive keeps the lines the program's
+/// own, which errors meta code throws carry (std::source_location).
+std::string pieceHead(const Generator &G, size_t From) {
+  if (!From)
+    return "";
+  return "#line " +
+         std::to_string(
+             llvm::count(llvm::StringRef(G.Program).take_front(From), '\n') +
+             1) +
          "\n";
 }
 
 /// The offset in the input of \p L, a place in the program's own buffer:
-/// the whole program, or its start or rest compiled apart.
+/// the whole program, or a piece of it between two cuts compiled apart.
 std::optional<unsigned> programToInput(const clang::SourceManager &SM,
                                        clang::SourceLocation L,
                                        const Generator &G) {
@@ -170,17 +182,19 @@ std::optional<unsigned> programToInput(const clang::SourceManager &SM,
   };
   llvm::StringRef Data = SM.getBufferData(SM.getFileID(L));
   unsigned Offset = SM.getFileOffset(L);
-  if (Holds(Data, G.Program) || (G.StartEnd && Holds(Data, programStart(G))))
-    return G.Map.toInput(Offset);
-  if (!G.StartEnd)
-    return std::nullopt;
-  std::string Head = restHead(G);
-  if (!Data.starts_with(Head) ||
-      !Holds(Data.drop_front(Head.size()),
-             llvm::StringRef(G.Program).drop_front(G.StartEnd)) ||
-      Offset < Head.size())
-    return std::nullopt;
-  return G.Map.toInput(Offset - Head.size() + G.StartEnd);
+  llvm::SmallVector<size_t, 4> Bounds{0};
+  llvm::append_range(Bounds, programCuts(G));
+  Bounds.push_back(G.Program.size());
+  for (size_t B = 0; B < Bounds.size(); ++B) {
+    std::string Head = pieceHead(G, Bounds[B]);
+    if (!Data.starts_with(Head) || Offset < Head.size())
+      continue;
+    for (size_t E = B + 1; E < Bounds.size(); ++E)
+      if (Holds(Data.drop_front(Head.size()),
+                llvm::StringRef(G.Program).slice(Bounds[B], Bounds[E])))
+        return G.Map.toInput(Offset - Head.size() + Bounds[B]);
+  }
+  return std::nullopt;
 }
 
 /// Sends the interpreter's diagnostics back to the user's file. An error in
@@ -531,9 +545,12 @@ llvm::Expected<Expansion> readRun(llvm::StringRef Data) {
   return X;
 }
 
-/// The function gatherInitializers() makes of the program start's
-/// constructors, which the rest's run first.
-constexpr const char *StartInitializers = "__metacu_start_initializers";
+/// The function gatherInitializers() makes of the constructors of the
+/// first \p Pieces pieces of a program compiled apart (programCuts()),
+/// which the next piece's run first; none where there are none.
+std::string pieceInitializers(unsigned Pieces) {
+  return Pieces ? "__metacu_start_initializers_" + std::to_string(Pieces) : "";
+}
 
 /// Moves the global constructors of \p M, in their order, into one function
 /// named \p Name, which the program runs inside its handler (host_api.h)
@@ -654,19 +671,21 @@ llvm::Error compileKeptCode(clang::Interpreter &I) {
   return I.getSymbolAddress("__metacu_kept_code").takeError();
 }
 
-/// Compiles \p Start, a program's start, into \p I, which holds none, to
-/// machine code.
-llvm::Error compileStart(clang::Interpreter &I, llvm::StringRef Start) {
-  auto PTU = I.Parse(Start);
+/// Compiles \p Piece, the next piece of a program (with its pieceHead()),
+/// into \p I, which holds the \p Pieces pieces before it, to machine code.
+llvm::Error compilePiece(clang::Interpreter &I, llvm::StringRef Piece,
+                         unsigned Pieces) {
+  auto PTU = I.Parse(Piece);
   if (!PTU)
     return PTU.takeError();
-  gatherInitializers(*PTU->TheModule, StartInitializers);
+  gatherInitializers(*PTU->TheModule, pieceInitializers(Pieces + 1),
+                     pieceInitializers(Pieces));
   reuseCompiledCopies(I, *PTU->TheModule);
   if (auto Err = I.Execute(*PTU))
     return Err;
   // The JIT makes a module's machine code when a symbol of it is first
   // looked up: here, not in every copy.
-  return I.getSymbolAddress(StartInitializers).takeError();
+  return I.getSymbolAddress(pieceInitializers(Pieces + 1)).takeError();
 }
 
 /// One program's compilation and run: what it reports, mapped to the
@@ -702,11 +721,11 @@ public:
     return All;
   }
 
-  /// Compiles and runs the program on \p I, started with the prelude; with
-  /// \p FromStart, which holds the program's start, only the rest. It runs
-  /// in a child process with \p Limits.
-  llvm::Expected<Expansion> run(clang::Interpreter &I, bool FromStart,
-                                const std::vector<int> &Passes,
+  /// Compiles and runs the program on \p I, started with the prelude; where
+  /// \p I holds the program's first \p Pieces pieces, up to \p From, only
+  /// the rest. It runs in a child process with \p Limits.
+  llvm::Expected<Expansion> run(clang::Interpreter &I, size_t From,
+                                unsigned Pieces, const std::vector<int> &Passes,
                                 const std::string &Dir,
                                 const IsolationLimits &Limits) {
     const Generator &G = S.G;
@@ -731,11 +750,8 @@ public:
             unsigned(Passes.size()),
             &Running};
 
-    auto PTU =
-        FromStart
-            ? I.Parse(restHead(G) +
-                      llvm::StringRef(G.Program).drop_front(G.StartEnd).str())
-            : I.Parse(G.Program);
+    auto PTU = I.Parse(pieceHead(G, From) +
+                       llvm::StringRef(G.Program).drop_front(From).str());
     if (!PTU)
       return failure(PTU.takeError());
     {
@@ -746,7 +762,7 @@ public:
         return failure(llvm::Error::success());
     }
     gatherInitializers(*PTU->TheModule, METACU_INITIALIZERS,
-                       FromStart ? StartInitializers : "");
+                       pieceInitializers(Pieces));
     // The program is compiled to machine code and run in a child process:
     // whatever meta code does, this process reports it.
     auto Run = [&]() -> llvm::Error {
@@ -782,12 +798,12 @@ public:
 
   /// run() in a copy of this process, which leaves \p I as it is: what it
   /// gives, as writeRun() writes it.
-  std::string runInCopy(clang::Interpreter &I, bool FromStart,
+  std::string runInCopy(clang::Interpreter &I, size_t From, unsigned Pieces,
                         const std::vector<int> &Passes, const std::string &Dir,
                         const IsolationLimits &Limits) {
     auto Copy = runIsolated(
         [&](llvm::raw_ostream &Out, volatile uint64_t &) {
-          auto X = run(I, FromStart, Passes, Dir, Limits);
+          auto X = run(I, From, Pieces, Passes, Dir, Limits);
           if (!X)
             writeRun(Out, Expansion(), X.takeError());
           else
@@ -811,8 +827,8 @@ public:
   MappingConsumer Diags;
 };
 
-/// What a copy of this process that holds a program's start
-/// (KeptInterpreter::WithStart) needs to compile and run the program:
+/// What a copy of this process that holds a program's first pieces
+/// (KeptCopies::Next) needs to compile and run the program:
 /// written by writeProgram(), read by readProgram().
 struct ProgramRequest {
   SourceFile File{"", ""};
@@ -843,6 +859,7 @@ std::string writeProgram(const SourceFile &File, const Generator &G,
   }
   W.str(G.Program);
   W.u64(G.StartEnd);
+  W.u64(G.HeadersEnd);
   W.u64(G.Map.pieces().size());
   for (const SourceMap::Piece &P : G.Map.pieces()) {
     W.u64(P.GenBegin);
@@ -881,10 +898,12 @@ std::optional<ProgramRequest> readProgram(llvm::StringRef Data) {
     Q.File.markOrigin(unsigned(Offset), std::move(MarkPath), unsigned(Line),
                       Library, std::move(LinePath), unsigned(IncludedAt));
   }
-  uint64_t StartEnd;
-  if (!R.str(Q.G.Program) || !R.u64(StartEnd) || !R.u64(N))
+  uint64_t StartEnd, HeadersEnd;
+  if (!R.str(Q.G.Program) || !R.u64(StartEnd) || !R.u64(HeadersEnd) ||
+      !R.u64(N))
     return std::nullopt;
   Q.G.StartEnd = StartEnd;
+  Q.G.HeadersEnd = HeadersEnd;
   for (uint64_t I = 0; I < N; ++I) {
     uint64_t Begin, End, Input, Verbatim;
     if (!R.u64(Begin) || !R.u64(End) || !R.u64(Input) || !R.u64(Verbatim))
@@ -911,28 +930,41 @@ std::optional<ProgramRequest> readProgram(llvm::StringRef Data) {
   return Q;
 }
 
-/// An interpreter kept between runs, and a copy of it that holds a
-/// program's start.
+/// A process's interpreter, with the first pieces of a program compiled
+/// into it (none in the interpreter kept between runs), and a copy of the
+/// process kept with one more piece compiled on them.
+struct KeptCopies {
+  clang::Interpreter *I = nullptr;
+  /// What I holds: the program up to CompiledEnd, in Pieces pieces
+  /// (programCuts()).
+  size_t CompiledEnd = 0;
+  unsigned Pieces = 0;
+  /// A copy of this process, forked from it, whose I has NextPiece (the
+  /// program from CompiledEnd to a cut, with its pieceHead()) compiled on
+  /// what this one's holds (to machine code, its constructors gathered
+  /// into pieceInitializers(), never run there): it answers the programs
+  /// that go on so, each in a copy of its own or of its own Next. I itself
+  /// stays as it is: the copy for another piece is forked from it (a piece
+  /// compiled in I could not be taken out again: Interpreter::Undo removes
+  /// its declarations but not its macros, its headers' include guards
+  /// among them). Null: none.
+  std::unique_ptr<ForkServer> Next;
+  std::string NextPiece;
+  /// The CPU milliseconds Next and its own copies have taken, as it last
+  /// said; and of those, what this process counts as its children's once it
+  /// reaps Next: not what Next's own Next took, which ends when Next does,
+  /// reaped by no one here.
+  double NextCpu = 0, NextReapedCpu = 0;
+  /// A piece that did not compile: programs with it are compiled from
+  /// here, whole (which reports why) or from a later cut.
+  std::string FailedPiece;
+};
+
+/// An interpreter kept between runs, and the copies kept beside it.
 struct KeptInterpreter {
   /// As started: the prelude and the kept code compiled.
   std::unique_ptr<clang::Interpreter> I;
-  /// A copy of this process, forked from it, whose I has the program start
-  /// Start compiled in (to machine code, its constructors gathered into
-  /// StartInitializers, never run there): it compiles and runs the rest of
-  /// each program with that start sent to it, each in a copy of its own.
-  /// I itself stays as started: the copy for another start is forked from
-  /// it (a start compiled in I could not be taken out again:
-  /// Interpreter::Undo removes its declarations but not its macros, its
-  /// headers' include guards among them). Null: none; a program is then
-  /// compiled whole, in a copy of I.
-  std::unique_ptr<ForkServer> WithStart;
-  std::string Start;
-  /// The CPU milliseconds of WithStart that runs have counted
-  /// (Expansion::KeptCopyCpuMilliseconds).
-  double CountedCpu = 0;
-  /// A start that did not compile: programs with it are compiled whole,
-  /// which reports why.
-  std::string FailedStart;
+  KeptCopies Copies;
 };
 
 /// The interpreters kept between runs (ExecuteOptions::KeepInterpreter),
@@ -957,8 +989,10 @@ struct KeptInterpreters {
         new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
     if (List.size() == Max)
       List.erase(List.begin());
-    List.emplace_back(Key, KeptInterpreter{std::move(I), nullptr, "", 0, ""});
-    return &List.back().second;
+    List.emplace_back(Key, KeptInterpreter{std::move(I), {}});
+    KeptInterpreter &K = List.back().second;
+    K.Copies.I = K.I.get();
+    return &K;
   }
 };
 
@@ -979,55 +1013,134 @@ double processCpuMilliseconds() {
          Ms(Children.ru_stime);
 }
 
-/// Forks a copy of this process that compiles \p Start into its copy of
-/// \p K's interpreter and then compiles and runs the programs
-/// (writeProgram()) with that start sent to it; sets K.FailedStart where
-/// the start does not compile.
-void keepStart(KeptInterpreter &K, llvm::StringRef Start) {
-  K.WithStart.reset();
-  K.Start.clear();
-  K.CountedCpu = 0;
-  clang::Interpreter *I = K.I.get();
+/// How a kept copy ran a program, and what it took.
+struct KeptRun {
+  /// As writeRun() writes it.
+  std::string Run;
+  Expansion::Compilation How = Expansion::Compilation::FromKeptStart;
+  /// CPU milliseconds of the copies, which this process's count lacks
+  /// (Expansion::KeptCopyCpuMilliseconds).
+  double CopiesCpu = 0;
+};
+
+std::optional<KeptRun> runOnKeptPieces(KeptCopies &K, const Generator &G,
+                                       llvm::StringRef Request);
+
+/// The answer of the copy that holds \p K to \p Request (writeProgram()):
+/// the CPU microseconds it and the copies it reaped have taken so far (its
+/// pieces' compilation too: a forked process counts from zero), those of
+/// its Next and its copies, how it ran the program, then the run.
+std::string answerInCopy(KeptCopies &K, llvm::StringRef Request) {
+  std::string Run;
+  auto How = Expansion::Compilation::FromKeptStart;
+  if (std::optional<ProgramRequest> Q = readProgram(Request)) {
+    if (std::optional<KeptRun> R = runOnKeptPieces(K, Q->G, Request)) {
+      Run = std::move(R->Run);
+      How = R->How;
+    } else {
+      ProgramRun P(Q->File, Q->G, Q->MaxOutputBytes, Q->RuntimeInclude);
+      Run = P.runInCopy(*K.I, K.CompiledEnd, K.Pieces, Q->Passes, Q->Dir,
+                        Q->Limits);
+    }
+  } else {
+    llvm::raw_string_ostream RunOS(Run);
+    writeRun(RunOS, Expansion(),
+             llvm::createStringError(
+                 "the program sent to the process holding its start "
+                 "was damaged"));
+  }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  WireWriter W(OS);
+  W.u64(uint64_t(processCpuMilliseconds() * 1000));
+  W.u64(uint64_t(K.NextCpu * 1000));
+  W.u64(uint64_t(How));
+  OS << Run;
+  return Out;
+}
+
+/// Forks K.Next, a copy of this process that compiles \p Piece, the
+/// program up to \p End, on what K.I holds; sets K.FailedPiece where it
+/// does not compile.
+void keepPiece(KeptCopies &K, const std::string &Piece, size_t End) {
+  K.Next.reset();
+  K.NextPiece.clear();
+  K.NextCpu = K.NextReapedCpu = 0;
+  auto Copy = std::make_shared<KeptCopies>();
+  Copy->I = K.I;
+  Copy->CompiledEnd = End;
+  Copy->Pieces = K.Pieces + 1;
   auto Server = ForkServer::start(
       [&] {
-        if (auto Err = compileStart(*I, Start)) {
+        if (auto Err = compilePiece(*K.I, Piece, K.Pieces)) {
           llvm::consumeError(std::move(Err));
           return false;
         }
         return true;
       },
-      [I](llvm::StringRef Request) {
-        // The answer: the CPU microseconds the copy has taken so far (its
-        // start's compilation too: a forked process counts from zero),
-        // then the run.
-        std::string Out;
-        llvm::raw_string_ostream OS(Out);
-        std::optional<ProgramRequest> Q = readProgram(Request);
-        std::string Run;
-        if (Q) {
-          ProgramRun P(Q->File, Q->G, Q->MaxOutputBytes, Q->RuntimeInclude);
-          Run =
-              P.runInCopy(*I, /*FromStart=*/true, Q->Passes, Q->Dir, Q->Limits);
-        } else {
-          llvm::raw_string_ostream RunOS(Run);
-          writeRun(RunOS, Expansion(),
-                   llvm::createStringError(
-                       "the program sent to the process holding its start "
-                       "was damaged"));
-        }
-        WireWriter(OS).u64(uint64_t(processCpuMilliseconds() * 1000));
-        OS << Run;
-        return Out;
-      });
+      [Copy](llvm::StringRef Request) { return answerInCopy(*Copy, Request); });
   if (!Server)
-    // No process: programs are compiled whole, in copies of I.
+    // No process: programs are compiled from here.
     llvm::consumeError(Server.takeError());
   else if (!*Server)
-    K.FailedStart = Start.str();
+    K.FailedPiece = Piece;
   else {
-    K.WithStart = std::move(*Server);
-    K.Start = Start.str();
+    K.Next = std::move(*Server);
+    K.NextPiece = Piece;
   }
+}
+
+/// Runs the program \p G, whose \p Request (writeProgram()) it is, in the
+/// copy that holds its next piece after what K.I holds, forking that copy
+/// where the one kept holds another piece, or the piece after it where
+/// that piece does not compile. None (no cut after what K.I holds, or
+/// none compiles, or the copy ended): the rest is compiled from here.
+std::optional<KeptRun> runOnKeptPieces(KeptCopies &K, const Generator &G,
+                                       llvm::StringRef Request) {
+  for (size_t Cut : programCuts(G)) {
+    if (Cut <= K.CompiledEnd)
+      continue;
+    std::string Piece =
+        pieceHead(G, K.CompiledEnd) +
+        llvm::StringRef(G.Program).slice(K.CompiledEnd, Cut).str();
+    if (Piece == K.FailedPiece)
+      continue;
+    bool New = !K.Next || K.NextPiece != Piece;
+    // The CPU of the copy a new one replaces, which this process reaps and
+    // so counts as its own, counted by earlier runs.
+    double Reaped = 0;
+    if (New) {
+      Reaped = K.Next ? K.NextReapedCpu : 0;
+      keepPiece(K, Piece, Cut);
+      if (!K.Next)
+        continue;
+    }
+    auto Answer = K.Next->call(Request);
+    if (!Answer) {
+      // The copy ended (what it runs runs in copies of its own).
+      llvm::consumeError(Answer.takeError());
+      K.Next.reset();
+      K.NextPiece.clear();
+      return std::nullopt;
+    }
+    uint64_t OwnMicroseconds = 0, NextMicroseconds = 0, How = 0;
+    WireReader R(*Answer);
+    R.u64(OwnMicroseconds);
+    R.u64(NextMicroseconds);
+    R.u64(How);
+    KeptRun Run;
+    Run.Run = llvm::StringRef(*Answer).drop_front(24).str();
+    Run.How = !New ? Expansion::Compilation(How)
+              : K.CompiledEnd
+                  ? Expansion::Compilation::KeepingItsStartOnKeptHeaders
+                  : Expansion::Compilation::KeepingItsStart;
+    double Total = (OwnMicroseconds + NextMicroseconds) / 1e3;
+    Run.CopiesCpu = Total - K.NextCpu - Reaped;
+    K.NextCpu = Total;
+    K.NextReapedCpu = OwnMicroseconds / 1e3;
+    return Run;
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -1120,7 +1233,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
     if (auto Err = Start())
       return std::move(Err);
   if (!Opts.KeepInterpreter)
-    return P.run(*Interp, false, Passes, DirStr, Opts.Limits);
+    return P.run(*Interp, 0, 0, Passes, DirStr, Opts.Limits);
   if (!Kept) {
     // A macro of the user's -include can break the kept code (one named
     // like a member it calls): the program then runs as when no
@@ -1132,7 +1245,7 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
       Interp.reset();
       if (auto Err = Start())
         return std::move(Err);
-      return P.run(*Interp, false, Passes, DirStr, Opts.Limits);
+      return P.run(*Interp, 0, 0, Passes, DirStr, Opts.Limits);
     }
     Kept = keptInterpreters().keep(Key, std::move(Interp));
     Started = true;
@@ -1141,43 +1254,18 @@ llvm::Expected<Expansion> execute(const SourceFile &File, const Generator &G,
   auto Compiled = [&](Expansion::Compilation How) {
     return Started ? Expansion::Compilation::Afresh : How;
   };
-  llvm::StringRef ProgramStart = programStart(G);
-  if (!ProgramStart.empty() && ProgramStart != Kept->FailedStart) {
-    bool NewStart = !Kept->WithStart || Kept->Start != ProgramStart;
-    // The CPU of the copy a new one replaces, which this process reaps and
-    // so counts among its children's, counted by earlier runs.
-    double Reaped = 0;
-    if (NewStart) {
-      Reaped = Kept->WithStart ? Kept->CountedCpu : 0;
-      keepStart(*Kept, ProgramStart);
+  if (std::optional<KeptRun> R = runOnKeptPieces(
+          Kept->Copies, G, writeProgram(File, G, Passes, DirStr, Opts))) {
+    auto X = readRun(R->Run);
+    if (X) {
+      X->KeptCopyCpuMilliseconds = R->CopiesCpu;
+      X->Compiled = Compiled(R->How);
     }
-    if (Kept->WithStart) {
-      auto Answer =
-          Kept->WithStart->call(writeProgram(File, G, Passes, DirStr, Opts));
-      if (Answer) {
-        uint64_t CpuMicroseconds = 0;
-        WireReader(*Answer).u64(CpuMicroseconds);
-        auto X = readRun(llvm::StringRef(*Answer).drop_front(8));
-        double Total = CpuMicroseconds / 1e3;
-        if (X)
-          X->KeptCopyCpuMilliseconds = Total - Kept->CountedCpu - Reaped;
-        Kept->CountedCpu = Total;
-        if (X)
-          X->Compiled =
-              Compiled(NewStart ? Expansion::Compilation::KeepingItsStart
-                                : Expansion::Compilation::FromKeptStart);
-        return X;
-      }
-      // The copy ended (what it runs runs in copies of its own): the
-      // program is compiled whole.
-      llvm::consumeError(Answer.takeError());
-      Kept->WithStart.reset();
-      Kept->Start.clear();
-    }
+    return X;
   }
   // The kept interpreter stays as started: the program is compiled and
   // run in a copy of this process.
-  auto X = readRun(P.runInCopy(*Kept->I, false, Passes, DirStr, Opts.Limits));
+  auto X = readRun(P.runInCopy(*Kept->I, 0, 0, Passes, DirStr, Opts.Limits));
   if (X)
     X->Compiled = Compiled(Expansion::Compilation::InKeptInterpreter);
   return X;

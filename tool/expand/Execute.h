@@ -75,6 +75,11 @@ struct Expansion {
     /// interpreter, which is kept for the next programs with that start,
     /// then the rest.
     KeepingItsStart,
+    /// Its start's headers (Generator::HeadersEnd) compiled by an earlier
+    /// run, the rest of its start in a new copy of the copy that holds
+    /// them, which is kept for the next programs with that start, then the
+    /// rest.
+    KeepingItsStartOnKeptHeaders,
     /// Only the rest, its start compiled by an earlier run.
     FromKeptStart,
   } Compiled = Compilation::Afresh;
@@ -106,9 +111,12 @@ struct ExecuteOptions : HostSliceOptions {
   /// kept interpreter, which stays as it was started. The program's start
   /// (Generator::StartEnd) is compiled once, in a copy of this process kept
   /// beside it (support/ForkServer.h), which then compiles only the rest of
-  /// each program with that start; a program with another start gets a
-  /// new copy, forked from the kept interpreter, that compiles its start,
-  /// then its rest, and replaces the old one.
+  /// each program with that start; in two pieces where it has headers
+  /// (Generator::HeadersEnd), each in a copy of its own, the second forked
+  /// from the first. A program with another start gets a new copy, forked
+  /// from the copy that holds its headers where they are the same (an edit
+  /// below them) and from the kept interpreter where not, that compiles
+  /// the rest of its start, then its rest, and replaces the old one.
   bool KeepInterpreter = false;
 };
 

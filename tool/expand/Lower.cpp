@@ -2,9 +2,11 @@
 //------------------------------------------------------------===//
 #include "expand/BranchBraces.h"
 #include "expand/LowerInternal.h"
+#include "expand/StartHeaders.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include <algorithm>
 
 #include <metacu/detail/host_api.h>
@@ -27,6 +29,12 @@ llvm::Expected<Generator> Lowering::run() {
   G.Prelude = prelude();
   G.Program = std::move(Out);
   G.StartEnd = StartEnd.value_or(0);
+  // The headers end after the last #include and the last splice.
+  G.HeadersEnd = std::max(startHeadersEnd(llvm::StringRef(G.Program).take_front(
+                              G.StartEnd ? G.StartEnd : BeforeFirstConstruct)),
+                          AfterSplices);
+  if (G.HeadersEnd == G.StartEnd)
+    G.HeadersEnd = 0;
   G.Map = std::move(Map);
   G.HostCopyChains = std::move(HostCopyChains);
   return G;
@@ -63,9 +71,34 @@ void Lowering::writeVerbatim(unsigned B, unsigned E) {
   copyVerbatim(B, E);
 }
 
+void Lowering::noteOrigin(unsigned B, unsigned E, bool RunOpensHere) {
+  if (StartEnd)
+    return;
+  // Whose code it is: the line break that ends a header's last line is
+  // nobody's.
+  while (B < E && llvm::isSpace(File.text()[B]))
+    ++B;
+  if (B == E)
+    return;
+  Origin O = File.origin(B);
+  if (O.Library || O.Path != File.path()) {
+    AfterHeaderCode = true;
+    return;
+  }
+  // The file's own code after a splice, where a piece of the program can
+  // end: a run about to open at the file's level (a declaration of its
+  // own).
+  if (AfterHeaderCode && RunOpensHere && !InRun && Scopes.size() == 1 &&
+      atNamespaceLevel() && (Out.empty() || Out.back() == '\n')) {
+    AfterSplices = Out.size();
+    AfterHeaderCode = false;
+  }
+}
+
 void Lowering::copyVerbatim(unsigned B, unsigned E) {
   if (E <= B)
     return;
+  noteOrigin(B, E, /*RunOpensHere=*/false);
   Map.addVerbatim(Out.size(), B, E - B);
   Out += File.text().slice(B, E);
 }
@@ -89,6 +122,7 @@ void Lowering::closeRun() {
 void Lowering::emitText(unsigned B, unsigned E) {
   if (E <= B)
     return;
+  noteOrigin(B, E, /*RunOpensHere=*/true);
   ensureRun();
   write("::metacu::detail::text(" + std::to_string(B) + ", " +
         std::to_string(E) + ");\n");
@@ -206,6 +240,7 @@ void Lowering::markStart(const Node &N) {
   if (O.Library || O.Path != File.path())
     return;
   StartEnd = 0;
+  BeforeFirstConstruct = Out.size();
   // Only at the file's level can the rest be parsed on its own.
   if (Scopes.size() != 1 || !atNamespaceLevel() || isSubstatement(N))
     return;

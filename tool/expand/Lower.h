@@ -34,6 +34,11 @@ struct Generator {
   /// as it was, so a long-running process can compile it once (Execute.h).
   /// 0: none.
   size_t StartEnd = 0;
+  /// The length of the headers at the program's head (StartHeaders.h):
+  /// before the file's first meta construct, whether or not it has a start
+  /// (where it does, an edit of the start below them leaves them as they
+  /// were), they are compiled once too. 0: none, or the whole start.
+  size_t HeadersEnd = 0;
   /// Ties Program offsets back to the input.
   SourceMap Map;
   /// The 'if codegen' chains (input offsets) of device-only functions

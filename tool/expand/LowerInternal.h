@@ -311,6 +311,18 @@ private:
   bool InRun = false;
   /// Generator::StartEnd, once the file's first meta construct is lowered.
   std::optional<size_t> StartEnd;
+  /// The program's length when the file's first meta construct was
+  /// reached, at namespace level or not: its headers come before.
+  size_t BeforeFirstConstruct = 0;
+  /// Before the first meta construct: whether the program has code of a
+  /// header (a dialect header's splice) that the file's own code has not
+  /// followed yet at the file's level, and where the file's own code last
+  /// followed such code there.
+  bool AfterHeaderCode = false;
+  size_t AfterSplices = 0;
+  /// Keeps AfterHeaderCode and AfterSplices up to date with input [B, E)
+  /// about to be lowered, in a run that opens here where \p RunOpensHere.
+  void noteOrigin(unsigned B, unsigned E, bool RunOpensHere);
   /// Ends the program's start before \p N, a meta construct about to be
   /// lowered, if it is the first of the file's own.
   void markStart(const Node &N);

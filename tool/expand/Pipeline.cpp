@@ -38,6 +38,8 @@ llvm::StringRef executeStage(Expansion::Compilation How) {
     return "execute in a kept interpreter";
   case Expansion::Compilation::KeepingItsStart:
     return "execute keeping its start";
+  case Expansion::Compilation::KeepingItsStartOnKeptHeaders:
+    return "execute keeping its start on kept headers";
   case Expansion::Compilation::FromKeptStart:
     return "execute from a kept start";
   case Expansion::Compilation::Afresh:

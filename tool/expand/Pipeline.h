@@ -49,7 +49,8 @@ struct StageTime {
   /// interpreter is kept (ExecuteOptions::KeepInterpreter), "execute"
   /// says how the program was compiled (Expansion::Compiled): "execute"
   /// in an interpreter started for it, "execute in a kept interpreter",
-  /// "execute keeping its start", "execute from a kept start". An input that
+  /// "execute keeping its start", "execute keeping its start on kept
+  /// headers", "execute from a kept start". An input that
   /// includes a dialect header has the scan and host slice that found it,
   /// then "dialect headers" (the splice), then every stage again on the
   /// splice (where the splice finds none, the input's own stages go on:

@@ -85,6 +85,8 @@ llvm::Error systemError(const char *What) {
                         std::function<std::string(llvm::StringRef)> &Answer) {
   for (int S : openEnds().Sockets)
     close(S);
+  // A server this copy starts must not close what the numbers name then.
+  openEnds().Sockets.clear();
   // This process's stdin and stdout may be a protocol's (metacu lsp's):
   // the copy neither reads nor writes them.
   int Null = open("/dev/null", O_RDONLY);
@@ -119,10 +121,12 @@ ForkServer::start(llvm::function_ref<bool()> Prepare,
   std::fflush(nullptr);
   pid_t Child;
   {
-    std::lock_guard<std::mutex> Hold(openEnds().Lock);
+    std::unique_lock<std::mutex> Hold(openEnds().Lock);
     Child = fork();
     if (Child == 0) {
       close(Pair[0]);
+      // Where the copy starts servers of its own (a copy of the copy).
+      Hold.unlock();
       serve(Pair[1], Prepare, Answer);
     }
     if (Child > 0)

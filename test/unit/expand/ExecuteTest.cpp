@@ -125,10 +125,13 @@ TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
   // the kept interpreter kept beside it, and kept while edits of meta code
   // leave it as it was: the expansion is what a fresh run gives, an error
   // at the user's line and column (a thrown error carries the program's
-  // line). An edit of the start is compiled in a new copy of the kept
-  // interpreter, as started (no interpreter started again), which keeps
-  // the new start, its header included again.
+  // line). An edit of the start below its headers is compiled in a new
+  // copy of the copy that holds them (included once), which keeps the new
+  // start; an edit of the headers, in a new copy of the kept interpreter,
+  // as started (no interpreter started again), which keeps the new
+  // headers, included again.
   Tmp.write("one.h", "#pragma once\ninline int one() { return 1; }\n");
+  Tmp.write("two.h", "#pragma once\ninline int two() { return 2; }\n");
   auto Source = [](llvm::StringRef Before, llvm::StringRef N) {
     return ("#include \"one.h\"\n"
             "struct tile { int n = 1; };\n"
@@ -171,13 +174,45 @@ TEST_F(ExecuteTest, AKeptInterpreterCompilesAProgramsStartOnce) {
       << Failed;
   EXPECT_EQ(Kept(Good), FreshGood);
   EXPECT_EQ(Compiled, How::FromKeptStart);
-  // The start edited: its offsets move.
+  // The start edited below its headers: its offsets move.
   std::string Out = Kept(Moved);
-  EXPECT_EQ(Compiled, How::KeepingItsStart);
+  EXPECT_EQ(Compiled, How::KeepingItsStartOnKeptHeaders);
   EXPECT_NE(Out.find("int before = 10;"), std::string::npos) << Out;
   EXPECT_NE(Out.find("int a = 1 + 1;"), std::string::npos) << Out;
   EXPECT_EQ(Kept(Moved), Out);
   EXPECT_EQ(Compiled, How::FromKeptStart);
+  Failed = Kept(Source("10", "3"));
+  EXPECT_NE(Failed.find(errorAt("metacu::fail") + "x is 3"), std::string::npos)
+      << Failed;
+  // The headers edited.
+  std::string Included = "#include \"two.h\"\n" + Moved;
+  Out = Kept(Included);
+  EXPECT_EQ(Compiled, How::KeepingItsStart);
+  EXPECT_EQ(Out, Fresh(Included));
+  EXPECT_EQ(Kept(Good), FreshGood);
+  EXPECT_EQ(Compiled, How::KeepingItsStart);
+}
+
+TEST_F(ExecuteTest, AKeptInterpreterCompilesTheHeadersOfAProgramOnce) {
+  // The first meta construct is in a function, so the program has no
+  // start: the headers before it are compiled once all the same.
+  Tmp.write("one.h", "#pragma once\ninline int one() { return 1; }\n");
+  auto Source = [](llvm::StringRef N) {
+    return ("#include \"one.h\"\n"
+            "__global__ void k(int *p) {\n"
+            "  @meta int u = one() + " +
+            N + ";\n  p[0] = @(u);\n}\n")
+        .str();
+  };
+  using How = Expansion::Compilation;
+  Keep = true;
+  auto First = run(Source("1"));
+  ASSERT_TRUE(First) << Error;
+  EXPECT_EQ(Compiled, How::Afresh);
+  auto Second = run(Source("2"));
+  ASSERT_TRUE(Second) << Error;
+  EXPECT_EQ(Compiled, How::FromKeptStart);
+  EXPECT_NE(Second->find("p[0] = 3;"), std::string::npos) << *Second;
 }
 
 TEST_F(ExecuteTest, AKeptInterpretersLibraryCodeNamesNoTypeOfTheUsers) {

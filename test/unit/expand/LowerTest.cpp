@@ -8,6 +8,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 #include <gtest/gtest.h>
 #include <memory>
 #include <regex>
@@ -497,6 +498,37 @@ TEST_F(LowerTest, SlicedDeclarationsAndIncludesReachTheProgram) {
   // The table is ordinary code too: the output keeps it.
   EXPECT_TRUE(copied(P, offsetOf("const std::map")));
   EXPECT_TRUE(copied(P, offsetOf("#include <vector>")));
+  // The first meta construct is in a function: no start, but the headers
+  // before it are compiled once all the same (Execute.h).
+  EXPECT_EQ(G->StartEnd, 0u);
+  EXPECT_EQ(G->HeadersEnd, Inc + std::strlen("\n#include <map>\n")) << P;
+}
+
+TEST_F(LowerTest, TheHeadersEndAfterTheLastSplice) {
+  // A dialect header's text spliced in (DialectHeaders.h) is compiled with
+  // the headers; the file's own code after it, with the rest of the start.
+  std::string Code = "namespace h {\n@meta int lanes = 4;\nint x;\n}\n"
+                     "int own;\n"
+                     "@meta int stride = 2;\n";
+  load(Code);
+  unsigned Own = offsetOf("int own");
+  File->markOrigin(0, Tmp.path("h.cuh"), 1, false, {}, 1);
+  File->markOrigin(Own, File->path().str(), 1);
+  auto S = scan(*File);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  Scan = std::move(*S);
+  ArchList A = std::move(*ArchList::parse("80"));
+  auto G = lower(*File, Scan, HostSliceResult(), A);
+  ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+  const std::string &P = G->Program;
+  size_t OwnText = std::string::npos;
+  for (const Range &R : textRanges(P))
+    if (R.Begin <= Own && Own < R.End)
+      OwnText =
+          P.find("::metacu::detail::text(" + std::to_string(R.Begin) + ", ");
+  ASSERT_NE(OwnText, std::string::npos) << P;
+  EXPECT_EQ(G->HeadersEnd, P.rfind("static bool __metacu_run_", OwnText)) << P;
+  EXPECT_LT(G->HeadersEnd, G->StartEnd) << P;
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "support/ForkServer.h"
 
 #include <gtest/gtest.h>
+#include <memory>
 #include <string>
 #include <unistd.h>
 
@@ -33,6 +34,38 @@ TEST(ForkServerTest,
   ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
   EXPECT_EQ(B->rfind("base+start+a+" + std::string(100000, 'b'), 0), 0u);
   EXPECT_EQ(State, "base");
+}
+
+TEST(ForkServerTest, ACopyKeepsACopyOfItsOwn) {
+  // Another server open here: the copy closes this process's end of it,
+  // and its own server's sockets may get the numbers that end had.
+  auto Other = ForkServer::start([] { return true; },
+                                 [](llvm::StringRef) { return "other"; });
+  ASSERT_TRUE(bool(Other) && *Other);
+  std::unique_ptr<ForkServer> Inner;
+  auto Outer = ForkServer::start(
+      [] { return true; },
+      [&Inner](llvm::StringRef Request) -> std::string {
+        if (!Inner) {
+          auto Started = ForkServer::start(
+              [] { return true; },
+              [](llvm::StringRef R) { return "inner " + R.str(); });
+          if (!Started)
+            return llvm::toString(Started.takeError());
+          Inner = std::move(*Started);
+        }
+        auto Answer = Inner->call(Request);
+        return Answer ? *Answer : llvm::toString(Answer.takeError());
+      });
+  ASSERT_TRUE(bool(Outer) && *Outer);
+  for (const char *Request : {"a", "b"}) {
+    auto Answer = (*Outer)->call(Request);
+    ASSERT_TRUE(bool(Answer)) << llvm::toString(Answer.takeError());
+    EXPECT_EQ(*Answer, std::string("inner ") + Request);
+  }
+  auto Again = (*Other)->call("x");
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_EQ(*Again, "other");
 }
 
 TEST(ForkServerTest, ACopyThatFailsToPrepareIsNone) {
