@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include "../check.h"
+#include "../median_time.h"
 
 constexpr int COLS = 4096, THREADS = 256, ROWS_A_WARP = 16;
 
@@ -77,9 +78,6 @@ int main() {
   CHECK(cudaMalloc(&a, size_t(n) * COLS * sizeof(float)));
   CHECK(cudaMalloc(&y, n * sizeof(float)));
   CHECK(cudaMemset(a, 0, size_t(n) * COLS * sizeof(float)));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   std::printf("rows_at_once floats_a_lane bytes_in_flight_per_SM run_bytes "
               "blocks/SM time_us GB/s\n");
   for (const Config &c : configs) {
@@ -89,19 +87,9 @@ int main() {
     int grid = std::min(resident, 8) * sms;
     c.kernel<<<grid, THREADS>>>(a, y, n);
     CHECK(cudaDeviceSynchronize());
-    std::vector<float> t;
-    for (int i = 0; i < 20; ++i) {
-      CHECK(cudaEventRecord(start));
-      c.kernel<<<grid, THREADS>>>(a, y, n);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      t.push_back(ms * 1000);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    double us = t[t.size() / 2];
+    double us = median_us([&] { c.kernel<<<grid, THREADS>>>(a, y, n); });
+    if (us < 0)
+      return 1;
     int blocks = std::min(resident, 8);
     std::printf("%d %d %d %d %d %.1f %.0f\n", c.s, c.v,
                 blocks * THREADS / 32 * c.s * 128 * c.v, 128 * c.v, blocks, us,

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "../check.h"
+#include "../median_time.h"
 
 constexpr int PLANES = 32 * 64;
 constexpr int H = 112, W = 112;
@@ -78,9 +79,6 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&in, in_elems * sizeof(float)));
   CHECK(cudaMalloc(&out, out_elems * sizeof(float)));
   CHECK(cudaMemset(in, 0, in_elems * sizeof(float)));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   for (const Config& c : configs) {
     int tx = c.bx * c.ox, ty = c.by * c.oy;
     dim3 grid((WO + tx - 1) / tx, (HO + ty - 1) / ty, PLANES), block(c.bx, c.by);
@@ -88,18 +86,10 @@ int main(int argc, char** argv) {
     CHECK(cudaDeviceSynchronize());
     if (once)
       continue;
-    std::vector<float> t;
-    for (int i = 0; i < 20; ++i) {
-      CHECK(cudaEventRecord(start));
-      c.kernel<<<grid, block>>>(out, in);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      t.push_back(ms * 1000);
-    }
-    std::sort(t.begin(), t.end());
-    std::printf("%d,%d,%d,%d %.1f us\n", c.bx, c.by, c.ox, c.oy, t[t.size() / 2]);
+    double us = median_us([&] { c.kernel<<<grid, block>>>(out, in); });
+    if (us < 0)
+      return 1;
+    std::printf("%d,%d,%d,%d %.1f us\n", c.bx, c.by, c.ox, c.oy, us);
   }
   return 0;
 }

@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 
 #include "../check.h"
+#include "../median_time.h"
 
 constexpr int PLANES = 32 * 64;
 constexpr int H = 112, W = 112;
@@ -103,28 +104,16 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&in, in_elems * sizeof(float)));
   CHECK(cudaMalloc(&out, in_elems / 4 * sizeof(float)));
   CHECK(cudaMemset(in, 0, in_elems * sizeof(float)));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   for (const Config &c : configs) {
     dim3 block = c.kernel == stream ? dim3(256) : dim3(32, 8);
     c.kernel<<<c.grid, block>>>(out, in);
     CHECK(cudaDeviceSynchronize());
     if (once)
       continue;
-    std::vector<float> t;
-    for (int i = 0; i < 20; ++i) {
-      CHECK(cudaEventRecord(start));
-      c.kernel<<<c.grid, block>>>(out, in);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      t.push_back(ms * 1000);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    std::printf("%s %.1f us\n", c.name, t[t.size() / 2]);
+    double us = median_us([&] { c.kernel<<<c.grid, block>>>(out, in); });
+    if (us < 0)
+      return 1;
+    std::printf("%s %.1f us\n", c.name, us);
   }
   return 0;
 }

@@ -24,6 +24,7 @@
 #include <cuda_runtime.h>
 
 #include "../check.h"
+#include "../median_time.h"
 
 constexpr int ROWS = 1 << 20, ROW = 128; // floats
 constexpr int THREADS = 256, WARPS = THREADS / 32;
@@ -69,28 +70,16 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&in, in_elems * sizeof(float)));
   CHECK(cudaMalloc(&out, size_t(ROWS) * 32 * sizeof(float)));
   CHECK(cudaMemset(in, 0, in_elems * sizeof(float)));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   int grid = ROWS / WARPS;
   for (const Config &c : configs) {
     c.kernel<<<grid, THREADS>>>(out, in);
     CHECK(cudaDeviceSynchronize());
     if (once)
       continue;
-    std::vector<float> t;
-    for (int i = 0; i < 20; ++i) {
-      CHECK(cudaEventRecord(start));
-      c.kernel<<<grid, THREADS>>>(out, in);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      t.push_back(ms * 1000);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    std::printf("%s %.1f us\n", c.name, t[t.size() / 2]);
+    double us = median_us([&] { c.kernel<<<grid, THREADS>>>(out, in); });
+    if (us < 0)
+      return 1;
+    std::printf("%s %.1f us\n", c.name, us);
   }
   return 0;
 }

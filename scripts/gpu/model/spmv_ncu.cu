@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include "../check.h"
+#include "../median_time.h"
 
 constexpr int SIDE = 128;
 constexpr int ROWS = SIDE * SIDE * SIDE;
@@ -87,29 +88,17 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(dval, val.data(), val.size() * sizeof(float),
                    cudaMemcpyHostToDevice));
   CHECK(cudaMemset(dx, 0, ROWS * sizeof(float)));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   for (const Config &c : configs) {
     int grid = ROWS / (c.threads / c.tpr * c.rpg);
     c.kernel<<<grid, c.threads>>>(dy, drow, dcol, dval, dx, ROWS);
     CHECK(cudaDeviceSynchronize());
     if (once)
       continue;
-    std::vector<float> t;
-    for (int i = 0; i < 20; ++i) {
-      CHECK(cudaEventRecord(start));
-      c.kernel<<<grid, c.threads>>>(dy, drow, dcol, dval, dx, ROWS);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      t.push_back(ms * 1000);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
+    double us = median_us([&] { c.kernel<<<grid, c.threads>>>(dy, drow, dcol, dval, dx, ROWS); });
+    if (us < 0)
+      return 1;
     std::printf("spmv %d %d %d %.1f us\n", c.tpr, c.threads, c.rpg,
-                t[t.size() / 2]);
+                us);
   }
   return 0;
 }

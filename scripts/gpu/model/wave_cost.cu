@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include "../check.h"
+#include "../median_time.h"
 
 constexpr int PLANES = 32 * 64;
 constexpr int H = 112, W = 112;
@@ -134,9 +135,6 @@ int main(int argc, char **argv) {
   int sms = 0, clock_khz = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   if (!once)
     std::printf("kind a b c d R blocks/SM waves time_us cycles_per_wave\n");
   for (const Config &c : configs) {
@@ -147,19 +145,9 @@ int main(int argc, char **argv) {
     int resident = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &resident, c.kernel, c.block.x * c.block.y, 0));
-    std::vector<float> t;
-    for (int i = 0; i < 20; ++i) {
-      CHECK(cudaEventRecord(start));
-      c.kernel<<<c.grid, c.block>>>(out, in);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      t.push_back(ms * 1000);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    double us = t[t.size() / 2];
+    double us = median_us([&] { c.kernel<<<c.grid, c.block>>>(out, in); });
+    if (us < 0)
+      return 1;
     double waves =
         double(c.grid.x) * c.grid.y * c.grid.z / (double(resident) * sms);
     std::printf("%s %d %d %d %d %d %d %.2f %.2f %.0f\n", c.kind, c.a, c.b, c.c,
