@@ -58,7 +58,7 @@ public:
                 bool Compare, std::string *Prelude = nullptr,
                 ArchRecord *Record = nullptr)
       : SM(SM), PP(PP), F(F), Pass(Pass), Compare(Compare), Prelude(Prelude),
-        Record(Record), ArchII(PP.getIdentifierInfo("__CUDA_ARCH__")) {}
+        Record(Record) {}
 
   /// Whether the pass records what __CUDA_ARCH__'s value did: none once
   /// the record is unsafe, which no pass is copied from.
@@ -214,7 +214,7 @@ public:
 
   void Defined(const clang::Token &Name, const MacroDefinition &,
                SourceRange Range) override {
-    if (recording() && Tainted.count(Name.getIdentifierInfo()))
+    if (recording() && Tainted.count(Name.getIdentifierInfo()->getName()))
       ArchInCondition = true;
     noteUse(Name.getIdentifierInfo(), /*IsValue=*/false, Range,
             Name.getLocation());
@@ -793,7 +793,7 @@ private:
     bool InCondition = PP.isParsingIfOrElifDirective();
     // The command line's definition of __CUDA_ARCH__, or one a conditional
     // on it chose (notePassDefinition()).
-    if (Name.getIdentifierInfo() == ArchII && MI && !ArchMI &&
+    if (isArch(Name.getIdentifierInfo()) && MI && !ArchMI &&
         !SM.getFileEntryRefForID(SM.getFileID(MI->getDefinitionLoc()))) {
       ArchMI = MI;
       notePassMacro(MI);
@@ -836,13 +836,13 @@ private:
         notePassMacro(MI);
       return;
     }
-    Tainted.erase(II);
+    Tainted.erase(II->getName());
   }
 
   /// A read of what the pass defines \p II as, which the record cannot
   /// follow where that is the pass's own.
   void observe(const IdentifierInfo *II) {
-    if (recording() && Tainted.count(II))
+    if (recording() && II && Tainted.count(II->getName()))
       Record->Unsafe = true;
   }
 
@@ -991,7 +991,8 @@ private:
     llvm::SmallPtrSet<const IdentifierInfo *, 16> Reached;
     for (const metacu::Token &T : lexRaw(C.Text))
       if (T.isIdent())
-        reachMacros(PP.getIdentifierInfo(T.Text), C, Reached);
+        if (const IdentifierInfo *II = known(T.Text))
+          reachMacros(II, C, Reached);
     // A conditional that only defines names as literals is evaluated
     // whole: the names it defines are the pass's from here on, and a later
     // condition reading them reads them there.
@@ -1000,11 +1001,25 @@ private:
         C.Whole = std::move(Whole->first);
         for (const std::string &N : Whole->second) {
           C.Sets.push_back(N);
-          Tainted.insert(PP.getIdentifierInfo(N));
+          Tainted.insert(N);
         }
         PassIf = IfLoc;
       }
     Record->Conditions.push_back(std::move(C));
+  }
+
+  /// The identifier \p Name spells, where the pass has met it (every name
+  /// of a condition it lexed): looked up, never made. An identifier made
+  /// here comes from this binary's inlined copy of the identifier table's
+  /// allocator, which a sanitizer build instruments and Clang's library
+  /// does not: Clang's later identifiers in that slab are then written
+  /// where the sanitizer poisoned it.
+  const IdentifierInfo *known(llvm::StringRef Name) const {
+    auto It = PP.getIdentifierTable().find(Name);
+    return It == PP.getIdentifierTable().end() ? nullptr : It->second;
+  }
+  static bool isArch(const IdentifierInfo *II) {
+    return II && II->getName() == "__CUDA_ARCH__";
   }
 
   /// Adds to \p C the state of the name \p II and of the names its macro's
@@ -1014,8 +1029,9 @@ private:
   void reachMacros(const IdentifierInfo *II, ArchCondition &C,
                    llvm::SmallPtrSetImpl<const IdentifierInfo *> &Reached) {
     // The pass's own names are as the conditionals before chose them.
-    if (!Reached.insert(II).second || II == ArchII || Tainted.count(II) ||
-        II->isCPlusPlusOperatorKeyword() || II->getName() == "defined")
+    if (!Reached.insert(II).second || isArch(II) ||
+        Tainted.count(II->getName()) || II->isCPlusPlusOperatorKeyword() ||
+        II->getName() == "defined")
       return;
     llvm::StringRef N = II->getName();
     const MacroInfo *MI = PP.getMacroInfo(II);
@@ -1080,14 +1096,14 @@ private:
   bool Compare;
   std::string *Prelude;
   ArchRecord *Record;
-  const IdentifierInfo *ArchII;
   /// The command line's __CUDA_ARCH__, once expanded.
   const MacroInfo *ArchMI = nullptr;
   /// The definitions that are the pass's own, their tokens' places, and
   /// the names that have one now.
   llvm::DenseSet<const MacroInfo *> PassMacros;
   llvm::DenseSet<unsigned> PassValues;
-  llvm::DenseSet<const IdentifierInfo *> Tainted;
+  /// By name: a conditional's names are noted before the pass lexes them.
+  llvm::StringSet<> Tainted;
   /// The #if of the conditional whose branch defines the pass's own
   /// macros, while it lasts.
   SourceLocation PassIf;
