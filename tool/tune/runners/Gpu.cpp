@@ -102,11 +102,14 @@ std::future<GpuQuery> metacu::tune::queryGpu(llvm::StringRef Gpus) {
   });
 }
 
-/// GpuRunner::runPyArgs of \p Options.
-static std::vector<std::string>
-runPyArgsOf(const GpuRunnerOptions &Options, llvm::StringRef Python,
-            llvm::StringRef Dir, llvm::ArrayRef<llvm::StringRef> Mode,
-            bool Timeout) {
+/// The command line of the run.py in \p Dir: \p Mode's flags, then what
+/// every mode takes (\p Options' GPUs, nvcc, the jobs; the timeout if
+/// \p Timeout).
+static std::vector<std::string> runPyArgs(const GpuRunnerOptions &Options,
+                                          llvm::StringRef Python,
+                                          llvm::StringRef Dir,
+                                          llvm::ArrayRef<llvm::StringRef> Mode,
+                                          bool Timeout) {
   std::vector<std::string> Args{Python.str(), (Dir + "/run.py").str()};
   for (llvm::StringRef M : Mode)
     Args.push_back(M.str());
@@ -208,9 +211,9 @@ metacu::tune::startEarlyRunPy(const GpuRunnerOptions &Options,
       llvm::sys::fs::remove_directories(Server->Made);
     return nullptr;
   }
-  if (llvm::Error E = spawnServer(runPyArgsOf(Options, *Python, Dir,
-                                              {"--rounds", "--early", Key},
-                                              /*Timeout=*/true),
+  if (llvm::Error E = spawnServer(runPyArgs(Options, *Python, Dir,
+                                            {"--rounds", "--early", Key},
+                                            /*Timeout=*/true),
                                   Dir, *Server)) {
     llvm::consumeError(std::move(E));
     if (!Server->Made.empty())
@@ -242,12 +245,6 @@ unsigned GpuRunner::roundSize() const {
   return std::clamp(Workers, 1u, Batch);
 }
 
-std::vector<std::string>
-GpuRunner::runPyArgs(llvm::StringRef Python, llvm::StringRef Dir,
-                     llvm::ArrayRef<llvm::StringRef> Mode, bool Timeout) const {
-  return runPyArgsOf(Options, Python, Dir, Mode, Timeout);
-}
-
 void GpuRunner::prebuildHarness() {
   if (HarnessStarted || Options.Bundle.HarnessSource.empty())
     return;
@@ -266,7 +263,7 @@ void GpuRunner::prebuildHarness() {
   if (!Python)
     return llvm::consumeError(llvm::errorCodeToError(Python.getError()));
   std::vector<std::string> Args =
-      runPyArgs(*Python, Dir, {"--harness-only"}, /*Timeout=*/false);
+      runPyArgs(Options, *Python, Dir, {"--harness-only"}, /*Timeout=*/false);
   std::vector<char *> Argv = argvOf(Args);
   std::string Log = Dir + "/run.log";
   posix_spawn_file_actions_t Actions;
@@ -350,9 +347,9 @@ llvm::Error GpuRunner::startServing() {
   if (!Python)
     return llvm::createStringError("cannot find " + Options.Python);
   EarlyRunPy Server;
-  if (llvm::Error E = spawnServer(
-          runPyArgs(*Python, ServedDir, {"--rounds"}, /*Timeout=*/true),
-          ServedDir, Server))
+  if (llvm::Error E = spawnServer(runPyArgs(Options, *Python, ServedDir,
+                                            {"--rounds"}, /*Timeout=*/true),
+                                  ServedDir, Server))
     return E;
   std::swap(ServerPid, Server.Pid);
   std::swap(ToServer, Server.ToServer);
@@ -450,7 +447,7 @@ llvm::Error GpuRunner::runRound(llvm::ArrayRef<uint32_t> Configs, DoneFn Done) {
                       [&](llvm::ArrayRef<Candidate> C) { return Generate(C); }))
     return E;
   std::vector<std::string> Args =
-      runPyArgs(Options.Python, Dir, {}, /*Timeout=*/true);
+      runPyArgs(Options, Options.Python, Dir, {}, /*Timeout=*/true);
   if (auto Out = capture(Args, Dir + "/run.py"); !Out)
     return Out.takeError();
   auto Results = readBundle(Dir);

@@ -129,12 +129,6 @@ private:
   llvm::Error stopServing();
   /// A round as a bundle of its own.
   llvm::Error runRound(llvm::ArrayRef<uint32_t> Configs, DoneFn Done);
-  /// The command line of the run.py in \p Dir: \p Mode's flags, then what
-  /// every mode takes (the GPUs, nvcc, the jobs; the timeout if \p Timeout).
-  std::vector<std::string> runPyArgs(llvm::StringRef Python,
-                                     llvm::StringRef Dir,
-                                     llvm::ArrayRef<llvm::StringRef> Mode,
-                                     bool Timeout) const;
   /// Where the file has a harness that does not depend on the candidates
   /// (BundleOptions::HarnessSource), starts its compile into run.py's cache
   /// (`run.py --harness-only`, from a bundle of no candidates) before the
