@@ -3,6 +3,7 @@
 #include "expand/DialectHeaders.h"
 #include "expand/HostPassErrors.h"
 #include "support/Diagnostic.h"
+#include "support/Identifiers.h"
 #include "toolchain/Invocation.h"
 #include "toolchain/Preambles.h"
 
@@ -136,7 +137,7 @@ public:
     llvm::StringRef Spelling(
         SM.getCharacterData(At),
         Lexer::MeasureTokenLength(At, SM, PP.getLangOpts()));
-    R.UnfollowedInclude = passDependent(PP.getIdentifierInfo(Spelling));
+    R.UnfollowedInclude = passDependent(findIdentifier(PP, Spelling));
   }
 
   void SourceRangeSkipped(SourceRange Skipped, SourceLocation) override {
@@ -277,8 +278,8 @@ private:
     std::vector<metacu::Token> Toks = lexRaw(Copy);
     if (Toks.empty() || !Toks[0].isIdent())
       return std::nullopt;
-    const IdentifierInfo *II = PP.getIdentifierInfo(Toks[0].Text);
-    if (passDependent(II))
+    const IdentifierInfo *II = findIdentifier(PP, Toks[0].Text);
+    if (!II || passDependent(II))
       return std::nullopt;
     for (unsigned Depth = 0; Depth < 16; ++Depth) {
       const MacroInfo *MI = PP.getMacroInfo(II);
@@ -471,7 +472,7 @@ private:
     unsigned Tests = 0;
     for (const metacu::Token &T : lexRaw(Text))
       if (T.isIdent())
-        Tests |= nameTests(PP.getIdentifierInfo(T.Text));
+        Tests |= nameTests(findIdentifier(PP, T.Text));
     return Tests;
   }
 
@@ -760,8 +761,8 @@ private:
   void findMacros() {
     Preprocessor &PP = CI.getPreprocessor();
     for (const auto &N : Names) {
-      IdentifierInfo *II = PP.getIdentifierInfo(N.getKey());
-      const MacroInfo *MI = PP.getMacroInfo(II);
+      const IdentifierInfo *II = findIdentifier(PP, N.getKey());
+      const MacroInfo *MI = II ? PP.getMacroInfo(II) : nullptr;
       if (!MI || MI->isBuiltinMacro())
         continue;
       R.Visible.insert(N.getKey());

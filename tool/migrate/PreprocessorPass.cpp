@@ -6,6 +6,7 @@
 #include "migrate/QuietPragmas.h"
 #include "migrate/SystemHeaderDirectives.h"
 #include "support/Diagnostic.h"
+#include "support/Identifiers.h"
 #include "support/Tokens.h"
 #include "toolchain/Invocation.h"
 
@@ -991,7 +992,7 @@ private:
     llvm::SmallPtrSet<const IdentifierInfo *, 16> Reached;
     for (const metacu::Token &T : lexRaw(C.Text))
       if (T.isIdent())
-        if (const IdentifierInfo *II = known(T.Text))
+        if (const IdentifierInfo *II = findIdentifier(PP, T.Text))
           reachMacros(II, C, Reached);
     // A conditional that only defines names as literals is evaluated
     // whole: the names it defines are the pass's from here on, and a later
@@ -1008,16 +1009,6 @@ private:
     Record->Conditions.push_back(std::move(C));
   }
 
-  /// The identifier \p Name spells, where the pass has met it (every name
-  /// of a condition it lexed): looked up, never made. An identifier made
-  /// here comes from this binary's inlined copy of the identifier table's
-  /// allocator, which a sanitizer build instruments and Clang's library
-  /// does not: Clang's later identifiers in that slab are then written
-  /// where the sanitizer poisoned it.
-  const IdentifierInfo *known(llvm::StringRef Name) const {
-    auto It = PP.getIdentifierTable().find(Name);
-    return It == PP.getIdentifierTable().end() ? nullptr : It->second;
-  }
   static bool isArch(const IdentifierInfo *II) {
     return II && II->getName() == "__CUDA_ARCH__";
   }
