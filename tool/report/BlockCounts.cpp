@@ -636,6 +636,9 @@ BlockCounts blockCounts(const KernelCounts &C, Dim3 Block,
   B.Warps = (B.Threads + WarpSize - 1) / WarpSize;
   add(B, C, B.Threads, B.Warps);
   B.LongestWarp = C.Instructions;
+  // The code outside loops waits for its rounds in a row; a loop that
+  // loads in more passes sets them instead (below).
+  B.LoadRounds = C.LoadRounds;
   if (B.Threads == 0)
     return B;
   // A block in the grid's middle, as for the reuse between blocks (a trip

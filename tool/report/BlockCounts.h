@@ -83,8 +83,9 @@ struct BlockCounts {
   /// Loop::Lanes lanes that share its range together).
   std::vector<std::optional<double>> LoopTrips;
   /// How many times in a row a thread waits for its global loads: the
-  /// passes of the loop that loads (nested loops' passes multiplied), 1
-  /// without one. A pass's loads are issued together, but the next pass's
+  /// passes of the loop that loads (nested loops' passes multiplied), or
+  /// where more, the rounds of its code outside loops
+  /// (KernelCounts::LoadRounds: loads behind a kept branch after a wait). A pass's loads are issued together, but the next pass's
   /// wait for the body that uses them.
   double LoadRounds = 1;
   /// Of the passes of loops that load, those that load what a loop before

@@ -1188,6 +1188,145 @@ llvm::StringRef declaredName(llvm::StringRef Rest) {
 
 } // namespace
 
+namespace {
+
+// One line of an entry's body, as loadRounds reads it: a label, or an
+// instruction with the registers it writes and reads.
+struct RoundLine {
+  std::string Label;
+  bool Branch = false, Conditional = false, GlobalLoad = false;
+  std::string Target;
+  llvm::SmallVector<std::string, 4> Writes, Reads;
+};
+
+// The registers named in \p Text ("%f21", "%rd2"; "%tid.x" reads the
+// thread's place, never a load).
+void registersIn(llvm::StringRef Text,
+                 llvm::SmallVectorImpl<std::string> &Out) {
+  for (size_t At = Text.find('%'); At != llvm::StringRef::npos;
+       At = Text.find('%', At + 1)) {
+    llvm::StringRef Name = Text.drop_front(At).take_while(
+        [](char C) { return C == '%' || llvm::isAlnum(C) || C == '_'; });
+    if (Name.size() > 1)
+      Out.push_back(Name.str());
+  }
+}
+
+RoundLine roundLine(llvm::StringRef Text) {
+  RoundLine L;
+  if (Text.ends_with(":")) {
+    L.Label = Text.drop_back().str();
+    return L;
+  }
+  if (Text.consume_front("@")) {
+    L.Conditional = true;
+    registersIn(Text.take_until(llvm::isSpace), L.Reads);
+    Text = Text.drop_until(llvm::isSpace).ltrim();
+  }
+  llvm::StringRef Opcode = Text.take_until(
+      [](char C) { return llvm::isSpace(C) || C == ';'; });
+  llvm::StringRef Operands =
+      Text.drop_front(Opcode.size()).take_until([](char C) { return C == ';'; })
+          .trim();
+  llvm::SmallVector<llvm::StringRef, 6> Parts;
+  Opcode.split(Parts, '.');
+  llvm::StringRef Op = Parts[0];
+  if (Op == "bra") {
+    L.Branch = true;
+    L.Target = Operands.str();
+    return L;
+  }
+  auto Has = [&](llvm::StringRef P) {
+    return llvm::any_of(Parts,
+                        [&](llvm::StringRef Q) { return Q.starts_with(P); });
+  };
+  L.GlobalLoad = (Op == "ld" || Op == "ldu") && !Has("param") &&
+                 !Has("const") && !Has("shared") && !Has("local");
+  // Stores, reductions and the rest without a result read every operand;
+  // the others write their first ("{%f1, %f2}" for a vector).
+  bool Writes = !(Op == "st" || Op == "red" || Op == "bar" ||
+                  Op == "barrier" || Op == "membar" || Op == "fence" ||
+                  Op == "ret" || Op == "exit" || Op == "call" ||
+                  Op == "prefetch" || Op == "cp");
+  size_t FirstEnd = Operands.starts_with("{") ? Operands.find('}')
+                                              : Operands.find(',');
+  if (!Writes || FirstEnd == llvm::StringRef::npos) {
+    registersIn(Operands, Writes ? L.Writes : L.Reads);
+    return L;
+  }
+  registersIn(Operands.take_front(FirstEnd + 1), L.Writes);
+  registersIn(Operands.drop_front(FirstEnd + 1), L.Reads);
+  return L;
+}
+
+} // namespace
+
+unsigned loadRounds(llvm::ArrayRef<std::string> Body) {
+  std::vector<RoundLine> Lines;
+  llvm::StringMap<size_t> Labels;
+  for (const std::string &Text : Body) {
+    Lines.push_back(roundLine(Text));
+    if (!Lines.back().Label.empty())
+      Labels[Lines.back().Label] = Lines.size() - 1;
+  }
+  // A loop's passes are counted apart (BlockCounts::LoadRounds): the lines
+  // from a label to a branch back to it are left out here.
+  std::vector<char> InLoop(Lines.size(), 0), Kept(Lines.size(), 0);
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    if (!Lines[I].Branch)
+      continue;
+    auto T = Labels.find(Lines[I].Target);
+    if (T == Labels.end())
+      continue;
+    if (T->second < I) {
+      std::fill(InLoop.begin() + T->second, InLoop.begin() + I + 1, 1);
+      continue;
+    }
+    // ptxas turns a branch over a few instructions into predicated ones
+    // (maxpool's column tests, one load and its maximum), but keeps one
+    // over code that branches itself (its row tests over the columns').
+    Kept[I] = Lines[I].Conditional &&
+              std::any_of(Lines.begin() + I + 1, Lines.begin() + T->second,
+                          [](const RoundLine &L) { return L.Branch; });
+  }
+  unsigned Rounds = 0;
+  // The registers the current round's loads write, and those computed
+  // from them; whether a value of theirs has been used (the thread waited for it); whether a branch
+  // ptxas keeps stood after that wait.
+  llvm::StringSet<> Loaded;
+  bool Waited = false, Behind = false;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    const RoundLine &L = Lines[I];
+    if (InLoop[I] || !L.Label.empty())
+      continue;
+    bool Reads = llvm::any_of(
+        L.Reads, [&](const std::string &R) { return Loaded.contains(R); });
+    if (L.GlobalLoad) {
+      // A load whose address comes from this round's loads, or that stands
+      // behind a wait and a branch, goes out in a round of its own.
+      if (Rounds == 0 || Reads || Behind) {
+        ++Rounds;
+        Loaded.clear();
+        Waited = Behind = false;
+      }
+      for (const std::string &W : L.Writes)
+        Loaded.insert(W);
+      continue;
+    }
+    // What is computed from a loaded value waits for it too: an address
+    // made from a loaded index is one.
+    Waited |= Reads;
+    for (const std::string &W : L.Writes)
+      if (Reads)
+        Loaded.insert(W);
+      else
+        Loaded.erase(W);
+    if (Kept[I] && Waited)
+      Behind = true;
+  }
+  return std::max(Rounds, 1u);
+}
+
 llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
   std::vector<KernelCounts> Kernels;
   // The .func bodies, by name.
@@ -1207,6 +1346,8 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
   // The lines so far of an instruction written over several ("call.uni
   // (retval0),", "_Z5twicef,", "(", "param0", ");").
   std::string Pending;
+  // The entry's labels and instructions, for loadRounds.
+  std::vector<std::string> Body;
   llvm::SmallVector<llvm::StringRef, 256> Lines;
   Ptx.split(Lines, '\n');
   for (llvm::StringRef Raw : Lines) {
@@ -1255,11 +1396,14 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
         continue;
       InBody = true;
       Pending.clear();
+      Body.clear();
       Reader.emplace(K, SharedArrays);
     }
     Depth += Line.count('{') - Line.count('}');
     if (Depth == 0) {
       InEntry = false;
+      if (CurrentIsEntry)
+        K.LoadRounds = loadRounds(Body);
       if (!CurrentIsEntry)
         Functions[Function->Mangled] = std::move(*Function);
       continue;
@@ -1269,6 +1413,7 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
       continue;
     if (Pending.empty() && Text.ends_with(":")) {
       Reader->label(Text.drop_back());
+      Body.push_back(Text.str());
       continue;
     }
     if (!Text.ends_with(";")) {
@@ -1277,10 +1422,12 @@ llvm::Expected<std::vector<KernelCounts>> countPtx(llvm::StringRef Ptx) {
     }
     if (Pending.empty()) {
       Reader->instruction(Text);
+      Body.push_back(Text.str());
       continue;
     }
     Pending += Text.str();
     Reader->instruction(Pending);
+    Body.push_back(Pending);
     Pending.clear();
   }
   if (InEntry)

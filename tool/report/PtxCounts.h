@@ -209,6 +209,10 @@ struct KernelCounts : OpCounts {
   /// an address read from memory or computed from loaded data (a
   /// histogram's bin) is not among them.
   std::vector<KnownAccess> GlobalAtomicAccesses;
+  /// The rounds of global loads a thread of the entry waits for one after
+  /// another in its code outside loops (loadRounds): 1 where every load can
+  /// go out before the first use of one.
+  unsigned LoadRounds = 1;
   /// The calls in the body itself, in order.
   std::vector<CallSite> Calls;
   /// The functions called, directly or not, whose counts are included.
@@ -219,6 +223,20 @@ struct KernelCounts : OpCounts {
   /// are a lower bound, as with a loop.
   std::vector<UncountedCall> Uncounted;
 };
+
+/// The rounds in which a thread's global loads go out in the code outside
+/// loops of an entry whose \p Body is given line by line (labels with
+/// their colon, instructions with their predicate): a load starts a round
+/// of its own where its address comes from a load of the round before, or
+/// where a value loaded in the round before was used ahead of a branch
+/// that ptxas keeps (a conditional forward branch over code that branches
+/// itself) and the load comes after that branch: ptxas does not move a
+/// load above a branch, and the use waits for its load. Straight-line
+/// code otherwise issues its loads before their first use, 1 round.
+/// maxpool's row tests (`if (r < 0) continue;` over a row of loads whose
+/// maximum is taken before the next row) keep a thread's 9 loads in 3
+/// rounds (docs/report.md, "Rounds of loads behind branches").
+unsigned loadRounds(llvm::ArrayRef<std::string> Body);
 
 /// One KernelCounts per .entry of \p Ptx, in order, with the .func bodies
 /// they call counted in.

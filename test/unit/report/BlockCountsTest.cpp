@@ -358,6 +358,26 @@ $L__BB0_2:
   EXPECT_DOUBLE_EQ(B.SharedConflictPasses, 2 * 4 * 8);
 }
 
+TEST(BlockCountsTest, RoundsOutsideLoopsUnlessALoopMakesMorePasses) {
+  // The code outside loops waits for its rounds in a row (PtxCounts::
+  // loadRounds); a loop that loads in more passes sets the rounds instead.
+  KernelCounts K;
+  K.GlobalLoads = {9, 36};
+  K.LoadRounds = 3;
+  EXPECT_DOUBLE_EQ(blockCounts(K, {256, 1, 1}).LoadRounds, 3);
+  KernelCounts Loop = entryWith(R"(
+	ld.global.f32 	%f1, [%rd1];
+	mov.u32 	%r2, 0;
+$L__BB0_1:
+	ld.global.f32 	%f2, [%rd1+4];
+	add.s32 	%r2, %r2, 1;
+	setp.lt.s32 	%p1, %r2, 16;
+	@%p1 bra 	$L__BB0_1;
+)");
+  Loop.LoadRounds = 3;
+  EXPECT_DOUBLE_EQ(blockCounts(Loop, {32, 1, 1}).LoadRounds, 16);
+}
+
 TEST(BlockCountsTest, ALoopWithoutATripCountCountsOnce) {
   const KernelCounts K = entryWith(R"(
 $L__BB0_1:

@@ -109,6 +109,29 @@ TEST(ModelTest, LatencyIsPaidOnceWhenBlocksFollowEachOther) {
   EXPECT_GT(One.P.TimeUs, 1.3 * IdealWave);
 }
 
+TEST(ModelTest, RoundsOfLoadsBehindKeptBranchesWaitInARow) {
+  // maxpool at one output a thread: 9 loads in 3 rounds (PtxCounts::
+  // loadRounds), 8 blocks of 256 threads an SM. A round has a third of the
+  // thread's bytes in flight: each waits its latency as a loop's pass
+  // does, so the same counts in 3 rounds take longer than in one, and the
+  // time grows with the rounds (the guarded 2 x 2 windows of
+  // scripts/gpu/model/pool_loads.cu: 56.4 us in 2 rounds, 49.4 in 1).
+  KernelCounts C = axpy(3);
+  uint64_t Grid = 2 * 132 * 8 * 20;
+  double One = run(C, 90, 256, 16, Grid).P.TimeUs;
+  C.LoadRounds = 3;
+  Modelled Three = run(C, 90, 256, 16, Grid);
+  EXPECT_GT(Three.P.TimeUs, 1.05 * One);
+  C.LoadRounds = 9;
+  EXPECT_GT(run(C, 90, 256, 16, Grid).P.TimeUs, Three.P.TimeUs);
+  // A kernel without global loads has no rounds to wait for.
+  KernelCounts NoLoads;
+  NoLoads.Instructions = 40;
+  double Plain = run(NoLoads, 90, 256, 16, Grid).P.TimeUs;
+  NoLoads.LoadRounds = 3;
+  EXPECT_DOUBLE_EQ(run(NoLoads, 90, 256, 16, Grid).P.TimeUs, Plain);
+}
+
 TEST(ModelTest, WarpsWithoutABarrierOverlapTheirOwnPhases) {
   // Two blocks of 1024 threads an SM: with a barrier a block's arithmetic
   // waits for all its loads, without one each warp goes on alone, so the

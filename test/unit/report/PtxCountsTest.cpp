@@ -904,6 +904,119 @@ $L__BB0_9:
   EXPECT_DOUBLE_EQ(K.Loops[2].Lanes, 1);
 }
 
+TEST(PtxCountsTest, RoundsOfLoadsBehindTheBranchesPtxasKeeps) {
+  // maxpool's rows as nvcc writes them (one output a thread, two rows of
+  // three here): each row's test branches over its columns' tests, which
+  // branch over one load and its maximum. ptxas keeps the row's branch and
+  // predicates the columns' (the SASS dumped on the H100, docs/data/
+  // pool-loads-h100.log: LLLFB LLLFB LLLFB), so the second row's loads go
+  // out after the first row's maximum waited for its loads: 2 rounds.
+  const char *Rows = R"(
+	setp.gt.u32 	%p4, %r13, 111;
+	@%p4 bra 	$L__BB0_8;
+	@%p5 bra 	$L__BB0_4;
+	ld.global.nc.f32 	%f21, [%rd2+-452];
+	max.f32 	%f36, %f22, %f21;
+$L__BB0_4:
+	@%p6 bra 	$L__BB0_6;
+	ld.global.nc.f32 	%f23, [%rd2+-448];
+	max.f32 	%f36, %f36, %f23;
+$L__BB0_6:
+	@%p7 bra 	$L__BB0_8;
+	ld.global.nc.f32 	%f24, [%rd2+-444];
+	max.f32 	%f36, %f36, %f24;
+$L__BB0_8:
+	@%p8 bra 	$L__BB0_15;
+	@%p9 bra 	$L__BB0_11;
+	ld.global.nc.f32 	%f25, [%rd2+-4];
+	max.f32 	%f36, %f36, %f25;
+$L__BB0_11:
+	@%p10 bra 	$L__BB0_15;
+	ld.global.nc.f32 	%f26, [%rd2];
+	max.f32 	%f36, %f36, %f26;
+$L__BB0_15:
+	st.global.f32 	[%rd16], %f36;
+)";
+  EXPECT_EQ(entryWith(Rows).LoadRounds, 2u);
+
+  // The same loads with the maxima after them all: nothing waits before a
+  // branch, one round.
+  EXPECT_EQ(entryWith(R"(
+	@%p4 bra 	$L__BB0_8;
+	@%p5 bra 	$L__BB0_4;
+	ld.global.nc.f32 	%f21, [%rd2+-452];
+$L__BB0_4:
+	ld.global.nc.f32 	%f23, [%rd2+-448];
+$L__BB0_8:
+	@%p8 bra 	$L__BB0_15;
+	@%p9 bra 	$L__BB0_11;
+	ld.global.nc.f32 	%f25, [%rd2+-4];
+$L__BB0_11:
+	ld.global.nc.f32 	%f26, [%rd2];
+$L__BB0_15:
+	max.f32 	%f36, %f21, %f23;
+	max.f32 	%f37, %f25, %f26;
+)")
+                .LoadRounds,
+            1u);
+
+  // Branches over one load and its maximum alone are predicated: one round.
+  EXPECT_EQ(entryWith(R"(
+	@%p5 bra 	$L__BB0_4;
+	ld.global.nc.f32 	%f21, [%rd2+-452];
+	max.f32 	%f36, %f22, %f21;
+$L__BB0_4:
+	@%p6 bra 	$L__BB0_6;
+	ld.global.nc.f32 	%f23, [%rd2+-448];
+	max.f32 	%f36, %f36, %f23;
+$L__BB0_6:
+	st.global.f32 	[%rd16], %f36;
+)")
+                .LoadRounds,
+            1u);
+
+  // A load whose address was loaded waits for it, branch or not; a
+  // shared load is no global round.
+  EXPECT_EQ(entryWith(R"(
+	ld.global.nc.u32 	%r26, [%rd41];
+	ld.shared.f32 	%f1, [%r2];
+	mul.wide.s32 	%rd25, %r26, 4;
+	add.s64 	%rd26, %rd1, %rd25;
+	ld.global.nc.f32 	%f14, [%rd26];
+	ld.global.nc.u32 	%r27, [%rd41+4];
+)")
+                .LoadRounds,
+            2u);
+  EXPECT_EQ(entryWith(R"(
+	ld.global.nc.u32 	%r26, [%rd41];
+	ld.global.nc.u32 	%r27, [%r26];
+)")
+                .LoadRounds,
+            2u);
+  EXPECT_EQ(entryWith("\tst.global.f32 \t[%rd16], %f36;\n").LoadRounds, 1u);
+}
+
+TEST(PtxCountsTest, ALoopsPassesAreNoRoundsOfTheCodeOutsideIt) {
+  // The loop's loads wait once a pass (its trip count, BlockCounts); the
+  // pointer chase in its body is left to it, and the loads before and
+  // after it go out in one round.
+  const KernelCounts K = entryWith(R"(
+	ld.global.nc.f32 	%f1, [%rd1];
+$L__BB0_2:
+	ld.global.nc.u32 	%r26, [%rd41];
+	mul.wide.s32 	%rd25, %r26, 4;
+	add.s64 	%rd26, %rd1, %rd25;
+	ld.global.nc.f32 	%f14, [%rd26];
+	add.s32 	%r50, %r50, 1;
+	setp.lt.s32 	%p4, %r50, 16;
+	@%p4 bra 	$L__BB0_2;
+	ld.global.nc.f32 	%f2, [%rd1+4];
+	add.f32 	%f3, %f1, %f2;
+)");
+  ASSERT_EQ(K.Loops.size(), 1u);
+  EXPECT_EQ(K.LoadRounds, 1u);
+}
+
 TEST(PtxCountsTest, TruncatedPtxIsAnError) {
   auto Kernels = countPtx(".visible .entry k(\n)\n{\n\tret;\n");
   ASSERT_FALSE(bool(Kernels));
