@@ -434,8 +434,13 @@ def clang_harness(m, cmd):
     ptx = target + ".clang.ptx"
     common = [m["clang"], "-x", "cuda", "--cuda-path=" + os.path.dirname(os.path.dirname(nvcc)),
               "-Wno-unknown-cuda-version"]
-    host = subprocess.Popen(common + ["--cuda-host-only"] + flags + ["-c", "-o", target, source],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        host = subprocess.Popen(common + ["--cuda-host-only"] + flags + ["-c", "-o", target, source],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        print("run.py: the harness's host code by nvcc (not by clang: cannot run %s: %s)"
+              % (m["clang"], e.strerror), file=sys.stderr)
+        return False
     device = subprocess.Popen(common + ["--cuda-device-only", "--cuda-gpu-arch=sm_" + found.group(1)]
                               + [f for f in flags if not f.startswith("-O")]
                               + ["-O0", "-S", "-o", ptx, source],
