@@ -18,6 +18,18 @@
 // RUN:   -e 'librt\.so' -e 'libresolv\.so' -e 'libutil\.so' -e 'libstdc++' -e 'libgcc_s' \
 // RUN:   | not grep -v "=> %t/moved/bin/\.\./lib/"
 //
+// The package's clang (metacu tune's harness compiler) runs on the same
+// libraries, those of libLLVM's own too, and finds its resource directory
+// in the package.
+// RUN: env -i ASAN_OPTIONS=$ASAN_OPTIONS PATH=/usr/bin:/bin %t/moved/bin/clang -print-resource-dir \
+// RUN:   | FileCheck %s --check-prefix=CLANG
+// CLANG: {{.*}}/moved/lib/clang/{{[0-9]+}}
+// RUN: env -i ASAN_OPTIONS=$ASAN_OPTIONS PATH=/usr/bin:/bin LD_DEBUG=libs %t/moved/bin/clang --version 2> %t/clang-libs.txt > /dev/null
+// RUN: grep 'calling init:' %t/clang-libs.txt | grep -c libLLVM
+// RUN: grep 'calling init:' %t/clang-libs.txt | grep -v -e 'libc\.so' -e 'libm\.so' -e 'libdl\.so' -e 'libpthread\.so' \
+// RUN:   -e 'librt\.so' -e 'libresolv\.so' -e 'libutil\.so' -e 'libstdc++' -e 'libgcc_s' -e 'ld-linux' \
+// RUN:   | not grep -v "init: .*/moved/bin/\.\./lib/"
+//
 // The packed binary expands a sample (std headers, the runtime's
 // tune_space and json in meta code) to the bytes the build's binary does.
 // RUN: cd %S/../../samples/axpy && env -i ASAN_OPTIONS=$ASAN_OPTIONS PATH=/usr/bin:/bin HOME=%t %t/moved/bin/metacu \

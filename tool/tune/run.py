@@ -19,7 +19,7 @@
 # so a stopped run resumes.
 #
 #   python3 run.py [--gpus all | --gpus 0,1] [--jobs N] [--shards N]
-#                  [--nvcc PATH] [--timeout SECONDS] [--compile-only]
+#                  [--nvcc PATH] [--clang PATH] [--timeout SECONDS] [--compile-only]
 #                  [--dry-run] [--scheduler ADDRESS | --scheduler local]
 #                  [--rounds [--early KEY]] [--cutoff F]
 #
@@ -308,7 +308,7 @@ SHARED_LOCK = threading.Lock()
 MACHINERY = {}
 
 
-def machinery_object(m, nvcc):
+def machinery_object(m, nvcc, include=None):
     """metacu/tune.h's harness machinery (options, checking and timing,
     loading shards), which no problem changes, compiled once into an object
     (METACU_TUNE_HARNESS_OBJECT) and kept in cache_dir() under a hash of
@@ -317,9 +317,11 @@ def machinery_object(m, nvcc):
     harness's compile on the critical path is its batch's host code alone.
     Returns the object's path and None, or None and nvcc's error lines.
     One compile at a time in this process (harnesses of several batches
-    wait for the first); other processes racing for the same object each
-    write their own and rename it into place."""
-    include = os.path.join(HERE, "include")
+    wait for the first), and one at a time per cache entry (a lock file),
+    so that a process that needs it waits for one that began it (--early's
+    precompile). ``include``: the runtime headers, the bundle's own by
+    default (a copy of metacu's, so the same object)."""
+    include = include or os.path.join(HERE, "include")
     # Host code only: no -gencode, so that one object serves every
     # architecture.
     flags = ["-O3", "-std=c++17", "-DMETACU_TUNE", *m["nvcc_flags"],
@@ -338,8 +340,15 @@ def build_machinery(nvcc, flags, include):
     if error:
         return None, [error]
     obj = os.path.join(writable_cache_dir(), "harness-%s.o" % key)
-    if os.path.exists(obj):
-        return obj, None
+    with open(obj + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(obj):
+            return obj, None
+        return compile_machinery(nvcc, flags, include, obj)
+
+
+def compile_machinery(nvcc, flags, include, obj):
+    """build_machinery()'s compile into ``obj``."""
     tmp = "%s.%d.tmp" % (obj, os.getpid())
     source = tmp + ".cpp"
     with open(source, "w") as f:
@@ -354,6 +363,104 @@ def build_machinery(nvcc, flags, include):
         return None, lines or [l.strip() for l in p.stderr.splitlines()][:1] or ["nvcc failed"]
     os.replace(tmp, obj)
     return obj, None
+
+
+# nvcc's flags of a harness's compile that Clang's CUDA front end spells
+# the same, and those it needs no spelling of (nvcc's own options; the
+# launch through cudaLaunchKernel, which Clang's stubs always make).
+CLANG_SAME = re.compile(r"-O\d|-std=\S+|-[DU]\S+|-I\S*$")
+CLANG_DROPPED = {"--split-compile", "-gencode", "-D__NV_LEGACY_LAUNCH",
+                 "-Xcompiler=-D__NV_LEGACY_LAUNCH", "-c"}
+
+
+def clang_flags(cmd):
+    """The flags of nvcc command ``cmd`` (a harness's compile, less its
+    -o, output and source) for Clang, and None; or None and the first flag
+    Clang is not given (a bundle's nvcc_flags may hold any)."""
+    flags, args = [], iter(cmd[1:-3])
+    for c in args:
+        if c in CLANG_DROPPED:
+            if c in ("--split-compile", "-gencode"):
+                next(args)
+        elif CLANG_SAME.match(c):
+            flags += [c, next(args)] if c == "-I" else [c]
+        else:
+            return None, c
+    return flags, None
+
+
+def own_device_code(ptx, source):
+    """What of the harness's device code (``ptx``, Clang's of the harness's
+    ``source``) is its own, not a candidate's: a kernel neither a
+    candidate's (its shard macro in the source) nor a harness table's slot
+    (metacu/tuned.h), or a device variable, which the host code could
+    launch or read; None where there is none."""
+    with open(source) as f:
+        cands = set(re.findall(r"METACU_TUNE_IN_SHARD_(\w+)", f.read()))
+    with open(ptx) as f:
+        text = f.read()
+    for e in re.findall(r"\.entry\s+([A-Za-z_$][\w$]*)", text):
+        if "6metacu6detail9tune_slot" not in e and not any(names_candidate(e, c) for c in cands):
+            return "its own kernel " + e
+    for line in text.splitlines():
+        if re.match(r"\s*(\.(visible|weak|extern)\s+)*\.(global|const)\s", line):
+            return "a device variable (%s)" % line.strip().rstrip(";")
+    return None
+
+
+def clang_harness(m, cmd):
+    """Compiles a harness's host code (nvcc command ``cmd``, -c) with
+    m["clang"] (--clang), Clang's CUDA front end, host side only: one
+    process where nvcc's chain is cudafe++, cicc, ptxas and the host
+    compiler one after another, about half its time. That builds a harness
+    only when its translation unit has no device code of its own (its
+    candidates' kernels are empty there, their cubins loaded through the
+    driver API, metacu/tune.h), which the device side, compiled beside to
+    PTX, shows (own_device_code()). True where the object is written;
+    else False, having said why, and nvcc compiles it."""
+    t = time.time()
+    flags, refused_flag = clang_flags(cmd)
+    found = re.search(r"code=(?:sm|compute)_(\w+)", m["gencode"])
+    nvcc = shutil.which(cmd[0]) or cmd[0]
+    why = None
+    if refused_flag:
+        why = "nvcc flag %s" % refused_flag
+    elif not found:
+        why = "no architecture in %s" % m["gencode"]
+    if why:
+        print("run.py: the harness's host code by nvcc (not by clang: %s)" % why, file=sys.stderr)
+        return False
+    target, source = cmd[-2], cmd[-1]
+    ptx = target + ".clang.ptx"
+    common = [m["clang"], "-x", "cuda", "--cuda-path=" + os.path.dirname(os.path.dirname(nvcc)),
+              "-Wno-unknown-cuda-version"]
+    try:
+        host = subprocess.Popen(common + ["--cuda-host-only"] + flags + ["-c", "-o", target, source],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        print("run.py: the harness's host code by nvcc (not by clang: cannot run %s: %s)"
+              % (m["clang"], e.strerror), file=sys.stderr)
+        return False
+    device = subprocess.Popen(common + ["--cuda-device-only", "--cuda-gpu-arch=sm_" + found.group(1)]
+                              + [f for f in flags if not f.startswith("-O")]
+                              + ["-O0", "-S", "-o", ptx, source],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    errors = [p.communicate()[1] for p in (device, host)]
+    failed = [e for p, e in zip((device, host), errors) if p.returncode != 0]
+    if failed:
+        lines = [l.strip() for l in failed[0].splitlines() if "error" in l] or ["it failed"]
+        why = "clang: " + lines[0]
+    else:
+        why = own_device_code(ptx, source)
+    if os.path.exists(ptx):
+        os.remove(ptx)
+    if why:
+        if os.path.exists(target):
+            os.remove(target)
+        print("run.py: the harness's host code by nvcc (not by clang: %s)" % why, file=sys.stderr)
+        return False
+    print("run.py: the harness's host code by clang in %.1f s" % (time.time() - t), file=sys.stderr)
+    return True
 
 
 def compile_job(m, job, nvcc, split, nice=False):
@@ -385,8 +492,15 @@ def compile_job(m, job, nvcc, split, nice=False):
         if os.path.exists(os.path.join(HERE, kept_ptx(job))):
             os.remove(os.path.join(HERE, kept_ptx(job)))
         cmd = cmd[:-3] + ["--keep", "--keep-dir", keep] + cmd[-3:]
-    p = subprocess.run(cmd, capture_output=True, text=True,
-                       preexec_fn=(lambda: os.nice(10)) if nice else None)
+    # Only the bundle's one harness: a batch's own harness finds its
+    # candidates' kernels by their stubs' names, which only nvcc's
+    # registration of the batch's device code gives (metacu/tune.h).
+    if (job["kind"] == "harness" and m.get("clang") and m.get("harness")
+            and job.get("source") == m["harness"] and clang_harness(m, cmd)):
+        p = subprocess.CompletedProcess(cmd, 0, "", "")
+    else:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           preexec_fn=(lambda: os.nice(10)) if nice else None)
     if keep:
         ptx = [f for f in os.listdir(keep) if f.endswith(".ptx")]
         if p.returncode != 0 and len(ptx) == 1:
@@ -853,6 +967,10 @@ def main():
                     help="nvcc processes at once (default: every core, or with "
                     "--scheduler every CPU slot of the cluster's compile workers)")
     ap.add_argument("--nvcc", default=os.environ.get("NVCC", "nvcc"))
+    ap.add_argument("--clang", metavar="PATH",
+                    help="compile the bundle's harness with this Clang (its CUDA front end, "
+                    "host side only) where its translation unit has no device code of its "
+                    "own, else with nvcc (metacu tune gives the Clang it was built with)")
     ap.add_argument("--timeout", type=float, default=60,
                     help="seconds a candidate may run before it counts as hung")
     ap.add_argument("--shards", type=int, default=0,
@@ -874,6 +992,10 @@ def main():
                     "of KEY (the kernel) recorded at once, read the manifest at the first "
                     "round's line, and serve the bundle with that harness where it is the "
                     "bundle's own")
+    ap.add_argument("--machinery-include", metavar="DIR",
+                    help="with --early, compile the harness's machinery (metacu/tune.h) into "
+                    "the cache at once from these runtime headers (metacu's, which the bundle "
+                    "copies), so that a cold cache's harness does not wait for it")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the compiles (one JSON line each) and stop")
     ap.add_argument("--harness-only", action="store_true",
@@ -910,6 +1032,12 @@ def main():
         # Started before metacu writes the bundle, which is there once the
         # first round's line comes; none: metacu's run ended before it.
         early = start_early(a.early, gpu_list(a.gpus))
+        if a.machinery_include:
+            # While metacu expands the file; the bundle's harness compile
+            # (this process's or run.py --harness-only's) waits for it. Not
+            # a daemon: a run that ends meanwhile leaves no half-made object.
+            threading.Thread(target=machinery_object,
+                             args=(dict(nvcc_flags=[]), a.nvcc, a.machinery_include)).start()
         first = sys.stdin.readline()
         if not first:
             for h in early.values():
@@ -919,6 +1047,7 @@ def main():
     with open(os.path.join(HERE, "manifest.json")) as f:
         m = json.load(f)
     m["cutoff"] = a.cutoff
+    m["clang"] = a.clang
     path = os.path.join(HERE, "results.jsonl")
     done = load_done(path)
     failed = [f for f in m["failed"] if f["config"] not in done]

@@ -422,8 +422,14 @@ METACU_TUNE_FN void adopt(module_redirect &r, const void *stub, CUfunction f) {
   for (auto [attr, value] : r.attributes[stub])
     cuFuncSetAttribute(f, CUfunction_attribute(attr), value);
   cudaFunction_t own;
-  if (!r.image && cudaGetFuncBySymbol(&own, stub) == cudaSuccess)
+  if (r.image)
+    return;
+  if (cudaGetFuncBySymbol(&own, stub) == cudaSuccess)
     cuFuncGetModule(&r.image, reinterpret_cast<CUfunction>(own));
+  else
+    // A harness table's slot in a harness compiled host side only (run.py's
+    // --clang) has no image: the lookup's error is not the launch's.
+    cudaGetLastError();
 }
 
 /// The shard's function for the kernel whose host stub is \p stub, or null.
@@ -1062,7 +1068,12 @@ extern "C" cudaError_t __wrap_cudaFuncSetAttribute(const void *stub,
                                                    cudaFuncAttribute attr,
                                                    int value) {
   // cudaFuncAttribute's values are CUfunction_attribute's.
-  metacu::tune::redirect().attributes[stub].emplace_back(int(attr), value);
+  metacu::tune::module_redirect &r = metacu::tune::redirect();
+  r.attributes[stub].emplace_back(int(attr), value);
+  // A harness table's slot is never run itself, and a harness compiled
+  // host side only (run.py's --clang) has no kernel of it to set.
+  if (r.slots.count(stub))
+    return cudaSuccess;
   return __real_cudaFuncSetAttribute(stub, attr, value);
 }
 #endif

@@ -191,6 +191,10 @@ llvm::Error metacu::tune::runOnGpu(const KernelModeOptions &O,
   G.Gpus = O.Gpus;
   G.Jobs = O.Jobs;
   G.Nvcc = Opts.Toolkit.Root + "/bin/nvcc";
+  G.Clang = harnessClang();
+  // Before bundleOptions() below: the early run.py compiles the harness's
+  // machinery from these headers while the file expands.
+  G.Bundle.RuntimeInclude = Opts.RuntimeInclude;
   // run.py, and the harness the last run of this file on this architecture
   // left, start while the file expands.
   llvm::SmallString<256> Absolute(O.File);

@@ -102,8 +102,21 @@ std::future<GpuQuery> metacu::tune::queryGpu(llvm::StringRef Gpus) {
   });
 }
 
+std::string metacu::tune::harnessClang() {
+  if (const char *Given = std::getenv("METACU_TUNE_CLANG"))
+    return Given;
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&harnessClang));
+  llvm::SmallString<256> Beside(llvm::sys::path::parent_path(Exe));
+  llvm::sys::path::append(Beside, "clang");
+  for (llvm::StringRef Clang : {llvm::StringRef(Beside), llvm::StringRef(METACU_LLVM_CLANG)})
+    if (llvm::sys::fs::can_execute(Clang))
+      return Clang.str();
+  return "";
+}
+
 /// The command line of the run.py in \p Dir: \p Mode's flags, then what
-/// every mode takes (\p Options' GPUs, nvcc, the jobs; the timeout if
+/// every mode takes (\p Options' GPUs, nvcc, Clang, the jobs; the timeout if
 /// \p Timeout).
 static std::vector<std::string> runPyArgs(const GpuRunnerOptions &Options,
                                           llvm::StringRef Python,
@@ -114,6 +127,8 @@ static std::vector<std::string> runPyArgs(const GpuRunnerOptions &Options,
   for (llvm::StringRef M : Mode)
     Args.push_back(M.str());
   Args.insert(Args.end(), {"--gpus", Options.Gpus, "--nvcc", Options.Nvcc});
+  if (!Options.Clang.empty())
+    Args.insert(Args.end(), {"--clang", Options.Clang});
   if (Timeout)
     Args.insert(Args.end(),
                 {"--timeout", llvm::formatv("{0}", Options.Timeout).str()});
@@ -211,10 +226,15 @@ metacu::tune::startEarlyRunPy(const GpuRunnerOptions &Options,
       llvm::sys::fs::remove_directories(Server->Made);
     return nullptr;
   }
-  if (llvm::Error E = spawnServer(runPyArgs(Options, *Python, Dir,
-                                            {"--rounds", "--early", Key},
-                                            /*Timeout=*/true),
-                                  Dir, *Server)) {
+  std::vector<llvm::StringRef> Mode{"--rounds", "--early", Key};
+  // The harness's machinery compiled while the file expands, where the
+  // cache has none (run.py's machinery_object).
+  if (!Options.Bundle.RuntimeInclude.empty())
+    Mode.insert(Mode.end(),
+                {"--machinery-include", Options.Bundle.RuntimeInclude});
+  if (llvm::Error E = spawnServer(
+          runPyArgs(Options, *Python, Dir, Mode, /*Timeout=*/true), Dir,
+          *Server)) {
     llvm::consumeError(std::move(E));
     if (!Server->Made.empty())
       llvm::sys::fs::remove_directories(Server->Made);

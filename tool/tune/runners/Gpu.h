@@ -38,12 +38,21 @@ struct GpuRunnerOptions {
   unsigned Jobs = 0;
   std::string Python = "python3";
   std::string Nvcc = "nvcc";
+  /// run.py's --clang: compiles the bundle's harness (host side only)
+  /// where it has no device code of its own; empty: nvcc always.
+  std::string Clang;
   /// Seconds a candidate may run before it counts as hung.
   double Timeout = 60;
   /// The largest space expanded whole, once per run; a larger one is
   /// expanded a round at a time (docs/tune.md).
   size_t RunWideCandidates = 512;
 };
+
+/// The Clang that run.py compiles the bundle's harness with (--clang):
+/// $METACU_TUNE_CLANG where it is set (empty: none), else the `clang`
+/// beside metacu's executable (scripts/pack puts one there), else the one
+/// of the LLVM metacu was built with, where each is; "" where none is.
+std::string harnessClang();
 
 /// nvidia-smi's answer for the first GPU of a run (run.py's --gpus): its
 /// name, which keys the results, and its driver; or why there is none.
