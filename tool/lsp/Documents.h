@@ -44,6 +44,9 @@ struct Document {
   /// expansion has confirmed yet: clangd parses it beside the expansion,
   /// and its diagnostics wait until the expansion equals it.
   bool Guessed = false;
+  /// The text Expanded was of when an edit to guess came (ExpandedText
+  /// then): the guess is made once the expansion has started, beside it.
+  std::shared_ptr<TextLines> GuessFrom;
   std::optional<Clock::time_point> Due;
   /// When the text last changed (none since it was opened: unset).
   std::optional<Clock::time_point> Changed;

@@ -24,6 +24,7 @@
 #include <map>
 #include <poll.h>
 #include <set>
+#include <time.h>
 #include <unistd.h>
 
 namespace json = llvm::json;
@@ -40,6 +41,13 @@ struct Pending {
   /// range its edits replace.
   std::optional<json::Object> ProbeEdit;
 };
+
+/// CPU milliseconds this thread has taken.
+double threadCpuMilliseconds() {
+  timespec T{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return T.tv_sec * 1e3 + T.tv_nsec / 1e6;
+}
 
 std::string idKey(const json::Value &Id) {
   std::string S;
@@ -172,6 +180,8 @@ private:
                                                     const TextLines &Old,
                                                     const TextEdit &E) const;
   bool editOrdinaryCode(Document &D, const TextLines &Old);
+  /// Gives clangd a guess of \p D's expansion after the edits since
+  /// \p Old, its last expansion's text, if one can be made.
   bool guessExpansion(Document &D, const TextLines &Old);
   std::optional<int> nextTimeout() const;
   /// Whether \p D waits for an expansion that may run now. One that only
@@ -250,6 +260,11 @@ llvm::Expected<int> Server::run() {
         Next = &E.second;
     if (Next && !Expander.busy())
       expand(*Next);
+    // Guesses after the expansion has started: beside it, not before.
+    for (auto &E : Docs)
+      if (std::shared_ptr<TextLines> From = std::move(E.second.GuessFrom))
+        if (E.second.ExpandedText == From)
+          guessExpansion(E.second, *From);
     for (int I = 0; I < 2; ++I) {
       if (!(Fds[I].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;
@@ -356,8 +371,8 @@ void Server::fromClient(json::Object Msg) {
     if (D->Dialect && D->ExpandedText == Old && !D->Guessed &&
         editOrdinaryCode(*D, *Old))
       return;
-    if (D->Dialect && D->ExpandedText == Old)
-      guessExpansion(*D, *Old);
+    if (D->Dialect && D->ExpandedText == Old && !D->GuessFrom)
+      D->GuessFrom = Old;
     D->Due = AfterPause ? Now : Now + Opts.Debounce;
     return;
   }
@@ -491,6 +506,7 @@ bool Server::guessExpansion(Document &D, const TextLines &Old) {
   if (!D.Expanded || !D.MetacuDiagnostics.empty())
     return false;
   Clock::time_point Start = Clock::now();
+  double StartCpu = threadCpuMilliseconds();
   TextEdit E = difference(Old.text(), D.Text->text());
   for (llvm::StringRef Part :
        {Old.text().slice(E.Begin, E.End), llvm::StringRef(E.Text)})
@@ -506,9 +522,10 @@ bool Server::guessExpansion(Document &D, const TextLines &Old) {
   sendText(D, D.Expanded->body().text());
   if (Opts.TimeStages)
     llvm::errs() << llvm::formatv(
-        "metacu lsp: guess of {0} made in {1:f1} ms\n", D.Path,
+        "metacu lsp: guess of {0} made in {1:f1} ms (cpu {2:f1})\n", D.Path,
         std::chrono::duration<double, std::milli>(Clock::now() - Start)
-            .count());
+            .count(),
+        threadCpuMilliseconds() - StartCpu);
   return true;
 }
 
