@@ -12,8 +12,8 @@ namespace metacu {
 /// when the lines after an edit that added or removed \p LineDelta lines
 /// move. Others are left alone (a directive of another file, of a line
 /// before the edit).
-static void renumberLines(std::string &Out, OutputMap &Map,
-                          unsigned BodyOffset, unsigned Own, int LineDelta) {
+static void renumberLines(std::string &Out, OutputMap &Map, unsigned BodyOffset,
+                          unsigned Own, int LineDelta) {
   if (LineDelta == 0)
     return;
   std::string Renumbered;
@@ -444,7 +444,8 @@ ExpandedDocument::withCopiesEdited(const TextLines &Old, const TextLines &New,
     WriteCopy(Copies[C++]);
   Out.append(Whole, Copied, std::string::npos);
   renumberLines(Out, NewMap, BodyOffset, *Own,
-                int(NewRegion.count('\n')) - int(O.slice(From, To).count('\n')));
+                int(NewRegion.count('\n')) -
+                    int(O.slice(From, To).count('\n')));
   return std::make_shared<ExpandedDocument>(Out, BodyOffset, std::move(NewMap),
                                             Map.files()[*Own], Pass, Spliced);
 }

@@ -523,8 +523,7 @@ bool Server::guessExpansion(Document &D, const TextLines &Old) {
   if (Opts.TimeStages)
     llvm::errs() << llvm::formatv(
         "metacu lsp: guess of {0} made in {1:f1} ms (cpu {2:f1})\n", D.Path,
-        std::chrono::duration<double, std::milli>(Clock::now() - Start)
-            .count(),
+        std::chrono::duration<double, std::milli>(Clock::now() - Start).count(),
         threadCpuMilliseconds() - StartCpu);
   return true;
 }
@@ -890,9 +889,12 @@ void Server::setMetacuDiagnostics(Document &D, llvm::Error Err) {
 }
 
 json::Array Server::diagnosticsOf(const Document &D) const {
-  json::Array Diags = D.MetacuDiagnostics.empty()
-                          ? Map.diagnosticsToUser(D, D.ClangdDiagnostics)
-                          : D.MetacuDiagnostics;
+  // clangd's of a guess are not shown until an expansion confirms it,
+  // whoever publishes meanwhile (a header's includer).
+  json::Array Diags = !D.MetacuDiagnostics.empty() ? D.MetacuDiagnostics
+                      : D.Guessed
+                          ? json::Array()
+                          : Map.diagnosticsToUser(D, D.ClangdDiagnostics);
   // What the errors of the files that include it put on it, each once (a
   // dialect header open on its own may fail alike): a place and words
   // already shown are not shown again.

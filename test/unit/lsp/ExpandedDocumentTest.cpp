@@ -234,7 +234,8 @@ ExpandedDocument metaLinesBetween() {
   std::string Text = "P\n#line 1 \"/k.cu\"\nint a;\n\n#line 5 \"/k.cu\"\n";
   OutputMap M;
   unsigned F = M.fileIndex("/k.cu");
-  M.add({unsigned(Text.size()) - 24, unsigned(Text.size()) - 18,
+  M.add({unsigned(Text.size()) - 24,
+         unsigned(Text.size()) - 18,
          {F, 1, 1, true}});
   M.add({unsigned(Text.size()), unsigned(Text.size()) + 6, {F, 5, 1, true}});
   Text += "int b;\n";
@@ -248,8 +249,9 @@ TEST(ExpandedDocumentTest, ALineAddedAfterBlankLinesRenumbersTheLinesAfter) {
   // now, as the emit stage writes it; the first '#line' stays.
   ExpandedDocument D = metaLinesBetween();
   ASSERT_EQ(D.toUser(40)->Line, 4u);
-  auto E = edited(D, MetaLines, "int a;\n\n#define X 1\n@meta m;\n@meta n;\n"
-                                "int b;\n");
+  auto E = edited(D, MetaLines,
+                  "int a;\n\n#define X 1\n@meta m;\n@meta n;\n"
+                  "int b;\n");
   ASSERT_TRUE(E);
   EXPECT_EQ(E->body().text(), "#line 1 \"/k.cu\"\nint a;\n\n#define X 1\n"
                               "#line 6 \"/k.cu\"\nint b;\n");
@@ -261,8 +263,9 @@ TEST(ExpandedDocumentTest, ALineAddedAfterBlankLinesRenumbersTheLinesAfter) {
   EXPECT_EQ(B->Line, 5u);
   EXPECT_EQ(E->toBody(5, 0), 52u);
   // Removed again: the expansion as it was, byte for byte.
-  auto Back = edited(*E, TextLines("int a;\n\n#define X 1\n@meta m;\n"
-                                   "@meta n;\nint b;\n"),
+  auto Back = edited(*E,
+                     TextLines("int a;\n\n#define X 1\n@meta m;\n"
+                               "@meta n;\nint b;\n"),
                      MetaLines.text());
   ASSERT_TRUE(Back);
   EXPECT_EQ(Back->body().text(), D.body().text());
