@@ -39,6 +39,14 @@ struct Document {
   std::shared_ptr<ExpandedDocument> Expanded;
   /// The text Expanded is the expansion of (the text itself, shared).
   std::shared_ptr<TextLines> ExpandedText;
+  /// Whether Expanded is a guess of ExpandedText's expansion (the last one
+  /// with an edit applied that may change more than its copies) that no
+  /// expansion has confirmed yet: clangd parses it beside the expansion,
+  /// and its diagnostics wait until the expansion equals it.
+  bool Guessed = false;
+  /// The text Expanded was of when an edit to guess came (ExpandedText
+  /// then): the guess is made once the expansion has started, beside it.
+  std::shared_ptr<TextLines> GuessFrom;
   std::optional<Clock::time_point> Due;
   /// When the text last changed (none since it was opened: unset).
   std::optional<Clock::time_point> Changed;

@@ -1,7 +1,68 @@
 //===- ExpandedDocument.cpp -----------------------------------------------===//
 #include "lsp/ExpandedDocument.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 namespace metacu {
+
+/// Makes each '#line N' directive of \p Out from \p BodyOffset on whose
+/// next line starts (its first byte not a blank) with a piece of \p Map of
+/// file \p Own now on line N + \p LineDelta name that line, and moves the
+/// pieces with the bytes after it: the directives the emit stage writes
+/// when the lines after an edit that added or removed \p LineDelta lines
+/// move. Others are left alone (a directive of another file, of a line
+/// before the edit).
+static void renumberLines(std::string &Out, OutputMap &Map, unsigned BodyOffset,
+                          unsigned Own, int LineDelta) {
+  if (LineDelta == 0)
+    return;
+  std::string Renumbered;
+  // Where the output's bytes move: from each offset on, by so many.
+  std::vector<std::pair<unsigned, int>> Moves;
+  size_t Copied = 0;
+  int Shift = 0;
+  llvm::StringRef Text(Out);
+  for (size_t At = BodyOffset; At < Text.size();) {
+    size_t Next = std::min(Text.find('\n', At), Text.size()) + 1;
+    llvm::StringRef Line = Text.slice(At, Next);
+    size_t DigitsAt = At + 6;
+    if (Line.consume_front("#line ")) {
+      llvm::StringRef Digits = Line.take_while(llvm::isDigit);
+      unsigned N = 0;
+      size_t First = Text.find_first_not_of(" \t", Next);
+      const OutputMap::Piece *P =
+          First < Text.size() ? Map.pieceAt(First) : nullptr;
+      if (!Digits.getAsInteger(10, N) &&
+          Line.drop_front(Digits.size()).starts_with(" ") && P &&
+          P->At.File == Own && int64_t(P->At.Line) == int64_t(N) + LineDelta) {
+        std::string Number = std::to_string(P->At.Line);
+        Renumbered.append(Out, Copied, DigitsAt - Copied);
+        Renumbered += Number;
+        Copied = DigitsAt + Digits.size();
+        Shift += int(Number.size()) - int(Digits.size());
+        Moves.push_back({unsigned(Copied), Shift});
+      }
+    }
+    At = Next;
+  }
+  if (Moves.empty())
+    return;
+  Renumbered.append(Out, Copied, std::string::npos);
+  Out = std::move(Renumbered);
+  OutputMap Moved;
+  for (const std::string &F : Map.files())
+    Moved.fileIndex(F);
+  size_t M = 0;
+  int By = 0;
+  for (OutputMap::Piece P : Map.pieces()) {
+    for (; M < Moves.size() && Moves[M].first <= P.OutBegin; ++M)
+      By = Moves[M].second;
+    P.OutBegin += By;
+    P.OutEnd += By;
+    Moved.add(P);
+  }
+  Map = std::move(Moved);
+}
 
 ExpandedDocument::ExpandedDocument(
     llvm::StringRef Text, size_t BodyOffset, OutputMap M, llvm::StringRef Path,
@@ -205,7 +266,21 @@ ExpandedDocument::withEdit(const TextLines &Old, const TextLines &New,
     --Begin;
     Added = N.slice(Begin, Begin + Delta);
   }
-  return EndsALine() ? withLinesAfter(Old, New, Begin) : nullptr;
+  if (!EndsALine())
+    return nullptr;
+  // After blank lines (a line of meta code next, which has no copy): they
+  // go after each copy of the line before them, and the lines added after
+  // those.
+  unsigned LineEnd = Begin;
+  auto Blank = [&](unsigned End) {
+    size_t Start = O.substr(0, End).rfind('\n');
+    return Start != llvm::StringRef::npos &&
+           O.slice(Start + 1, End).find_first_not_of(" \t") ==
+               llvm::StringRef::npos;
+  };
+  while (Blank(LineEnd))
+    LineEnd = O.substr(0, LineEnd).rfind('\n');
+  return withLinesAfter(Old, New, LineEnd, Begin + 1);
 }
 
 std::shared_ptr<ExpandedDocument>
@@ -265,7 +340,7 @@ ExpandedDocument::withEditOf(const TextLines &Old, const TextLines &New,
 
 std::shared_ptr<ExpandedDocument>
 ExpandedDocument::withLinesAfter(const TextLines &Old, const TextLines &New,
-                                 unsigned LineEnd) const {
+                                 unsigned LineEnd, unsigned At) const {
   llvm::StringRef O = Old.text();
   size_t Start = O.substr(0, LineEnd).rfind('\n');
   unsigned LineStart = Start == llvm::StringRef::npos ? 0 : Start + 1;
@@ -303,7 +378,14 @@ ExpandedDocument::withLinesAfter(const TextLines &Old, const TextLines &New,
   }
   if (!EndCopy() || Copies.empty())
     return nullptr;
-  return withCopiesEdited(Old, New, LineEnd + 1, LineEnd + 1, Copies);
+  // The blank lines between, copied as they are after each copy.
+  llvm::StringRef Between = O.slice(LineEnd + 1, At);
+  for (Copy &C : Copies) {
+    if (llvm::StringRef(Whole).substr(C.Out, Between.size()) != Between)
+      return nullptr;
+    C.Out += Between.size();
+  }
+  return withCopiesEdited(Old, New, At, At, Copies);
 }
 
 std::shared_ptr<ExpandedDocument>
@@ -361,6 +443,9 @@ ExpandedDocument::withCopiesEdited(const TextLines &Old, const TextLines &New,
   while (C < Copies.size())
     WriteCopy(Copies[C++]);
   Out.append(Whole, Copied, std::string::npos);
+  renumberLines(Out, NewMap, BodyOffset, *Own,
+                int(NewRegion.count('\n')) -
+                    int(O.slice(From, To).count('\n')));
   return std::make_shared<ExpandedDocument>(Out, BodyOffset, std::move(NewMap),
                                             Map.files()[*Own], Pass, Spliced);
 }

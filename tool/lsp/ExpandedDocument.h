@@ -111,16 +111,20 @@ private:
   };
   /// The expansion with \p Copies (output offsets, ascending) of the old
   /// text's [\p From, \p To) made copies of the new text's [\p From, \p To
-  /// + its growth), a piece per line, and the places after them moved.
+  /// + its growth), a piece per line, and the places after them moved,
+  /// the #line directives that name them too (as the emit stage writes
+  /// them for the new text).
   std::shared_ptr<ExpandedDocument>
   withCopiesEdited(const TextLines &Old, const TextLines &New, unsigned From,
                    unsigned To, llvm::ArrayRef<Copy> Copies) const;
-  /// withEdit() of lines added after the line whose break is at \p LineEnd
-  /// of \p Old: after each copy of that line, when each ends in a verbatim
-  /// copy of its end.
+  /// withEdit() of lines added at \p At of \p Old, after the line whose
+  /// break is at \p LineEnd and the blank lines between: after each copy
+  /// of that line, when each ends in a verbatim copy of its end and is
+  /// followed by those blank lines as they are.
   std::shared_ptr<ExpandedDocument> withLinesAfter(const TextLines &Old,
                                                    const TextLines &New,
-                                                   unsigned LineEnd) const;
+                                                   unsigned LineEnd,
+                                                   unsigned At) const;
   /// withEdit() of the lines [\p From, \p To) of \p Old, which hold the
   /// edit and are lines of \p New too.
   std::shared_ptr<ExpandedDocument> withEditOf(const TextLines &Old,

@@ -24,6 +24,7 @@
 #include <map>
 #include <poll.h>
 #include <set>
+#include <time.h>
 #include <unistd.h>
 
 namespace json = llvm::json;
@@ -40,6 +41,13 @@ struct Pending {
   /// range its edits replace.
   std::optional<json::Object> ProbeEdit;
 };
+
+/// CPU milliseconds this thread has taken.
+double threadCpuMilliseconds() {
+  timespec T{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return T.tv_sec * 1e3 + T.tv_nsec / 1e6;
+}
 
 std::string idKey(const json::Value &Id) {
   std::string S;
@@ -166,14 +174,24 @@ private:
   bool answerWithoutClangd(Document &D, const json::Value &Id,
                            llvm::StringRef Method, json::Object &Params);
   bool completeInProbe(Document &D, json::Object &Msg);
+  /// \p D's expansion with the edit that turned \p Old into its text
+  /// applied to its copies (ExpandedDocument::withEdit), if it has them.
+  std::shared_ptr<ExpandedDocument> withEditApplied(const Document &D,
+                                                    const TextLines &Old,
+                                                    const TextEdit &E) const;
   bool editOrdinaryCode(Document &D, const TextLines &Old);
+  /// Gives clangd a guess of \p D's expansion after the edits since
+  /// \p Old, its last expansion's text, if one can be made.
+  bool guessExpansion(Document &D, const TextLines &Old);
   std::optional<int> nextTimeout() const;
   /// Whether \p D waits for an expansion that may run now. One that only
   /// confirms an edit already applied to the expansion waits until clangd
   /// has answered that edit: on two cores the expansion would slow clangd's
-  /// answer down.
+  /// answer down. One that confirms a guess runs beside clangd's parse of
+  /// it: the guess's diagnostics wait for it.
   static bool expandable(const Document &D) {
-    return D.Due && !(D.AwaitingClangd && D.ExpandedText == D.Text);
+    return D.Due &&
+           !(D.AwaitingClangd && D.ExpandedText == D.Text && !D.Guessed);
   }
 
   int In, Out;
@@ -242,6 +260,11 @@ llvm::Expected<int> Server::run() {
         Next = &E.second;
     if (Next && !Expander.busy())
       expand(*Next);
+    // Guesses after the expansion has started: beside it, not before.
+    for (auto &E : Docs)
+      if (std::shared_ptr<TextLines> From = std::move(E.second.GuessFrom))
+        if (E.second.ExpandedText == From)
+          guessExpansion(E.second, *From);
     for (int I = 0; I < 2; ++I) {
       if (!(Fds[I].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;
@@ -345,8 +368,11 @@ void Server::fromClient(json::Object Msg) {
       toClangd(std::move(Msg));
       return;
     }
-    if (D->Dialect && D->ExpandedText == Old && editOrdinaryCode(*D, *Old))
+    if (D->Dialect && D->ExpandedText == Old && !D->Guessed &&
+        editOrdinaryCode(*D, *Old))
       return;
+    if (D->Dialect && D->ExpandedText == Old && !D->GuessFrom)
+      D->GuessFrom = Old;
     D->Due = AfterPause ? Now : Now + Opts.Debounce;
     return;
   }
@@ -443,18 +469,7 @@ bool Server::editOrdinaryCode(Document &D, const TextLines &Old) {
       return false;
     E = std::move(Back);
   }
-  std::shared_ptr<ExpandedDocument> Edited;
-  if (Old.text().slice(E.Begin, E.End).contains('\n') ||
-      llvm::StringRef(E.Text).contains('\n')) {
-    Edited = D.Expanded->withEdit(Old, *D.Text, E.Begin, E.End);
-  } else {
-    // Within a line: the edited bytes' copies, also on a line with a meta
-    // value.
-    LspPosition At = Old.position(E.Begin, PositionEncoding::UTF8);
-    unsigned Col = At.Character;
-    Edited =
-        D.Expanded->withLineEdit(At.Line, Col, Col + (E.End - E.Begin), E.Text);
-  }
+  std::shared_ptr<ExpandedDocument> Edited = withEditApplied(D, Old, E);
   if (!Edited)
     return false;
   D.Expanded = std::move(Edited);
@@ -462,6 +477,54 @@ bool Server::editOrdinaryCode(Document &D, const TextLines &Old) {
   D.ClangdDiagnostics.clear();
   sendText(D, D.Expanded->body().text());
   D.Due = Clock::now() + ConfirmAfter;
+  return true;
+}
+
+std::shared_ptr<ExpandedDocument>
+Server::withEditApplied(const Document &D, const TextLines &Old,
+                        const TextEdit &E) const {
+  if (Old.text().slice(E.Begin, E.End).contains('\n') ||
+      llvm::StringRef(E.Text).contains('\n'))
+    return D.Expanded->withEdit(Old, *D.Text, E.Begin, E.End);
+  // Within a line: the edited bytes' copies, also on a line with a meta
+  // value.
+  LspPosition At = Old.position(E.Begin, PositionEncoding::UTF8);
+  unsigned Col = At.Character;
+  return D.Expanded->withLineEdit(At.Line, Col, Col + (E.End - E.Begin),
+                                  E.Text);
+}
+
+/// An edit that may change more than the copies of what it edits (a
+/// directive added above the first meta statement changes the generator
+/// program, which may change anything) most often changes only them and
+/// the line numbers after it: clangd parses that guess while the file is
+/// expanded, and the expansion confirms it byte for byte before clangd's
+/// diagnostics of it are shown (expanded()); else clangd gets the
+/// expansion. Not for an edit of meta code (of a construct, '@', or a
+/// codegen condition), whose expansion is never its copies edited.
+bool Server::guessExpansion(Document &D, const TextLines &Old) {
+  if (!D.Expanded || !D.MetacuDiagnostics.empty())
+    return false;
+  Clock::time_point Start = Clock::now();
+  double StartCpu = threadCpuMilliseconds();
+  TextEdit E = difference(Old.text(), D.Text->text());
+  for (llvm::StringRef Part :
+       {Old.text().slice(E.Begin, E.End), llvm::StringRef(E.Text)})
+    if (Part.contains('@') || Part.contains("codegen"))
+      return false;
+  std::shared_ptr<ExpandedDocument> Guess = withEditApplied(D, Old, E);
+  if (!Guess)
+    return false;
+  D.Expanded = std::move(Guess);
+  D.ExpandedText = D.Text;
+  D.Guessed = true;
+  D.ClangdDiagnostics.clear();
+  sendText(D, D.Expanded->body().text());
+  if (Opts.TimeStages)
+    llvm::errs() << llvm::formatv(
+        "metacu lsp: guess of {0} made in {1:f1} ms (cpu {2:f1})\n", D.Path,
+        std::chrono::duration<double, std::milli>(Clock::now() - Start).count(),
+        threadCpuMilliseconds() - StartCpu);
   return true;
 }
 
@@ -574,7 +637,8 @@ void Server::fromClangd(json::Object Msg) {
       if (const json::Array *Diags = Params->getArray("diagnostics"))
         D->ClangdDiagnostics = *Diags;
       D->AwaitingClangd = false;
-      publish(*D);
+      if (!D->Guessed) // else they wait for the expansion (expanded())
+        publish(*D);
       return;
     }
     if (D && D->Dialect && *Method == "textDocument/inactiveRegions") {
@@ -825,9 +889,12 @@ void Server::setMetacuDiagnostics(Document &D, llvm::Error Err) {
 }
 
 json::Array Server::diagnosticsOf(const Document &D) const {
-  json::Array Diags = D.MetacuDiagnostics.empty()
-                          ? Map.diagnosticsToUser(D, D.ClangdDiagnostics)
-                          : D.MetacuDiagnostics;
+  // clangd's of a guess are not shown until an expansion confirms it,
+  // whoever publishes meanwhile (a header's includer).
+  json::Array Diags = !D.MetacuDiagnostics.empty() ? D.MetacuDiagnostics
+                      : D.Guessed
+                          ? json::Array()
+                          : Map.diagnosticsToUser(D, D.ClangdDiagnostics);
   // What the errors of the files that include it put on it, each once (a
   // dialect header open on its own may fail alike): a place and words
   // already shown are not shown again.
@@ -1000,7 +1067,12 @@ void Server::expanded(Expansion &Done) {
     }
   bool Reconfigured = configure(D, Done.Options, Prelude);
   bool Same = !Reconfigured && D.Expanded &&
-              D.Expanded->body().text() == E->body().text();
+              D.Expanded->body().text() == E->body().text() &&
+              (!D.Guessed || D.Expanded->prelude() == E->prelude());
+  if (Opts.TimeStages && D.Guessed)
+    llvm::errs() << "metacu lsp: guess of " << D.Path << " "
+                 << (Same ? "confirmed" : "not confirmed") << "\n";
+  D.Guessed = false;
   D.Expanded = std::move(E);
   removeUnusedSpliced();
   if (Same) {

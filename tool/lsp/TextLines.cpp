@@ -15,9 +15,11 @@ PositionEncoding parseEncoding(llvm::StringRef Name) {
 
 TextLines::TextLines(std::string T) : Text(std::move(T)) {
   LineStarts.push_back(0);
-  for (size_t I = 0; I < Text.size(); ++I)
+  for (size_t I = 0; I < Text.size(); ++I) {
     if (Text[I] == '\n')
       LineStarts.push_back(I + 1);
+    Ascii &= (unsigned char)Text[I] < 0x80;
+  }
 }
 
 llvm::StringRef TextLines::line(unsigned Line) const {
@@ -59,6 +61,8 @@ unsigned TextLines::offset(LspPosition P, PositionEncoding E) const {
   if (P.Line >= LineStarts.size())
     return Text.size();
   llvm::StringRef L = line(P.Line);
+  if (Ascii) // a unit a byte in every encoding
+    return LineStarts[P.Line] + std::min<unsigned>(P.Character, L.size());
   unsigned Units = 0, Byte = 0;
   while (Byte < L.size() && Units < P.Character) {
     unsigned N = std::min<unsigned>(sequenceLength(L[Byte]), L.size() - Byte);
@@ -72,6 +76,8 @@ LspPosition TextLines::position(unsigned Offset, PositionEncoding E) const {
   Offset = std::min<unsigned>(Offset, Text.size());
   unsigned Line =
       llvm::upper_bound(LineStarts, Offset) - LineStarts.begin() - 1;
+  if (Ascii)
+    return {Line, Offset - LineStarts[Line]};
   llvm::StringRef L = line(Line);
   unsigned Want = Offset - LineStarts[Line], Units = 0, Byte = 0;
   while (Byte < Want && Byte < L.size()) {

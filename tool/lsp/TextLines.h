@@ -43,6 +43,10 @@ public:
 private:
   std::string Text;
   std::vector<unsigned> LineStarts;
+  /// Whether every byte is ASCII: a column is then the byte's in every
+  /// encoding, found without walking the line (an expansion's map asks
+  /// for tens of thousands).
+  bool Ascii = true;
 };
 
 } // namespace metacu

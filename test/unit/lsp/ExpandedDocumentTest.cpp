@@ -227,6 +227,77 @@ TEST(ExpandedDocumentTest, ALineAfterUncopiedLinesGoesWithTheLineAfter) {
   EXPECT_EQ(E->toUser(15)->Line, 4u);
 }
 
+/// "int a;\n\n@meta m;\n@meta n;\nint b;\n" expanded: "int a;", the
+/// blank line, and "int b;" after a '#line' (the meta lines have no
+/// output), after a prelude "P\n".
+ExpandedDocument metaLinesBetween() {
+  std::string Text = "P\n#line 1 \"/k.cu\"\nint a;\n\n#line 5 \"/k.cu\"\n";
+  OutputMap M;
+  unsigned F = M.fileIndex("/k.cu");
+  M.add({unsigned(Text.size()) - 24,
+         unsigned(Text.size()) - 18,
+         {F, 1, 1, true}});
+  M.add({unsigned(Text.size()), unsigned(Text.size()) + 6, {F, 5, 1, true}});
+  Text += "int b;\n";
+  return ExpandedDocument(Text, 2, std::move(M), "/k.cu", 1);
+}
+const TextLines MetaLines("int a;\n\n@meta m;\n@meta n;\nint b;\n");
+
+TEST(ExpandedDocumentTest, ALineAddedAfterBlankLinesRenumbersTheLinesAfter) {
+  // A directive added before the meta lines: after the blank line that
+  // follows "int a;"'s copy, and the '#line' of "int b;" names its line
+  // now, as the emit stage writes it; the first '#line' stays.
+  ExpandedDocument D = metaLinesBetween();
+  ASSERT_EQ(D.toUser(40)->Line, 4u);
+  auto E = edited(D, MetaLines,
+                  "int a;\n\n#define X 1\n@meta m;\n@meta n;\n"
+                  "int b;\n");
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->body().text(), "#line 1 \"/k.cu\"\nint a;\n\n#define X 1\n"
+                              "#line 6 \"/k.cu\"\nint b;\n");
+  auto Define = E->toUser(24);
+  ASSERT_TRUE(Define);
+  EXPECT_EQ(Define->Line, 2u);
+  auto B = E->toUser(52);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Line, 5u);
+  EXPECT_EQ(E->toBody(5, 0), 52u);
+  // Removed again: the expansion as it was, byte for byte.
+  auto Back = edited(*E,
+                     TextLines("int a;\n\n#define X 1\n@meta m;\n"
+                               "@meta n;\nint b;\n"),
+                     MetaLines.text());
+  ASSERT_TRUE(Back);
+  EXPECT_EQ(Back->body().text(), D.body().text());
+  EXPECT_EQ(Back->toBody(4, 0), 40u);
+}
+
+TEST(ExpandedDocumentTest, LinesRenumberedPastAPowerOfTenMoveWhatFollows) {
+  // "int b;" on line 9 of the user's text, 10 once a line is added above:
+  // its '#line' one byte longer, the pieces after it one byte later.
+  std::string User = "int a;\n\n@meta m;\n";
+  for (int I = 0; I < 5; ++I)
+    User += "@meta m;\n";
+  User += "int b;\n";
+  std::string Text = "P\nint a;\n\n#line 9 \"/k.cu\"\n";
+  OutputMap M;
+  unsigned F = M.fileIndex("/k.cu");
+  M.add({2, 8, {F, 1, 1, true}});
+  M.add({unsigned(Text.size()), unsigned(Text.size()) + 6, {F, 9, 1, true}});
+  Text += "int b;\n";
+  ExpandedDocument D(Text, 2, std::move(M), "/k.cu", 1);
+  TextLines Old(User);
+  std::string New = User;
+  New.insert(8, "// x\n");
+  auto E = edited(D, Old, New);
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->body().text(), "int a;\n\n// x\n#line 10 \"/k.cu\"\nint b;\n");
+  auto B = E->toUser(30);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Line, 9u);
+  EXPECT_EQ(B->Col, 0u);
+}
+
 TEST(ExpandedDocumentTest, LinesCopiedInPartOrNotAtAllAreNoCopyEdit) {
   // Joining "b;" to the meta line; an edit across both.
   EXPECT_FALSE(edited(unrolled(), Unrolled, "a;\nb;@meta m;\nc;\n"));
