@@ -1019,6 +1019,19 @@ private:
         }
         PassIf = IfLoc;
       }
+    // A condition met before with the same text, value and macros answers
+    // alike in every pass, unless a conditional evaluated whole came
+    // between (the pass's own names may differ there): CCCL's headers
+    // repeat theirs hundreds of times, each evaluated again per pass.
+    if (!C.Whole.empty()) {
+      Repeats.clear();
+    } else {
+      std::string Key = C.Text + (C.Value ? "\n1" : "\n0");
+      for (const auto &[Name, Line] : C.Macros)
+        Key += "\n" + Line;
+      if (!Repeats.insert(Key).second)
+        return;
+    }
     Record->Conditions.push_back(std::move(C));
   }
 
@@ -1184,6 +1197,9 @@ private:
   bool ArchInCondition = false;
   /// The names its macros pasted so far (notePastedNames()).
   std::vector<std::string> Pasted;
+  /// The conditions recorded since the last one evaluated whole, by text,
+  /// value and macros (noteArchCondition()).
+  std::set<std::string> Repeats;
   llvm::DenseMap<const MacroInfo *, bool> Pasting;
   /// What the pass read of the facts (ArchRecord), by identifier: the
   /// names a query derivedAt() answered no to asked, the names a macro

@@ -147,6 +147,38 @@ int b;
   EXPECT_TRUE(Reaches(Second, "#undef UNDEFINED_NAME"));
 }
 
+TEST_F(ArchFlowTest, AConditionMetAgainAsItWasIsRecordedOnce) {
+  // Again after a conditional evaluated whole (the pass's own names may
+  // differ there), or where a macro it reaches is defined otherwise.
+  EXPECT_EQ(alike(R"(#define L 800
+#if __CUDA_ARCH__ >= L
+#endif
+#if __CUDA_ARCH__ >= L
+#endif
+#if __CUDA_ARCH__ >= 860
+#define IS_86 1
+#else
+#define IS_86 0
+#endif
+#if __CUDA_ARCH__ >= L
+#endif
+#undef L
+#define L 900
+#if __CUDA_ARCH__ >= L
+#endif
+#if __CUDA_ARCH__ >= L
+#endif
+)"),
+            mask({86, 87, 88, 89}));
+  std::vector<std::string> Lines;
+  for (const ArchCondition &C : Record.Conditions)
+    if (C.Text == "__CUDA_ARCH__ >= L")
+      for (const auto &[Name, Line] : C.Macros)
+        Lines.push_back(Line);
+  EXPECT_EQ(Lines, (std::vector<std::string>{
+                       "#define L 800", "#define L 800", "#define L 900"}));
+}
+
 TEST_F(ArchFlowTest, AConditionThatPastesTheValueOrAsksWhereItIsIsNotFollowed) {
   EXPECT_EQ(alike(R"(#define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
