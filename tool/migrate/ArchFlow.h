@@ -7,8 +7,11 @@
 // evaluates one, directly or through macros), with the macros it can reach
 // as they were defined there, and whether the value went anywhere else
 // whose effect the record cannot follow (pasted or stringized outside a
-// condition, another directive, a condition reaching a macro that pastes
-// or a built-in such as __LINE__). A conditional whose two branches only
+// condition, another directive, a condition reaching a macro that
+// stringizes, pastes a number or the like, or a built-in such as
+// __LINE__). The names a condition's macros paste from names (CCCL's
+// `_CCCL_CUDA_COMPILER(NVCC)`) are the same in every pass: they are
+// reached as the text's are. A conditional whose two branches only
 // define the same names as literals (nv/target's `#if
 // (_NV_TARGET___NV_IS_EXACTLY_SM_80)`, one per architecture) is recorded
 // whole, and its names are the pass's own from there on: followed as the

@@ -29,6 +29,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FileSystem/UniqueID.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <utility>
 
 using namespace clang;
 
@@ -792,6 +793,8 @@ private:
   void followArchValue(const clang::Token &Name, const MacroInfo *MI,
                        SourceRange Range, const MacroArgs *Args) {
     bool InCondition = PP.isParsingIfOrElifDirective();
+    if (InCondition && MI && !notePastedNames(MI, Args))
+      Record->Unsafe = true;
     // The command line's definition of __CUDA_ARCH__, or one a conditional
     // on it chose (notePassDefinition()).
     if (isArch(Name.getIdentifierInfo()) && MI && !ArchMI &&
@@ -957,6 +960,7 @@ private:
   /// they are defined here, its value.
   void noteArchCondition(SourceRange Cond, ConditionValueKind Value,
                          SourceLocation IfLoc = {}) {
+    std::vector<std::string> PastedNames = std::exchange(Pasted, {});
     if (!Record || !ArchInCondition)
       return;
     ArchInCondition = false;
@@ -994,6 +998,16 @@ private:
       if (T.isIdent())
         if (const IdentifierInfo *II = findIdentifier(PP, T.Text))
           reachMacros(II, C, Reached);
+    // The names its macros pasted, as they are here: the text does not
+    // spell them. Pasting made each; one not made is not what was pasted.
+    for (const std::string &N : PastedNames) {
+      const IdentifierInfo *II = findIdentifier(PP, N);
+      if (!II) {
+        Record->Unsafe = true;
+        return;
+      }
+      reachMacros(II, C, Reached);
+    }
     // A conditional that only defines names as literals is evaluated
     // whole: the names it defines are the pass's from here on, and a later
     // condition reading them reads them there.
@@ -1006,6 +1020,19 @@ private:
         }
         PassIf = IfLoc;
       }
+    // A condition met before with the same text, value and macros answers
+    // alike in every pass, unless a conditional evaluated whole came
+    // between (the pass's own names may differ there): CCCL's headers
+    // repeat theirs hundreds of times, each evaluated again per pass.
+    if (!C.Whole.empty()) {
+      Repeats.clear();
+    } else {
+      std::string Key = C.Text + (C.Value ? "\n1" : "\n0");
+      for (const auto &[Name, Line] : C.Macros)
+        Key += "\n" + Line;
+      if (!Repeats.insert(Key).second)
+        return;
+    }
     Record->Conditions.push_back(std::move(C));
   }
 
@@ -1013,10 +1040,70 @@ private:
     return II && II->getName() == "__CUDA_ARCH__";
   }
 
+  /// Notes the names that the expansion of \p MI (with \p Args) in a
+  /// condition pastes ('##'), for noteArchCondition() to reach: CCCL's
+  /// `_CCCL_CUDA_COMPILER(NVCC)` pastes `_CCCL_CUDA_COMPILER_NVCC`, the
+  /// same name in every pass. Where an operand is not a name or nothing
+  /// (a number: __CUDA_ARCH__'s value, pasted through a macro that
+  /// expanded it first), or the macro stringizes, the pasted name may be
+  /// the pass's own: false.
+  bool notePastedNames(const MacroInfo *MI, const MacroArgs *Args) {
+    llvm::ArrayRef<clang::Token> Body = MI->tokens();
+    if (!llvm::any_of(Body, [](const clang::Token &T) {
+          return T.is(tok::hashhash);
+        }))
+      return true;
+    for (const clang::Token &T : Body)
+      if (T.is(tok::hashat) || (T.is(tok::hash) && MI->isFunctionLike()) ||
+          (T.getIdentifierInfo() &&
+           T.getIdentifierInfo()->getName() == "__VA_OPT__"))
+        return false;
+    // An operand's tokens: the body's, or a parameter's argument (its
+    // first and last tokens are the ones pasted).
+    auto Operand = [&](const clang::Token &T) -> llvm::ArrayRef<clang::Token> {
+      const IdentifierInfo *II = T.getIdentifierInfo();
+      int Param = II && MI->isFunctionLike() ? MI->getParameterNum(II) : -1;
+      if (Param < 0 || !Args || unsigned(Param) >= Args->getNumMacroArguments())
+        return T;
+      const clang::Token *A = Args->getUnexpArgument(Param);
+      return {A, Args->getArgLength(A)};
+    };
+    for (size_t I = 0; I + 1 < Body.size(); ++I) {
+      if (Body[I + 1].isNot(tok::hashhash) ||
+          (I > 0 && Body[I - 1].is(tok::hashhash)))
+        continue;
+      // The chain A ## B ## ... from here: each '##' joins the last token
+      // so far with the first of the next operand; both must be names.
+      std::string Name;
+      for (size_t K = I;; K += 2) {
+        llvm::ArrayRef<clang::Token> Ts = Operand(Body[K]);
+        bool More = K + 1 < Body.size() && Body[K + 1].is(tok::hashhash);
+        if (More && K + 2 >= Body.size())
+          return false; // '##' last: an ill-formed macro
+        for (size_t J = 0; J < Ts.size(); ++J) {
+          const IdentifierInfo *II = Ts[J].getIdentifierInfo();
+          bool Joined = (J == 0 && K > I) || (J + 1 == Ts.size() && More);
+          if (Joined && !II)
+            return false;
+          if (J > 0 && !Name.empty())
+            Pasted.push_back(std::exchange(Name, {}));
+          if (II)
+            Name += II->getName();
+        }
+        if (!More)
+          break;
+      }
+      if (!Name.empty())
+        Pasted.push_back(std::move(Name));
+    }
+    return true;
+  }
+
   /// Adds to \p C the state of the name \p II and of the names its macro's
-  /// body reaches. A name made by pasting would be out of reach, and a
-  /// built-in macro may tell one place from another (__LINE__,
-  /// __has_include): the record is unsafe.
+  /// body reaches (the names it pastes come from its expansion:
+  /// notePastedNames()). A built-in macro may tell one place from another
+  /// (__LINE__, __has_include), and a stringized value would be out of
+  /// reach: the record is unsafe.
   void reachMacros(const IdentifierInfo *II, ArchCondition &C,
                    llvm::SmallPtrSetImpl<const IdentifierInfo *> &Reached) {
     // The pass's own names are as the conditionals before chose them.
@@ -1051,8 +1138,7 @@ private:
       Line += ")";
     }
     for (const clang::Token &T : MI->tokens()) {
-      if (T.isOneOf(tok::hashhash, tok::hashat) ||
-          (T.is(tok::hash) && MI->isFunctionLike()))
+      if (T.is(tok::hashat) || (T.is(tok::hash) && MI->isFunctionLike()))
         Record->Unsafe = true;
       Line += " " + PP.getSpelling(T);
     }
@@ -1100,6 +1186,11 @@ private:
   SourceLocation PassIf;
   /// The condition being evaluated holds the pass's value.
   bool ArchInCondition = false;
+  /// The names its macros pasted so far (notePastedNames()).
+  std::vector<std::string> Pasted;
+  /// The conditions recorded since the last one evaluated whole, by text,
+  /// value and macros (noteArchCondition()).
+  std::set<std::string> Repeats;
   llvm::DenseMap<const MacroInfo *, bool> Pasting;
   /// What the pass read of the facts (ArchRecord), by identifier: the
   /// names a query derivedAt() answered no to asked, the names a macro

@@ -111,7 +111,75 @@ TEST_F(ArchFlowTest, AValueInAnotherDirectiveIsNotFollowed) {
   EXPECT_TRUE(Record.Unsafe);
 }
 
-TEST_F(ArchFlowTest, AConditionThatPastesOrAsksWhereItIsIsNotFollowed) {
+TEST_F(ArchFlowTest, AConditionReachingAPasteOfNamesIsFollowed) {
+  // As CCCL's `_CCCL_CUDA_COMPILER(NVCC) && __CUDA_ARCH__ >= 1000` (a
+  // name pasted with the first of several arguments): the names pasted
+  // are the same in every pass, and read as defined at each condition.
+  EXPECT_EQ(alike(R"(#define CAT_(a, ...) a##__VA_ARGS__
+#define FIRST_(x, ...) x
+#define FIRST(...) FIRST_(__VA_ARGS__)
+#define COMPILER(...) FIRST(CAT_(COMPILER_, __VA_ARGS__))
+#define COMPILER_NVCC 1
+#define LIMIT(x) LIMIT_##x
+#define LIMIT_A 800
+#if COMPILER(NVCC, >=, 12) && __CUDA_ARCH__ >= LIMIT(A)
+int a;
+#endif
+#undef LIMIT_A
+#define LIMIT_A 900
+#if __CUDA_ARCH__ < LIMIT(A) && !CAT_(UNDEFINED_, NAME)
+int b;
+#endif
+)"),
+            mask({86, 87, 88, 89}));
+  EXPECT_FALSE(Record.Unsafe);
+  // The file's two, after the toolkit's.
+  ASSERT_GE(Record.Conditions.size(), 2u);
+  const ArchCondition &First = Record.Conditions.end()[-2];
+  const ArchCondition &Second = Record.Conditions.back();
+  auto Reaches = [&](const ArchCondition &C, llvm::StringRef Line) {
+    return llvm::any_of(C.Macros,
+                        [&](const auto &M) { return M.second == Line; });
+  };
+  EXPECT_TRUE(Reaches(First, "#define COMPILER_NVCC 1"));
+  EXPECT_TRUE(Reaches(First, "#define LIMIT_A 800"));
+  EXPECT_TRUE(Reaches(Second, "#define LIMIT_A 900"));
+  EXPECT_TRUE(Reaches(Second, "#undef UNDEFINED_NAME"));
+}
+
+TEST_F(ArchFlowTest, AConditionMetAgainAsItWasIsRecordedOnce) {
+  // Again after a conditional evaluated whole (the pass's own names may
+  // differ there), or where a macro it reaches is defined otherwise.
+  EXPECT_EQ(alike(R"(#define L 800
+#if __CUDA_ARCH__ >= L
+#endif
+#if __CUDA_ARCH__ >= L
+#endif
+#if __CUDA_ARCH__ >= 860
+#define IS_86 1
+#else
+#define IS_86 0
+#endif
+#if __CUDA_ARCH__ >= L
+#endif
+#undef L
+#define L 900
+#if __CUDA_ARCH__ >= L
+#endif
+#if __CUDA_ARCH__ >= L
+#endif
+)"),
+            mask({86, 87, 88, 89}));
+  std::vector<std::string> Lines;
+  for (const ArchCondition &C : Record.Conditions)
+    if (C.Text == "__CUDA_ARCH__ >= L")
+      for (const auto &[Name, Line] : C.Macros)
+        Lines.push_back(Line);
+  EXPECT_EQ(Lines, (std::vector<std::string>{
+                       "#define L 800", "#define L 800", "#define L 900"}));
+}
+
+TEST_F(ArchFlowTest, AConditionThatPastesTheValueOrAsksWhereItIsIsNotFollowed) {
   EXPECT_EQ(alike(R"(#define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define V_800 1
