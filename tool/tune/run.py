@@ -408,6 +408,13 @@ def own_device_code(ptx, source):
     return None
 
 
+def nvcc_instead(why):
+    """Says why nvcc compiles the harness, not Clang; False, for
+    clang_harness() to return."""
+    print("run.py: the harness's host code by nvcc (not by clang: %s)" % why, file=sys.stderr)
+    return False
+
+
 def clang_harness(m, cmd):
     """Compiles a harness's host code (nvcc command ``cmd``, -c) with
     m["clang"] (--clang), Clang's CUDA front end, host side only: one
@@ -428,8 +435,7 @@ def clang_harness(m, cmd):
     elif not found:
         why = "no architecture in %s" % m["gencode"]
     if why:
-        print("run.py: the harness's host code by nvcc (not by clang: %s)" % why, file=sys.stderr)
-        return False
+        return nvcc_instead(why)
     target, source = cmd[-2], cmd[-1]
     ptx = target + ".clang.ptx"
     common = [m["clang"], "-x", "cuda", "--cuda-path=" + os.path.dirname(os.path.dirname(nvcc)),
@@ -438,9 +444,7 @@ def clang_harness(m, cmd):
         host = subprocess.Popen(common + ["--cuda-host-only"] + flags + ["-c", "-o", target, source],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     except OSError as e:
-        print("run.py: the harness's host code by nvcc (not by clang: cannot run %s: %s)"
-              % (m["clang"], e.strerror), file=sys.stderr)
-        return False
+        return nvcc_instead("cannot run %s: %s" % (m["clang"], e.strerror))
     device = subprocess.Popen(common + ["--cuda-device-only", "--cuda-gpu-arch=sm_" + found.group(1)]
                               + [f for f in flags if not f.startswith("-O")]
                               + ["-O0", "-S", "-o", ptx, source],
@@ -457,8 +461,7 @@ def clang_harness(m, cmd):
     if why:
         if os.path.exists(target):
             os.remove(target)
-        print("run.py: the harness's host code by nvcc (not by clang: %s)" % why, file=sys.stderr)
-        return False
+        return nvcc_instead(why)
     print("run.py: the harness's host code by clang in %.1f s" % (time.time() - t), file=sys.stderr)
     return True
 
