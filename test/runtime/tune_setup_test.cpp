@@ -34,8 +34,8 @@ TEST(TuneSetup, UniformInPartsIsTheSequence) {
   // Sizes in one part and in several (parts() cuts 64 Ki elements and
   // more), each call going on from the last one's state.
   unsigned state = 2024u, expected = 2024u;
-  for (size_t n : {size_t(5), size_t(1) << 16, (size_t(1) << 20) + 7,
-                   size_t(3), size_t(5) << 20}) {
+  for (size_t n : {size_t(5), size_t(1) << 16, (size_t(1) << 20) + 7, size_t(3),
+                   size_t(5) << 20}) {
     std::vector<float> v(n);
     state = uniform_fill(state, v);
     ASSERT_EQ(v, stepped(expected, n)) << n << " values";
