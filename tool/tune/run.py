@@ -1386,27 +1386,43 @@ class Run:
                         building[self.compilers.submit(compile_job, self.m, j, self.a.nvcc,
                                                        split)] = j
 
-    def take_prebuilt(self, wanted):
-        """Hands the GPUs the prebuilt shards of ``wanted`` (those whose
-        speculative compile is still running are handed over when it ends);
-        returns the configurations left to compile."""
-        fresh, shards = set(), {}
-        for c in wanted - self.done:
+    def take_prebuilt(self, order):
+        """Hands the GPUs the prebuilt shards of the configurations
+        ``order`` lists (those whose speculative compile is still running
+        are handed over when it ends); returns the configurations left to
+        compile. They are timed in the order the strategy gave: a shard's
+        cubin handed over once for each run of consecutive configurations
+        it holds (a space measured whole, every cubin kept by an earlier
+        run, is timed as the strategy lists it, not as the cubins group
+        it)."""
+        fresh, runs = set(), []
+        for c in dict.fromkeys(order):
+            if c in self.done:
+                continue
             if c in self.prebuilt:
                 job, cubin, ms = self.prebuilt[c]
-                shards.setdefault(cubin, (job, ms, []))[2].append(c)
+                if runs and runs[-1][1] == cubin:
+                    runs[-1][3].append(c)
+                else:
+                    runs.append((job, cubin, ms, [c]))
             elif c not in self.prebuilding:
                 fresh.add(c)
-        for cubin, (job, ms, cs) in shards.items():
-            self.hand_over(self.members(job, cs), cubin, ms * len(cs) / len(job["candidates"]))
+        for job, cubin, ms, cs in runs:
+            self.hand_over(self.members(job, cs, cs), cubin,
+                           ms * len(cs) / len(job["candidates"]))
         return fresh
 
     @staticmethod
-    def members(job, configs):
+    def members(job, configs, order=None):
         """``job`` with only its candidates whose configurations are in
-        ``configs``."""
+        ``configs``, in the order of the configurations ``order`` lists
+        where it is given."""
         cands = job["batch"]["candidates"]
-        return dict(job, candidates=[i for i in job["candidates"] if cands[i]["config"] in configs])
+        kept = [i for i in job["candidates"] if cands[i]["config"] in configs]
+        if order is not None:
+            at = {c: k for k, c in enumerate(order)}
+            kept.sort(key=lambda i: at[cands[i]["config"]])
+        return dict(job, candidates=kept)
 
     def build_then_speculate(self, jobs, rest):
         """The first round: its compiles, then (submitted right after
@@ -1492,7 +1508,10 @@ class Run:
         configs.update(f["config"] for f in self.m["failed"])
         asked = set()
         for k, line in enumerate(requests):
-            wanted = set(json.loads(line))
+            # The strategy's order, which the GPUs follow where the round's
+            # candidates are ready at once (take_prebuilt).
+            order = json.loads(line)
+            wanted = set(order)
             if not wanted <= configs:
                 self.fatal.append("run.py: --rounds: configurations %s are not the bundle's"
                                   % sorted(wanted - configs)[:8])
@@ -1505,7 +1524,7 @@ class Run:
                                              wanted, built=self.batches)
                              if j["kind"] == "harness"]
                 self.register(harnesses)
-                fresh = self.take_prebuilt(wanted)
+                fresh = self.take_prebuilt(order)
             jobs = harnesses + self.unique(plan(self.m, self.done, self.a.jobs, self.a.shards,
                                                 fresh, built=self.batches), "r")
             # The round's compiles run beside the telling: the GPUs time each

@@ -734,12 +734,20 @@ METACU_TUNE_FN int run_problems(int argc, char **argv,
   std::fflush(stdout);
 
   // Every size's problem is made before any candidate runs, so that each
-  // candidate is timed at every size while its shard is loaded.
+  // candidate is timed at every size while its shard is loaded. The CUDA
+  // context is made meanwhile, beside the problem's first work on the CPU
+  // (its inputs), which would otherwise wait for it.
   std::vector<std::unique_ptr<problem_base>> problems;
-  if (o.sizes.empty())
-    problems.push_back(make(o.size));
-  for (const std::vector<long long> &size : o.sizes)
-    problems.push_back(make(size));
+  {
+    struct joined : std::thread {
+      using std::thread::thread;
+      ~joined() { join(); }
+    } context([] { cudaFree(nullptr); });
+    if (o.sizes.empty())
+      problems.push_back(make(o.size));
+    for (const std::vector<long long> &size : o.sizes)
+      problems.push_back(make(size));
+  }
   auto &problem = *problems.front();
   if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
     std::fprintf(stderr, "metacu tune harness: problem setup failed: %s\n",
@@ -854,6 +862,75 @@ template <class Problem> int run(int argc, char **argv) {
   });
 }
 
+/// How many parts in_parts() cuts \p n elements into: one a core, none
+/// under 64 Ki elements.
+inline size_t parts(size_t n) {
+  return std::max<size_t>(
+      1, std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                          n >> 16));
+}
+
+/// Calls \p fn(k, begin, end) for each part k of the parts(n) consecutive
+/// parts of [0, n), each on a thread of its own: the arrays problem's
+/// set-up on every core, which the first timing waits for.
+template <class Fn> void in_parts(size_t n, Fn fn) {
+  size_t k = parts(n);
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < k; ++t)
+    pool.emplace_back([&, t] { fn(t, t * n / k, (t + 1) * n / k); });
+  fn(0, 0, n / k);
+  for (std::thread &t : pool)
+    t.join();
+}
+
+/// The linear congruential sequence of arrays::uniform(): state' = a *
+/// state + c (mod 2^32), each state giving a value in [-1, 1).
+constexpr unsigned lcg_a = 1664525u, lcg_c = 1013904223u;
+
+/// The state \p steps steps after \p s: the step composed with itself by
+/// squaring.
+inline unsigned lcg_jump(unsigned s, size_t steps) {
+  unsigned a = lcg_a, c = lcg_c;
+  for (; steps; steps >>= 1) {
+    if (steps & 1)
+      s = a * s + c;
+    c = a * c + c;
+    a = a * a;
+  }
+  return s;
+}
+
+/// Fills \p v with the sequence's values after \p state, each part (in
+/// parts()) from its place in the sequence, jumped to; returns the state
+/// after the last.
+template <class T> unsigned uniform_fill(unsigned state, std::vector<T> &v) {
+  in_parts(v.size(), [&](size_t, size_t begin, size_t end) {
+    unsigned s = lcg_jump(state, begin);
+    for (size_t i = begin; i < end; ++i) {
+      s = s * lcg_a + lcg_c;
+      v[i] = T(float(s >> 8) / float(1u << 23) - 1.0f);
+    }
+  });
+  return lcg_jump(state, v.size());
+}
+
+/// The elements of [0, n) that \p checked accepts (all without it), in
+/// order, each part's found on a thread of its own (a call of \p checked
+/// per element: 64 million for stencil3d's output).
+inline std::vector<size_t>
+checked_indices(size_t n, const std::function<bool(size_t)> &checked) {
+  std::vector<std::vector<size_t>> found(parts(n));
+  in_parts(n, [&](size_t part, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      if (!checked || checked(i))
+        found[part].push_back(i);
+  });
+  std::vector<size_t> all;
+  for (const std::vector<size_t> &part : found)
+    all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
 /// The common tuning problem without a class of its own (METACU_TUNE_ARRAYS,
 /// docs/tune.md): device arrays in, arrays out, each output compared with a
 /// reference made once, on the CPU or by a reference kernel. Its setup
@@ -879,13 +956,12 @@ public:
   const std::vector<long long> size;
 
   /// \p n values uniform in [-1, 1), the same on every run: successive
-  /// calls continue one linear congruential sequence (seeded 2024).
+  /// calls continue one linear congruential sequence (seeded 2024). Made
+  /// on every core (uniform_fill): a large input, stencil3d's 68 million
+  /// floats, took about 0.1 s of CPU one step at a time.
   template <class T> std::vector<T> uniform(size_t n) {
     std::vector<T> v(n);
-    for (T &x : v) {
-      state = state * 1664525u + 1013904223u;
-      x = T(float(state >> 8) / float(1u << 23) - 1.0f);
-    }
+    state = uniform_fill(state, v);
     return v;
   }
 
@@ -900,7 +976,8 @@ public:
   /// \p n elements the candidates write, set to all-ones bytes (NaN) before
   /// each checked run, then compared with \p reference(i) at each i that
   /// \p checked accepts (every one without it), computed here once, on
-  /// every core: \p reference is called from several threads at once.
+  /// every core: \p reference and \p checked are called from several
+  /// threads at once.
   template <class T, class Reference>
   T *output(size_t n, Reference reference,
             const std::function<bool(size_t)> &checked = {}) {
@@ -909,9 +986,7 @@ public:
     // Read back into pinned memory, made once: a pageable copy goes
     // through the driver's staging on the CPU, most of a check's time.
     METACU_CHECK(cudaMallocHost(&c.host, c.bytes));
-    for (size_t i = 0; i < n; ++i)
-      if (!checked || checked(i))
-        c.index.push_back(i);
+    c.index = checked_indices(n, checked);
     // A CPU reference is often a loop per element (a matmul's row times
     // column): most of the problem's setup, which the first timing waits
     // for, so it is spread over the cores.

@@ -53,8 +53,12 @@ static llvm::Expected<Prepared> prepare(const KernelModeOptions &O,
   if (!ImageArchs)
     return llvm::createStringError("--image: " +
                                    llvm::toString(ImageArchs.takeError()));
-  auto Kernel =
-      KernelSource::describe(O.File, O.Kernel, *ImageArchs, Opts, Whole);
+  // The tuning file the run writes: meta code reads it where it exists.
+  std::vector<std::string> Watched;
+  if (!O.Outputs.TuningFile.empty())
+    Watched.push_back(O.Outputs.TuningFile);
+  auto Kernel = KernelSource::describe(O.File, O.Kernel, *ImageArchs, Opts,
+                                       Whole, Watched);
   if (!Kernel)
     return Kernel.takeError();
   auto Space = Kernel->Declared.searchSpace();

@@ -1,5 +1,6 @@
 //===- KernelSource.cpp - A kernel's tuning space and candidates ----------===//
 #include "KernelSource.h"
+#include "KeptExpansion.h"
 #include "tune/Shards.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -9,6 +10,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include <cstdlib>
 
 using namespace metacu;
@@ -52,6 +54,64 @@ PipelineOptions metacu::tune::tuningBuild(const PipelineOptions &Opts) {
   return Tuning;
 }
 
+/// The name a live run's expansion of \p Path is kept under: a hash of
+/// what decides it besides the files it reads (those are checked by their
+/// content, findKeptExpansion): metacu's executable (its generator library
+/// and headers with it), the file's path, the request \p Named, the
+/// architectures and every option of the expansion; "" where metacu's
+/// executable cannot be found.
+static std::string keptExpansionKey(llvm::StringRef Path, json::Object Named,
+                                    const ArchList &Archs,
+                                    const PipelineOptions &Opts) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&keptExpansionKey));
+  llvm::sys::fs::file_status Status;
+  llvm::SmallString<256> Absolute(Path);
+  if (Exe.empty() || llvm::sys::fs::status(Exe, Status) ||
+      llvm::sys::fs::make_absolute(Absolute))
+    return "";
+  PipelineOptions Tuning = tuningBuild(Opts);
+  json::Array Flags;
+  for (const std::string &A : Tuning.Flags.Args)
+    Flags.push_back(A);
+  json::Object What{
+      {"metacu", Exe},
+      {"size", int64_t(Status.getSize())},
+      {"modified",
+       int64_t(Status.getLastModificationTime().time_since_epoch().count())},
+      {"file", Absolute.str()},
+      {"request", std::move(Named)},
+      {"archs", Archs.names()},
+      {"flags", std::move(Flags)},
+      {"standard", Tuning.Flags.Standard},
+      {"toolkit", Tuning.Toolkit.Root},
+      {"runtime", Tuning.RuntimeInclude},
+      {"nvcc host pass", Tuning.AsNvccHostPass},
+      {"untagged helpers", Tuning.UntaggedHelpers},
+      {"verify", Tuning.Verify},
+      {"max output", int64_t(Tuning.MaxOutputBytes)},
+      {"timeout", Tuning.Limits.TimeoutSeconds},
+      {"memory", int64_t(Tuning.Limits.MemoryBytes)},
+  };
+  std::string Text;
+  llvm::raw_string_ostream(Text) << json::Value(std::move(What));
+  return llvm::utohexstr(llvm::xxh3_64bits(Text), /*LowerCase=*/true);
+}
+
+/// Writes \p Text to \p Path.
+static llvm::Error writeFile(llvm::StringRef Path, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (!EC)
+    OS << Text;
+  OS.close();
+  if (EC || OS.has_error()) {
+    OS.clear_error();
+    return llvm::createStringError("cannot write " + Path);
+  }
+  return llvm::Error::success();
+}
+
 static bool under(llvm::StringRef File, llvm::StringRef Dir) {
   return !Dir.empty() && File.starts_with(Dir) &&
          (Dir.ends_with("/") || File.drop_front(Dir.size()).starts_with("/"));
@@ -66,11 +126,52 @@ static std::string commonFolder(llvm::ArrayRef<std::string> Paths) {
   return Common;
 }
 
-llvm::Expected<KernelSource> KernelSource::describe(llvm::StringRef Path,
-                                                    llvm::StringRef Kernel,
-                                                    const ArchList &Archs,
-                                                    const PipelineOptions &Opts,
-                                                    size_t Whole) {
+/// \p Path expanded with \p Request (a live run's describe of a space it
+/// expands whole, its description written to \p Out), or that expansion
+/// kept by an earlier run of the same inputs (KeptExpansion.h); kept for
+/// later runs when it succeeds.
+static llvm::Expected<ExpandedFile>
+expandKept(llvm::StringRef Path, json::Object Request, const ArchList &Archs,
+           const PipelineOptions &Opts, llvm::ArrayRef<std::string> Watched,
+           llvm::StringRef Out) {
+  std::string Dir = keptExpansionDir();
+  json::Object Named = Request;
+  Named.erase("out"); // a temporary name of this run
+  std::string Key =
+      Dir.empty() ? "" : keptExpansionKey(Path, std::move(Named), Archs, Opts);
+  if (Key.empty())
+    return expandWith(Path, std::move(Request), Archs, Opts);
+  // Real paths, as the expansion's dependencies are.
+  std::vector<std::string> Watching;
+  for (const std::string &W : Watched) {
+    llvm::SmallString<256> Real(W);
+    if (llvm::sys::fs::real_path(W, Real))
+      llvm::sys::fs::make_absolute(Real);
+    Watching.push_back(Real.str().str());
+  }
+  if (std::optional<KeptExpansion> Kept =
+          findKeptExpansion(Dir, Key, Watching)) {
+    if (llvm::Error E = writeFile(Out, Kept->Described))
+      return std::move(E);
+    ExpandedFile X;
+    X.Text = std::move(Kept->Text);
+    X.Dependencies = std::move(Kept->Dependencies);
+    return X;
+  }
+  auto X = expandWith(Path, std::move(Request), Archs, Opts);
+  if (!X)
+    return X.takeError();
+  if (auto Described = llvm::MemoryBuffer::getFile(Out))
+    keepExpansion(Dir, Key,
+                  {X->Text, X->Dependencies, (*Described)->getBuffer().str()},
+                  Watching);
+  return X;
+}
+
+llvm::Expected<KernelSource>
+KernelSource::describe(llvm::StringRef Path, llvm::StringRef Kernel,
+                       const ArchList &Archs, const PipelineOptions &Opts,
+                       size_t Whole, llvm::ArrayRef<std::string> Watched) {
   llvm::SmallString<128> Out;
   if (std::error_code EC = llvm::sys::fs::getPotentiallyUniqueTempFileName(
           "metacu-tune-space", "jsonl", Out))
@@ -87,7 +188,9 @@ llvm::Expected<KernelSource> KernelSource::describe(llvm::StringRef Path,
     }
     return R;
   };
-  auto Expanded = expandWith(Path, Request(Whole != 0), Archs, Opts);
+  auto Expanded =
+      Whole ? expandKept(Path, Request(true), Archs, Opts, Watched, Out)
+            : expandWith(Path, Request(false), Archs, Opts);
   if (!Expanded && Whole) {
     // A candidate whose meta code fails is the batches' to report, each
     // alone (writeBundle); the space is described without them, from an

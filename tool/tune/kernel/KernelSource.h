@@ -49,10 +49,14 @@ struct KernelSource {
   /// same interpreter run (WholeSpace; a live run's one batch), and its
   /// harness (HarnessSource) is that expansion with every candidate's
   /// kernel guarded for its shard; if that expansion fails (a candidate's
-  /// meta code), the space is described alone.
+  /// meta code), the space is described alone. That expansion is kept
+  /// between runs (KeptExpansion.h) and taken where nothing it read has
+  /// changed and none of \p Watched (files it would read if they existed:
+  /// the tuning file the run writes) has been made since.
   static llvm::Expected<KernelSource>
   describe(llvm::StringRef Path, llvm::StringRef Kernel, const ArchList &Archs,
-           const PipelineOptions &Opts, size_t Whole = 0);
+           const PipelineOptions &Opts, size_t Whole = 0,
+           llvm::ArrayRef<std::string> Watched = {});
 
   /// The file expanded with \p Batch as the space's candidates: WholeSpace
   /// when it is every candidate.
