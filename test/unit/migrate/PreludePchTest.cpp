@@ -214,7 +214,12 @@ TEST_F(PreludePchTest, AUnitsLeadingHeaderWithoutAGuardStaysText) {
                                std::string(LeadingUnit));
   Tmp.write("user.h", "int user;\n");
   Tmp.write("sys/lead.h", Lead);
-  Tmp.write("sys/again.h", "#define AGAIN_ARCH __CUDA_ARCH__\n");
+  // Its #ifndef is no guard (a definition follows the #endif): read again,
+  // it would test AGAIN_H as defined, which the text never did.
+  Tmp.write("sys/again.h", "#ifndef AGAIN_H\n"
+                           "#define AGAIN_H\n"
+                           "#endif\n"
+                           "#define AGAIN_ARCH __CUDA_ARCH__\n");
   std::string Text = parse("");
   ASSERT_NE(Text.find(" AGAIN_ARCH"), std::string::npos) << Text;
   std::string Cache = Tmp.path("cache");
