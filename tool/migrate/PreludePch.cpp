@@ -30,9 +30,9 @@ static std::optional<size_t> preludeAt(llvm::ArrayRef<std::string> Args) {
 static const char *const AllowErrors[] = {"-Xclang",
                                           "-fallow-pch-with-compiler-errors"};
 
-std::vector<std::string>
-preludeBuildArgs(llvm::ArrayRef<std::string> Args, llvm::StringRef Main,
-                 llvm::ArrayRef<std::string> Extra) {
+std::vector<std::string> preludeBuildArgs(llvm::ArrayRef<std::string> Args,
+                                          llvm::StringRef Main,
+                                          llvm::ArrayRef<std::string> Extra) {
   std::optional<size_t> At = preludeAt(Args);
   if (!At || Args.size() < 2)
     return {};
@@ -65,7 +65,8 @@ std::vector<std::string> leadingSystemIncludes(llvm::StringRef Text) {
       break;
     if (InComment) {
       size_t End = Line.find("*/");
-      if (End != llvm::StringRef::npos && Line.drop_front(End + 2).trim().empty())
+      if (End != llvm::StringRef::npos &&
+          Line.drop_front(End + 2).trim().empty())
         InComment = false;
       else if (End != llvm::StringRef::npos)
         break;

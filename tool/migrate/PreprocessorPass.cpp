@@ -1410,7 +1410,8 @@ public:
 
   void EndSourceFileAction() override {
     Settled = Watched && Watched->settled();
-    HeaderSearch &HS = getCompilerInstance().getPreprocessor().getHeaderSearchInfo();
+    HeaderSearch &HS =
+        getCompilerInstance().getPreprocessor().getHeaderSearchInfo();
     // A unit's leading header (after cuda_runtime.h, the first the
     // command line includes) is included again by the unit's own line:
     // only its guard makes that read nothing, as the text read it once
@@ -1616,8 +1617,9 @@ std::optional<PchBuild> buildPrelude(llvm::ArrayRef<std::string> BuildArgs,
 /// line \p Args) reads: with as many of the unit's leading system headers
 /// as one may hold, else the toolkit's alone (PreludePch.h).
 static std::optional<StoredPch> readPrelude(llvm::StringRef Path,
-                                     llvm::ArrayRef<std::string> Args,
-                                     unsigned Pass, llvm::StringRef CacheDir) {
+                                            llvm::ArrayRef<std::string> Args,
+                                            unsigned Pass,
+                                            llvm::StringRef CacheDir) {
   std::vector<std::string> Extra;
   if (auto Text = llvm::MemoryBuffer::getFile(Path))
     Extra = leadingSystemIncludes((*Text)->getBuffer());
