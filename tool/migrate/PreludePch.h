@@ -49,7 +49,7 @@ namespace metacu {
 /// would come between the two.
 std::vector<std::string>
 preludeBuildArgs(llvm::ArrayRef<std::string> Args, llvm::StringRef Main,
-                 llvm::ArrayRef<std::string> Extra = {});
+                 llvm::ArrayRef<std::string> Extra);
 
 /// The headers that the #include <...> lines at the top of \p Text (a
 /// unit) name, in order, up to the first line that is anything else but
