@@ -77,7 +77,8 @@ static cl::opt<unsigned> MaxExpansion(
 static cl::opt<std::string> CacheDir(
     "cache-dir",
     cl::desc("Where to keep the precompiled generator library and the "
-             "audit's precompiled toolkit prelude (default: "
+             "audit's precompiled toolkit prelude, with units' leading system "
+             "headers (default: "
              "$METACU_CACHE_DIR, $XDG_CACHE_HOME/metacu or ~/.cache/metacu; "
              "'' to keep none; safe to delete)"),
     cl::value_desc("dir"), cl::init(defaultCacheDirectory()), cl::sub(all()),

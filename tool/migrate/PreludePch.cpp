@@ -4,9 +4,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -28,7 +31,8 @@ static const char *const AllowErrors[] = {"-Xclang",
                                           "-fallow-pch-with-compiler-errors"};
 
 std::vector<std::string> preludeBuildArgs(llvm::ArrayRef<std::string> Args,
-                                          llvm::StringRef Main) {
+                                          llvm::StringRef Main,
+                                          llvm::ArrayRef<std::string> Extra) {
   std::optional<size_t> At = preludeAt(Args);
   if (!At || Args.size() < 2)
     return {};
@@ -37,12 +41,64 @@ std::vector<std::string> preludeBuildArgs(llvm::ArrayRef<std::string> Args,
     // The user's -include files come after the prelude, as text.
     bool UserInclude =
         I > *At + 1 && llvm::StringRef(Args[I]).starts_with("-include");
+    if (UserInclude && !Extra.empty())
+      return {};
     if (!UserInclude)
       Build.push_back(Args[I]);
   }
+  for (const std::string &E : Extra)
+    Build.insert(Build.end(), {"-include", E});
   Build.insert(Build.end(), std::begin(AllowErrors), std::end(AllowErrors));
   Build.push_back(Main.str());
   return Build;
+}
+
+std::vector<std::string> leadingSystemIncludes(llvm::StringRef Text) {
+  std::vector<std::string> Names;
+  bool InComment = false;
+  while (!Text.empty()) {
+    llvm::StringRef Line;
+    std::tie(Line, Text) = Text.split('\n');
+    Line = Line.trim();
+    // A line continued, or one a comment ends in, stops the reading.
+    if (Line.ends_with("\\"))
+      break;
+    if (InComment) {
+      size_t End = Line.find("*/");
+      if (End != llvm::StringRef::npos &&
+          Line.drop_front(End + 2).trim().empty())
+        InComment = false;
+      else if (End != llvm::StringRef::npos)
+        break;
+      continue;
+    }
+    if (Line.empty() || Line.starts_with("//"))
+      continue;
+    if (Line.starts_with("/*")) {
+      size_t End = Line.find("*/", 2);
+      if (End == llvm::StringRef::npos)
+        InComment = true;
+      else if (!Line.drop_front(End + 2).trim().empty())
+        break;
+      continue;
+    }
+    if (!Line.consume_front("#"))
+      break;
+    Line = Line.ltrim();
+    if (!Line.consume_front("include"))
+      break;
+    Line = Line.ltrim();
+    if (!Line.consume_front("<"))
+      break;
+    size_t Close = Line.find('>');
+    if (Close == 0 || Close == llvm::StringRef::npos)
+      break;
+    llvm::StringRef Rest = Line.drop_front(Close + 1).trim();
+    if (!Rest.empty() && !Rest.starts_with("//"))
+      break;
+    Names.push_back(Line.take_front(Close).str());
+  }
+  return Names;
 }
 
 std::vector<std::string> withPreludePch(llvm::ArrayRef<std::string> Args,
@@ -150,7 +206,8 @@ void applyPreludeNotes(llvm::StringRef Notes, Facts &F) {
 /// reads (their stamps are in its record): the command line, the
 /// directory relative paths in it start from, Clang, and metacu itself
 /// (its callbacks write the notes).
-static std::string preludeName(llvm::ArrayRef<std::string> BuildArgs) {
+static std::string preludeName(llvm::ArrayRef<std::string> BuildArgs,
+                               llvm::StringRef Kind) {
   llvm::SHA256 H;
   H.update(LLVM_VERSION_STRING);
   H.update(llvm::ArrayRef<uint8_t>{0});
@@ -173,34 +230,53 @@ static std::string preludeName(llvm::ArrayRef<std::string> BuildArgs) {
   std::string Hex;
   for (uint8_t B : llvm::ArrayRef<uint8_t>(Digest).take_front(12))
     Hex += llvm::utohexstr(B, /*LowerCase=*/true, /*Width=*/2);
-  return "audit-prelude-" + Hex + ".pch";
+  return (Kind + Hex + ".pch").str();
 }
 
 std::optional<StoredPch>
 preludePch(llvm::StringRef CacheDir, llvm::ArrayRef<std::string> Args,
+           llvm::ArrayRef<std::string> Extra,
            llvm::function_ref<std::optional<PchBuild>(
-               llvm::ArrayRef<std::string> BuildArgs, llvm::StringRef Temp)>
-               Build) {
+               llvm::ArrayRef<std::string> BuildArgs, llvm::StringRef Temp,
+               PreludeRefusal &Why)>
+               Build,
+           size_t &Usable) {
+  Usable = 0;
   if (CacheDir.empty())
     return std::nullopt;
   // The main file of the build: empty, kept beside the headers (Clang
   // checks that it is as it was when it loads one).
   llvm::SmallString<256> Main(CacheDir);
   llvm::sys::path::append(Main, "audit-prelude.h");
-  std::vector<std::string> BuildArgs = preludeBuildArgs(Args, Main);
+  std::vector<std::string> BuildArgs = preludeBuildArgs(Args, Main, Extra);
   if (BuildArgs.empty())
     return std::nullopt;
-  std::string Name = preludeName(BuildArgs);
+  // A unit's own headers make a prelude of their own kind: one per set of
+  // them, kept apart from the preludes every unit shares.
+  std::string Name =
+      preludeName(BuildArgs, Extra.empty() ? "audit-prelude-" : "preamble-");
   // One build at a time: the threads of a run wait for it. A build that
   // failed is not tried again in this run.
   static std::mutex Lock;
-  static std::set<std::string> Failed;
+  static std::map<std::string, size_t> Failed;
   std::lock_guard<std::mutex> Hold(Lock);
   std::string Id = Name + '\0' + CacheDir.str();
-  if (Failed.count(Id))
+  if (auto It = Failed.find(Id); It != Failed.end()) {
+    Usable = It->second;
     return std::nullopt;
+  }
   llvm::SmallString<256> Path(CacheDir);
   llvm::sys::path::append(Path, Name);
+  // Nor in a later run, where it refused the unit's headers.
+  std::string UsableFile = (Path + ".usable").str();
+  if (!Extra.empty())
+    if (auto Kept = llvm::MemoryBuffer::getFile(UsableFile)) {
+      unsigned long long N = 0;
+      if (!llvm::getAsUnsignedInteger((*Kept)->getBuffer().trim(), 10, N))
+        Usable = std::min<size_t>(N, Extra.size() - 1);
+      Failed[Id] = Usable;
+      return std::nullopt;
+    }
   // A command line met once (a test's, a file with flags of its own) is
   // not worth a build, which costs more than a parse of the text: the
   // second parse with it builds, in this run or a later one.
@@ -216,17 +292,30 @@ preludePch(llvm::StringRef CacheDir, llvm::ArrayRef<std::string> Args,
     int FD;
     if (llvm::sys::fs::openFileForWrite(Main, FD,
                                         llvm::sys::fs::CD_OpenAlways)) {
-      Failed.insert(Id);
+      Failed[Id] = 0;
       return std::nullopt;
     }
     llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   }
-  // One per pass a project's parses need (up to 13) and per set of flags.
+  // One per pass a project's parses need (up to 13) and per set of flags;
+  // as many again of units' own headers.
+  PreludeRefusal Why;
+  bool Built = false;
   std::optional<StoredPch> Stored =
-      storedPch(CacheDir, Name, /*Keep=*/32,
-                [&](llvm::StringRef Temp) { return Build(BuildArgs, Temp); });
-  if (!Stored)
-    Failed.insert(Id);
+      storedPch(CacheDir, Name, /*Keep=*/32, [&](llvm::StringRef Temp) {
+        Built = true;
+        return Build(BuildArgs, Temp, Why);
+      });
+  if (!Stored) {
+    Usable = Extra.empty() ? 0 : std::min(Why.Usable, Extra.size() - 1);
+    Failed[Id] = Usable;
+    if (Built && !Extra.empty()) {
+      std::error_code EC;
+      llvm::raw_fd_ostream Out(UsableFile, EC);
+      if (!EC)
+        Out << Usable << "\n";
+    }
+  }
   llvm::sys::fs::remove(Wanted);
   return Stored;
 }

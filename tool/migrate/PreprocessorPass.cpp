@@ -17,6 +17,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/MacroInfo.h"
@@ -29,6 +30,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FileSystem/UniqueID.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <utility>
 
 using namespace clang;
@@ -1402,30 +1404,55 @@ public:
                                         /*Compare=*/false, &Notes);
     Watched = Callbacks.get();
     PP.addPPCallbacks(std::move(Callbacks));
-    PP.addPPCallbacks(std::make_unique<Includes>(Spelled));
+    PP.addPPCallbacks(std::make_unique<Includes>(Spelled, PP, Given));
     return GeneratePCHAction::BeginSourceFileAction(CI);
   }
 
   void EndSourceFileAction() override {
     Settled = Watched && Watched->settled();
+    HeaderSearch &HS =
+        getCompilerInstance().getPreprocessor().getHeaderSearchInfo();
+    // A unit's leading header (after cuda_runtime.h, the first the
+    // command line includes) is included again by the unit's own line:
+    // only its guard makes that read nothing, as the text read it once
+    // (libstdc++'s <cstdlib> has none: its '#pragma GCC system_header'
+    // comes before its #ifndef). And a user's header spelled <...> is not
+    // for a prelude.
+    Guarded = 0;
+    for (size_t I = 1; I < Given.size(); ++I, ++Guarded)
+      if (!Given[I].first || !Given[I].second ||
+          !HS.isFileMultipleIncludeGuarded(*Given[I].first))
+        break;
     GeneratePCHAction::EndSourceFileAction();
   }
 
   /// Whether the prelude left nothing open for the code after it.
   bool Settled = false;
+  /// How many headers after cuda_runtime.h, from the first, are system
+  /// headers with a guard.
+  size_t Guarded = 0;
 
 private:
   struct Includes : PPCallbacks {
-    explicit Includes(std::vector<std::string> &Spelled) : Spelled(Spelled) {}
-    void InclusionDirective(SourceLocation, const clang::Token &,
+    Includes(std::vector<std::string> &Spelled, Preprocessor &PP,
+             std::vector<std::pair<OptionalFileEntryRef, bool>> &Given)
+        : Spelled(Spelled), PP(PP), Given(Given) {}
+    void InclusionDirective(SourceLocation Hash, const clang::Token &,
                             StringRef Name, bool, CharSourceRange,
-                            OptionalFileEntryRef, StringRef, StringRef,
+                            OptionalFileEntryRef File, StringRef, StringRef,
                             const Module *, bool,
-                            SrcMgr::CharacteristicKind) override {
+                            SrcMgr::CharacteristicKind Kind) override {
       Spelled.push_back(Name.str());
+      if (PP.getSourceManager().getFileID(Hash) == PP.getPredefinesFileID())
+        Given.push_back({File, SrcMgr::isSystem(Kind)});
     }
     std::vector<std::string> &Spelled;
+    Preprocessor &PP;
+    std::vector<std::pair<OptionalFileEntryRef, bool>> &Given;
   };
+  /// The headers the command line includes (-include), in order, and
+  /// whether each is a system header.
+  std::vector<std::pair<OptionalFileEntryRef, bool>> Given;
 
   Facts &F;
   unsigned Pass;
@@ -1539,9 +1566,11 @@ private:
 
 /// Builds the precompiled prelude of pass \p Pass into \p Temp with the
 /// command line \p BuildArgs (PreludePch.h); nothing if the prelude holds
-/// a user file, stops (a missing header) or leaves anything open.
+/// a user file, stops (a missing header), leaves anything open or holds a
+/// unit's leading header without a guard (\p Why: how many before it do).
 std::optional<PchBuild> buildPrelude(llvm::ArrayRef<std::string> BuildArgs,
-                                     llvm::StringRef Temp, unsigned Pass) {
+                                     llvm::StringRef Temp, unsigned Pass,
+                                     PreludeRefusal &Why, size_t Extra) {
   std::vector<const char *> Argv;
   for (const std::string &A : BuildArgs)
     Argv.push_back(A.c_str());
@@ -1565,6 +1594,10 @@ std::optional<PchBuild> buildPrelude(llvm::ArrayRef<std::string> BuildArgs,
   PreludeBuild Build(Scratch, Pass, Notes, Spelled);
   CI.ExecuteAction(Build);
   bool Stopped = llvm::errorToBool(std::move(Stop.Stop));
+  if (Build.Guarded < Extra) {
+    Why.Usable = Build.Guarded;
+    return std::nullopt;
+  }
   // Only the empty main file is a user file.
   if (Stopped || !Build.Settled || !CI.hasSourceManager() ||
       Scratch.FileOrder.size() > 1 || !Scratch.Groups.empty() ||
@@ -1580,6 +1613,31 @@ std::optional<PchBuild> buildPrelude(llvm::ArrayRef<std::string> BuildArgs,
 
 } // namespace
 
+/// The precompiled prelude a parse of pass \p Pass over \p Path (command
+/// line \p Args) reads: with as many of the unit's leading system headers
+/// as one may hold, else the toolkit's alone (PreludePch.h).
+static std::optional<StoredPch> readPrelude(llvm::StringRef Path,
+                                            llvm::ArrayRef<std::string> Args,
+                                            unsigned Pass,
+                                            llvm::StringRef CacheDir) {
+  std::vector<std::string> Extra;
+  if (auto Text = llvm::MemoryBuffer::getFile(Path))
+    Extra = leadingSystemIncludes((*Text)->getBuffer());
+  for (;;) {
+    size_t Usable = 0;
+    std::optional<StoredPch> Prelude = preludePch(
+        CacheDir, Args, Extra,
+        [&](llvm::ArrayRef<std::string> BuildArgs, llvm::StringRef Temp,
+            PreludeRefusal &Why) {
+          return buildPrelude(BuildArgs, Temp, Pass, Why, Extra.size());
+        },
+        Usable);
+    if (Prelude || Extra.empty())
+      return Prelude;
+    Extra.resize(Usable);
+  }
+}
+
 llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
                     const CompileFlags &Flags, unsigned Pass, bool Parse,
                     Facts &F, PassSources &Sources, llvm::StringRef CacheDir,
@@ -1591,11 +1649,7 @@ llvm::Error runPass(llvm::StringRef Path, const CudaToolkit &Toolkit,
     Record = nullptr;
   std::optional<StoredPch> Prelude;
   if (Parse)
-    Prelude = preludePch(
-        CacheDir, Args,
-        [&](llvm::ArrayRef<std::string> BuildArgs, llvm::StringRef Temp) {
-          return buildPrelude(BuildArgs, Temp, Pass);
-        });
+    Prelude = readPrelude(Path, Args, Pass, CacheDir);
   // A pass whose replay of a system header may have lost a _Pragma runs
   // again, from the facts before it, with that header lexed in full.
   for (;;) {

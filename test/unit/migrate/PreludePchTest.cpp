@@ -3,6 +3,7 @@
 #include "AuditFixtures.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include <chrono>
 #include <gtest/gtest.h>
@@ -88,13 +89,16 @@ protected:
     return S;
   }
 
-  /// The precompiled headers in \p Cache.
-  static unsigned headers(llvm::StringRef Cache) {
+  /// The precompiled headers in \p Cache (those whose name starts with
+  /// \p Kind).
+  static unsigned headers(llvm::StringRef Cache, llvm::StringRef Kind = "",
+                          llvm::StringRef Suffix = ".pch") {
     unsigned N = 0;
     std::error_code EC;
     for (llvm::sys::fs::directory_iterator It(Cache, EC), End; !EC && It != End;
          It.increment(EC))
-      N += llvm::StringRef(It->path()).ends_with(".pch");
+      N += llvm::StringRef(It->path()).ends_with(Suffix) &&
+           llvm::sys::path::filename(It->path()).starts_with(Kind);
     return N;
   }
 
@@ -168,6 +172,99 @@ TEST_F(PreludePchTest, ACacheThatCannotBeWrittenMeansNone) {
   EXPECT_EQ(parse(Cache), Text);
   EXPECT_EQ(parse(Cache), Text);
   EXPECT_FALSE(llvm::sys::fs::exists(Cache));
+}
+
+/// A unit that includes a system header first, one of the shapes above.
+const char *const LeadingUnit = "// a unit\n"
+                                "/* its headers */\n"
+                                "#include <lead.h> // first\n"
+                                "#include \"user.h\"\n"
+                                "LEAD_DEV int g() {\n"
+                                "#if LEAD_ARCH >= 700\n"
+                                "  return 1;\n"
+                                "#else\n"
+                                "  return 0;\n"
+                                "#endif\n"
+                                "}\n";
+
+const char *const Lead = "#pragma once\n"
+                         "#define LEAD_ARCH __CUDA_ARCH__\n"
+                         "#define LEAD_DEV __device__\n";
+
+TEST_F(PreludePchTest, AUnitsLeadingSystemHeadersArePrecompiledWithThePrelude) {
+  Path = Tmp.write("u.cu", LeadingUnit);
+  Tmp.write("user.h", "int user;\n");
+  Tmp.write("sys/lead.h", Lead);
+  std::string Text = parse("");
+  ASSERT_NE(Text.find(" LEAD_ARCH"), std::string::npos) << Text;
+  ASSERT_NE(Text.find("space LEAD_DEV"), std::string::npos) << Text;
+  std::string Cache = Tmp.path("cache");
+  EXPECT_EQ(parse(Cache), Text) << "the first parse reads the text";
+  EXPECT_EQ(parse(Cache), Text) << "the second builds the header";
+  EXPECT_EQ(headers(Cache, "preamble-"), 1u);
+  EXPECT_EQ(headers(Cache, "audit-prelude-"), 0u)
+      << "the prelude with the unit's header is the one built";
+  EXPECT_EQ(parse(Cache), Text) << "the third only uses it";
+}
+
+TEST_F(PreludePchTest, AUnitsLeadingHeaderWithoutAGuardStaysText) {
+  // <again.h> has no guard: the unit's own line would read it a second
+  // time after the prelude. The prelude holds <lead.h> only.
+  Path = Tmp.write("u.cu", "#include <lead.h>\n#include <again.h>\n" +
+                               std::string(LeadingUnit));
+  Tmp.write("user.h", "int user;\n");
+  Tmp.write("sys/lead.h", Lead);
+  // Its #ifndef is no guard (a definition follows the #endif): read again,
+  // it would test AGAIN_H as defined, which the text never did.
+  Tmp.write("sys/again.h", "#ifndef AGAIN_H\n"
+                           "#define AGAIN_H\n"
+                           "#endif\n"
+                           "#define AGAIN_ARCH __CUDA_ARCH__\n");
+  std::string Text = parse("");
+  ASSERT_NE(Text.find(" AGAIN_ARCH"), std::string::npos) << Text;
+  std::string Cache = Tmp.path("cache");
+  for (int I = 0; I < 4; ++I)
+    EXPECT_EQ(parse(Cache), Text) << "parse " << I;
+  EXPECT_EQ(headers(Cache, "preamble-", ".pch.usable"), 1u)
+      << "the refusal is kept";
+  EXPECT_EQ(headers(Cache, "preamble-"), 1u) << "<lead.h> is precompiled";
+  EXPECT_EQ(parse(Cache), Text);
+}
+
+TEST_F(PreludePchTest, AUsersHeaderSpelledLikeASystemOneStaysText) {
+  // <mine.h> is found through -I: a user's header, whose conditionals the
+  // parse must see. The prelude holds <lead.h> only.
+  Path = Tmp.write("u.cu", "#include <lead.h>\n#include <mine.h>\n" +
+                               std::string(LeadingUnit));
+  Tmp.write("user.h", "int user;\n");
+  Tmp.write("sys/lead.h", Lead);
+  Tmp.write("mine/mine.h", "#pragma once\n"
+                           "#if MINE_ARCH >= 700\n"
+                           "#endif\n");
+  Flags.Args.push_back("-I" + Tmp.path("mine"));
+  Flags.Args.push_back("-DMINE_ARCH=__CUDA_ARCH__");
+  std::string Text = parse("");
+  ASSERT_NE(Text.find("group"), std::string::npos) << Text;
+  std::string Cache = Tmp.path("cache");
+  for (int I = 0; I < 4; ++I)
+    EXPECT_EQ(parse(Cache), Text) << "parse " << I;
+  EXPECT_EQ(headers(Cache, "preamble-", ".pch.usable"), 1u);
+  EXPECT_EQ(headers(Cache, "preamble-"), 1u) << "<lead.h> is precompiled";
+}
+
+TEST(LeadingSystemIncludes, AreTheIncludeLinesBeforeAnythingElse) {
+  EXPECT_EQ(leadingSystemIncludes("// c\n\n/* a\n b */\n#include <a/b.h>\n"
+                                  "  #  include <c> // d\n"
+                                  "#include \"u.h\"\n#include <e>\n"),
+            (std::vector<std::string>{"a/b.h", "c"}));
+  EXPECT_EQ(leadingSystemIncludes("#define X\n#include <a>\n"),
+            std::vector<std::string>{});
+  EXPECT_EQ(leadingSystemIncludes("#include <a>\n#if X\n#include <b>\n"),
+            std::vector<std::string>{"a"});
+  EXPECT_EQ(leadingSystemIncludes("#include <a> /* x\n*/ #include <b>\n"),
+            std::vector<std::string>{});
+  EXPECT_EQ(leadingSystemIncludes("/* x */ int y;\n#include <a>\n"),
+            std::vector<std::string>{});
 }
 
 } // namespace
