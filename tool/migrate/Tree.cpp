@@ -2,10 +2,12 @@
 #include "migrate/Tree.h"
 #include "support/Diagnostic.h"
 
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <atomic>
 #include <map>
@@ -23,6 +25,41 @@ static bool isSource(llvm::StringRef Name) {
     if (Name.ends_with(Ext))
       return true;
   return false;
+}
+
+/// Whether \p Path, a regular file with no extension, is a header in the
+/// standard library's style (Eigen's `Eigen/Core`, libcu++'s
+/// `cuda/std/atomic`): its first token, comments skipped, starts a
+/// preprocessor directive that a header opens with. A README, a license or
+/// a Makefile (whose `# text` names no directive) is not one.
+static bool isExtensionlessHeader(llvm::StringRef Path) {
+  if (path::has_extension(path::filename(Path)))
+    return false;
+  // The opening is enough: a header's first directive comes after at most
+  // a license comment.
+  uint64_t Size;
+  if (fs::file_size(Path, Size) || Size == 0)
+    return false;
+  auto Buf = llvm::MemoryBuffer::getFileSlice(
+      Path, std::min<uint64_t>(Size, 64 * 1024), 0);
+  if (!Buf)
+    return false;
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
+  clang::Lexer L(clang::SourceLocation::getFromRawEncoding(1), LO,
+                 Text.data(), Text.data(), Text.data() + Text.size());
+  clang::Token Hash, Name;
+  L.LexFromRawLexer(Hash);
+  if (Hash.isNot(clang::tok::hash) || !Hash.isAtStartOfLine())
+    return false;
+  L.LexFromRawLexer(Name);
+  if (Name.isNot(clang::tok::raw_identifier) || Name.isAtStartOfLine())
+    return false;
+  llvm::StringRef Directive = Name.getRawIdentifier();
+  return llvm::is_contained({"if", "ifdef", "ifndef", "define", "include",
+                             "pragma"},
+                            Directive);
 }
 
 static bool isHostSource(llvm::StringRef Name) {
@@ -131,7 +168,8 @@ SourceTree::collect(llvm::ArrayRef<std::string> Args) {
       }
       // A pipe or device named like a source is reported, not read: its
       // audit refuses what is no regular file.
-      if (isSource(It->path()))
+      if (isSource(It->path()) ||
+          (fs::is_regular_file(St) && isExtensionlessHeader(It->path())))
         Found.push_back(It->path());
       else if (isHostSource(It->path()) && fs::is_regular_file(St))
         HostFound.push_back(It->path());

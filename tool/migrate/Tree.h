@@ -29,7 +29,8 @@ namespace metacu {
 class SourceTree {
 public:
   /// The files named in \p Args and the CUDA sources and headers (.cu,
-  /// .cuh, .h, .hpp, .hh, .inl) under the directories named, each
+  /// .cuh, .h, .hpp, .hh, .inl, and headers with no extension, which open
+  /// with a directive) under the directories named, each
   /// directory's in name order. A file named that does not exist is kept
   /// (its audit says so); a directory that cannot be listed is an error.
   /// Links are followed while they stay inside the directories named.

@@ -129,6 +129,27 @@ TEST(SourceTreeTest, APipeNamedLikeASourceIsKeptForItsAuditToRefuse) {
                                                   Tmp.path("src/p.cu")}));
 }
 
+TEST(SourceTreeTest, ExtensionlessHeadersAreFoundByTheirFirstDirective) {
+  // Eigen's `Eigen/Core` and libcu++'s `cuda/std/atomic`: a library's
+  // umbrella headers often have no extension, and its other headers are
+  // only read through them.
+  TempDir Tmp;
+  std::string Core = Tmp.write("lib/Core", "// License.\n/* More. */\n"
+                                           "#ifndef LIB_CORE\n#endif\n"),
+              Dense = Tmp.write("lib/Dense", "#include \"Core\"\n"),
+              Inner = Tmp.write("lib/src/inner.h", "");
+  Tmp.write("lib/README", "A library.\n");
+  Tmp.write("lib/Makefile", "# Builds the tests.\nall:\n");
+  Tmp.write("lib/run", "#!/bin/sh\n");
+  Tmp.write("lib/EMPTY", "");
+  Tmp.write("lib/notes.txt", "#include <x>\n");
+  auto T = SourceTree::collect({Tmp.path("lib")});
+  ASSERT_TRUE(static_cast<bool>(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(std::vector<std::string>(T->files().begin(), T->files().end()),
+            (std::vector<std::string>{Core, Dense, Inner}));
+  EXPECT_TRUE(T->units().empty());
+}
+
 /// A site at \p Offset of category \p C with one 'if codegen' condition.
 Site site(unsigned Offset, SiteCategory C, std::string Codegen) {
   Site S;
