@@ -1,5 +1,6 @@
 //===- KeptExpansion.cpp - A live run's expansion, kept between runs ------===//
 #include "KeptExpansion.h"
+#include "support/Output.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -10,7 +11,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include <cstdlib>
-#include <unistd.h>
 
 using namespace metacu::tune;
 
@@ -131,23 +131,7 @@ void metacu::tune::keepExpansion(llvm::StringRef Dir, llvm::StringRef Key,
   }
   OS << "described " << X.Described.size() << '\n' << X.Described;
   OS << "text " << X.Text.size() << '\n' << X.Text;
-  // Written beside, then renamed into place: a run that reads it meanwhile
-  // finds the old one or the new, never a part.
-  std::string Final = fileOf(Dir, Key);
-  std::string Temp = Final + "." + std::to_string(::getpid()) + ".tmp";
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream File(Temp, EC);
-    if (EC)
-      return;
-    File << Out;
-    File.close();
-    if (File.has_error()) {
-      File.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return;
-    }
-  }
-  if (llvm::sys::fs::rename(Temp, Final))
-    llvm::sys::fs::remove(Temp);
+  // The project's one writer: a run that reads it meanwhile finds the old
+  // one or the new, never a part; a failure to write is not the run's.
+  llvm::consumeError(writeOutput(fileOf(Dir, Key), Out));
 }
