@@ -1,5 +1,6 @@
 //===- PreludePch.cpp -----------------------------------------------------===//
 #include "migrate/PreludePch.h"
+#include "support/Output.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -8,7 +9,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <mutex>
 #include <set>
@@ -309,12 +309,10 @@ preludePch(llvm::StringRef CacheDir, llvm::ArrayRef<std::string> Args,
   if (!Stored) {
     Usable = Extra.empty() ? 0 : std::min(Why.Usable, Extra.size() - 1);
     Failed[Id] = Usable;
-    if (Built && !Extra.empty()) {
-      std::error_code EC;
-      llvm::raw_fd_ostream Out(UsableFile, EC);
-      if (!EC)
-        Out << Usable << "\n";
-    }
+    // A cache: a failure to write it is not the run's.
+    if (Built && !Extra.empty())
+      llvm::consumeError(
+          writeOutput(UsableFile, std::to_string(Usable) + "\n"));
   }
   llvm::sys::fs::remove(Wanted);
   return Stored;

@@ -1,6 +1,7 @@
 //===- KernelSource.cpp - A kernel's tuning space and candidates ----------===//
 #include "KernelSource.h"
 #include "KeptExpansion.h"
+#include "support/Output.h"
 #include "tune/Shards.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -98,20 +99,6 @@ static std::string keptExpansionKey(llvm::StringRef Path, json::Object Named,
   return llvm::utohexstr(llvm::xxh3_64bits(Text), /*LowerCase=*/true);
 }
 
-/// Writes \p Text to \p Path.
-static llvm::Error writeFile(llvm::StringRef Path, llvm::StringRef Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC);
-  if (!EC)
-    OS << Text;
-  OS.close();
-  if (EC || OS.has_error()) {
-    OS.clear_error();
-    return llvm::createStringError("cannot write " + Path);
-  }
-  return llvm::Error::success();
-}
-
 static bool under(llvm::StringRef File, llvm::StringRef Dir) {
   return !Dir.empty() && File.starts_with(Dir) &&
          (Dir.ends_with("/") || File.drop_front(Dir.size()).starts_with("/"));
@@ -151,7 +138,7 @@ expandKept(llvm::StringRef Path, json::Object Request, const ArchList &Archs,
   }
   if (std::optional<KeptExpansion> Kept =
           findKeptExpansion(Dir, Key, Watching)) {
-    if (llvm::Error E = writeFile(Out, Kept->Described))
+    if (llvm::Error E = writeOutput(Out, Kept->Described))
       return std::move(E);
     ExpandedFile X;
     X.Text = std::move(Kept->Text);
